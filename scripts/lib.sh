@@ -1,0 +1,19 @@
+# Shared by the entry-point scripts: build a module's runnable jar when it is missing or older
+# than its sources, quietly, offline first (works without network once dependencies are cached).
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+ensure_jar() { # ensure_jar MODULE  -> prints the jar path
+  local module="$1" jar="$ROOT/$1/target/$1.jar"
+  if [ ! -f "$jar" ] || [ -n "$(find "$ROOT/$module/src/main" "$ROOT/$module/pom.xml" "$ROOT/pom.xml" -newer "$jar" -type f -print -quit 2>/dev/null)" ]; then
+    echo "building $module.jar (once) ..." >&2
+    local log; log="$(mktemp)"
+    if ! (cd "$ROOT" && { mvn -o -q -B -ntp -pl "$module" -am package -DskipTests >"$log" 2>&1 \
+         || mvn -q -B -ntp -pl "$module" -am package -DskipTests >"$log" 2>&1; }); then
+      cat "$log" >&2; rm -f "$log"
+      echo "error: could not build $module.jar (see the Maven output above)" >&2
+      exit 2
+    fi
+    rm -f "$log"
+  fi
+  printf '%s\n' "$jar"
+}
