@@ -1,0 +1,64 @@
+package org.gamecert.verifier.core.rules;
+
+/**
+ * The rules of one game of SPEC §7, on bitboards. A position is (mover, opponent); move codes are
+ * numbered 0..moveCodes()-1 as in SPEC §7.1/§7.3. Implementations are immutable and thread-safe.
+ */
+public interface Game {
+    /** Child kinds returned by {@link #child}. */
+    int CHILD = 0, PASS_CHILD = 1, TERMINAL = 2;
+
+    int cells();
+
+    int moveCodes();
+
+    int uMin();
+
+    int uMax();
+
+    long boardMask();
+
+    /** Bit k set when move code k is legal for the mover. */
+    long legalMoveCodes(long mover, long opponent);
+
+    /** The discs that become the mover's when it plays code (placed disc and flips). */
+    long moveDelta(long mover, long opponent, int code);
+
+    /** SPEC R-POS-1 (disjointness included). */
+    boolean isLegalPosition(long mover, long opponent);
+
+    /** True when the game is over at this position. */
+    boolean isTerminal(long mover, long opponent);
+
+    /** The utility of a terminal position from its mover's point of view. */
+    int terminalValue(long mover, long opponent);
+
+    /** Number of symmetries of the full group of the game (8 for Othello, 2 for Connect Four). */
+    int symmetryCount();
+
+    /** Image of a bitboard under symmetry g, numbered as listed in SPEC §7.4. */
+    long transform(long bits, int g);
+
+    /** The symmetry whose inverse is g^-1. */
+    int inverse(int g);
+
+    /**
+     * The successor of a legal move (SPEC §7.2): returns CHILD (out = child, sign -1), PASS_CHILD
+     * (out = child after the opponent's pass, sign +1) or TERMINAL (out = the terminal position with
+     * the opponent to move, out[2] = the move's value from the mover's point of view).
+     */
+    default int child(long mover, long opponent, int code, long[] out) {
+        long delta = moveDelta(mover, opponent, code);
+        long m = mover | delta, o = opponent & ~delta;
+        out[0] = o;
+        out[1] = m;
+        if (isTerminal(o, m)) {
+            out[2] = -terminalValue(o, m);
+            return TERMINAL;
+        }
+        if (legalMoveCodes(o, m) != 0) return CHILD;
+        out[0] = m;
+        out[1] = o;
+        return PASS_CHILD;
+    }
+}

@@ -1,0 +1,197 @@
+package org.gamecert.verifier.core.rules;
+
+/**
+ * Othello N×N (SPEC §7.1) on the compact layout: square (r, c) is bit r·N + c, a1 = bit 0.
+ * Directions are shifts with masks that stop runs at the board's edges.
+ */
+public final class OthelloRules implements Game {
+    private static final int[] INVERSE = {0, 1, 2, 3, 4, 6, 5, 7};
+    private static final int MIRROR_COLUMNS = 0b11001010, MIRROR_ROWS = 0b10101100;
+
+    private final int n;
+    private final long mask;
+    private final long notCol0, notColLast, centre;
+    // Delta-swap tables for the three generators: column mirror, row mirror, transpose.
+    private final long[] hMask, vMask, tMask;
+    private final int[] hShift, vShift, tShift;
+
+    public OthelloRules(int n) {
+        if (n != 4 && n != 6 && n != 8) throw new IllegalArgumentException("Othello size " + n);
+        this.n = n;
+        this.mask = n == 8 ? -1L : (1L << (n * n)) - 1;
+        long col0 = 0, colLast = 0;
+        for (int r = 0; r < n; r++) {
+            col0 |= 1L << (r * n);
+            colLast |= 1L << (r * n + n - 1);
+        }
+        notCol0 = mask & ~col0;
+        notColLast = mask & ~colLast;
+        int h = n / 2;
+        centre = bit(h - 1, h - 1) | bit(h - 1, h) | bit(h, h - 1) | bit(h, h);
+        hMask = new long[h];
+        hShift = new int[h];
+        vMask = new long[h];
+        vShift = new int[h];
+        for (int j = 0; j < h; j++) {
+            hShift[j] = n - 1 - 2 * j;
+            vShift[j] = (n - 1 - 2 * j) * n;
+            for (int r = 0; r < n; r++) {
+                hMask[j] |= bit(r, j);
+                vMask[j] |= bit(j, r);
+            }
+        }
+        tMask = new long[n - 1];
+        tShift = new int[n - 1];
+        for (int k = 1; k < n; k++) {
+            tShift[k - 1] = k * (n - 1);
+            for (int i = 0; i + k < n; i++) tMask[k - 1] |= bit(i, i + k);
+        }
+    }
+
+    private long bit(int r, int c) {
+        return 1L << (r * n + c);
+    }
+
+    public int size() {
+        return n;
+    }
+
+    @Override
+    public int cells() {
+        return n * n;
+    }
+
+    @Override
+    public int moveCodes() {
+        return n * n;
+    }
+
+    @Override
+    public int uMin() {
+        return -n * n;
+    }
+
+    @Override
+    public int uMax() {
+        return n * n;
+    }
+
+    @Override
+    public long boardMask() {
+        return mask;
+    }
+
+    private long shift(long x, int dir) {
+        switch (dir) {
+            case 0: return (x << 1) & notCol0;            // east
+            case 1: return (x >>> 1) & notColLast;        // west
+            case 2: return (x << n) & mask;               // south
+            case 3: return x >>> n;                       // north
+            case 4: return (x << (n + 1)) & notCol0 & mask; // south-east
+            case 5: return (x << (n - 1)) & notColLast & mask; // south-west
+            case 6: return (x >>> (n - 1)) & notCol0;     // north-east
+            default: return (x >>> (n + 1)) & notColLast; // north-west
+        }
+    }
+
+    public long legalMoves(long mover, long opponent) {
+        long empty = ~(mover | opponent) & mask;
+        long moves = 0;
+        for (int dir = 0; dir < 8; dir++) {
+            long x = shift(mover, dir) & opponent;
+            for (int i = 0; i < n - 3; i++) x |= shift(x, dir) & opponent;
+            moves |= shift(x, dir) & empty;
+        }
+        return moves;
+    }
+
+    public long flips(long mover, long opponent, int square) {
+        long q = 1L << square;
+        if (((mover | opponent) & q) != 0 || (q & mask) == 0) return 0;
+        long flips = 0;
+        for (int dir = 0; dir < 8; dir++) {
+            long run = 0, s = shift(q, dir);
+            while ((s & opponent) != 0) {
+                run |= s;
+                s = shift(s, dir);
+            }
+            if ((s & mover) != 0) flips |= run;
+        }
+        return flips;
+    }
+
+    /** SPEC utility 1: disc margin, empty squares to the winner, side to move's view. */
+    public int terminalValue(long mover, long opponent) {
+        int m = Long.bitCount(mover), o = Long.bitCount(opponent), e = n * n - m - o;
+        return m > o ? m - o + e : m < o ? m - o - e : 0;
+    }
+
+    @Override
+    public long legalMoveCodes(long mover, long opponent) {
+        return legalMoves(mover, opponent);
+    }
+
+    @Override
+    public long moveDelta(long mover, long opponent, int code) {
+        return flips(mover, opponent, code) | (1L << code);
+    }
+
+    @Override
+    public int child(long mover, long opponent, int code, long[] out) {
+        long delta = flips(mover, opponent, code) | (1L << code);
+        long m = mover | delta, o = opponent & ~delta;
+        if (legalMoves(o, m) != 0) {
+            out[0] = o;
+            out[1] = m;
+            return CHILD;
+        }
+        if (legalMoves(m, o) != 0) {
+            out[0] = m;
+            out[1] = o;
+            return PASS_CHILD;
+        }
+        out[0] = o;
+        out[1] = m;
+        out[2] = terminalValue(m, o);
+        return TERMINAL;
+    }
+
+    @Override
+    public boolean isLegalPosition(long mover, long opponent) {
+        long occ = mover | opponent;
+        return (mover & opponent) == 0 && (occ & ~mask) == 0 && (occ & centre) == centre;
+    }
+
+    @Override
+    public boolean isTerminal(long mover, long opponent) {
+        return legalMoves(mover, opponent) == 0 && legalMoves(opponent, mover) == 0;
+    }
+
+    @Override
+    public int symmetryCount() {
+        return 8;
+    }
+
+    private static long swaps(long x, long[] masks, int[] shifts) {
+        for (int i = 0; i < masks.length; i++) {
+            long t = ((x >>> shifts[i]) ^ x) & masks[i];
+            x ^= t ^ (t << shifts[i]);
+        }
+        return x;
+    }
+
+    /** Symmetry g of SPEC §7.4: (r,c) to (r,c), (r,N-1-c), (N-1-r,c), (N-1-r,N-1-c), (c,r), ... */
+    public long transform(long bits, int symmetry) {
+        long x = bits;
+        // g1..g3 mirror columns and/or rows; g4..g7 do so (g6, g5, g7) and then transpose.
+        if (((MIRROR_COLUMNS >> symmetry) & 1) != 0) x = swaps(x, hMask, hShift);
+        if (((MIRROR_ROWS >> symmetry) & 1) != 0) x = swaps(x, vMask, vShift);
+        if (symmetry >= 4) x = swaps(x, tMask, tShift);
+        return x;
+    }
+
+    @Override
+    public int inverse(int g) {
+        return INVERSE[g];
+    }
+}
