@@ -1,8 +1,76 @@
 package org.gamecert.producer.cli;
 
-/** Placeholder entry point; replaced by the producer CLI. */
-public final class ProduceMain {
-    public static void main(String[] args) {
-        System.out.println("gamecert producer (skeleton)");
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+
+/**
+ * Entry point of the producer: `solve` writes a certificate, `query` answers from one. Further
+ * subcommands (mutate, export, release, keygen) are added as classes in {@link #commandLine}.
+ */
+@Command(name = "produce", mixinStandardHelpOptions = true, version = "gamecert producer 0.1.0",
+        description = "Solve a game position with reopening alpha-beta and write a gamecert certificate (SPEC v1), or query one.",
+        subcommands = {SolveCommand.class, QueryCommand.class})
+public final class ProduceMain implements Runnable {
+    public static final int EXIT_OK = 0;
+    /** The certificate could not be produced or read (internal failure, corrupt input file). */
+    public static final int EXIT_FAILURE = 1;
+    /** Malformed request: bad option, unknown game, illegal move sequence, unwritable output. */
+    public static final int EXIT_USAGE = 2;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand (solve or query)");
     }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static CommandLine commandLine(PrintStream out, PrintStream err) {
+        CommandLine cl = new CommandLine(new ProduceMain());
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        cl.setExitCodeExceptionMapper(t -> EXIT_FAILURE);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            ex.getCommandLine().getErr().println("error: " + ex.getMessage());
+            ex.getCommandLine().getErr().println("(see --help)");
+            return EXIT_USAGE;
+        });
+        cl.setExecutionExceptionHandler((ex, c, r) -> {
+            if (ex instanceof UserError) {
+                c.getErr().println("error: " + ex.getMessage());
+                return ((UserError) ex).exitCode;
+            }
+            c.getErr().println("error: internal failure: " + ex);
+            return EXIT_FAILURE;
+        });
+        return cl;
+    }
+
+    /** Testable entry point: parses, runs, and returns the exit code; never throws. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        CommandLine cl = commandLine(out, err);
+        cl.getSubcommands().values().forEach(sc -> {
+            Object o = sc.getCommand();
+            if (o instanceof Streams) ((Streams) o).streams(out, err);
+        });
+        int rc = cl.execute(args);
+        out.flush();
+        err.flush();
+        return rc;
+    }
+
+    /** A one-line error for the user (no stack trace), with its exit code. */
+    static final class UserError extends RuntimeException {
+        final int exitCode;
+        UserError(String msg, int exitCode) { super(msg); this.exitCode = exitCode; }
+        UserError(String msg) { this(msg, EXIT_USAGE); }
+    }
+
+    /** Subcommands that print get the caller's streams. */
+    interface Streams { void streams(PrintStream out, PrintStream err); }
 }

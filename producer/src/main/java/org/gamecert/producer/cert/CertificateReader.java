@@ -1,0 +1,186 @@
+package org.gamecert.producer.cert;
+
+import com.github.luben.zstd.Zstd;
+import org.gamecert.producer.game.Game;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads a certificate back for `query` and for tests: checks the frame sequence and the hash
+ * chain (block chain values and the commitment), then decodes every entry. This is the
+ * producer's own reader, not a verifier: it does not check the obligations.
+ */
+public final class CertificateReader {
+    public Game game;
+    public int family, width, height, symmetry, mode, rootValue;
+    public long rootMover, rootOpponent;
+    public String info;
+    public String commitmentId;
+    public final TreeMap<Integer, LayerEntries> layers = new TreeMap<>();
+    public long[][] census; // rows of {discs, region, aux}
+    public long entries, blocks;
+
+    public static CertificateReader read(Path file) throws IOException {
+        byte[] all = Files.readAllBytes(file);
+        CertificateReader r = new CertificateReader();
+        r.parse(ByteBuffer.wrap(all).order(ByteOrder.LITTLE_ENDIAN));
+        return r;
+    }
+
+    public static final class FormatException extends IOException {
+        FormatException(String msg) { super(msg); }
+    }
+
+    private void parse(ByteBuffer b) throws IOException {
+        if (b.remaining() < 12 || b.getInt(0) != CertificateWriter.MAGIC_HEADER || b.get(8) != 'G' || b.get(9) != 'S'
+                || b.get(10) != 'C' || b.get(11) != 'F') throw new FormatException("not a gamecert certificate");
+        byte[] header = frame(b, CertificateWriter.MAGIC_HEADER);
+        ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
+        h.position(4);
+        if (h.getShort() != 1) throw new FormatException("unsupported certificate version");
+        family = h.get(); width = h.get(); height = h.get();
+        h.get(); // utility
+        symmetry = h.get(); mode = h.get();
+        int tbLen = h.get() & 0xFF;
+        int[] tb = new int[tbLen];
+        for (int i = 0; i < tbLen; i++) tb[i] = h.get() & 0xFF;
+        rootMover = h.getLong(); rootOpponent = h.getLong(); rootValue = h.get();
+        h.getInt(); h.getInt();
+        int infoLen = h.getShort() & 0xFFFF;
+        byte[] inf = new byte[infoLen];
+        h.get(inf);
+        info = new String(inf, java.nio.charset.StandardCharsets.UTF_8);
+        try { game = Game.fromHeader(family, width, height, tb); }
+        catch (IllegalArgumentException e) { throw new FormatException(e.getMessage()); }
+        if (game.symmetry != symmetry) throw new FormatException("symmetry " + symmetry + " is not supported by this reader");
+        MessageDigest md = CertificateWriter.sha256();
+        md.update((byte) 0);
+        md.update(header);
+        byte[] chain = md.digest();
+        Map<Integer, ArrayList<LayerEntries>> parts = new TreeMap<>();
+        while (b.remaining() >= 8 && b.getInt(b.position()) == CertificateWriter.MAGIC_BLOCK) {
+            ByteBuffer rec = ByteBuffer.wrap(frame(b, CertificateWriter.MAGIC_BLOCK)).order(ByteOrder.LITTLE_ENDIAN);
+            int layer = rec.getInt(), count = rec.getInt(), rawLen = rec.getInt(), compLen = rec.getInt();
+            byte[] stored = new byte[32];
+            rec.get(stored);
+            if (compLen < 0 || compLen > b.remaining()) throw new FormatException("truncated block");
+            byte[] comp = new byte[compLen];
+            b.get(comp);
+            byte[] raw = Zstd.decompress(comp, rawLen);
+            ByteBuffer hb = ByteBuffer.allocate(53).order(ByteOrder.LITTLE_ENDIAN);
+            hb.put((byte) 1).put(chain).putLong(blocks).putInt(layer).putInt(count).putInt(rawLen);
+            md.reset();
+            md.update(hb.array());
+            md.update(raw);
+            chain = md.digest();
+            if (!Arrays.equals(chain, stored)) throw new FormatException("hash chain mismatch at block " + blocks);
+            parts.computeIfAbsent(layer, x -> new ArrayList<>()).add(decode(layer, count, raw));
+            blocks++;
+            entries += count;
+        }
+        byte[] trailer = frame(b, CertificateWriter.MAGIC_TRAILER);
+        if (b.hasRemaining()) throw new FormatException("bytes after the trailer");
+        ByteBuffer t = ByteBuffer.wrap(trailer).order(ByteOrder.LITTLE_ENDIAN);
+        long bc = t.getLong(), ec = t.getLong();
+        int rows = t.getInt();
+        if (bc != blocks || ec != entries) throw new FormatException("trailer counts do not match the blocks");
+        census = new long[rows][3];
+        for (int r = 0; r < rows; r++) { census[r][0] = t.getInt(); census[r][1] = t.getLong(); census[r][2] = t.getLong(); }
+        md.reset();
+        md.update((byte) 2);
+        md.update(chain);
+        md.update(trailer, 0, trailer.length - 32);
+        byte[] commitment = md.digest();
+        if (!Arrays.equals(commitment, Arrays.copyOfRange(trailer, trailer.length - 32, trailer.length)))
+            throw new FormatException("commitment mismatch");
+        commitmentId = "sha256:" + CertificateWriter.hex(commitment);
+        for (Map.Entry<Integer, ArrayList<LayerEntries>> e : parts.entrySet()) layers.put(e.getKey(), concat(e.getKey(), e.getValue()));
+    }
+
+    private static byte[] frame(ByteBuffer b, int magic) throws FormatException {
+        if (b.remaining() < 8 || b.getInt() != magic) throw new FormatException("bad frame sequence");
+        int size = b.getInt();
+        if (size < 0 || size > b.remaining()) throw new FormatException("truncated frame");
+        byte[] c = new byte[size];
+        b.get(c);
+        return c;
+    }
+
+    private static LayerEntries decode(int layer, int count, byte[] raw) throws FormatException {
+        LayerEntries e = new LayerEntries(layer, count);
+        int[] pos = {0};
+        long occ = 0, c = 0;
+        for (int i = 0; i < count; i++) {
+            long d = varint(raw, pos), x = varint(raw, pos);
+            occ += d;
+            c = (i > 0 && d == 0) ? c + 1 + x : x;
+            long mover = pdep(c, occ);
+            e.mover[i] = mover; e.opponent[i] = occ & ~mover;
+        }
+        int p = pos[0];
+        for (int i = 0; i < count; i++) e.kinds[i] = raw[p++];
+        for (int i = 0; i < count; i++) {
+            int k = e.kinds[i];
+            if (Kinds.isExact(k)) e.value1[i] = raw[p++];
+            else {
+                if ((k & Kinds.C) != 0) e.value1[i] = raw[p++];
+                if ((k & Kinds.A) != 0) e.value2[i] = raw[p++];
+            }
+        }
+        for (int i = 0; i < count; i++) if (e.kinds[i] != Kinds.A) e.move[i] = raw[p++];
+        if (p != raw.length) throw new FormatException("payload length mismatch");
+        return e;
+    }
+
+    static long pdep(long c, long mask) {
+        long r = 0;
+        int k = 0;
+        for (long m = mask; m != 0; m &= m - 1, k++) if ((c >>> k & 1) != 0) r |= m & -m;
+        return r;
+    }
+
+    private static long varint(byte[] raw, int[] pos) throws FormatException {
+        long v = 0;
+        for (int s = 0; s < 70; s += 7) {
+            if (pos[0] >= raw.length) throw new FormatException("varint past the payload");
+            int x = raw[pos[0]++] & 0xFF;
+            v |= (long) (x & 0x7F) << s;
+            if ((x & 0x80) == 0) return v;
+        }
+        throw new FormatException("varint too long");
+    }
+
+    private static LayerEntries concat(int layer, ArrayList<LayerEntries> parts) {
+        int n = 0;
+        for (LayerEntries p : parts) n += p.count;
+        LayerEntries e = new LayerEntries(layer, n);
+        int k = 0;
+        for (LayerEntries p : parts) {
+            System.arraycopy(p.mover, 0, e.mover, k, p.count);
+            System.arraycopy(p.opponent, 0, e.opponent, k, p.count);
+            System.arraycopy(p.kinds, 0, e.kinds, k, p.count);
+            System.arraycopy(p.value1, 0, e.value1, k, p.count);
+            System.arraycopy(p.value2, 0, e.value2, k, p.count);
+            System.arraycopy(p.move, 0, e.move, k, p.count);
+            k += p.count;
+        }
+        return e;
+    }
+
+    /** The entry index of a canonical position in its layer, or -1. */
+    public int find(long m, long o) {
+        LayerEntries e = layers.get(Long.bitCount(m | o));
+        return e == null ? -1 : e.find(m, o);
+    }
+
+    public LayerEntries layerOf(long m, long o) { return layers.get(Long.bitCount(m | o)); }
+}

@@ -1,0 +1,304 @@
+package org.gamecert.producer.cert;
+
+import org.gamecert.producer.game.ConnectFour;
+import org.gamecert.producer.game.Game;
+import org.gamecert.producer.game.Othello;
+import org.gamecert.producer.search.Oracle;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
+
+/**
+ * Deterministic, layer-by-layer extraction of the certificate (the obligation-oriented form of
+ * reopening alpha–beta). Layer d's needs are complete once layer d−1 is processed, because every
+ * child is exactly one layer deeper. Each position's entry and the needs it pushes depend only
+ * on the position, its needs and the oracle's answers (facts of the game), never on search order,
+ * table contents or threads; pushes merge commutatively. Hence byte-identical output.
+ */
+public final class Extractor {
+    public enum Mode { SEMI_STRONG, WEAK }
+
+    /** Everything the writer and the summary need. */
+    public static final class Result {
+        public int rootValue, rootLayer, rootMoveCanonical = -1;
+        public final List<LayerEntries> layers = new ArrayList<>(); // root layer first
+        public long[] region, aux; // per disc count from the root's
+        public long entries;
+    }
+
+    /** Progress counters, readable from another thread. */
+    public final AtomicLong entriesDone = new AtomicLong();
+    public final AtomicLong positionsDone = new AtomicLong();
+    public volatile int currentLayer;
+    public volatile long currentLayerSize;
+
+    private final Oracle oracle;
+    private final Game game;
+    private final ForkJoinPool pool;
+    private final int threads;
+
+    public Extractor(Oracle oracle, int threads) {
+        this.oracle = oracle;
+        this.game = oracle.game();
+        this.threads = Math.max(1, threads);
+        this.pool = new ForkJoinPool(this.threads);
+    }
+
+    public void shutdown() { pool.shutdownNow(); }
+
+    public Result run(long rootMover, long rootOpponent, Mode mode) {
+        Result res = new Result();
+        long[] canon = new long[2];
+        game.canonical(rootMover, rootOpponent, canon);
+        res.rootLayer = game.discs(rootMover, rootOpponent);
+        res.rootValue = oracle.value(canon[0], canon[1]);
+        int rows = game.cells - res.rootLayer + 1;
+        res.region = new long[rows];
+        res.aux = new long[rows];
+        NeedMap cur = new NeedMap();
+        if (mode == Mode.SEMI_STRONG) {
+            cur.add(canon[0], canon[1], Kinds.P, NeedMap.NO_LOWER, NeedMap.NO_UPPER, res.rootValue);
+        } else {
+            int lower = res.rootValue > game.uMin ? res.rootValue : NeedMap.NO_LOWER;
+            int upper = res.rootValue < game.uMax ? res.rootValue : NeedMap.NO_UPPER;
+            cur.add(canon[0], canon[1], 0, lower, upper, res.rootValue);
+        }
+        for (int d = res.rootLayer; d <= game.cells && cur.size() > 0; d++) {
+            NeedMap.Sorted needs = cur.sorted();
+            cur.clear();
+            currentLayer = d;
+            currentLayerSize = needs.size();
+            positionsDone.set(0);
+            NeedMap next = new NeedMap();
+            LayerEntries entries = processLayer(d, needs, next);
+            int row = d - res.rootLayer;
+            for (int i = 0; i < needs.size(); i++) {
+                int k = needs.kinds[i] & 0xFF;
+                if ((k & Kinds.REGION) != 0 || (k & Kinds.TERMINAL) != 0) res.region[row]++;
+            }
+            for (int i = 0; i < entries.count; i++) if (!Kinds.isExact(entries.kinds[i])) res.aux[row]++;
+            if (d == res.rootLayer) {
+                int r = entries.find(canon[0], canon[1]);
+                if (r >= 0 && (entries.kinds[r] & (Kinds.REGION | Kinds.C)) != 0) res.rootMoveCanonical = entries.move[r] & 0xFF;
+            }
+            res.entries += entries.count;
+            if (entries.count > 0) res.layers.add(entries);
+            cur = next;
+        }
+        return res;
+    }
+
+    /** Per-thread scratch: the needs pushed into the next layer, and child buffers. */
+    private static final class Worker {
+        long[] m = new long[1024], o = new long[1024];
+        byte[] kinds = new byte[1024], lower = new byte[1024], upper = new byte[1024], known = new byte[1024];
+        int n;
+        final Game.Child child = new Game.Child();
+        final long[] canon = new long[2];
+
+        void push(long cm, long co, int k, int lo, int hi, int kn) {
+            if (n == m.length) {
+                int c = n * 2;
+                m = java.util.Arrays.copyOf(m, c); o = java.util.Arrays.copyOf(o, c);
+                kinds = java.util.Arrays.copyOf(kinds, c); lower = java.util.Arrays.copyOf(lower, c);
+                upper = java.util.Arrays.copyOf(upper, c); known = java.util.Arrays.copyOf(known, c);
+            }
+            m[n] = cm; o[n] = co; kinds[n] = (byte) k; lower[n] = (byte) lo; upper[n] = (byte) hi; known[n] = (byte) kn;
+            n++;
+        }
+    }
+
+    private LayerEntries processLayer(int d, NeedMap.Sorted needs, NeedMap next) {
+        int n = needs.size();
+        byte[] eKind = new byte[n], eV1 = new byte[n], eV2 = new byte[n], eMove = new byte[n];
+        List<Worker> workers = new ArrayList<>();
+        ThreadLocal<Worker> local = ThreadLocal.withInitial(() -> {
+            Worker w = new Worker();
+            synchronized (workers) { workers.add(w); }
+            return w;
+        });
+        boolean parallelChildren = threads > 1 && n < 4L * threads;
+        Runnable body = () -> IntStream.range(0, n).parallel().forEach(i -> {
+            processPosition(needs, i, local.get(), eKind, eV1, eV2, eMove, parallelChildren);
+            positionsDone.incrementAndGet();
+        });
+        if (threads == 1) body.run();
+        else {
+            try { pool.submit(body).get(); }
+            catch (InterruptedException e) { Thread.currentThread().interrupt(); throw new IllegalStateException(e); }
+            catch (java.util.concurrent.ExecutionException e) {
+                Throwable c = e.getCause();
+                if (c instanceof RuntimeException) throw (RuntimeException) c;
+                if (c instanceof Error) throw (Error) c;
+                throw new IllegalStateException(c);
+            }
+        }
+        for (Worker w : workers)
+            for (int j = 0; j < w.n; j++) next.add(w.m[j], w.o[j], w.kinds[j] & 0xFF, w.lower[j], w.upper[j], w.known[j]);
+        int count = 0;
+        for (int i = 0; i < n; i++) if (eKind[i] != 0) count++;
+        LayerEntries le = new LayerEntries(d, count);
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (eKind[i] == 0) continue;
+            le.mover[k] = needs.mover[i]; le.opponent[k] = needs.opponent[i];
+            le.kinds[k] = eKind[i]; le.value1[k] = eV1[i]; le.value2[k] = eV2[i]; le.move[k] = eMove[i];
+            k++;
+        }
+        entriesDone.addAndGet(count);
+        return le;
+    }
+
+    private void processPosition(NeedMap.Sorted needs, int i, Worker w, byte[] eKind, byte[] eV1,
+                                 byte[] eV2, byte[] eMove, boolean parallelChildren) {
+        long m = needs.mover[i], o = needs.opponent[i];
+        int kinds = needs.kinds[i] & 0xFF;
+        if ((kinds & ~Kinds.TERMINAL) == 0 && needs.lower[i] == NeedMap.NO_LOWER && needs.upper[i] == NeedMap.NO_UPPER)
+            return; // a terminal position of R: counted in the census, no entry
+        int region = kinds & Kinds.REGION;
+        // Moves in TB order with their children (SPEC §7.2).
+        long mv = game.moves(m, o);
+        int k = Long.bitCount(mv);
+        if (k == 0) throw new IllegalStateException("internal error: a needed position has no move: " + game.boardText(m, o));
+        int[] code = new int[k], sign = new int[k], termV = new int[k];
+        long[] cm = new long[k], co = new long[k], tm = new long[k], to = new long[k];
+        int j = 0;
+        for (int t = 0; t < game.moveCodes; t++) {
+            int c = game.tbAt(t);
+            if ((mv >>> c & 1) == 0) continue;
+            game.child(m, o, c, w.child);
+            code[j] = c; sign[j] = w.child.sign;
+            if (w.child.sign == 0) {
+                termV[j] = w.child.terminalValue;
+                game.canonical(w.child.termMover, w.child.termOpponent, w.canon);
+                tm[j] = w.canon[0]; to[j] = w.canon[1];
+            } else {
+                game.canonical(w.child.mover, w.child.opponent, w.canon);
+                cm[j] = w.canon[0]; co[j] = w.canon[1];
+            }
+            j++;
+        }
+        if (region != 0) {
+            int v, canon = -1;
+            int[] wv = null;
+            if ((region & (Kinds.P | Kinds.PP)) != 0) {
+                int[] vals = new int[k];
+                IntStream idx = IntStream.range(0, k);
+                (parallelChildren ? idx.parallel() : idx).forEach(q ->
+                        vals[q] = sign[q] == 0 ? termV[q] : sign[q] * oracle.value(cm[q], co[q]));
+                wv = vals;
+                v = Integer.MIN_VALUE;
+                for (int q = 0; q < k; q++) if (vals[q] > v) { v = vals[q]; canon = q; }
+            } else {
+                v = needs.known[i] != NeedMap.UNKNOWN ? needs.known[i] : oracle.value(m, o);
+                for (int q = 0; q < k && canon < 0; q++)
+                    if (moveAtLeast(sign[q], termV[q], cm[q], co[q], v)) canon = q;
+                if (canon < 0) throw new IllegalStateException("internal error: no move achieves the value");
+            }
+            eKind[i] = (byte) Kinds.reduce(region);
+            eV1[i] = (byte) v;
+            eMove[i] = (byte) code[canon];
+            if ((region & Kinds.P) != 0) {
+                for (int q = 0; q < k; q++)
+                    pushRegion(w, sign[q], cm[q], co[q], tm[q], to[q], q == canon ? Kinds.P : Kinds.AP, wv[q]);
+            } else {
+                if ((region & Kinds.AP) != 0) {
+                    pushRegion(w, sign[canon], cm[canon], co[canon], tm[canon], to[canon], Kinds.PP, v);
+                    if ((region & Kinds.PP) == 0)
+                        for (int q = 0; q < k; q++)
+                            if (q != canon) pushMoveAtMost(w, sign[q], cm[q], co[q], q < canon ? v - 1 : v);
+                }
+                if ((region & Kinds.PP) != 0)
+                    for (int q = 0; q < k; q++) pushRegion(w, sign[q], cm[q], co[q], tm[q], to[q], Kinds.AP, wv[q]);
+            }
+            return;
+        }
+        int lower = needs.lower[i], upper = needs.upper[i];
+        int kindSet = 0;
+        if (lower != NeedMap.NO_LOWER) {
+            int cut = chooseCut(m, o, k, code, sign, termV, cm, co, lower);
+            kindSet |= Kinds.C;
+            eV1[i] = (byte) lower;
+            eMove[i] = (byte) code[cut];
+            pushMoveAtLeast(w, sign[cut], cm[cut], co[cut], lower);
+        }
+        if (upper != NeedMap.NO_UPPER) {
+            kindSet |= Kinds.A;
+            eV2[i] = (byte) upper;
+            for (int q = 0; q < k; q++) pushMoveAtMost(w, sign[q], cm[q], co[q], upper);
+        }
+        eKind[i] = (byte) kindSet;
+    }
+
+    /** Whether w_m ≥ b for a move described by its sign, terminal value and canonical child. */
+    private boolean moveAtLeast(int sign, int termV, long cm, long co, int b) {
+        if (sign == 0) return termV >= b;
+        if (sign < 0) return !oracle.atLeast(cm, co, -b + 1); // −V(child) ≥ b ⇔ V(child) ≤ −b
+        return oracle.atLeast(cm, co, b);
+    }
+
+    /**
+     * The cut move for a lower bound: the first move, in a static order that depends on the
+     * position alone, whose value reaches the bound (SPEC §13).
+     */
+    private int chooseCut(long m, long o, int k, int[] code, int[] sign, int[] termV, long[] cm, long[] co, int lower) {
+        int[] order = new int[k];
+        int[] score = new int[k];
+        for (int q = 0; q < k; q++) {
+            int s;
+            if (sign[q] == 0) s = termV[q] >= lower ? 1 << 24 : -(1 << 24); // a terminal move that reaches it needs no subtree
+            else s = staticScore(m, o, code[q], sign[q], cm[q], co[q]);
+            int p = q;
+            while (p > 0 && score[p - 1] < s) { score[p] = score[p - 1]; order[p] = order[p - 1]; p--; }
+            score[p] = s; order[p] = q;
+        }
+        for (int p = 0; p < k; p++) {
+            int q = order[p];
+            if (moveAtLeast(sign[q], termV[q], cm[q], co[q], lower)) return q;
+        }
+        throw new IllegalStateException("internal error: no move reaches the needed lower bound " + lower
+                + " in " + game.boardText(m, o));
+    }
+
+    private int staticScore(long m, long o, int move, int sign, long cm, long co) {
+        if (game instanceof Othello) {
+            if (sign > 0) return 1 << 20; // the opponent must pass
+            int mob = Long.bitCount(game.moves(cm, co));
+            int n = ((Othello) game).n;
+            int r = move / n, c = move % n;
+            boolean corner = (r == 0 || r == n - 1) && (c == 0 || c == n - 1);
+            return -mob * 16 + (corner ? 64 : 0);
+        }
+        ConnectFour cf = (ConnectFour) game;
+        // Threats the mover would own after the move (child's opponent is the mover).
+        long occ = cm | co;
+        return Long.bitCount(cf.winningCells(co, occ)) * 16 - game.tbRank(move);
+    }
+
+    private void pushRegion(Worker w, int sign, long cm, long co, long tm, long to, int need, int moveValue) {
+        if (sign == 0) {
+            if (game instanceof ConnectFour) w.push(tm, to, Kinds.TERMINAL, NeedMap.NO_LOWER, NeedMap.NO_UPPER, NeedMap.UNKNOWN);
+            return;
+        }
+        int k = sign > 0 ? Kinds.throughPass(need) : need;
+        int known = moveValue == Integer.MIN_VALUE ? NeedMap.UNKNOWN : sign * moveValue;
+        w.push(cm, co, k, NeedMap.NO_LOWER, NeedMap.NO_UPPER, known);
+    }
+
+    /** Needs w_m ≤ b on a move: on the child a lower bound −b (sign −1) or an upper bound b (pass). */
+    private void pushMoveAtMost(Worker w, int sign, long cm, long co, int b) {
+        if (sign == 0) return;
+        if (sign < 0) { if (-b > game.uMin) w.push(cm, co, 0, -b, NeedMap.NO_UPPER, NeedMap.UNKNOWN); }
+        else if (b < game.uMax) w.push(cm, co, 0, NeedMap.NO_LOWER, b, NeedMap.UNKNOWN);
+    }
+
+    /** Needs w_m ≥ b on a move: on the child an upper bound −b (sign −1) or a lower bound b (pass). */
+    private void pushMoveAtLeast(Worker w, int sign, long cm, long co, int b) {
+        if (sign == 0) return;
+        if (sign < 0) { if (-b < game.uMax) w.push(cm, co, 0, NeedMap.NO_LOWER, -b, NeedMap.UNKNOWN); }
+        else if (b > game.uMin) w.push(cm, co, 0, b, NeedMap.NO_UPPER, NeedMap.UNKNOWN);
+    }
+}

@@ -1,0 +1,42 @@
+package org.gamecert.producer.cert;
+
+/**
+ * The entries of one layer, in key order: canonical position, kind set, values (exact value in
+ * value1; or lower bound in value1 and upper bound in value2), and stored move.
+ */
+public final class LayerEntries {
+    public final int layer;
+    public final int count;
+    public final long[] mover, opponent;
+    public final byte[] kinds, value1, value2, move;
+
+    public LayerEntries(int layer, int count) {
+        this.layer = layer; this.count = count;
+        mover = new long[count]; opponent = new long[count];
+        kinds = new byte[count]; value1 = new byte[count]; value2 = new byte[count]; move = new byte[count];
+    }
+
+    public int lowerBound(int i, int uMin) {
+        int k = kinds[i];
+        if (Kinds.isExact(k)) return value1[i];
+        return (k & Kinds.C) != 0 ? value1[i] : uMin;
+    }
+
+    public int upperBound(int i, int uMax) {
+        int k = kinds[i];
+        if (Kinds.isExact(k)) return value1[i];
+        return (k & Kinds.A) != 0 ? value2[i] : uMax;
+    }
+
+    /** Binary search by key; -1 if absent. */
+    public int find(long m, long o) {
+        int lo = 0, hi = count - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = org.gamecert.producer.game.Game.compareKeys(mover[mid], opponent[mid], m, o);
+            if (c == 0 && opponent[mid] == o) return mid;
+            if (c < 0) lo = mid + 1; else hi = mid - 1;
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,148 @@
+package org.gamecert.producer.cli;
+
+import org.gamecert.producer.cert.CertificateWriter;
+import org.gamecert.producer.cert.Extractor;
+import org.gamecert.producer.game.Game;
+import org.gamecert.producer.search.Oracle;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+@Command(name = "solve", mixinStandardHelpOptions = true,
+        description = {"Solve a position and write its certificate (SPEC v1).",
+                "Semi-strong mode certifies the exact value and canonical move of every position reachable when "
+                        + "one side plays the canonical move and the other plays anything (both choices of the side); "
+                        + "weak mode certifies the root value only. The output is byte-identical whatever --threads and --tt-mb."},
+        sortOptions = false)
+public final class SolveCommand implements Callable<Integer>, ProduceMain.Streams {
+    @Option(names = "--game", defaultValue = "othello:4x4",
+            description = "Game: othello:4x4, othello:6x6, othello:8x8, connect4:WxH with W*(H+1) <= 64 (default: ${DEFAULT-VALUE}).")
+    String gameName;
+    @Option(names = "--moves", description = "Root as a move sequence from the start (Othello f5d6..., Connect Four 4453...).")
+    String moves;
+    @Option(names = "--board", description = "Root as board text (SPEC 7.5), e.g. '----...XO-- X'.")
+    String board;
+    @Option(names = "--mode", defaultValue = "semi-strong", description = "semi-strong (default) or weak.")
+    String mode;
+    @Option(names = "--threads", description = "Worker threads (default: available processors). Does not change the output.")
+    Integer threads;
+    @Option(names = "--tt-mb", defaultValue = "256", description = "Transposition table size in MiB (default: ${DEFAULT-VALUE}). Does not change the output.")
+    long ttMb;
+    @Option(names = "--out", required = true, description = "Certificate file to write (written atomically).")
+    Path out;
+    @Option(names = "--census-json", description = "Also write the census as JSON to this file.")
+    Path censusJson;
+    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+    boolean quiet;
+
+    private PrintStream stdout = System.out, stderr = System.err;
+
+    @Override public void streams(PrintStream out, PrintStream err) { stdout = out; stderr = err; }
+
+    @Override public Integer call() throws IOException {
+        Game game;
+        try { game = Game.parse(gameName); }
+        catch (IllegalArgumentException e) { throw new ProduceMain.UserError(e.getMessage()); }
+        Extractor.Mode m;
+        switch (mode.toLowerCase(Locale.ROOT)) {
+            case "semi-strong": case "semistrong": m = Extractor.Mode.SEMI_STRONG; break;
+            case "weak": m = Extractor.Mode.WEAK; break;
+            default: throw new ProduceMain.UserError("unknown --mode '" + mode + "' (semi-strong or weak)");
+        }
+        long[] root = Positions.parse(game, moves, board);
+        if (game.isTerminal(root[0], root[1])) throw new ProduceMain.UserError("the root position is terminal (game over): nothing to solve");
+        if (game.moves(root[0], root[1]) == 0)
+            throw new ProduceMain.UserError("the side to move must pass in the root position; give the position after the pass");
+        int nThreads = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+        if (nThreads < 1 || nThreads > 1024) throw new ProduceMain.UserError("--threads must be between 1 and 1024");
+        if (ttMb < 1 || ttMb > 65536) throw new ProduceMain.UserError("--tt-mb must be between 1 and 65536");
+        Path outAbs = out.toAbsolutePath();
+        Path dir = outAbs.getParent();
+        if (dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir))
+            throw new ProduceMain.UserError("cannot write --out " + out + ": directory " + dir + " does not exist or is not writable");
+        if (Files.isDirectory(outAbs)) throw new ProduceMain.UserError("cannot write --out " + out + ": it is a directory");
+
+        long t0 = System.nanoTime();
+        Oracle oracle = new Oracle(game, ttMb);
+        Extractor ex = new Extractor(oracle, nThreads);
+        ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "progress");
+            t.setDaemon(true);
+            return t;
+        });
+        if (!quiet) progress.scheduleAtFixedRate(() -> {
+            double s = (System.nanoTime() - t0) / 1e9;
+            long nodes = oracle.nodes();
+            stderr.printf(Locale.ROOT, "[%6.1fs] layer %d: %d/%d positions, entries %d, nodes %d, %.2f M nodes/s%n",
+                    s, ex.currentLayer, ex.positionsDone.get(), ex.currentLayerSize, ex.entriesDone.get(), nodes, nodes / s / 1e6);
+        }, 2, 2, TimeUnit.SECONDS);
+        Extractor.Result res;
+        try {
+            res = ex.run(root[0], root[1], m);
+        } finally {
+            ex.shutdown();
+        }
+        long tSolved = System.nanoTime();
+        String info = "gamecert producer 0.1.0; " + game.name() + "; " + (m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak");
+        byte[] header = CertificateWriter.header(game, m, root[0], root[1], res.rootValue, info);
+        CertificateWriter.Written w;
+        try {
+            w = CertificateWriter.write(outAbs, header, res.layers, res.region, res.aux, res.rootLayer);
+        } catch (IOException e) {
+            progress.shutdownNow();
+            throw new ProduceMain.UserError("cannot write --out " + out + ": " + e.getMessage());
+        }
+        progress.shutdownNow();
+        double secs = (System.nanoTime() - t0) / 1e9, solveSecs = (tSolved - t0) / 1e9;
+        long nodes = oracle.nodes();
+        long regionTotal = 0, auxTotal = 0;
+        for (long r : res.region) regionTotal += r;
+        for (long a : res.aux) auxTotal += a;
+
+        PrintStream o = stdout;
+        o.println("game          " + game.name() + " (" + (m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak") + ")");
+        o.println("root          " + game.boardText(root[0], root[1]));
+        o.println("root value    " + res.rootValue + " (side to move)");
+        if (m == Extractor.Mode.SEMI_STRONG && res.rootMoveCanonical >= 0) {
+            long[] c = new long[2];
+            int g = game.canonical(root[0], root[1], c);
+            o.println("canonical move " + game.moveName(game.transformMove(game.inverse(g), res.rootMoveCanonical)));
+        }
+        o.println("census        disc  region  auxiliary");
+        for (int r = 0; r < res.region.length; r++)
+            if (res.region[r] != 0 || res.aux[r] != 0)
+                o.printf(Locale.ROOT, "              %4d %7d %10d%n", res.rootLayer + r, res.region[r], res.aux[r]);
+        o.printf(Locale.ROOT, "              total %d region positions, %d auxiliary entries, %d entries%n", regionTotal, auxTotal, w.entries);
+        o.println("commitment    " + w.commitmentId);
+        o.printf(Locale.ROOT, "file          %s, %d bytes, %.3f bytes/entry, %d blocks%n", out, w.fileBytes,
+                w.entries == 0 ? 0.0 : (double) w.fileBytes / w.entries, w.blocks);
+        o.printf(Locale.ROOT, "search        %d nodes, %.2f M nodes/s, solve %.2f s, total %.2f s, %d threads%n", nodes,
+                nodes / Math.max(solveSecs, 1e-9) / 1e6, solveSecs, secs, nThreads);
+        if (censusJson != null) {
+            StringBuilder sb = new StringBuilder();
+            sb.append("{\"game\":\"").append(game.name()).append("\",\"mode\":\"")
+                    .append(m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak").append("\",\"root_value\":").append(res.rootValue)
+                    .append(",\"commitment\":\"").append(w.commitmentId).append("\",\"rows\":[");
+            for (int r = 0; r < res.region.length; r++) {
+                if (r > 0) sb.append(',');
+                sb.append("{\"discs\":").append(res.rootLayer + r).append(",\"region\":").append(res.region[r])
+                        .append(",\"aux\":").append(res.aux[r]).append('}');
+            }
+            sb.append("],\"region_total\":").append(regionTotal).append(",\"aux_total\":").append(auxTotal)
+                    .append(",\"entries\":").append(w.entries).append("}\n");
+            try { Files.write(censusJson, sb.toString().getBytes(StandardCharsets.UTF_8)); }
+            catch (IOException e) { throw new ProduceMain.UserError("cannot write --census-json " + censusJson + ": " + e.getMessage()); }
+        }
+        return ProduceMain.EXIT_OK;
+    }
+}

@@ -1,0 +1,218 @@
+package org.gamecert.producer.game;
+
+/**
+ * Othello N×N (N = 4, 6, 8) in the compact layout of SPEC §7.1: square (r, c) is bit r·N+c,
+ * a1 = bit 0 top-left. Moves and flips use shift-and-mask runs in the 8 directions.
+ */
+public final class Othello extends Game {
+    public final int n;
+    public final long board;
+    /** Direction shifts (positive = left shift) and the masks that stop wrap-around. */
+    final int[] shift = new int[8];
+    final long[] dirMask = new long[8];
+    /** Square permutations of the 8 symmetries, and byte lookup tables for fast transforms. */
+    private final int[][] perm = new int[8][];
+    private final long[][][] table;
+    private final int chunks;
+    private final int[] inverse = new int[8];
+
+    public Othello(int n) { this(n, identityOrder(n * n)); }
+
+    public Othello(int n, int[] tb) {
+        super(FAMILY_OTHELLO, n, n, n * n, n * n, -n * n, n * n, 1, tb);
+        this.n = n;
+        this.board = n == 8 ? -1L : (1L << (n * n)) - 1;
+        long col0 = 0, colLast = 0;
+        for (int r = 0; r < n; r++) { col0 |= 1L << (r * n); colLast |= 1L << (r * n + n - 1); }
+        long notCol0 = board & ~col0, notColLast = board & ~colLast;
+        int[] s = {1, -1, n, -n, n + 1, -(n + 1), n - 1, -(n - 1)};
+        long[] mk = {notCol0, notColLast, board, board, notCol0, notColLast, notColLast, notCol0};
+        System.arraycopy(s, 0, shift, 0, 8);
+        System.arraycopy(mk, 0, dirMask, 0, 8);
+        for (int g = 0; g < 8; g++) {
+            perm[g] = new int[n * n];
+            for (int r = 0; r < n; r++)
+                for (int c = 0; c < n; c++) {
+                    int rr, cc;
+                    switch (g) {
+                        case 0: rr = r; cc = c; break;
+                        case 1: rr = r; cc = n - 1 - c; break;
+                        case 2: rr = n - 1 - r; cc = c; break;
+                        case 3: rr = n - 1 - r; cc = n - 1 - c; break;
+                        case 4: rr = c; cc = r; break;
+                        case 5: rr = c; cc = n - 1 - r; break;
+                        case 6: rr = n - 1 - c; cc = r; break;
+                        default: rr = n - 1 - c; cc = n - 1 - r; break;
+                    }
+                    perm[g][r * n + c] = rr * n + cc;
+                }
+        }
+        for (int g = 0; g < 8; g++)
+            for (int h = 0; h < 8; h++) {
+                boolean id = true;
+                for (int q = 0; q < n * n; q++) if (perm[h][perm[g][q]] != q) { id = false; break; }
+                if (id) { inverse[g] = h; break; }
+            }
+        chunks = (n * n + 7) / 8;
+        table = new long[8][chunks][256];
+        for (int g = 0; g < 8; g++)
+            for (int k = 0; k < chunks; k++)
+                for (int b = 0; b < 256; b++) {
+                    long img = 0;
+                    for (int i = 0; i < 8; i++) {
+                        int q = k * 8 + i;
+                        if ((b >> i & 1) != 0 && q < n * n) img |= 1L << perm[g][q];
+                    }
+                    table[g][k][b] = img;
+                }
+    }
+
+    static int[] identityOrder(int m) {
+        int[] t = new int[m];
+        for (int i = 0; i < m; i++) t[i] = i;
+        return t;
+    }
+
+    @Override public String name() { return "othello:" + n + "x" + n; }
+
+    @Override public long[] start() {
+        int h = n / 2;
+        long white = (1L << ((h - 1) * n + h - 1)) | (1L << (h * n + h));
+        long black = (1L << ((h - 1) * n + h)) | (1L << (h * n + h - 1));
+        return new long[]{black, white};
+    }
+
+    private static long sh(long x, int s) { return s > 0 ? x << s : x >>> -s; }
+
+    @Override public long moves(long m, long o) {
+        long empty = board & ~(m | o), result = 0;
+        int runs = n - 3;
+        for (int d = 0; d < 8; d++) {
+            int s = shift[d];
+            long mo = dirMask[d] & o;
+            long t = sh(m, s) & mo;
+            for (int i = 0; i < runs; i++) t |= sh(t, s) & mo;
+            result |= sh(t, s) & dirMask[d] & empty;
+        }
+        return result;
+    }
+
+    /** Discs flipped by a move on square sq (0 if the move flips nothing, i.e. is illegal). */
+    public long flips(long m, long o, int sq) {
+        long bit = 1L << sq, flips = 0;
+        for (int d = 0; d < 8; d++) {
+            int s = shift[d];
+            long mk = dirMask[d];
+            long x = sh(bit, s) & mk, f = 0;
+            while ((x & o) != 0) { f |= x; x = sh(x, s) & mk; }
+            if ((x & m) != 0) flips |= f;
+        }
+        return flips;
+    }
+
+    @Override public long play(long m, long o, int move) {
+        return m | flips(m, o, move) | (1L << move);
+    }
+
+    @Override public boolean isTerminal(long m, long o) {
+        return moves(m, o) == 0 && moves(o, m) == 0;
+    }
+
+    @Override public int terminalValue(long m, long o) { return utility(m, o); }
+
+    /** Disc margin with the empties to the winner (SPEC §7.1). */
+    public int utility(long m, long o) {
+        int pm = Long.bitCount(m), po = Long.bitCount(o), e = n * n - pm - po;
+        return pm > po ? pm - po + e : pm < po ? pm - po - e : 0;
+    }
+
+    @Override public boolean isLegalPosition(long m, long o) {
+        if ((m & o) != 0 || ((m | o) & ~board) != 0) return false;
+        int h = n / 2;
+        long centre = (1L << ((h - 1) * n + h - 1)) | (1L << ((h - 1) * n + h))
+                | (1L << (h * n + h - 1)) | (1L << (h * n + h));
+        return ((m | o) & centre) == centre;
+    }
+
+    @Override public void child(long m, long o, int move, Child out) {
+        long m2 = play(m, o, move), o2 = o & ~m2;
+        if (moves(o2, m2) != 0) { out.sign = -1; out.mover = o2; out.opponent = m2; return; }
+        if (moves(m2, o2) != 0) { out.sign = 1; out.mover = m2; out.opponent = o2; return; }
+        out.sign = 0; out.terminalValue = utility(m2, o2);
+        out.termMover = o2; out.termOpponent = m2;
+    }
+
+    @Override public int symmetryCount() { return 8; }
+
+    @Override public long transform(int g, long bits) {
+        if (g == 0) return bits;
+        long[][] t = table[g];
+        long r = 0;
+        for (int k = 0; k < chunks; k++) r |= t[k][(int) (bits >>> (8 * k)) & 0xFF];
+        return r;
+    }
+
+    @Override public int transformMove(int g, int move) { return perm[g][move]; }
+
+    @Override public int inverse(int g) { return inverse[g]; }
+
+    @Override public String moveName(int move) {
+        return "" + (char) ('a' + move % n) + (move / n + 1);
+    }
+
+    @Override public long[] parseMoves(String seq) {
+        long[] p = start();
+        long m = p[0], o = p[1];
+        String s = seq.trim().toLowerCase(java.util.Locale.ROOT);
+        if (s.length() % 2 != 0) throw new IllegalArgumentException("move sequence '" + seq + "' has odd length");
+        for (int i = 0; i < s.length(); i += 2) {
+            int c = s.charAt(i) - 'a', r = s.charAt(i + 1) - '1';
+            String sq = s.substring(i, i + 2);
+            if (c < 0 || c >= n || r < 0 || r >= n)
+                throw new IllegalArgumentException("move " + (i / 2 + 1) + " '" + sq + "' is not a square of " + name());
+            if (moves(m, o) == 0) {
+                if (moves(o, m) == 0) throw new IllegalArgumentException("move " + (i / 2 + 1) + " '" + sq + "': the game is already over");
+                long t = m; m = o; o = t; // implicit pass
+            }
+            int move = r * n + c;
+            if ((moves(m, o) >> move & 1) == 0)
+                throw new IllegalArgumentException("move " + (i / 2 + 1) + " '" + sq + "' is illegal");
+            long m2 = play(m, o, move);
+            o = o & ~m2;
+            m = o; o = m2;
+            // now (m, o) = (old opponent after flips, old mover after move)
+        }
+        return new long[]{m, o};
+    }
+
+    @Override public long[] parseBoard(String text) {
+        String t = text.trim();
+        if (t.endsWith(";")) t = t.substring(0, t.length() - 1).trim();
+        int sp = t.lastIndexOf(' ');
+        if (sp != n * n || t.length() != n * n + 2)
+            throw new IllegalArgumentException("board text must be " + n * n + " squares (X, O, -), a space, and X or O to move");
+        long x = 0, w = 0;
+        for (int i = 0; i < n * n; i++) {
+            char ch = Character.toUpperCase(t.charAt(i));
+            if (ch == 'X' || ch == '*') x |= 1L << i;
+            else if (ch == 'O') w |= 1L << i;
+            else if (ch != '-' && ch != '.') throw new IllegalArgumentException("bad square character '" + t.charAt(i) + "' in board text");
+        }
+        char side = Character.toUpperCase(t.charAt(n * n + 1));
+        if (side != 'X' && side != 'O') throw new IllegalArgumentException("side to move must be X or O");
+        long[] p = side == 'X' ? new long[]{x, w} : new long[]{w, x};
+        if (!isLegalPosition(p[0], p[1])) throw new IllegalArgumentException("illegal position: the centre squares must be occupied");
+        return p;
+    }
+
+    @Override public String boardText(long m, long o) {
+        // Colour names are not stored; Black is assumed to move when discs have even parity with the start.
+        boolean moverIsX = Long.bitCount(m | o) % 2 == 0;
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n * n; i++) {
+            long b = 1L << i;
+            sb.append((m & b) != 0 ? (moverIsX ? 'X' : 'O') : (o & b) != 0 ? (moverIsX ? 'O' : 'X') : '-');
+        }
+        return sb.append(' ').append(moverIsX ? 'X' : 'O').toString();
+    }
+}

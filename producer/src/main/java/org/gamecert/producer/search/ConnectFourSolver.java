@@ -1,0 +1,92 @@
+package org.gamecert.producer.search;
+
+import org.gamecert.producer.game.ConnectFour;
+
+/**
+ * Win/draw/loss Connect Four solver: fail-soft PVS with integer null windows, a shared
+ * transposition table, immediate-win and forced-block detection, never playing under an
+ * opponent's threat, and threat-count then centre-first move ordering.
+ */
+public final class ConnectFourSolver implements Solver {
+    private static final int MAX_PLY = 64;
+    private final ConnectFour g;
+    private final TranspositionTable tt;
+    private final int cells;
+    private final long[] colMask;
+    private final int[] order; // TB (centre-first) order
+    private long nodes;
+    private final int[][] moveBuf = new int[MAX_PLY][16];
+    private final int[][] scoreBuf = new int[MAX_PLY][16];
+
+    public ConnectFourSolver(ConnectFour g, TranspositionTable tt) {
+        this.g = g; this.tt = tt; this.cells = g.cells;
+        colMask = new long[g.w];
+        for (int c = 0; c < g.w; c++) colMask[c] = g.columnMask(c);
+        order = ConnectFour.centreOrder(g.w);
+    }
+
+    @Override public long nodes() { return nodes; }
+
+    @Override public int search(long m, long o, int alpha, int beta) {
+        return negamax(m, o, alpha, beta, 0);
+    }
+
+    private int negamax(long m, long o, int alpha, int beta, int ply) {
+        nodes++;
+        long occ = m | o;
+        long poss = g.possible(occ);
+        if ((g.winningCells(m, occ) & poss) != 0) return 1;
+        int discs = Long.bitCount(occ);
+        if (discs >= cells - 1) return 0; // the last move fills the board without winning
+        long oppWin = g.winningCells(o, occ);
+        long forced = oppWin & poss;
+        if (forced != 0) {
+            if ((forced & (forced - 1)) != 0) return -1; // two immediate threats
+            poss = forced;
+        }
+        poss &= ~(oppWin >>> 1); // a disc under an opponent's winning cell loses at once
+        if (poss == 0) return -1;
+        if (discs == cells - 2) return 0; // we cannot win now and the opponent's last cell is not a threat (blocked or excluded above)
+        int ttMove = TranspositionTable.NO_MOVE;
+        long d = tt.probe(m, o);
+        if (d != 0) {
+            int lo = TranspositionTable.lo(d), hi = TranspositionTable.hi(d);
+            if (lo >= beta) return lo;
+            if (hi <= alpha) return hi;
+            if (lo == hi) return lo;
+            if (lo > alpha) alpha = lo;
+            if (hi < beta) beta = hi;
+            ttMove = TranspositionTable.move(d);
+        }
+        int[] mvs = moveBuf[ply], sc = scoreBuf[ply];
+        int k = 0;
+        for (int j = 0; j < order.length; j++) {
+            int c = order[j];
+            long cell = poss & colMask[c];
+            if (cell == 0) continue;
+            int s = c == ttMove ? 1000 : Long.bitCount(g.winningCells(m | cell, occ | cell)) * 8 - j;
+            int i = k++;
+            while (i > 0 && sc[i - 1] < s) { sc[i] = sc[i - 1]; mvs[i] = mvs[i - 1]; i--; }
+            sc[i] = s; mvs[i] = c;
+        }
+        int a = alpha, best = -1000, bestMove = mvs[0];
+        for (int i = 0; i < k; i++) {
+            int c = mvs[i];
+            long m2 = m | (poss & colMask[c]);
+            int v;
+            if (i == 0) v = -negamax(o, m2, -beta, -a, ply + 1);
+            else {
+                v = -negamax(o, m2, -a - 1, -a, ply + 1);
+                if (v > a && v < beta) v = -negamax(o, m2, -beta, -a, ply + 1);
+            }
+            if (v > best) {
+                best = v; bestMove = c;
+                if (v > a) { a = v; if (a >= beta) break; }
+            }
+        }
+        int lo = best >= beta ? best : best > alpha ? best : -1;
+        int hi = best <= alpha ? best : best < beta ? best : 1;
+        tt.store(m, o, Math.max(lo, -1), Math.min(hi, 1), bestMove, cells - discs);
+        return best;
+    }
+}

@@ -1,0 +1,56 @@
+package org.gamecert.producer.search;
+
+import org.gamecert.producer.game.ConnectFour;
+import org.gamecert.producer.game.Game;
+import org.gamecert.producer.game.Othello;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Answers "V(p)?" and "V(p) ≥ b?" for any thread, with one solver per thread over a shared
+ * table. Its answers are facts of the game, so callers that only act on answers stay
+ * deterministic whatever the table size and the number of threads.
+ */
+public final class Oracle {
+    private final Game game;
+    private final TranspositionTable tt;
+    private final List<Solver> solvers = new ArrayList<>();
+    private final ThreadLocal<Solver> local;
+
+    public Oracle(Game game, long ttMegabytes) {
+        this.game = game;
+        this.tt = new TranspositionTable(ttMegabytes);
+        this.local = ThreadLocal.withInitial(this::newSolver);
+    }
+
+    private Solver newSolver() {
+        Solver s = game instanceof Othello ? new OthelloSolver((Othello) game, tt)
+                : new ConnectFourSolver((ConnectFour) game, tt);
+        synchronized (solvers) { solvers.add(s); }
+        return s;
+    }
+
+    public Game game() { return game; }
+
+    /** Exact value of a position (terminal positions allowed). */
+    public int value(long m, long o) {
+        if (game.isTerminal(m, o)) return game.terminalValue(m, o);
+        return local.get().search(m, o, game.uMin - 1, game.uMax + 1);
+    }
+
+    /** Whether V(p) ≥ b, by one null-window search. */
+    public boolean atLeast(long m, long o, int b) {
+        if (b <= game.uMin) return true;
+        if (b > game.uMax) return false;
+        if (game.isTerminal(m, o)) return game.terminalValue(m, o) >= b;
+        return local.get().search(m, o, b - 1, b) >= b;
+    }
+
+    /** Nodes searched by all threads so far (approximate while they run). */
+    public long nodes() {
+        long n = 0;
+        synchronized (solvers) { for (Solver s : solvers) n += s.nodes(); }
+        return n;
+    }
+}

@@ -1,0 +1,73 @@
+package org.gamecert.producer.search;
+
+/**
+ * Shared, lock-free transposition table of proven bounds [lo, hi] on V(position). Every stored
+ * bound is a fact of the game, so what the table happens to hold changes speed, never results.
+ * Torn concurrent writes are detected by storing the keys xor-ed with the data word.
+ * Two-slot buckets: the slot with fewer empties (cheaper subtree) is replaced first.
+ */
+public final class TranspositionTable {
+    public static final int NO_MOVE = 255;
+    private final long[] slots; // per slot: mover^data, opponent^data, data
+    private final int bucketMask;
+
+    public TranspositionTable(long megabytes) {
+        long bytes = Math.max(1, megabytes) << 20;
+        long slotsWanted = bytes / 24;
+        int buckets = Integer.highestOneBit((int) Math.min(slotsWanted / 2, 1 << 28));
+        if (buckets < 1024) buckets = 1024;
+        slots = new long[buckets * 6];
+        bucketMask = buckets - 1;
+    }
+
+    static long pack(int lo, int hi, int move, int empties) {
+        return (lo + 128) | ((long) (hi + 128) << 8) | ((long) move << 16) | ((long) empties << 24) | (1L << 40);
+    }
+    public static int lo(long d) { return (int) (d & 0xFF) - 128; }
+    public static int hi(long d) { return (int) (d >>> 8 & 0xFF) - 128; }
+    public static int move(long d) { return (int) (d >>> 16 & 0xFF); }
+    static int empties(long d) { return (int) (d >>> 24 & 0xFF); }
+
+    private int bucket(long m, long o) {
+        long h = m * 0x9E3779B97F4A7C15L ^ Long.rotateLeft(o * 0xC2B2AE3D27D4EB4FL, 29);
+        h ^= h >>> 31;
+        return (int) (h & bucketMask) * 6;
+    }
+
+    /** The data word for (m, o), or 0 if absent. */
+    public long probe(long m, long o) {
+        int b = bucket(m, o);
+        long[] s = slots;
+        for (int i = b; i < b + 6; i += 3) {
+            long d = s[i + 2];
+            if (d != 0 && (s[i] ^ d) == m && (s[i + 1] ^ d) == o) return d;
+        }
+        return 0;
+    }
+
+    /** Records the proven bounds lo ≤ V ≤ hi, intersected with what the slot already knows. */
+    public void store(long m, long o, int lo, int hi, int move, int empties) {
+        int b = bucket(m, o);
+        long[] s = slots;
+        int victim = -1;
+        for (int i = b; i < b + 6; i += 3) {
+            long d = s[i + 2];
+            if (d != 0 && (s[i] ^ d) == m && (s[i + 1] ^ d) == o) {
+                lo = Math.max(lo, lo(d));
+                hi = Math.min(hi, hi(d));
+                if (move == NO_MOVE) move = move(d);
+                victim = i;
+                break;
+            }
+        }
+        if (victim < 0) {
+            long d0 = s[b + 2], d1 = s[b + 5];
+            victim = d0 == 0 ? b : d1 == 0 ? b + 3 : empties(d0) <= empties(d1) ? b : b + 3;
+        }
+        long d = pack(lo, hi, move, empties);
+        s[victim + 2] = 0;
+        s[victim] = m ^ d;
+        s[victim + 1] = o ^ d;
+        s[victim + 2] = d;
+    }
+}
