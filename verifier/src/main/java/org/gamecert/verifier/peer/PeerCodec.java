@@ -1,0 +1,312 @@
+package org.gamecert.verifier.peer;
+
+/**
+ * The published 6×6 tablebase's encodings: its 81-symbol alphabet, 13-byte records, the
+ * base-3 key, the {@code encode_bb} sort order and its canonical form.
+ *
+ * <p>Positions are held in the verifier's compact 6×6 layout (bit r·6 + c). The peer embeds the
+ * board at B2..G7 of an 8×8 board; that embedding is strictly increasing in bit position, so the
+ * peer's unsigned comparison of embedded boards equals the unsigned comparison of compact boards,
+ * and its key squares (B2, C2, …, G7) are exactly compact squares 0..35.
+ */
+public final class PeerCodec {
+    private PeerCodec() {}
+
+    public static final int N = 6;
+    public static final int CELLS = 36;
+    public static final int RECORD_BYTES = 13;
+    public static final int KEY_CHARS = 9;
+    public static final int MAX_VALUE = 36;
+
+    /** Kind bits as in the format. */
+    public static final int PV = 1, ALLP = 2, PVP = 4, ALL = 8, CUT = 16;
+    public static final int EXACT_KINDS = PV | ALLP | PVP;
+
+    public static final String ALPHABET =
+            "56789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#_";
+    private static final byte[] INDEX = new byte[256];
+
+    static {
+        java.util.Arrays.fill(INDEX, (byte) -1);
+        for (int i = 0; i < ALPHABET.length(); i++) INDEX[ALPHABET.charAt(i)] = (byte) i;
+    }
+
+    /** Alphabet index of a byte, or −1 when the byte is not in the alphabet. */
+    public static int symbol(byte b) {
+        return INDEX[b & 0xFF];
+    }
+
+    public static byte symbolChar(int index) {
+        return (byte) ALPHABET.charAt(index);
+    }
+
+    // ---- embedding -------------------------------------------------------------------------
+
+    /** Compact 6×6 bits to the peer's 8×8 embedding (B2..G7, A1 = bit 0). */
+    public static long embed(long compact) {
+        long e = 0;
+        for (int r = 0; r < N; r++) e |= ((compact >>> (N * r)) & 0x3FL) << ((r + 1) * 8 + 1);
+        return e;
+    }
+
+    /** The 8×8 embedding back to compact; bits outside B2..G7 are dropped (check them first). */
+    public static long unembed(long embedded) {
+        long c = 0;
+        for (int r = 0; r < N; r++) c |= ((embedded >>> ((r + 1) * 8 + 1)) & 0x3FL) << (N * r);
+        return c;
+    }
+
+    /** Mask of the 6×6 area in the 8×8 embedding. */
+    public static final long EMBEDDED_AREA = ~0xFF818181818181FFL;
+
+    // ---- symmetries and canonical form -----------------------------------------------------
+
+    /** SYM[s][byteIndex][byteValue]: image of those compact bits under symmetry s. */
+    private static final long[][][] SYM = new long[8][5][256];
+
+    static {
+        for (int s = 0; s < 8; s++) {
+            for (int bi = 0; bi < 5; bi++) {
+                for (int v = 0; v < 256; v++) {
+                    long img = 0;
+                    for (int b = 0; b < 8; b++) {
+                        int sq = bi * 8 + b;
+                        if ((v >>> b & 1) == 0 || sq >= CELLS) continue;
+                        img |= 1L << mapSquare(s, sq);
+                    }
+                    SYM[s][bi][v] = img;
+                }
+            }
+        }
+    }
+
+    /** Square image under symmetry s (the 8 maps of a square, in SPEC §7.4's order). */
+    static int mapSquare(int s, int sq) {
+        int r = sq / N, c = sq % N, m = N - 1;
+        int nr, nc;
+        switch (s) {
+            case 0: nr = r; nc = c; break;
+            case 1: nr = r; nc = m - c; break;
+            case 2: nr = m - r; nc = c; break;
+            case 3: nr = m - r; nc = m - c; break;
+            case 4: nr = c; nc = r; break;
+            case 5: nr = c; nc = m - r; break;
+            case 6: nr = m - c; nc = r; break;
+            default: nr = m - c; nc = m - r; break;
+        }
+        return nr * N + nc;
+    }
+
+    public static long transform(long bits, int s) {
+        long[][] t = SYM[s];
+        return t[0][(int) (bits & 0xFF)] | t[1][(int) (bits >>> 8 & 0xFF)] | t[2][(int) (bits >>> 16 & 0xFF)]
+                | t[3][(int) (bits >>> 24 & 0xFF)] | t[4][(int) (bits >>> 32 & 0xFF)];
+    }
+
+    /**
+     * The peer's canonical form: the minimum over the 8 symmetries of (mover, opponent),
+     * unsigned, mover first. Writes the canonical mover and opponent to out[0], out[1].
+     */
+    public static void canonical(long mover, long opp, long[] out) {
+        long bm = mover, bo = opp;
+        for (int s = 1; s < 8; s++) {
+            long m = transform(mover, s);
+            int c = Long.compareUnsigned(m, bm);
+            if (c < 0) {
+                bm = m;
+                bo = transform(opp, s);
+            } else if (c == 0) {
+                long o = transform(opp, s);
+                if (Long.compareUnsigned(o, bo) < 0) bo = o;
+            }
+        }
+        out[0] = bm;
+        out[1] = bo;
+    }
+
+    public static boolean isCanonical(long mover, long opp) {
+        for (int s = 1; s < 8; s++) {
+            long m = transform(mover, s);
+            int c = Long.compareUnsigned(m, mover);
+            if (c < 0) return false;
+            if (c == 0 && Long.compareUnsigned(transform(opp, s), opp) < 0) return false;
+        }
+        return true;
+    }
+
+    // ---- encode_bb order -------------------------------------------------------------------
+
+    /** GROUP[m5][o5]: the base-3 value of five squares, square 5j+0 least significant. */
+    private static final short[] GROUP = new short[32 * 32];
+
+    static {
+        for (int m = 0; m < 32; m++) {
+            for (int o = 0; o < 32; o++) {
+                if ((m & o) != 0) continue;
+                int v = 0, p = 1;
+                for (int t = 0; t < 5; t++) {
+                    v += p * (((m >>> t) & 1) + 2 * ((o >>> t) & 1));
+                    p *= 3;
+                }
+                GROUP[m << 5 | o] = (short) v;
+            }
+        }
+    }
+
+    /**
+     * The format's integer sort key {@code encode_bb}: squares in groups of five, each group a
+     * base-3 number 0..242 in one byte, squares 0–4 in the most significant byte, square 35 alone
+     * in the least significant byte. Compare unsigned.
+     */
+    public static long orderKey(long mover, long opp) {
+        long k = 0;
+        for (int j = 0; j < 7; j++) {
+            int sh = 5 * j;
+            k = (k << 8) | GROUP[(int) ((mover >>> sh) & 31) << 5 | (int) ((opp >>> sh) & 31)];
+        }
+        return (k << 8) | ((mover >>> 35) & 1) | (((opp >>> 35) & 1) << 1);
+    }
+
+    /** Inverse of {@link #orderKey}: out[0] = mover, out[1] = opponent; false when malformed. */
+    public static boolean fromOrderKey(long key, long[] out) {
+        long m = 0, o = 0;
+        for (int j = 0; j < 7; j++) {
+            int g = (int) ((key >>> (8 * (7 - j))) & 0xFF);
+            if (g > 242) return false;
+            for (int t = 0; t < 5; t++) {
+                int d = g % 3;
+                g /= 3;
+                if (d == 1) m |= 1L << (5 * j + t);
+                else if (d == 2) o |= 1L << (5 * j + t);
+            }
+        }
+        int last = (int) (key & 0xFF);
+        if (last > 2) return false;
+        if (last == 1) m |= 1L << 35;
+        else if (last == 2) o |= 1L << 35;
+        out[0] = m;
+        out[1] = o;
+        return true;
+    }
+
+    // ---- records ---------------------------------------------------------------------------
+
+    /**
+     * Decodes the 9 key characters at buf[off..off+9) into out[0] = mover, out[1] = opponent.
+     * Returns false when a character is outside the alphabet or encodes squares beyond 35.
+     */
+    public static boolean decodeKey(byte[] buf, int off, long[] out) {
+        long m = 0, o = 0;
+        for (int i = 0; i < KEY_CHARS; i++) {
+            int v = symbol(buf[off + i]);
+            if (v < 0) return false;
+            for (int t = 0; t < 4; t++) {
+                int d = v % 3;
+                v /= 3;
+                int sq = 4 * i + t;
+                if (d != 0 && sq >= CELLS) return false;
+                if (d == 1) m |= 1L << sq;
+                else if (d == 2) o |= 1L << sq;
+            }
+        }
+        out[0] = m;
+        out[1] = o;
+        return true;
+    }
+
+    public static void encodeKey(long mover, long opp, byte[] buf, int off) {
+        for (int i = 0; i < KEY_CHARS; i++) {
+            int v = 0, p = 1;
+            for (int t = 0; t < 4; t++) {
+                int sq = 4 * i + t;
+                int d = sq >= CELLS ? 0 : (int) ((mover >>> sq) & 1) + 2 * (int) ((opp >>> sq) & 1);
+                v += p * d;
+                p *= 3;
+            }
+            buf[off + i] = symbolChar(v);
+        }
+    }
+
+    /** Writes one 13-byte record. */
+    public static void encodeRecord(long mover, long opp, int kind, int lb, int ub, byte[] buf, int off) {
+        encodeKey(mover, opp, buf, off);
+        buf[off + 9] = symbolChar(kind);
+        buf[off + 10] = symbolChar(lb + MAX_VALUE);
+        buf[off + 11] = symbolChar(ub + MAX_VALUE);
+        buf[off + 12] = '\n';
+    }
+
+    public static String keyText(long mover, long opp) {
+        byte[] b = new byte[KEY_CHARS];
+        encodeKey(mover, opp, b, 0);
+        return new String(b, java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    // ---- text ------------------------------------------------------------------------------
+
+    /** The peer's obf text: 64 characters A1..H8 (X mover, O opponent, - empty), then " X;". */
+    public static String obf(long mover, long opp) {
+        long em = embed(mover), eo = embed(opp);
+        StringBuilder sb = new StringBuilder(67);
+        for (int i = 0; i < 64; i++) sb.append((em >>> i & 1) != 0 ? 'X' : (eo >>> i & 1) != 0 ? 'O' : '-');
+        return sb.append(" X;").toString();
+    }
+
+    /** 6×6 board text, row by row from a1, X = side to move. */
+    public static String board(long mover, long opp) {
+        StringBuilder sb = new StringBuilder(38);
+        for (int i = 0; i < CELLS; i++) sb.append((mover >>> i & 1) != 0 ? 'X' : (opp >>> i & 1) != 0 ? 'O' : '-');
+        return sb.append(" X").toString();
+    }
+
+    /**
+     * Parses a position: the peer's 64-character obf form (X = mover, then optional " X;"), or a
+     * 36-character 6×6 board text followed by the side to move (X or O, SPEC §7.5).
+     * Returns {mover, opponent}; throws IllegalArgumentException with a one-line reason.
+     */
+    public static long[] parsePosition(String text) {
+        String t = text.trim();
+        if (t.endsWith(";")) t = t.substring(0, t.length() - 1).trim();
+        String cells = t, side = "X";
+        int sp = t.indexOf(' ');
+        if (sp >= 0) {
+            cells = t.substring(0, sp);
+            side = t.substring(sp + 1).trim();
+        }
+        if (!side.equals("X") && !side.equals("O")) throw new IllegalArgumentException("side to move must be X or O: " + text);
+        long x = 0, o = 0;
+        if (cells.length() == 64) {
+            long ex = 0, eo = 0;
+            for (int i = 0; i < 64; i++) {
+                char ch = cells.charAt(i);
+                if (ch == 'X' || ch == 'x') ex |= 1L << i;
+                else if (ch == 'O' || ch == 'o') eo |= 1L << i;
+                else if (ch != '-' && ch != '.') throw new IllegalArgumentException("bad square character '" + ch + "'");
+            }
+            if (((ex | eo) & ~EMBEDDED_AREA) != 0) throw new IllegalArgumentException("disc outside the 6×6 area B2..G7");
+            x = unembed(ex);
+            o = unembed(eo);
+        } else if (cells.length() == CELLS) {
+            for (int i = 0; i < CELLS; i++) {
+                char ch = cells.charAt(i);
+                if (ch == 'X' || ch == 'x') x |= 1L << i;
+                else if (ch == 'O' || ch == 'o') o |= 1L << i;
+                else if (ch != '-' && ch != '.') throw new IllegalArgumentException("bad square character '" + ch + "'");
+            }
+        } else {
+            throw new IllegalArgumentException("expected 64 (8×8 obf) or 36 (6×6) squares, got " + cells.length());
+        }
+        return side.equals("X") ? new long[] {x, o} : new long[] {o, x};
+    }
+
+    public static String kindText(int kind) {
+        StringBuilder sb = new StringBuilder();
+        if ((kind & PV) != 0) sb.append("PV,");
+        if ((kind & ALLP) != 0) sb.append("ALL',");
+        if ((kind & PVP) != 0) sb.append("PV',");
+        if ((kind & ALL) != 0) sb.append("ALL,");
+        if ((kind & CUT) != 0) sb.append("CUT,");
+        if (sb.length() == 0) return "none";
+        return sb.substring(0, sb.length() - 1);
+    }
+}

@@ -1,0 +1,41 @@
+package org.gamecert.verifier.peer;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+
+/** What to verify and with which resources. */
+public final class PeerOptions {
+    /** Tables: a directory, a .csv, a .tar, a .tar.zst, or one part of a split .tar.zst. */
+    public Path input;
+    /** A root position (board text, see {@link PeerCodec#parsePosition}); null: the initial position or the lowest table's records. */
+    public String root;
+    /** Heap budget for a child key range and its index, in bytes; ≤ 0: 60 % of the JVM's max heap. */
+    public long maxMemory;
+    /** Caps a child range at this many records (tests and benchmarks force several passes); ≤ 0: from maxMemory. */
+    public long rangeRecords;
+    /** Temporary files (per-parent state between passes, spooled tables of a streamed archive). */
+    public Path tmp;
+    /** Directory recording tables already verified, so that a restart skips them; null: none. */
+    public Path state;
+    /** Worker threads; ≤ 0: the available processors. */
+    public int threads;
+    /** Progress lines (stderr); null: quiet. */
+    public PrintStream progress;
+    /** Check SHA256SUMS when present next to the input. */
+    public boolean checkSums = true;
+
+    public static final long BYTES_PER_CHILD = 10;
+
+    /** Records a child range may hold under the budget (10 bytes each, after the index and buffers). */
+    long effectiveRangeRecords() {
+        long budget = maxMemory > 0 ? maxMemory : (long) (Runtime.getRuntime().maxMemory() * 0.6);
+        long reserve = 243L * 243 * 243 * 4 + 64L * 1024 * 1024; // 3-byte bucket index + chunks in flight
+        long r = Math.max(1L << 16, (budget - reserve) / BYTES_PER_CHILD);
+        if (rangeRecords > 0) r = Math.min(r, rangeRecords);
+        return r;
+    }
+
+    int effectiveThreads() {
+        return threads > 0 ? threads : Math.max(1, Runtime.getRuntime().availableProcessors());
+    }
+}

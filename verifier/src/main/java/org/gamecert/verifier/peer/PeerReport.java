@@ -1,0 +1,119 @@
+package org.gamecert.verifier.peer;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+/** Prints a {@link PeerResult} as human text or as one JSON object (field names as the main verifier's). */
+public final class PeerReport {
+    private PeerReport() {}
+
+    public static void printText(PeerResult r, PrintStream out) {
+        out.println("input:    " + r.input + (r.inputKind == null ? "" : " (" + r.inputKind + ")"));
+        if (r.sumsNote != null) out.println("          " + r.sumsNote);
+        out.println("game:     othello:6x6, peer semi-strong tablebase format (Zenodo 18843225)");
+        if (!r.tables.isEmpty()) {
+            out.println(String.format(Locale.ROOT, "records:  %,d in %d table(s) (%d..%d discs)%s", r.entries(), r.tables.size(),
+                    r.tables.get(0).discs, r.tables.get(r.tables.size() - 1).discs,
+                    r.skippedTables.isEmpty() ? "" : ", tables " + r.skippedTables + " verified before (--state)"));
+            out.println("census:   discs  region (PV/ALL'/PV')  auxiliary (CUT/ALL only)");
+            for (TableResult t : r.tables) out.println(String.format(Locale.ROOT, "          %5d  %,20d  %,24d", t.discs, t.region, t.auxiliary));
+        }
+        if (r.rootCount > 0 || !r.roots.isEmpty()) {
+            out.println("roots:    " + r.rootCount + (r.rootCount > r.roots.size() ? " (first " + r.roots.size() + " shown)" : ""));
+            for (PeerResult.Root root : r.roots) {
+                out.println("          " + root.position + "  " + (root.found ? root.kind + " " + bounds(root.lower, root.upper) : "no record"));
+            }
+        }
+        if (r.frontierRecords() > 0) {
+            out.println(String.format(Locale.ROOT, "frontier: %,d records left open, %,d children in tables not given", r.frontierRecords(), r.frontierChildren()));
+        }
+        for (String note : r.notes) out.println("note:     " + note);
+        if (r.violation != null) {
+            PeerViolation v = r.violation;
+            out.println("violation: " + v.rule + (v.layer >= 0 ? " in table " + v.layer : "") + (v.entry >= 0 ? ", record " + v.entry : ""));
+            if (v.position != null) out.println("          position " + v.position);
+            out.println("          " + v.message);
+        }
+        if (r.error != null) out.println("error:    " + r.error);
+        out.println("verdict:  " + r.verdict.text());
+    }
+
+    private static String bounds(int lo, int hi) {
+        return lo == hi ? "value " + lo : "[" + lo + ", " + hi + "]";
+    }
+
+    public static String json(PeerResult r) {
+        StringBuilder sb = new StringBuilder(1024);
+        sb.append('{');
+        field(sb, "verdict", r.verdict.text()).append(',');
+        field(sb, "game", "othello:6x6").append(',');
+        field(sb, "mode", "semi-strong").append(',');
+        field(sb, "format", "peer-6x6").append(',');
+        field(sb, "input", r.input).append(',');
+        field(sb, "input_kind", r.inputKind).append(',');
+        sb.append("\"root_value\":").append(r.rootValue == null ? "null" : r.rootValue.toString()).append(',');
+        sb.append("\"commitment\":null,");
+        sb.append("\"entries\":").append(r.entries()).append(',');
+        sb.append("\"region\":").append(r.region()).append(',');
+        sb.append("\"census\":[");
+        for (int i = 0; i < r.tables.size(); i++) {
+            TableResult t = r.tables.get(i);
+            if (i > 0) sb.append(',');
+            sb.append("{\"discs\":").append(t.discs).append(",\"region\":").append(t.region).append(",\"auxiliary\":").append(t.auxiliary).append('}');
+        }
+        sb.append("],\"frontier\":{\"records\":").append(r.frontierRecords()).append(",\"children\":").append(r.frontierChildren()).append("},");
+        sb.append("\"roots\":{\"count\":").append(r.rootCount).append(",\"shown\":[");
+        for (int i = 0; i < r.roots.size(); i++) {
+            PeerResult.Root root = r.roots.get(i);
+            if (i > 0) sb.append(',');
+            sb.append('{');
+            field(sb, "position", root.position).append(',');
+            sb.append("\"discs\":").append(root.discs).append(',');
+            field(sb, "kind", root.found ? root.kind : null).append(',');
+            sb.append("\"lower\":").append(root.found ? Integer.toString(root.lower) : "null").append(',');
+            sb.append("\"upper\":").append(root.found ? Integer.toString(root.upper) : "null").append('}');
+        }
+        sb.append("]},\"tables\":[");
+        for (int i = 0; i < r.tables.size(); i++) {
+            TableResult t = r.tables.get(i);
+            if (i > 0) sb.append(',');
+            sb.append("{\"discs\":").append(t.discs).append(",\"records\":").append(t.records).append(",\"passes\":").append(t.passes)
+                    .append(",\"child_records\":").append(t.childRecords).append(",\"seconds\":").append(String.format(Locale.ROOT, "%.3f", t.seconds))
+                    .append(",\"frontier_records\":").append(t.frontierRecords).append('}');
+        }
+        sb.append("],\"skipped_tables\":").append(r.skippedTables).append(',');
+        sb.append("\"sha256sums_checked\":").append(r.sumsChecked).append(',');
+        sb.append("\"peak_heap_bytes\":").append(r.peakHeapBytes).append(',');
+        sb.append("\"temp_bytes_peak\":").append(r.tempBytesPeak).append(',');
+        sb.append("\"seconds\":").append(String.format(Locale.ROOT, "%.3f", r.seconds)).append(',');
+        sb.append("\"tb_canonicality_checked\":false,");
+        sb.append("\"violation\":");
+        if (r.violation == null) sb.append("null");
+        else {
+            PeerViolation v = r.violation;
+            sb.append('{');
+            field(sb, "rule", v.rule).append(',');
+            sb.append("\"layer\":").append(v.layer < 0 ? "null" : Integer.toString(v.layer)).append(',');
+            sb.append("\"entry\":").append(v.entry < 0 ? "null" : Long.toString(v.entry)).append(',');
+            field(sb, "position", v.position).append(',');
+            field(sb, "message", v.message).append('}');
+        }
+        sb.append(',');
+        field(sb, "error", r.error);
+        sb.append('}');
+        return sb.toString();
+    }
+
+    private static StringBuilder field(StringBuilder sb, String name, String value) {
+        sb.append('"').append(name).append("\":");
+        if (value == null) return sb.append("null");
+        sb.append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '"' || c == '\\') sb.append('\\').append(c);
+            else if (c < 0x20) sb.append(String.format("\\u%04x", (int) c));
+            else sb.append(c);
+        }
+        return sb.append('"');
+    }
+}

@@ -1,0 +1,367 @@
+package org.gamecert.verifier.peer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.gamecert.verifier.core.rules.OthelloRules;
+
+/**
+ * Verifies the published 6×6 Othello semi-strong tablebase in its own format (issue #5):
+ * every record of table n is checked against table n+1 with the sound rules (RULES.md), tables
+ * in ascending disc count, in bounded memory.
+ */
+public final class PeerVerifier {
+    private final PeerOptions opt;
+    private final PeerResult result = new PeerResult();
+    private final TreeMap<Integer, TableResult> done = new TreeMap<>();
+    private ExecutorService pool;
+    private long rangeRecords;
+    private int threads;
+
+    private PeerVerifier(PeerOptions opt) {
+        this.opt = opt;
+    }
+
+    /** The one entry point: never throws; an unreadable input gives verdict {@code error}. */
+    public static PeerResult verify(PeerOptions options) {
+        return new PeerVerifier(options).run();
+    }
+
+    private PeerResult run() {
+        long start = System.nanoTime();
+        result.input = String.valueOf(opt.input);
+        result.notes.add("TB-canonicality (SPEC R-TB-1) is not checkable for this input: the format stores no move and its "
+                + "tie-breaking cannot be reproduced; checked instead that a suitable maximizing child exists.");
+        MemoryWatch watch = new MemoryWatch();
+        watch.start();
+        try {
+            rangeRecords = opt.effectiveRangeRecords();
+            threads = opt.effectiveThreads();
+            pool = Executors.newFixedThreadPool(threads, r -> {
+                Thread t = new Thread(r, "peer-check");
+                t.setDaemon(true);
+                return t;
+            });
+            if (opt.tmp == null) opt.tmp = Path.of(System.getProperty("java.io.tmpdir"));
+            Files.createDirectories(opt.tmp);
+            if (opt.state != null) Files.createDirectories(opt.state);
+            PeerInput in = PeerInput.detect(opt.input);
+            result.inputKind = in.description();
+            Path sums = opt.checkSums ? in.sumsFile() : null;
+            if (sums != null) {
+                result.sumsChecked = Sha256Sums.check(sums, opt.progress);
+                result.sumsNote = "SHA256SUMS: " + result.sumsChecked + " listed files checked";
+            }
+            switch (in.kind) {
+                case DIRECTORY:
+                    try (PeerSource s = new DirectorySource(in.path)) {
+                        checkAll(s);
+                    }
+                    break;
+                case CSV:
+                    try (PeerSource s = CsvSource.read(in.path)) {
+                        checkAll(s);
+                    }
+                    break;
+                case TAR:
+                    try (PeerSource s = new TarSource(in.path)) {
+                        checkAll(s);
+                    }
+                    break;
+                default:
+                    streamed(in);
+            }
+            if (result.violation == null) checkRoots();
+            finishVerdict();
+        } catch (PeerInputException e) {
+            result.violation = PeerViolation.first(result.violation, new PeerViolation(e.rule, e.layer, -1, null, e.getMessage()));
+            result.verdict = PeerResult.Verdict.REJECTED;
+        } catch (IllegalArgumentException e) {
+            result.verdict = PeerResult.Verdict.ERROR;
+            result.error = e.getMessage();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            result.verdict = PeerResult.Verdict.ERROR;
+            result.error = "I/O error: " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            result.verdict = PeerResult.Verdict.ERROR;
+            result.error = "interrupted";
+        } catch (RuntimeException | OutOfMemoryError e) {
+            result.verdict = PeerResult.Verdict.ERROR;
+            result.error = "internal error: " + e;
+        } finally {
+            if (pool != null) pool.shutdownNow();
+            watch.stopWatch();
+            result.peakHeapBytes = watch.peak;
+            result.seconds = (System.nanoTime() - start) / 1e9;
+        }
+        result.tables.clear();
+        result.tables.addAll(done.values());
+        return result;
+    }
+
+    private void finishVerdict() {
+        if (result.violation != null) result.verdict = PeerResult.Verdict.REJECTED;
+        else if (result.frontierRecords() > 0 || frontierTables()) result.verdict = PeerResult.Verdict.INCOMPLETE;
+        else result.verdict = PeerResult.Verdict.VERIFIED;
+        result.tables.clear();
+        result.tables.addAll(done.values());
+    }
+
+    private boolean frontierTables() {
+        for (TableResult t : done.values()) if (t.frontierRecords > 0) return true;
+        return false;
+    }
+
+    // ---- table pairs -----------------------------------------------------------------------
+
+    private void checkAll(PeerSource s) throws IOException, InterruptedException {
+        int[] tables = s.tables();
+        Set<Integer> given = new HashSet<>();
+        for (int t : tables) given.add(t);
+        for (int n : tables) {
+            if (!checkTable(s, n, given.contains(n + 1))) return;
+        }
+    }
+
+    /** Checks table n against n+1 (or its frontier); false once a violation was found. */
+    private boolean checkTable(PeerSource s, int n, boolean childGiven) throws IOException, InterruptedException {
+        String fp = fingerprint(s, n, childGiven);
+        TableResult prior = loadState(n, fp);
+        if (prior != null) {
+            done.put(n, prior);
+            result.skippedTables.add(n);
+            if (opt.progress != null) opt.progress.println("table " + n + ": verified before (state " + opt.state + "), skipped");
+            return true;
+        }
+        PairChecker pc = new PairChecker(n, s, childGiven ? s : null, rangeRecords, pool, threads, opt.tmp, opt.progress);
+        TableResult r = pc.run();
+        done.put(n, r);
+        if (opt.progress != null) {
+            opt.progress.println(String.format("table %d: %,d records, %d pass(es), %.1f s%s", n, r.records, r.passes, r.seconds,
+                    r.violation != null ? ", VIOLATION " + r.violation.rule : r.frontierRecords > 0 ? ", " + r.frontierRecords + " records open (frontier)" : ", ok"));
+        }
+        if (r.violation != null) {
+            result.violation = PeerViolation.first(result.violation, r.violation);
+            return false;
+        }
+        saveState(n, fp, r);
+        return true;
+    }
+
+    private void streamed(PeerInput in) throws IOException, InterruptedException, PeerInputException {
+        Set<Integer> checked = new HashSet<>();
+        try (SpoolSource s = new SpoolSource(in.description(), opt.tmp)) {
+            boolean[] stop = {false};
+            int[] lowestSeen = {Integer.MAX_VALUE};
+            s.stream(in.kind == PeerInput.Kind.TAR_ZST ? SpoolSource.single(in.path) : in.parts, n -> {
+                // Roots are read while the table passes by: a streamed archive is read only once.
+                if (n < lowestSeen[0]) {
+                    lowestSeen[0] = n;
+                    long[] target = rootTarget(n);
+                    int discs = target == null ? n : Long.bitCount(target[0] | target[1]);
+                    if (opt.root == null || discs == n) streamedScan = scanTable(s, discs, target);
+                } else if (opt.root != null) {
+                    long[] target = rootTarget(n);
+                    if (Long.bitCount(target[0] | target[1]) == n) streamedScan = scanTable(s, n, target);
+                }
+                // Pairs whose parent and child are both here now: (n−1, n) and (n, n+1).
+                for (int p : new int[] {n - 1, n}) {
+                    if (p < 4 || checked.contains(p) || !s.has(p)) continue;
+                    boolean childHere = s.has(p + 1) || p + 1 >= PeerCodec.CELLS;
+                    if (!childHere) continue;
+                    checked.add(p);
+                    if (!checkTable(s, p, s.has(p + 1))) {
+                        stop[0] = true;
+                        return false;
+                    }
+                }
+                // A spool is dropped once it served as parent and as child (ascending archives keep two at most).
+                for (int p : s.tables()) {
+                    if (s.has(p) && checked.contains(p) && (checked.contains(p - 1) || !s.seen(p - 1) && p < n)) s.release(p);
+                }
+                return true;
+            });
+            if (!stop[0]) {
+                for (int p : s.tables()) {
+                    if (checked.contains(p)) continue;
+                    checked.add(p);
+                    if (!checkTable(s, p, s.has(p + 1))) break;
+                }
+            }
+            result.tempBytesPeak = Math.max(result.tempBytesPeak, s.spoolBytesPeak());
+        }
+    }
+
+    // ---- roots -----------------------------------------------------------------------------
+
+    /** The records found for the root(s) in one table. */
+    private static final class RootScan {
+        final int discs;
+        final java.util.List<PeerResult.Root> roots = new java.util.ArrayList<>();
+        long count;
+
+        RootScan(int discs) {
+            this.discs = discs;
+        }
+    }
+
+    private RootScan streamedScan;
+
+    /** The root asked for (--root, else the initial position when table 4 is given), or null: the lowest table's records. */
+    private long[] rootTarget(int lowest) {
+        if (opt.root != null) return canon(PeerCodec.parsePosition(opt.root));
+        return lowest == 4 ? canon(initial()) : null;
+    }
+
+    private void checkRoots() throws IOException, PeerInputException {
+        if (done.isEmpty()) throw new PeerInputException(PeerRules.TABLE_1, -1, "no table found in the input");
+        int lowest = done.firstKey();
+        long[] target = rootTarget(lowest);
+        int discs = target == null ? lowest : Long.bitCount(target[0] | target[1]);
+        if (target != null) {
+            long[] raw = opt.root != null ? PeerCodec.parsePosition(opt.root) : initial();
+            if (!new OthelloRules(6).isLegalPosition(raw[0], raw[1])) throw new IllegalArgumentException("root is not a legal 6×6 position: " + opt.root);
+        }
+        RootScan scan;
+        if (streamedScan != null) {
+            scan = streamedScan;
+        } else if (!done.containsKey(discs)) {
+            scan = new RootScan(discs);
+        } else {
+            PeerInput in = PeerInput.detect(opt.input);
+            try (PeerSource s = in.kind == PeerInput.Kind.DIRECTORY ? new DirectorySource(in.path)
+                    : in.kind == PeerInput.Kind.CSV ? CsvSource.read(in.path) : new TarSource(in.path)) {
+                scan = scanTable(s, discs, target);
+            }
+        }
+        result.roots.addAll(scan.roots);
+        result.rootCount = scan.count;
+        if (target != null) {
+            boolean isInitial = opt.root == null;
+            String rule = isInitial ? PeerRules.ROOT_1 : PeerRules.ROOT_2;
+            if (scan.count == 0) {
+                result.roots.add(new PeerResult.Root(PeerCodec.obf(target[0], target[1]), discs, "none", 0, 0, false));
+                throw new PeerInputException(rule, discs, (isInitial ? "the initial position" : "the root " + opt.root) + " has no record"
+                        + (done.containsKey(discs) ? "" : " (its table " + discs + " is not in the input)"));
+            }
+            PeerResult.Root r = scan.roots.get(0);
+            if (isInitial && (!"PV".equals(r.kind) || r.lower != -4 || r.upper != -4)) {
+                throw new PeerInputException(rule, 4, "the initial position's record is " + r.kind + " [" + r.lower + ", " + r.upper + "], expected PV with value −4");
+            }
+            if (r.lower == r.upper) result.rootValue = r.lower;
+        } else if (scan.count == 1 && scan.roots.get(0).lower == scan.roots.get(0).upper) {
+            result.rootValue = scan.roots.get(0).lower;
+        }
+    }
+
+    static long[] initial() {
+        // SPEC §7.1, N = 6: White on (2,2), (3,3); Black, to move, on (2,3), (3,2).
+        return new long[] {(1L << 15) | (1L << 20), (1L << 14) | (1L << 21)};
+    }
+
+    private static long[] canon(long[] p) {
+        long[] c = new long[2];
+        PeerCodec.canonical(p[0], p[1], c);
+        return c;
+    }
+
+    private static RootScan scanTable(PeerSource s, int discs, long[] target) throws IOException {
+        RootScan scan = new RootScan(discs);
+        long[] pos = new long[2];
+        byte[] rec = new byte[PeerCodec.RECORD_BYTES];
+        try (InputStream in = s.open(discs)) {
+            while (PairChecker.readFully(in, rec, 0, rec.length) == rec.length) {
+                if (!PeerCodec.decodeKey(rec, 0, pos)) continue;
+                if (target != null && (pos[0] != target[0] || pos[1] != target[1])) continue;
+                int kind = PeerCodec.symbol(rec[9]);
+                scan.count++;
+                if (scan.roots.size() < 20) {
+                    scan.roots.add(new PeerResult.Root(PeerCodec.obf(pos[0], pos[1]), discs, PeerCodec.kindText(kind),
+                            PeerCodec.symbol(rec[10]) - PeerCodec.MAX_VALUE, PeerCodec.symbol(rec[11]) - PeerCodec.MAX_VALUE, true));
+                }
+                if (target != null) break;
+            }
+        }
+        return scan;
+    }
+
+    // ---- restart state ---------------------------------------------------------------------
+
+    private String fingerprint(PeerSource s, int n, boolean childGiven) {
+        return opt.input.toAbsolutePath().normalize() + "|" + n + ":" + s.byteSize(n) + "|" + (n + 1) + ":" + (childGiven ? s.byteSize(n + 1) : -1);
+    }
+
+    private TableResult loadState(int n, String fp) throws IOException {
+        if (opt.state == null) return null;
+        Path f = opt.state.resolve("table-" + n + ".properties");
+        if (!Files.isRegularFile(f)) return null;
+        Properties p = new Properties();
+        try (var r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
+            p.load(r);
+        }
+        if (!fp.equals(p.getProperty("fingerprint"))) return null;
+        TableResult t = new TableResult(n);
+        t.records = Long.parseLong(p.getProperty("records"));
+        t.region = Long.parseLong(p.getProperty("region"));
+        t.auxiliary = Long.parseLong(p.getProperty("auxiliary"));
+        t.frontierRecords = Long.parseLong(p.getProperty("frontier_records"));
+        t.frontierChildren = Long.parseLong(p.getProperty("frontier_children"));
+        t.passes = 0;
+        return t;
+    }
+
+    private void saveState(int n, String fp, TableResult r) throws IOException {
+        if (opt.state == null) return;
+        Properties p = new Properties();
+        p.setProperty("fingerprint", fp);
+        p.setProperty("records", Long.toString(r.records));
+        p.setProperty("region", Long.toString(r.region));
+        p.setProperty("auxiliary", Long.toString(r.auxiliary));
+        p.setProperty("frontier_records", Long.toString(r.frontierRecords));
+        p.setProperty("frontier_children", Long.toString(r.frontierChildren));
+        Path f = opt.state.resolve("table-" + n + ".properties");
+        Path t = opt.state.resolve("table-" + n + ".properties.tmp");
+        try (var w = Files.newBufferedWriter(t, StandardCharsets.UTF_8)) {
+            p.store(w, "peer 6x6 table " + n + " verified");
+        }
+        Files.move(t, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Samples the heap in use, for the report's peak figure. */
+    private static final class MemoryWatch extends Thread {
+        volatile boolean running = true;
+        volatile long peak;
+
+        MemoryWatch() {
+            setDaemon(true);
+            setName("peer-heap-watch");
+        }
+
+        @Override
+        public void run() {
+            Runtime rt = Runtime.getRuntime();
+            while (running) {
+                peak = Math.max(peak, rt.totalMemory() - rt.freeMemory());
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        void stopWatch() {
+            running = false;
+            interrupt();
+        }
+    }
+}
