@@ -6,8 +6,9 @@ package org.gamecert.verifier.core.rules;
  */
 public final class ConnectFourRules implements Game {
     private final int w, h, stride;
-    private final long mask, bottom;
+    private final long mask;
     private final long[] column; // the H playable cells of each column
+    private final int[] lineShifts; // vertical, horizontal and the two diagonals
 
     public ConnectFourRules(int width, int height) {
         if (width < 1 || height < 1 || width * (height + 1) > 64)
@@ -16,14 +17,13 @@ public final class ConnectFourRules implements Game {
         h = height;
         stride = h + 1;
         column = new long[w];
-        long m = 0, b = 0;
+        lineShifts = new int[] {1, stride, stride - 1, stride + 1};
+        long m = 0;
         for (int c = 0; c < w; c++) {
             column[c] = ((1L << h) - 1) << (c * stride);
             m |= column[c];
-            b |= 1L << (c * stride);
         }
         mask = m;
-        bottom = b;
     }
 
     public int width() {
@@ -61,8 +61,7 @@ public final class ConnectFourRules implements Game {
 
     /** True when the discs contain four in a line. */
     public boolean hasFour(long discs) {
-        int[] shifts = {1, stride, stride - 1, stride + 1};
-        for (int s : shifts) {
+        for (int s : lineShifts) {
             long m = discs & (discs >>> s);
             if ((m & (m >>> (2 * s))) != 0) return true;
         }
@@ -123,11 +122,17 @@ public final class ConnectFourRules implements Game {
     }
 
     @Override
-    public int inverse(int g) {
-        return g;
+    public int mapMove(int code, int g) {
+        return g == 0 ? code : w - 1 - code;
     }
 
-    long bottomRow() {
-        return bottom;
+    @Override
+    public String moveName(int code) {
+        return Integer.toString(code + 1);
+    }
+
+    @Override
+    public int inverse(int g) {
+        return g;
     }
 }

@@ -39,8 +39,14 @@ public interface Game {
     /** Image of a bitboard under symmetry g, numbered as listed in SPEC §7.4. */
     long transform(long bits, int g);
 
-    /** The symmetry whose inverse is g^-1. */
+    /** The symmetry g^-1. */
     int inverse(int g);
+
+    /** The code of move `code` after applying symmetry g to the board. */
+    int mapMove(int code, int g);
+
+    /** SPEC §7.5 name of a move code: an Othello square (a1) or a 1-based Connect Four column. */
+    String moveName(int code);
 
     /**
      * The successor of a legal move (SPEC §7.2): returns CHILD (out = child, sign -1), PASS_CHILD

@@ -191,6 +191,16 @@ public final class OthelloRules implements Game {
     }
 
     @Override
+    public int mapMove(int code, int g) {
+        return Long.numberOfTrailingZeros(transform(1L << code, g));
+    }
+
+    @Override
+    public String moveName(int code) {
+        return "" + (char) ('a' + code % n) + (code / n + 1);
+    }
+
+    @Override
     public int inverse(int g) {
         return INVERSE[g];
     }

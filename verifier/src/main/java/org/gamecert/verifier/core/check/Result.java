@@ -1,0 +1,33 @@
+package org.gamecert.verifier.core.check;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The outcome of one verification. Fields stay at their defaults when not reached. */
+public final class Result {
+    public enum Verdict { VERIFIED, REJECTED, INCOMPLETE, ERROR }
+
+    public Verdict verdict = Verdict.ERROR;
+    public String errorMessage;
+    public int family, width, height, symmetry, mode; // 0 when the header was not read
+    public long rootMover, rootOpponent;
+    public int rootValue;
+    public int rootMove = -1;        // the stored canonical move mapped to the root's orientation
+    public String commitment;        // "sha256:..." computed; only set when verified
+    public long entries, blocks;
+    public long region = -1;         // |R| counted per census conventions, -1 if not computed
+    public long unreached = -1;
+    public final List<long[]> census = new ArrayList<>(); // {discs, region, aux}
+    public final List<Violation> violations = new ArrayList<>();
+    public final Map<String, Long> violationCounts = new LinkedHashMap<>();
+    public long bytesPerEntryHeld;   // the layer tables' footprint per entry
+    public long peakEntriesHeld;
+    public long peakTableBytes;
+    public long nanos;
+
+    public Violation firstViolation() {
+        return violations.isEmpty() ? null : violations.get(0);
+    }
+}

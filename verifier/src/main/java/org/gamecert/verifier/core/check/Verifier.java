@@ -1,0 +1,856 @@
+package org.gamecert.verifier.core.check;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import org.gamecert.verifier.core.format.BlockRecord;
+import org.gamecert.verifier.core.format.Bytes;
+import org.gamecert.verifier.core.format.Container;
+import org.gamecert.verifier.core.format.DataFrame;
+import org.gamecert.verifier.core.format.FormatException;
+import org.gamecert.verifier.core.format.Header;
+import org.gamecert.verifier.core.format.Payload;
+import org.gamecert.verifier.core.rules.ConnectFourRules;
+import org.gamecert.verifier.core.rules.Game;
+import org.gamecert.verifier.core.rules.OthelloRules;
+
+/**
+ * Checks a certificate file against SPEC v1. Pass 1 reads the file in order (deepest layer first)
+ * and checks every entry against the layer below it; pass 2 re-reads the layers shallowest first
+ * to compute the region R, reachability and the census (SPEC §10).
+ */
+public final class Verifier {
+    private static final int P = Payload.P, AP = Payload.AP, PP = Payload.PP, A = Payload.A, C = Payload.C;
+    private static final int REACHED = 0x08; // pass-2 flag beside the need bits P, A', P'
+    private static final int TERMINAL_KIND = 0x100, MISSING = -1;
+
+    private Verifier() {}
+
+    /** Verifies the file; never throws: every failure ends in a verdict. */
+    public static Result verify(Path path, Options options) {
+        Result res = new Result();
+        long t0 = System.nanoTime();
+        ExecutorService pool = options.threads > 1 ? Executors.newFixedThreadPool(options.threads - 1, r -> {
+            Thread t = new Thread(r, "verifier-decode");
+            t.setDaemon(true);
+            return t;
+        }) : null;
+        try (Container ct = new Container(path)) {
+            if (!ct.isCertificate()) {
+                res.errorMessage = "not a certificate (no gamecert HEADER frame at the start of the file)";
+            } else {
+                new Verifier.Run(ct, options, res, pool).run();
+            }
+        } catch (Stop stop) {
+            res.verdict = Result.Verdict.REJECTED;
+        } catch (NoSuchFileException e) {
+            error(res, "no such file: " + e.getFile());
+        } catch (IOException e) {
+            error(res, "cannot read the input: " + e.getMessage());
+        } catch (Layer.OutOfBudget e) {
+            error(res, e.getMessage());
+        } catch (OutOfMemoryError e) {
+            error(res, "out of memory (raise the JVM heap, e.g. GAMECERT_JAVA_OPTS=-Xmx8g, or lower --threads)");
+        } catch (Throwable e) {
+            error(res, "internal error: " + e);
+        } finally {
+            if (pool != null) pool.shutdownNow();
+            res.nanos = System.nanoTime() - t0;
+        }
+        if (res.verdict != Result.Verdict.ERROR && res.verdict != Result.Verdict.VERIFIED) res.commitment = null;
+        if (res.verdict == Result.Verdict.ERROR) res.commitment = null;
+        return res;
+    }
+
+    private static void error(Result res, String message) {
+        res.verdict = Result.Verdict.ERROR;
+        res.errorMessage = message;
+        res.commitment = null;
+    }
+
+    /** Thrown after a violation that ends the check (the first one, or a fatal one with --all). */
+    static final class Stop extends RuntimeException {
+        Stop() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** A block read ahead: a framing failure, or a decode task, or the trailer's turn. */
+    private static final class Item {
+        BlockRecord rec;
+        FormatException failure;
+        Future<Decoded> decoded;
+        boolean trailer;
+    }
+
+    private static final class Decoded {
+        Payload payload;
+        FormatException failure;
+    }
+
+    private static final class Run {
+        final Container ct;
+        final Options opt;
+        final Result res;
+        final ExecutorService pool;
+        Header h;
+        Game game;
+        int[] tb;
+        int group, uMin, uMax, cells;
+        boolean weak;
+        int rootDiscs;
+        long rootOcc, rootMover; // canonical
+        byte[] headerContent;
+
+        // pass 1 state
+        Layer prev = new Layer(), cur = new Layer();
+        Layer.Budget budget;
+        long lastLayer = -1;
+        byte[] lastStoredChain;
+        long entries, blocks;
+        int layersDone;
+        final long[] layerAux = new long[65];
+        boolean rootFound;
+        int rootKind, rootLo, rootHi, rootStoredMove;
+        // block index for pass 2
+        long[] bOffset = new long[16];
+        int[] bComp = new int[16], bRaw = new int[16], bCount = new int[16], bLayer = new int[16];
+        byte[] bChain = new byte[16 * 32];
+        byte[] lastComputedChain;
+        boolean anyViolation;
+
+        // scratch for one entry's moves, in TB order
+        final int[] mCode = new int[64], mType = new int[64], mKind = new int[64], mLo = new int[64], mHi = new int[64];
+        final long[] mChildOcc = new long[64], mChildMover = new long[64];
+        final long[] out = new long[3];
+        long cOcc, cMover;
+
+        Run(Container ct, Options opt, Result res, ExecutorService pool) {
+            this.ct = ct;
+            this.opt = opt;
+            this.res = res;
+            this.pool = pool;
+        }
+
+        void run() throws IOException {
+            readHeader();
+            pass1();
+            trailerAndRoot();
+            pass2();
+            if (!anyViolation) res.verdict = Result.Verdict.VERIFIED;
+            else throw new Stop();
+        }
+
+        // ------------------------------------------------------------------ reporting
+
+        void violation(String rule, long block, int layer, long entry, boolean pos, long mover, long opp, String msg, boolean fatal) {
+            anyViolation = true;
+            long n = res.violationCounts.merge(rule, 1L, Long::sum);
+            if (n <= opt.maxViolationsPerRule || res.violations.isEmpty())
+                res.violations.add(new Violation(rule, block, layer, entry, pos, mover, opp, msg));
+            if (fatal || !opt.all) throw new Stop();
+        }
+
+        void fatal(String rule, String msg) {
+            violation(rule, -1, -1, -1, false, 0, 0, msg, true);
+        }
+
+        // ------------------------------------------------------------------ header
+
+        void readHeader() throws IOException {
+            try {
+                headerContent = ct.readHeaderContent();
+                h = Header.parse(headerContent);
+            } catch (FormatException e) {
+                fatal(e.rule(), e.getMessage());
+            }
+            res.family = h.family;
+            res.width = h.width;
+            res.height = h.height;
+            res.symmetry = h.symmetry;
+            res.mode = h.mode;
+            res.rootMover = h.rootMover;
+            res.rootOpponent = h.rootOpponent;
+            res.rootValue = h.rootValue;
+            game = h.family == Header.OTHELLO ? new OthelloRules(h.width) : new ConnectFourRules(h.width, h.height);
+            tb = h.tb;
+            group = h.symmetry == 0 ? 1 : game.symmetryCount();
+            uMin = game.uMin();
+            uMax = game.uMax();
+            cells = game.cells();
+            weak = h.mode == Header.WEAK;
+            long rm = h.rootMover, ro = h.rootOpponent;
+            if ((rm & ro) != 0) violation(Rule.HDR_2, -1, -1, -1, false, rm, ro, "root_mover and root_opponent overlap", true);
+            if (!game.isLegalPosition(rm, ro)) violation(Rule.HDR_2, -1, -1, -1, true, rm, ro, "the root is not a legal position (R-POS-1)", true);
+            if (game.isTerminal(rm, ro)) violation(Rule.HDR_2, -1, -1, -1, true, rm, ro, "the root is terminal", true);
+            if (game.legalMoveCodes(rm, ro) == 0) violation(Rule.HDR_2, -1, -1, -1, true, rm, ro, "the root's mover must pass", true);
+            rootDiscs = Long.bitCount(rm | ro);
+            canonical(rm, ro);
+            rootOcc = cOcc;
+            rootMover = cMover;
+            lastStoredChain = sha(new byte[] {0}, headerContent);
+            // Fixed overhead: blocks in flight (payload, frame, decoded columns) per decoding thread.
+            long perBlock = 2L * h.maxBlockBytes + 1024 + 22L * h.maxBlockEntries;
+            budget = new Layer.Budget(opt.maxMemory, perBlock * (Math.max(1, opt.threads) + 1));
+            if (budget.used > budget.max)
+                throw new Layer.OutOfBudget("the header's block limits need " + budget.used + " bytes in flight, more than --max-memory " + budget.max);
+        }
+
+        // ------------------------------------------------------------------ pass 1
+
+        Item readItem() throws IOException {
+            Item it = new Item();
+            try {
+                BlockRecord rec = ct.nextBlockRecord();
+                if (rec == null) {
+                    it.trailer = true;
+                    return it;
+                }
+                it.rec = rec;
+                if (lastLayer >= 0 && rec.layerU32 > lastLayer)
+                    throw new FormatException(Rule.LAY_1, "block " + rec.index + " has layer " + rec.layerU32 + " after a block of layer " + lastLayer);
+                lastLayer = rec.layerU32;
+                if (rec.countU32 < 1 || rec.countU32 > h.maxBlockEntries)
+                    throw new FormatException(Rule.CON_2, "block " + rec.index + ": count " + rec.countU32 + " outside 1.." + h.maxBlockEntries);
+                if (rec.rawLenU32 > h.maxBlockBytes)
+                    throw new FormatException(Rule.CON_2, "block " + rec.index + ": raw_len " + rec.rawLenU32 + " > max_block_bytes " + h.maxBlockBytes);
+                if (rec.compLenU32 > rec.rawLenU32 + (rec.rawLenU32 >> 8) + 128)
+                    throw new FormatException(Rule.CON_2, "block " + rec.index + ": comp_len " + rec.compLenU32 + " > raw_len + raw_len/256 + 128");
+                byte[] frame = ct.readDataFrame(rec);
+                byte[] prevChain = lastStoredChain;
+                lastStoredChain = rec.chain;
+                FutureTask<Decoded> task = new FutureTask<>(() -> decodeBlock(rec, frame, prevChain));
+                if (pool != null) pool.execute(task);
+                else task.run();
+                it.decoded = task;
+            } catch (FormatException e) {
+                it.failure = e;
+            }
+            return it;
+        }
+
+        Decoded decodeBlock(BlockRecord rec, byte[] frame, byte[] prevChain) {
+            Decoded d = new Decoded();
+            try {
+                byte[] raw = DataFrame.decompress(frame, rec.rawLen, rec.index);
+                byte[] chain = chain(prevChain, rec, raw);
+                if (!Arrays.equals(chain, rec.chain))
+                    throw new FormatException(Rule.HASH_1, "block " + rec.index + ": stored chain value " + hex(rec.chain) + " != computed " + hex(chain));
+                d.payload = Payload.decode(raw, rec.count, weak, uMin, uMax, rec.index);
+            } catch (FormatException e) {
+                d.failure = e;
+            }
+            return d;
+        }
+
+        void pass1() throws IOException {
+            ArrayDeque<Item> queue = new ArrayDeque<>();
+            int depth = Math.max(1, opt.threads);
+            boolean readerDone = false;
+            while (true) {
+                while (!readerDone && queue.size() < depth) {
+                    Item it = readItem();
+                    queue.add(it);
+                    readerDone = it.trailer || it.failure != null;
+                }
+                Item it = queue.poll();
+                if (it.trailer) break;
+                if (it.failure != null) blockFailure(it.rec, it.failure);
+                Decoded d;
+                try {
+                    d = it.decoded.get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted");
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("decoding failed", e.getCause());
+                }
+                if (d.failure != null) blockFailure(it.rec, d.failure);
+                consumeBlock(it.rec, d.payload);
+                if (opt.progress != null) opt.progress.update(entries, layersDone, ct.position(), ct.size(), 1);
+            }
+            if (cur.discs >= 0) finishLayer();
+        }
+
+        void blockFailure(BlockRecord rec, FormatException e) {
+            if (rec == null) fatal(e.rule(), e.getMessage());
+            long entry = -1;
+            if (e instanceof Payload.EntryFormatException && ((Payload.EntryFormatException) e).entry >= 0)
+                entry = ((Payload.EntryFormatException) e).entry + (rec.layer == cur.discs ? cur.size : 0);
+            violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
+                    (entry >= 0 ? "" : "block " + rec.index + ": ") + e.getMessage(), true);
+        }
+
+        void consumeBlock(BlockRecord rec, Payload p) {
+            if (rec.layer != cur.discs) {
+                if (cur.discs >= 0) finishLayer();
+                Layer recycled = prev;
+                prev = cur;
+                if (prev.discs != rec.layer + 1) {
+                    prev.size = 0;
+                    prev.discs = rec.layer + 1;
+                }
+                cur = recycled;
+                cur.reset(rec.layer);
+            }
+            rememberBlock(rec);
+            cur.ensure(cur.size + p.count, budget);
+            int base = cur.size;
+            for (int i = 0; i < p.count; i++) checkEntry(rec, p, i, base + i);
+            entries += p.count;
+            blocks++;
+            res.entries = entries;
+            res.blocks = blocks;
+            res.peakEntriesHeld = Math.max(res.peakEntriesHeld, (long) cur.size + prev.size);
+        }
+
+        void rememberBlock(BlockRecord rec) {
+            int i = (int) blocks;
+            if (i == bOffset.length) {
+                int n = i * 2;
+                budget.resize(i * 56L, n * 56L, rec.layer);
+                bOffset = Arrays.copyOf(bOffset, n);
+                bComp = Arrays.copyOf(bComp, n);
+                bRaw = Arrays.copyOf(bRaw, n);
+                bCount = Arrays.copyOf(bCount, n);
+                bLayer = Arrays.copyOf(bLayer, n);
+                bChain = Arrays.copyOf(bChain, n * 32);
+            }
+            bOffset[i] = rec.frameOffset;
+            bComp[i] = rec.compLen;
+            bRaw[i] = rec.rawLen;
+            bCount[i] = rec.count;
+            bLayer[i] = rec.layer;
+            System.arraycopy(rec.chain, 0, bChain, i * 32, 32);
+            lastComputedChain = rec.chain; // equal to the computed value: R-HASH-1 held
+        }
+
+        void finishLayer() {
+            layersDone++;
+            if (cur.discs == rootDiscs) {
+                int idx = cur.find(rootOcc, rootMover);
+                if (idx >= 0) {
+                    rootFound = true;
+                    rootKind = cur.kind[idx] & 0xFF;
+                    rootLo = cur.x[idx];
+                    rootHi = cur.y[idx];
+                }
+            }
+        }
+
+        void canonical(long mover, long opp) {
+            long occ = mover | opp, bo = occ, bm = mover;
+            for (int g = 1; g < group; g++) {
+                long o = game.transform(occ, g);
+                int cmp = Long.compareUnsigned(o, bo);
+                if (cmp < 0) {
+                    bo = o;
+                    bm = game.transform(mover, g);
+                } else if (cmp == 0) {
+                    long m = game.transform(mover, g);
+                    if (Long.compareUnsigned(m, bm) < 0) bm = m;
+                }
+            }
+            cOcc = bo;
+            cMover = bm;
+        }
+
+        void checkEntry(BlockRecord rec, Payload p, int i, int index) {
+            long occ = p.occ[i], mover = p.mover[i], opp = occ & ~mover;
+            int k = p.kind[i] & 0xFF, d = rec.layer;
+            if (Long.bitCount(occ) != d) {
+                violation(Rule.LAY_2, rec.index, d, index, true, mover, opp,
+                        "entry has " + Long.bitCount(occ) + " discs in a block of layer " + d, d > 64);
+                return;
+            }
+            if (cur.size > 0) {
+                long po = cur.occ[cur.size - 1], pm = cur.mover[cur.size - 1];
+                int cmp = po == occ ? Long.compareUnsigned(pm, mover) : Long.compareUnsigned(po, occ);
+                if (cmp >= 0) {
+                    violation(Rule.LAY_3, rec.index, d, index, true, mover, opp,
+                            cmp == 0 ? "the key repeats the previous entry's" : "the key is smaller than the previous entry's", false);
+                    return;
+                }
+            }
+            // Appended before its own checks so that --all keeps the layer complete for lookups.
+            int slot = cur.size++;
+            cur.occ[slot] = occ;
+            cur.mover[slot] = mover;
+            cur.kind[slot] = (byte) k;
+            cur.x[slot] = p.lo[i];
+            cur.y[slot] = p.hi[i];
+            if (!Payload.isExact(k)) layerAux[d]++;
+            if (!game.isLegalPosition(mover, opp)) {
+                violation(Rule.POS_1, rec.index, d, index, true, mover, opp, "not a legal position", false);
+                return;
+            }
+            canonical(mover, opp);
+            if (cOcc != occ || cMover != mover) {
+                violation(Rule.POS_3, rec.index, d, index, true, mover, opp, "the key is not the canonical form of its position", false);
+                return;
+            }
+            long legal = game.legalMoveCodes(mover, opp);
+            if (legal == 0 || game.isTerminal(mover, opp)) {
+                violation(Rule.POS_2, rec.index, d, index, true, mover, opp,
+                        game.isTerminal(mover, opp) ? "the position is terminal" : "the mover must pass", false);
+                return;
+            }
+            int mv = p.move[i] & 0xFF;
+            if (Payload.hasMove(k) && (mv >= game.moveCodes() || ((legal >>> mv) & 1) == 0)) {
+                violation(Rule.MOVE_1, rec.index, d, index, true, mover, opp,
+                        "stored move " + (mv >= game.moveCodes() ? "code " + mv : game.moveName(mv)) + " is not legal", false);
+                return;
+            }
+            new EntryCheck(rec, d, index, mover, opp, k, p.lo[i], p.hi[i], mv, legal).run();
+        }
+
+        /** The obligations of one entry (SPEC §9), in the order P, A', P', C, A. */
+        final class EntryCheck {
+            final BlockRecord rec;
+            final int d, lo, hi, mv;
+            final long index, mover, opp, legal;
+            final int k;
+            int n, star = -1;
+
+            EntryCheck(BlockRecord rec, int d, long index, long mover, long opp, int k, int lo, int hi, int mv, long legal) {
+                this.rec = rec;
+                this.d = d;
+                this.index = index;
+                this.mover = mover;
+                this.opp = opp;
+                this.k = k;
+                this.lo = lo;
+                this.hi = hi;
+                this.mv = mv;
+                this.legal = legal;
+            }
+
+            void fail(String rule, String msg) {
+                violation(rule, rec.index, d, index, true, mover, opp, msg, false);
+            }
+
+            void run() {
+                // Only the cut move matters to a lone C.
+                boolean cutOnly = k == C;
+                Layer below = prev.discs == d + 1 ? prev : null;
+                for (int t = 0; t < tb.length; t++) {
+                    int code = tb[t];
+                    if (((legal >>> code) & 1) == 0 || (cutOnly && code != mv)) continue;
+                    int type = game.child(mover, opp, code, out);
+                    mCode[n] = code;
+                    mType[n] = type;
+                    if (code == mv) star = n;
+                    if (type == Game.TERMINAL) {
+                        mKind[n] = TERMINAL_KIND;
+                        mLo[n] = mHi[n] = (int) out[2];
+                    } else {
+                        canonical(out[0], out[1]);
+                        mChildOcc[n] = cOcc;
+                        mChildMover[n] = cMover;
+                        int idx = below == null ? -1 : below.find(cOcc, cMover);
+                        if (idx < 0) {
+                            mKind[n] = MISSING;
+                            mLo[n] = uMin;
+                            mHi[n] = uMax;
+                        } else {
+                            mKind[n] = below.kind[idx] & 0xFF;
+                            int clo = below.x[idx], chi = below.y[idx];
+                            mLo[n] = type == Game.CHILD ? -chi : clo;
+                            mHi[n] = type == Game.CHILD ? -clo : chi;
+                        }
+                    }
+                    n++;
+                }
+                if ((k & P) != 0) {
+                    for (int j = 0; j < n; j++) serve(j, j == star ? P : AP, "P");
+                    if (max() != lo) fail(Rule.P_1, "P value " + lo + " is not the maximum over the moves, " + describeMax());
+                    tieBreak("P");
+                }
+                if ((k & AP) != 0) {
+                    serve(star, PP, "A'");
+                    if (mLo[star] != lo || mHi[star] != lo)
+                        fail(Rule.AP_1, "A' value " + lo + " but its move " + game.moveName(mv) + " is worth " + range(star));
+                    for (int j = 0; j < star; j++)
+                        if (mHi[j] >= lo)
+                            fail(Rule.TB_1, "A' move " + game.moveName(mv) + ": the earlier move " + game.moveName(mCode[j]) + " may be worth " + mHi[j] + " >= " + lo);
+                    for (int j = star + 1; j < n; j++)
+                        if (mHi[j] > lo)
+                            fail(Rule.AP_2, "A' value " + lo + ": the later move " + game.moveName(mCode[j]) + " is not refuted, it may be worth " + mHi[j]);
+                }
+                if ((k & PP) != 0) {
+                    for (int j = 0; j < n; j++) serve(j, AP, "P'");
+                    if (max() != lo) fail(Rule.PP_1, "P' value " + lo + " is not the maximum over the moves, " + describeMax());
+                    tieBreak("P'");
+                }
+                if ((k & C) != 0 && mLo[star] < lo)
+                    fail(Rule.CUT_1, "lower bound " + lo + " but the cut move " + game.moveName(mv) + " is only known to be worth " + range(star));
+                if ((k & A) != 0) {
+                    for (int j = 0; j < n; j++)
+                        if (mHi[j] > hi)
+                            fail(Rule.ALL_1, "upper bound " + hi + " but move " + game.moveName(mCode[j]) + " may be worth " + mHi[j]);
+                }
+            }
+
+            String range(int j) {
+                return mLo[j] == mHi[j] ? Integer.toString(mLo[j]) : "[" + mLo[j] + ", " + mHi[j] + "]";
+            }
+
+            int max() {
+                int best = Integer.MIN_VALUE;
+                for (int j = 0; j < n; j++) best = Math.max(best, mLo[j]);
+                return best;
+            }
+
+            String describeMax() {
+                StringBuilder sb = new StringBuilder("found move values");
+                for (int j = 0; j < n; j++) sb.append(' ').append(game.moveName(mCode[j])).append('=').append(range(j));
+                return sb.toString();
+            }
+
+            void tieBreak(String claim) {
+                if (mLo[star] != lo || mHi[star] != lo) {
+                    fail(Rule.TB_1, claim + " move " + game.moveName(mv) + " is worth " + range(star) + ", not the value " + lo);
+                    return;
+                }
+                for (int j = 0; j < star; j++)
+                    if (mLo[j] == lo && mHi[j] == lo) {
+                        fail(Rule.TB_1, claim + " move " + game.moveName(mv) + " is not canonical: the earlier move " + game.moveName(mCode[j]) + " is also worth " + lo);
+                        return;
+                    }
+            }
+
+            void serve(int j, int need, String claim) {
+                int ck = mKind[j];
+                if (ck == TERMINAL_KIND) return;
+                int eff = mType[j] == Game.PASS_CHILD ? passNeed(need) : need;
+                boolean ok = ck != MISSING && (eff == P ? (ck & P) != 0 : eff == AP ? (ck & (P | AP)) != 0 : (ck & (P | PP)) != 0);
+                if (!ok)
+                    fail(Rule.SERVE_1, claim + " entry: the child after " + game.moveName(mCode[j]) + (mType[j] == Game.PASS_CHILD ? " (and a pass)" : "")
+                            + " needs " + kindName(eff) + ", found " + (ck == MISSING ? "no entry" : "kinds " + kindName(ck)));
+            }
+        }
+
+        // ------------------------------------------------------------------ trailer and root
+
+        void trailerAndRoot() throws IOException {
+            long size;
+            try {
+                size = ct.trailerContentSize();
+            } catch (FormatException e) {
+                fatal(e.rule(), e.getMessage());
+                return;
+            }
+            long start = ct.position();
+            byte[] head = ct.read(start, 20);
+            long blockCount = Bytes.u64(head, 0), entryCount = Bytes.u64(head, 8), rows = Bytes.u32(head, 16);
+            if (rows != (size - 52) / 20) fatal(Rule.CON_1, "TRAILER rows " + rows + " but its size holds " + (size - 52) / 20);
+            MessageDigest md = sha256();
+            md.update((byte) 2);
+            md.update(lastComputedChain == null ? lastStoredChain : lastComputedChain);
+            md.update(head);
+            long[][] census = rows <= 65 ? new long[(int) rows][3] : null;
+            long off = start + 20, end = start + size - 32;
+            int row = 0;
+            while (off < end) {
+                int len = (int) Math.min(20 * 4096, end - off);
+                byte[] chunk = ct.read(off, len);
+                md.update(chunk);
+                if (census != null)
+                    for (int q = 0; q + 20 <= len; q += 20, row++) {
+                        census[row][0] = Bytes.u32(chunk, q);
+                        census[row][1] = Bytes.u64(chunk, q + 4);
+                        census[row][2] = Bytes.u64(chunk, q + 12);
+                    }
+                off += len;
+            }
+            byte[] stored = ct.read(end, 32);
+            byte[] commitment = md.digest();
+            if (blockCount != blocks || entryCount != entries)
+                fatal(Rule.HASH_2, "trailer counts " + Long.toUnsignedString(blockCount) + " blocks, " + Long.toUnsignedString(entryCount)
+                        + " entries; read " + blocks + " blocks, " + entries + " entries");
+            if (!Arrays.equals(stored, commitment))
+                fatal(Rule.HASH_3, "stored commitment " + hex(stored) + " != computed " + hex(commitment));
+            res.entries = entries;
+            res.blocks = blocks;
+            long rm = h.rootMover, ro = h.rootOpponent;
+            if (!rootFound) {
+                violation(Rule.ROOT_1, -1, rootDiscs, -1, true, rm, ro, "no entry for the root's canonical form", true);
+            }
+            if (!weak && ((rootKind & P) == 0 || rootLo != h.rootValue))
+                violation(Rule.ROOT_2, -1, rootDiscs, -1, true, rm, ro, "root entry has kinds " + kindName(rootKind) + " and value "
+                        + rootLo + "; the header claims P with value " + h.rootValue, true);
+            if (weak && (rootLo != h.rootValue || rootHi != h.rootValue))
+                violation(Rule.ROOT_3, -1, rootDiscs, -1, true, rm, ro, "root entry bounds [" + rootLo + ", " + rootHi
+                        + "] are not [" + h.rootValue + ", " + h.rootValue + "]", true);
+            trailerCensus = census;
+            trailerRows = rows;
+            commitmentHex = "sha256:" + hex(commitment);
+        }
+
+        long[][] trailerCensus;
+        long trailerRows;
+        String commitmentHex;
+
+        // ------------------------------------------------------------------ pass 2
+
+        void pass2() throws IOException {
+            long[] region = new long[66]; // layers above 64 are fatal in pass 1
+            long unreached = 0;
+            String firstUnreached = null;
+            long fuMover = 0, fuOpp = 0;
+            int fuLayer = -1;
+            long fuIndex = -1;
+            Layer a = prev, b = cur; // reuse pass-1 tables
+            a.reset(-1);
+            b.reset(-1);
+            PairSet terminals = new PairSet();
+            int last = (int) blocks - 1;
+            int layerCount = 0;
+            while (last >= 0 || a.discs >= 0) {
+                int L;
+                if (last >= 0) {
+                    L = bLayer[last];
+                    int first = last;
+                    while (first > 0 && bLayer[first - 1] == L) first--;
+                    b.reset(L);
+                    for (int i = first; i <= last; i++) loadBlock(i, b);
+                    last = first - 1;
+                } else {
+                    L = -2;
+                    b.reset(-2);
+                }
+                if (L == rootDiscs) {
+                    int idx = b.find(rootOcc, rootMover);
+                    if (idx >= 0) b.y[idx] |= (byte) (REACHED | (weak ? 0 : P));
+                }
+                if (a.discs >= 0) {
+                    terminals.clear();
+                    propagate(a, b.discs == a.discs + 1 ? b : null, terminals);
+                    if (a.discs + 1 < region.length) region[a.discs + 1] += terminals.size();
+                    for (int i = 0; i < a.size; i++) {
+                        int f = a.y[i];
+                        if ((f & (P | AP | PP)) != 0) region[a.discs]++;
+                        if ((f & REACHED) == 0) {
+                            if (unreached++ == 0) {
+                                fuLayer = a.discs;
+                                fuIndex = i;
+                                fuMover = a.mover[i];
+                                fuOpp = a.occ[i] & ~a.mover[i];
+                            }
+                        }
+                    }
+                    layerCount++;
+                    if (opt.progress != null) opt.progress.update(entries, layerCount, 0, 0, 2);
+                }
+                Layer t = a;
+                a = b;
+                b = t;
+            }
+            res.unreached = unreached;
+            int rowsExpected = cells - rootDiscs + 1;
+            long total = 0;
+            for (int dd = rootDiscs; dd <= cells; dd++) {
+                long aux = dd < layerAux.length ? layerAux[dd] : 0;
+                res.census.add(new long[] {dd, region[dd], aux});
+                total += region[dd];
+            }
+            res.region = total;
+            if (trailerRows != rowsExpected) {
+                fatal(Rule.CENSUS_1, "trailer has " + trailerRows + " census rows, expected " + rowsExpected + " (discs " + rootDiscs + ".." + cells + ")");
+            }
+            for (int r = 0; r < rowsExpected; r++) {
+                long[] mine = res.census.get(r), theirs = trailerCensus[r];
+                if (mine[0] != theirs[0] || mine[1] != theirs[1] || mine[2] != theirs[2]) {
+                    violation(Rule.CENSUS_1, -1, (int) mine[0], -1, false, 0, 0, "census row " + r + ": trailer says discs " + theirs[0]
+                            + " region " + theirs[1] + " auxiliary " + theirs[2] + "; counted region " + mine[1] + " auxiliary " + mine[2], true);
+                }
+            }
+            if (opt.strict && unreached > 0)
+                violation(Rule.REACH_1, -1, fuLayer, fuIndex, true, fuMover, fuOpp, unreached + " entries are unreached (--strict)", true);
+            if (!anyViolation) res.commitment = commitmentHex;
+            if (rootFound) {
+                // The stored move, stated in the root's own orientation (SPEC §7.4).
+                int g = 0;
+                for (; g < group; g++)
+                    if (game.transform(h.rootMover | h.rootOpponent, g) == rootOcc && game.transform(h.rootMover, g) == rootMover) break;
+                res.rootMove = rootStoredMove < 0 ? -1 : game.mapMove(rootStoredMove, game.inverse(g));
+            }
+            res.bytesPerEntryHeld = Layer.BYTES_PER_ENTRY;
+            res.peakTableBytes = budget.peak;
+        }
+
+        /** Re-reads block i (pass 2) and appends its keys, kinds and moves to the table. */
+        void loadBlock(int i, Layer t) throws IOException {
+            byte[] frame = ct.read(bOffset[i], bComp[i]);
+            Payload p;
+            try {
+                byte[] raw = DataFrame.decompress(frame, bRaw[i], i);
+                byte[] prevChain = i == 0 ? sha(new byte[] {0}, headerContent) : Arrays.copyOfRange(bChain, (i - 1) * 32, i * 32);
+                byte[] chain = chainOf(prevChain, i, bLayer[i], bCount[i], bRaw[i], raw);
+                if (!Arrays.equals(chain, Arrays.copyOfRange(bChain, i * 32, i * 32 + 32))) throw new FormatException(Rule.HASH_1, "changed");
+                p = Payload.decode(raw, bCount[i], weak, uMin, uMax, i);
+            } catch (FormatException e) {
+                throw new IOException("the file changed between the two passes (block " + i + ")");
+            }
+            t.ensure(t.size + p.count, budget);
+            for (int j = 0; j < p.count; j++) {
+                int s = t.size++;
+                t.occ[s] = p.occ[j];
+                t.mover[s] = p.mover[j];
+                t.kind[s] = p.kind[j];
+                t.x[s] = p.move[j];
+                t.y[s] = 0;
+                if (t.discs == rootDiscs && p.occ[j] == rootOcc && p.mover[j] == rootMover) rootStoredMove = p.move[j] & 0xFF;
+            }
+            if (!Payload.hasMove(rootKind)) rootStoredMove = -1;
+        }
+
+        /** Passes needs (R, SPEC §10.1) and reachability (§10.2) from layer a to the layer below. */
+        void propagate(Layer a, Layer b, PairSet terminals) {
+            boolean countTerminals = h.family == Header.CONNECT_FOUR;
+            for (int i = 0; i < a.size; i++) {
+                int f = a.y[i];
+                if (f == 0) continue;
+                long mover = a.mover[i], opp = a.occ[i] & ~mover;
+                int k = a.kind[i] & 0xFF, mv = a.x[i] & 0xFF;
+                boolean reached = (f & REACHED) != 0;
+                long legal = game.legalMoveCodes(mover, opp);
+                for (long bits = legal; bits != 0; bits &= bits - 1) {
+                    int code = Long.numberOfTrailingZeros(bits);
+                    boolean consult = reached && ((k & (P | AP | PP | A)) != 0 || ((k & C) != 0 && code == mv));
+                    int need = 0;
+                    if ((f & P) != 0) need |= code == mv ? P : AP;
+                    if ((f & AP) != 0 && code == mv) need |= PP;
+                    if ((f & PP) != 0) need |= AP;
+                    if (!consult && need == 0) continue;
+                    int type = game.child(mover, opp, code, out);
+                    if (type == Game.TERMINAL) {
+                        if (need != 0 && countTerminals) {
+                            canonical(out[0], out[1]);
+                            terminals.add(cOcc, cMover);
+                        }
+                        continue;
+                    }
+                    if (type == Game.PASS_CHILD) need = passNeeds(need);
+                    if (b == null) continue;
+                    canonical(out[0], out[1]);
+                    int idx = b.find(cOcc, cMover);
+                    if (idx >= 0) b.y[idx] |= (byte) (need | (consult ? REACHED : 0));
+                }
+            }
+        }
+    }
+
+    /** f of SPEC §7.2 on one need: P stays, A' and P' swap. */
+    static int passNeed(int need) {
+        return need == AP ? PP : need == PP ? AP : need;
+    }
+
+    static int passNeeds(int needs) {
+        return (needs & P) | ((needs & AP) != 0 ? PP : 0) | ((needs & PP) != 0 ? AP : 0);
+    }
+
+    public static String kindName(int k) {
+        if (k <= 0) return "{}";
+        StringBuilder sb = new StringBuilder("{");
+        String[] names = {"P", "A'", "P'", "A", "C"};
+        for (int i = 0; i < 5; i++)
+            if ((k & (1 << i)) != 0) sb.append(sb.length() > 1 ? ", " : "").append(names[i]);
+        return sb.append('}').toString();
+    }
+
+    static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static byte[] sha(byte[] prefix, byte[] data) {
+        MessageDigest md = sha256();
+        md.update(prefix);
+        md.update(data);
+        return md.digest();
+    }
+
+    static byte[] chain(byte[] prev, BlockRecord rec, byte[] raw) {
+        return chainOf(prev, rec.index, rec.layer, rec.count, rec.rawLen, raw);
+    }
+
+    /** h_i of SPEC §3. */
+    static byte[] chainOf(byte[] prev, long index, long layer, long count, long rawLen, byte[] raw) {
+        MessageDigest md = sha256();
+        byte[] head = new byte[1 + 32 + 8 + 12];
+        head[0] = 1;
+        System.arraycopy(prev, 0, head, 1, 32);
+        Bytes.putU64(head, 33, index);
+        Bytes.putU32(head, 41, layer);
+        Bytes.putU32(head, 45, count);
+        Bytes.putU32(head, 49, rawLen);
+        md.update(head);
+        md.update(raw);
+        return md.digest();
+    }
+
+    public static String hex(byte[] b) {
+        StringBuilder sb = new StringBuilder();
+        for (byte x : b) sb.append(String.format("%02x", x));
+        return sb.toString();
+    }
+
+    /** A set of (occ, mover) pairs, open addressing; for terminal positions of R in one layer. */
+    static final class PairSet {
+        long[] keys = new long[2 * 1024];
+        boolean[] used = new boolean[1024];
+        int size;
+
+        void clear() {
+            Arrays.fill(used, false);
+            size = 0;
+        }
+
+        int size() {
+            return size;
+        }
+
+        void add(long a, long b) {
+            if (2 * (size + 1) > used.length) grow();
+            int mask = used.length - 1;
+            int i = (int) (mix(a * 31 + b) & mask);
+            while (used[i]) {
+                if (keys[2 * i] == a && keys[2 * i + 1] == b) return;
+                i = (i + 1) & mask;
+            }
+            used[i] = true;
+            keys[2 * i] = a;
+            keys[2 * i + 1] = b;
+            size++;
+        }
+
+        private void grow() {
+            long[] oldKeys = keys;
+            boolean[] oldUsed = used;
+            keys = new long[oldKeys.length * 2];
+            used = new boolean[oldUsed.length * 2];
+            size = 0;
+            for (int i = 0; i < oldUsed.length; i++) if (oldUsed[i]) add(oldKeys[2 * i], oldKeys[2 * i + 1]);
+        }
+
+        private static long mix(long x) {
+            x ^= x >>> 33;
+            x *= 0xff51afd7ed558ccdL;
+            x ^= x >>> 33;
+            return x;
+        }
+    }
+}
