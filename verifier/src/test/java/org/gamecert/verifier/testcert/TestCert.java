@@ -50,8 +50,10 @@ public final class TestCert {
 
     public List<Entry> entries = new ArrayList<>();
     public boolean sortEntries = true;
-    /** Block sizes to use in order (then max_block_entries); lets tests split layers. */
-    public int[] blockSizes;
+    /** Entries per block (default max_block_entries). */
+    public Integer chunk;
+    /** Indices in the (sorted) entry list where a new block must start. */
+    public java.util.Set<Integer> splitBefore = new java.util.HashSet<>();
     public List<long[]> census = new ArrayList<>(); // {discs, region, aux}
 
     // trailer overrides
@@ -121,14 +123,13 @@ public final class TestCert {
         if (sortEntries)
             list.sort(Comparator.comparingInt((Entry e) -> -e.layer())
                     .thenComparing((x, y) -> x.occ != y.occ ? Long.compareUnsigned(x.occ, y.occ) : Long.compareUnsigned(x.mover, y.mover)));
-        int i = 0, blockIndex = 0, sizeIndex = 0;
+        int i = 0, blockIndex = 0;
         long entryCount = 0;
         while (i < list.size()) {
             int layer = list.get(i).layer();
-            int limit = blockSizes != null && sizeIndex < blockSizes.length ? blockSizes[sizeIndex++] : (int) Math.min(maxBlockEntries, 1 << 20);
-            int j = i;
-            while (j < list.size() && j - i < limit && (list.get(j).layer() == layer || !sortEntries && j == i)) j++;
-            if (!sortEntries) j = Math.min(list.size(), i + limit);
+            int limit = chunk != null ? chunk : (int) Math.min(maxBlockEntries, 1 << 20);
+            int j = i + 1;
+            while (j < list.size() && j - i < limit && list.get(j).layer() == layer && !splitBefore.contains(j)) j++;
             List<Entry> blk = list.subList(i, j);
             byte[] raw = payload(blk);
             if (payloadHook != null) raw = payloadHook.apply(blockIndex, raw);
