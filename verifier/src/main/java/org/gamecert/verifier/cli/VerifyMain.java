@@ -1,8 +1,159 @@
 package org.gamecert.verifier.cli;
 
-/** Placeholder entry point; replaced by the verifier CLI. */
-public final class VerifyMain {
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.gamecert.verifier.core.check.Options;
+import org.gamecert.verifier.core.check.Result;
+import org.gamecert.verifier.core.check.Verifier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The verifier's command line: thin main, testable {@link #run}. */
+@Command(name = "verify", mixinStandardHelpOptions = true, version = "gamecert verifier, SPEC v1",
+        sortOptions = false,
+        description = {
+            "Checks a gamecert certificate (SPEC v1) and prints the verdict.",
+            "",
+            "Exit codes: 0 verified; 1 rejected (the first violated rule is named); 2 unreadable input,"
+                + " not a certificate, bad usage, memory limit or internal error; 3 incomplete.",
+            "Only a fully checked certificate gets 0, and only then is its commitment id printed."
+        })
+public final class VerifyMain implements Callable<Integer> {
+    public static final int VERIFIED = 0, REJECTED = 1, ERROR = 2, INCOMPLETE = 3;
+
+    @Parameters(index = "0", paramLabel = "PATH", description = "The certificate file (.gsc).")
+    Path path;
+
+    @Option(names = "--json", description = "Print one JSON object on stdout instead of the human report.")
+    boolean json;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Threads for decompressing and hashing blocks ahead (default: ${DEFAULT-VALUE}). The verdict does not depend on N.")
+    int threads = 1;
+
+    @Option(names = "--max-memory", paramLabel = "SIZE", description = "Bound on the verifier's tables, e.g. 512m, 4g (default: 2g). A layer that needs more ends with verdict error.")
+    String maxMemory = "2g";
+
+    @Option(names = "--strict", description = "Reject unreached entries (R-REACH-1) instead of only counting them.")
+    boolean strict;
+
+    @Option(names = "--all", description = "Keep going after a violation and report violations per rule (capped at 10 listed per rule).")
+    boolean all;
+
+    private PrintStream out, err;
+
     public static void main(String[] args) {
-        System.out.println("gamecert verifier (skeleton)");
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs the command; returns the exit code. Never throws. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        VerifyMain cmd = new VerifyMain();
+        cmd.out = out;
+        cmd.err = err;
+        CommandLine cl = new CommandLine(cmd);
+        cl.setOut(new java.io.PrintWriter(out, true));
+        cl.setErr(new java.io.PrintWriter(err, true));
+        cl.setParameterExceptionHandler((ex, a) -> {
+            err.println("error: " + ex.getMessage() + " (see --help)");
+            return ERROR;
+        });
+        cl.setExecutionExceptionHandler((ex, c, p) -> {
+            err.println("error: internal error: " + ex);
+            return ERROR;
+        });
+        try {
+            return cl.execute(args);
+        } catch (Throwable t) {
+            err.println("error: internal error: " + t);
+            return ERROR;
+        }
+    }
+
+    @Override
+    public Integer call() {
+        long limit = parseSize(maxMemory);
+        if (limit <= 0) {
+            err.println("error: --max-memory: cannot read size '" + maxMemory + "' (e.g. 512m, 4g)");
+            return ERROR;
+        }
+        if (threads < 1 || threads > 256) {
+            err.println("error: --threads must be between 1 and 256");
+            return ERROR;
+        }
+        Options o = new Options();
+        o.maxMemory = limit;
+        o.threads = threads;
+        o.strict = strict;
+        o.all = all;
+        o.maxViolationsPerRule = all ? 10 : 1;
+        Progress progress = new Progress(err);
+        o.progress = progress;
+        Result r = Verifier.verify(path, o);
+        progress.done();
+        if (json) out.println(Report.json(r));
+        else Report.human(r, path.toString(), threads, out);
+        out.flush();
+        switch (r.verdict) {
+            case VERIFIED: return VERIFIED;
+            case REJECTED: return REJECTED;
+            case INCOMPLETE: return INCOMPLETE;
+            default: return ERROR;
+        }
+    }
+
+    /** Parses 123, 64k, 512m, 4g (binary units); -1 if unreadable. */
+    static long parseSize(String s) {
+        if (s == null || s.isEmpty()) return -1;
+        String t = s.trim().toLowerCase(Locale.ROOT);
+        if (t.endsWith("b")) t = t.substring(0, t.length() - 1);
+        long mult = 1;
+        char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
+        if (last == 'k' || last == 'm' || last == 'g' || last == 't') {
+            mult = last == 'k' ? 1L << 10 : last == 'm' ? 1L << 20 : last == 'g' ? 1L << 30 : 1L << 40;
+            t = t.substring(0, t.length() - 1);
+        }
+        try {
+            long v = Long.parseLong(t);
+            if (v <= 0 || v > Long.MAX_VALUE / mult) return -1;
+            return v * mult;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** Progress on stderr, only for runs over two seconds, at most once a second. */
+    static final class Progress implements Options.Progress {
+        private final PrintStream err;
+        private final long start = System.nanoTime();
+        private long last;
+        private boolean printed;
+
+        Progress(PrintStream err) {
+            this.err = err;
+            this.last = start;
+        }
+
+        @Override
+        public void update(long entries, int layers, long bytesRead, long fileSize, int pass) {
+            long now = System.nanoTime();
+            if (now - start < 2_000_000_000L || now - last < 1_000_000_000L) return;
+            last = now;
+            double s = (now - start) / 1e9;
+            String eta = "";
+            if (pass == 1 && fileSize > 0 && bytesRead > 0) {
+                double frac = (double) bytesRead / fileSize;
+                eta = String.format(", %.0f%% of the file, ETA pass 1 %.0f s", 100 * frac, s / frac - s);
+            }
+            err.printf("\rpass %d: %,d entries, %d layers done, %,.0f entries/s%s   ", pass, entries, layers, entries / s, eta);
+            printed = true;
+        }
+
+        void done() {
+            if (printed) err.println();
+        }
     }
 }

@@ -1,0 +1,77 @@
+package org.gamecert.verifier.cli;
+
+import org.gamecert.verifier.core.check.Result;
+
+/** SPEC §7.5 board text and a small diagram, for reports. Colours are not stored: see below. */
+final class PositionText {
+    private PositionText() {}
+
+    /**
+     * Othello: the side to move is written X (mover/opponent form: a certificate does not record
+     * colours). Connect Four: colours follow from the disc counts (X moved first).
+     */
+    static String text(Result r, long mover, long opp) {
+        StringBuilder sb = new StringBuilder();
+        char me = 'X', other = 'O';
+        if (r.family == 2 && Long.bitCount(opp) > Long.bitCount(mover)) {
+            me = 'O';
+            other = 'X';
+        }
+        if (r.family == 1) {
+            int n = r.width;
+            for (int i = 0; i < n * n; i++) sb.append(cell(mover, opp, i, me, other));
+        } else {
+            int w = r.width, h = r.height;
+            for (int row = h - 1; row >= 0; row--)
+                for (int c = 0; c < w; c++) sb.append(cell(mover, opp, c * (h + 1) + row, me, other));
+        }
+        return sb.append(' ').append(me).toString();
+    }
+
+    static String diagram(Result r, long mover, long opp, String indent) {
+        String t = text(r, mover, opp);
+        StringBuilder sb = new StringBuilder();
+        if (r.family == 1) {
+            int n = r.width;
+            sb.append(indent).append("  ");
+            for (int c = 0; c < n; c++) sb.append(' ').append((char) ('a' + c));
+            sb.append('\n');
+            for (int row = 0; row < n; row++) {
+                sb.append(indent).append(String.format("%2d", row + 1));
+                for (int c = 0; c < n; c++) sb.append(' ').append(t.charAt(row * n + c));
+                sb.append('\n');
+            }
+        } else {
+            int w = r.width, h = r.height;
+            for (int row = 0; row < h; row++) {
+                sb.append(indent).append(' ');
+                for (int c = 0; c < w; c++) sb.append(' ').append(t.charAt(row * w + c));
+                sb.append('\n');
+            }
+            sb.append(indent).append(' ');
+            for (int c = 0; c < w; c++) sb.append(' ').append((c + 1) % 10);
+            sb.append('\n');
+        }
+        sb.append(indent).append(t.charAt(t.length() - 1)).append(" to move\n");
+        return sb.toString();
+    }
+
+    private static char cell(long mover, long opp, int bit, char me, char other) {
+        return ((mover >>> bit) & 1) != 0 ? me : ((opp >>> bit) & 1) != 0 ? other : '-';
+    }
+
+    static String moveName(Result r, int code) {
+        if (code < 0) return "-";
+        if (r.family == 1) return "" + (char) ('a' + code % r.width) + (code / r.width + 1);
+        return Integer.toString(code + 1);
+    }
+
+    static String game(Result r) {
+        if (r.family == 0) return null;
+        return (r.family == 1 ? "othello:" : "connect4:") + r.width + "x" + r.height;
+    }
+
+    static String mode(Result r) {
+        return r.mode == 1 ? "semi-strong" : r.mode == 2 ? "weak" : null;
+    }
+}

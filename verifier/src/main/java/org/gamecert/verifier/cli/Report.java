@@ -1,0 +1,108 @@
+package org.gamecert.verifier.cli;
+
+import java.io.PrintStream;
+import java.util.Map;
+import org.gamecert.verifier.core.check.Result;
+import org.gamecert.verifier.core.check.Violation;
+
+/** Human and JSON renderings of a {@link Result}. */
+final class Report {
+    private Report() {}
+
+    static String verdictName(Result.Verdict v) {
+        return v.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    static void human(Result r, String path, int threads, PrintStream out) {
+        out.println("gamecert verifier (SPEC v1): " + path);
+        if (r.family != 0) {
+            String sym = r.symmetry == 0 ? "no symmetry" : r.symmetry == 1 ? "dihedral-8 symmetry" : "mirror symmetry";
+            out.printf("game        %s, %s, %s%n", PositionText.game(r), PositionText.mode(r), sym);
+            out.printf("root        %s  claimed value %+d%s%n", PositionText.text(r, r.rootMover, r.rootOpponent), r.rootValue,
+                    r.rootMove >= 0 ? ", canonical move " + PositionText.moveName(r, r.rootMove) : "");
+        }
+        out.println("verdict     " + verdictName(r.verdict).toUpperCase(java.util.Locale.ROOT));
+        if (r.verdict == Result.Verdict.ERROR) out.println("error       " + r.errorMessage);
+        if (r.commitment != null) out.println("commitment  " + r.commitment);
+        out.printf("entries     %,d in %,d blocks%n", r.entries, r.blocks);
+        if (r.region >= 0) {
+            out.printf("region      %,d positions certified (R, census conventions of SPEC §10.3); %,d unreached entries%n", r.region, r.unreached);
+            out.println("census      discs       region    auxiliary");
+            for (long[] row : r.census)
+                if (row[1] != 0 || row[2] != 0) out.printf("            %5d %12d %12d%n", row[0], row[1], row[2]);
+        }
+        double s = r.nanos / 1e9;
+        out.printf("throughput  %.2f s, %,.0f entries/s with %d thread%s; tables peak %,d bytes (%d bytes per entry held)%n",
+                s, s > 0 ? r.entries / s : 0.0, threads, threads == 1 ? "" : "s", r.peakTableBytes, r.bytesPerEntryHeld);
+        Violation v = r.firstViolation();
+        if (v != null) {
+            out.println();
+            out.println("first violation: " + v.rule);
+            if (v.block >= 0) out.println("  block     " + v.block);
+            if (v.layer >= 0) out.println("  layer     " + v.layer + " discs");
+            if (v.entry >= 0) out.println("  entry     " + v.entry + " (index within its layer)");
+            if (v.hasPosition) {
+                out.println("  position  " + PositionText.text(r, v.mover, v.opponent));
+                out.print(PositionText.diagram(r, v.mover, v.opponent, "            "));
+            }
+            out.println("  " + v.message);
+            if (r.violations.size() > 1 || r.violationCounts.size() > 1) {
+                out.println();
+                out.println("violations by rule (up to the cap listed per rule):");
+                for (Map.Entry<String, Long> e : r.violationCounts.entrySet()) {
+                    out.printf("  %-11s %,d%n", e.getKey(), e.getValue());
+                    for (Violation w : r.violations)
+                        if (w.rule.equals(e.getKey())) out.println("      " + w);
+                }
+            }
+        }
+    }
+
+    static String json(Result r) {
+        Json j = new Json().open(null, '{');
+        j.put("verdict", verdictName(r.verdict));
+        j.put("game", PositionText.game(r));
+        j.put("mode", PositionText.mode(r));
+        if (r.family != 0) {
+            j.put("root", PositionText.text(r, r.rootMover, r.rootOpponent));
+            j.put("root_value", r.rootValue);
+            j.put("root_move", r.rootMove >= 0 ? PositionText.moveName(r, r.rootMove) : null);
+        }
+        j.put("commitment", r.commitment);
+        j.put("entries", r.entries);
+        j.put("blocks", r.blocks);
+        j.put("region", r.region);
+        j.put("unreached", r.unreached);
+        j.open("census", '[');
+        for (long[] row : r.census)
+            j.open(null, '{').put("discs", row[0]).put("region", row[1]).put("auxiliary", row[2]).close('}');
+        j.close(']');
+        if (r.errorMessage != null) j.put("error", r.errorMessage);
+        Violation v = r.firstViolation();
+        if (v != null) {
+            violation(j.open("violation", '{'), r, v).close('}');
+            j.open("violation_counts", '{');
+            for (Map.Entry<String, Long> e : r.violationCounts.entrySet()) j.put(e.getKey(), e.getValue());
+            j.close('}');
+            j.open("violations", '[');
+            for (Violation w : r.violations) violation(j.open(null, '{'), r, w).close('}');
+            j.close(']');
+        }
+        double s = r.nanos / 1e9;
+        j.put("seconds", s);
+        j.put("entries_per_second", s > 0 ? r.entries / s : 0.0);
+        j.put("peak_table_bytes", r.peakTableBytes);
+        j.put("bytes_per_entry_held", r.bytesPerEntryHeld);
+        return j.close('}').toString();
+    }
+
+    private static Json violation(Json j, Result r, Violation v) {
+        j.put("rule", v.rule);
+        j.put("block", v.block);
+        j.put("layer", v.layer);
+        j.put("entry", v.entry);
+        j.put("position", v.hasPosition ? PositionText.text(r, v.mover, v.opponent) : null);
+        j.put("message", v.message);
+        return j;
+    }
+}
