@@ -1,0 +1,57 @@
+package org.gamecert.producer.release;
+
+import org.gamecert.producer.cli.ProduceMain;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.concurrent.Callable;
+
+@Command(name = "keygen", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Make an Ed25519 key pair for signing releases (`produce release --sign NAME.key`).",
+                "Writes NAME.key (private: one line, base64 of the 32-byte RFC 8032 seed; mode 600 where the file system allows) "
+                        + "and NAME.pub (public: one line, base64 of the 32-byte key), and prints the public key's fingerprint "
+                        + "(first 16 hex digits of SHA-256 over its 32 bytes), short enough to print in a paper.",
+                "Keep NAME.key secret; publish NAME.pub with the paper or the deposit. Readers check with "
+                        + "`scripts/verify BUNDLE --pubkey NAME.pub`.", ""})
+public final class KeygenCommand implements Callable<Integer> {
+    @Option(names = "--out", required = true, paramLabel = "NAME", description = "Writes NAME.key and NAME.pub (never overwrites).")
+    Path out;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override public Integer call() {
+        PrintWriter o = spec.commandLine().getOut(), e = spec.commandLine().getErr();
+        Path priv = out.resolveSibling(out.getFileName() + ".key"), pub = out.resolveSibling(out.getFileName() + ".pub");
+        for (Path p : new Path[] {priv, pub})
+            if (Files.exists(p)) { e.println("error: " + p + " exists; not overwriting a key"); e.flush(); return ProduceMain.EXIT_USAGE; }
+        byte[][] kp = Ed25519Keys.generate(new SecureRandom());
+        try {
+            Path parent = priv.toAbsolutePath().getParent();
+            if (parent == null || !Files.isDirectory(parent)) throw new IOException("directory " + parent + " does not exist");
+            try {
+                Files.createFile(priv, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            } catch (UnsupportedOperationException x) {
+                Files.createFile(priv); // not a POSIX file system: the user keeps the file private
+            }
+            Files.write(priv, Ed25519Keys.toText(kp[0]).getBytes(StandardCharsets.US_ASCII));
+            Files.write(pub, Ed25519Keys.toText(kp[1]).getBytes(StandardCharsets.US_ASCII));
+        } catch (IOException x) {
+            e.println("error: cannot write the key pair: " + x.getMessage());
+            e.flush();
+            return ProduceMain.EXIT_USAGE;
+        }
+        o.println("private key  " + priv + "  (keep secret)");
+        o.println("public key   " + pub);
+        o.println("fingerprint  " + Ed25519Keys.fingerprint(kp[1]));
+        o.flush();
+        return ProduceMain.EXIT_OK;
+    }
+}

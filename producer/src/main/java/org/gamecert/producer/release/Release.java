@@ -1,0 +1,222 @@
+package org.gamecert.producer.release;
+
+import org.gamecert.producer.cert.CertificateReader;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.regex.Pattern;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+
+/**
+ * Assembles a release bundle: a BagIt bag (RFC 8493) whose payload holds the certificates, their
+ * census (JSON and census.svg), CITATION.cff and README.md, with SHA-256 and SHA-512 payload
+ * manifests, a SHA-256 tag manifest, and optionally an Ed25519 signature over the tag manifest.
+ * Everything is a function of the inputs: no clock, no host, no user name.
+ */
+public final class Release {
+    public static final String SIGNATURE_FILE = "tagmanifest-sha256.txt.sig";
+    static final Pattern SAFE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]{0,99}");
+    static final Pattern ORCID = Pattern.compile("\\d{4}-\\d{4}-\\d{4}-\\d{3}[\\dX]");
+    static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
+
+    /** What the user gives. */
+    public static final class Input {
+        public String title;
+        public List<String> authors = new ArrayList<>();
+        public List<String> orcids = new ArrayList<>();
+        public String date;               // YYYY-MM-DD or null (then no Bagging-Date, mtime 0)
+        public String doi;                // optional
+        public List<Path> certificates = new ArrayList<>();
+        public Path verifierJar;
+        public byte[] signingSeed;        // optional Ed25519 private seed
+        // filled by build():
+        String verifierVersion, verifierJarSha256;
+    }
+
+    /** A request the user must fix (bad option value, unreadable input), as one line. */
+    public static final class ReleaseException extends Exception {
+        public final boolean usage;
+        ReleaseException(String msg, boolean usage) { super(msg); this.usage = usage; }
+    }
+
+    /** The bag's files (sorted by name) and a summary for the command's report. */
+    public static final class Bundle {
+        final List<BagFile> files;
+        public final List<String> commitmentIds = new ArrayList<>();
+        public final String fingerprint;
+        public final long payloadBytes;
+        public final int payloadFiles;
+        public final String verifierVersion, verifierJarSha256;
+
+        Bundle(List<BagFile> files, String fingerprint, long payloadBytes, int payloadFiles, String vv, String vh) {
+            this.files = files; this.fingerprint = fingerprint; this.payloadBytes = payloadBytes; this.payloadFiles = payloadFiles;
+            this.verifierVersion = vv; this.verifierJarSha256 = vh;
+        }
+    }
+
+    private Release() {}
+
+    public static Bundle build(Input in) throws ReleaseException, IOException {
+        validate(in);
+        readVerifierJar(in);
+        List<CertSummary> certs = new ArrayList<>();
+        HashSet<String> names = new HashSet<>();
+        for (Path p : in.certificates) {
+            CertSummary c = summarize(p);
+            if (!names.add(c.file)) throw new ReleaseException("two certificates are named " + c.file + ": rename one", true);
+            certs.add(c);
+        }
+        List<BagFile> payload = new ArrayList<>();
+        for (int i = 0; i < certs.size(); i++) {
+            CertSummary c = certs.get(i);
+            payload.add(BagFile.of("data/" + c.file, in.certificates.get(i)));
+            payload.add(BagFile.of("data/" + c.censusJsonName(), utf8(ReleaseTexts.censusJson(c))));
+            if (!names.add(c.censusJsonName())) throw new ReleaseException("file name clash on " + c.censusJsonName(), true);
+        }
+        for (String fixed : new String[] {"census.svg", "CITATION.cff", "README.md"})
+            if (names.contains(fixed)) throw new ReleaseException("a certificate may not be named " + fixed, true);
+        byte[] publicKey = in.signingSeed == null ? null : Ed25519Keys.publicKeyOf(in.signingSeed);
+        String fingerprint = publicKey == null ? null : Ed25519Keys.fingerprint(publicKey);
+        payload.add(BagFile.of("data/census.svg", utf8(ReleaseTexts.censusSvg(in.title, certs))));
+        payload.add(BagFile.of("data/CITATION.cff", utf8(ReleaseTexts.citationCff(in, certs))));
+        payload.add(BagFile.of("data/README.md", utf8(ReleaseTexts.readme(in, certs, fingerprint))));
+        Collections.sort(payload);
+
+        StringBuilder m256 = new StringBuilder(), m512 = new StringBuilder();
+        long octets = 0;
+        for (BagFile f : payload) {
+            String[] h;
+            if (f.bytes != null) h = new String[] {Digests.hex(Digests.md("SHA-256").digest(f.bytes)), Digests.hex(Digests.md("SHA-512").digest(f.bytes))};
+            else h = Digests.sha256And512(f.source);
+            m256.append(h[0]).append("  ").append(f.name).append('\n');
+            m512.append(h[1]).append("  ").append(f.name).append('\n');
+            octets += f.size();
+        }
+
+        StringBuilder info = new StringBuilder();
+        info.append("Title: ").append(in.title).append('\n');
+        for (int i = 0; i < in.authors.size(); i++) {
+            info.append("Author: ").append(in.authors.get(i)).append('\n');
+            if (i < in.orcids.size()) info.append("Author-ORCID: ").append(in.orcids.get(i)).append('\n');
+        }
+        info.append("Contact-Name: ").append(in.authors.get(0)).append('\n');
+        info.append("External-Description: gamecert proof certificates (SPEC v1) with census, citation and instructions; see data/README.md\n");
+        if (in.doi != null) info.append("External-Identifier: doi:").append(in.doi).append('\n');
+        if (in.date != null) info.append("Bagging-Date: ").append(in.date).append('\n');
+        info.append("Bag-Software-Agent: gamecert producer 0.1.0\n");
+        for (CertSummary c : certs) info.append("Commitment-Id: ").append(c.commitmentId).append(" data/").append(c.file).append('\n');
+        info.append("Verifier-Version: ").append(in.verifierVersion).append('\n');
+        info.append("Verifier-Jar-SHA256: ").append(in.verifierJarSha256).append('\n');
+        if (publicKey != null) {
+            info.append("Signature-Public-Key: ").append(Ed25519Keys.toText(publicKey));
+            info.append("Signature-Key-Fingerprint: ").append(fingerprint).append('\n');
+        }
+        info.append("Payload-Oxum: ").append(octets).append('.').append(payload.size()).append('\n');
+
+        List<BagFile> tags = new ArrayList<>();
+        tags.add(BagFile.of("bagit.txt", utf8("BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n")));
+        tags.add(BagFile.of("bag-info.txt", utf8(info.toString())));
+        tags.add(BagFile.of("manifest-sha256.txt", utf8(m256.toString())));
+        tags.add(BagFile.of("manifest-sha512.txt", utf8(m512.toString())));
+        Collections.sort(tags);
+        StringBuilder tm = new StringBuilder();
+        for (BagFile t : tags) tm.append(Digests.hex(Digests.sha256(t.bytes))).append("  ").append(t.name).append('\n');
+        byte[] tagManifest = utf8(tm.toString());
+        List<BagFile> all = new ArrayList<>(payload);
+        all.addAll(tags);
+        all.add(BagFile.of("tagmanifest-sha256.txt", tagManifest));
+        if (in.signingSeed != null)
+            all.add(BagFile.of(SIGNATURE_FILE, utf8(Ed25519Keys.toText(Ed25519Keys.sign(in.signingSeed, tagManifest)))));
+        Collections.sort(all);
+        Bundle b = new Bundle(all, fingerprint, octets, payload.size(), in.verifierVersion, in.verifierJarSha256);
+        for (CertSummary c : certs) b.commitmentIds.add(c.commitmentId + " data/" + c.file);
+        return b;
+    }
+
+    /** Writes the bundle; returns the paths written (one, or the split parts). */
+    public static List<Path> write(Bundle b, Path out, String date, long splitBytes) throws IOException {
+        long mtime = date == null ? 0 : LocalDate.parse(date).atStartOfDay(ZoneOffset.UTC).toEpochSecond();
+        return BagWriter.write(out, b.files, mtime, splitBytes);
+    }
+
+    private static void validate(Release.Input in) throws ReleaseException {
+        if (in.title == null || in.title.isBlank()) throw new ReleaseException("--title must not be empty", true);
+        oneLine("--title", in.title);
+        if (in.authors.isEmpty()) throw new ReleaseException("give at least one --author", true);
+        for (String a : in.authors) {
+            oneLine("--author", a);
+            if (a.isBlank()) throw new ReleaseException("--author must not be empty", true);
+        }
+        if (in.orcids.size() > in.authors.size()) throw new ReleaseException("more --orcid than --author (the i-th ORCID belongs to the i-th author)", true);
+        for (String o : in.orcids)
+            if (!ORCID.matcher(o).matches()) throw new ReleaseException("--orcid " + o + " is not an ORCID iD like 0000-0002-1825-0097", true);
+        if (in.date != null) {
+            if (!DATE.matcher(in.date).matches()) throw new ReleaseException("--date must be YYYY-MM-DD", true);
+            try { LocalDate.parse(in.date); } catch (java.time.DateTimeException e) { throw new ReleaseException("--date " + in.date + " is not a date", true); }
+        }
+        if (in.doi != null) oneLine("--doi", in.doi);
+        if (in.certificates.isEmpty()) throw new ReleaseException("give at least one certificate", true);
+    }
+
+    private static void oneLine(String what, String v) throws ReleaseException {
+        for (char c : v.toCharArray()) if (c < 0x20 || c == 0x7f) throw new ReleaseException(what + " must be one line of text", true);
+    }
+
+    static CertSummary summarize(Path p) throws ReleaseException, IOException {
+        if (!Files.isRegularFile(p)) throw new ReleaseException(p + ": no such certificate file", true);
+        String name = p.getFileName().toString();
+        if (!SAFE_NAME.matcher(name).matches())
+            throw new ReleaseException(p + ": a certificate's file name must be letters, digits, '.', '_', '+', '-' (at most 100), not starting with '.'", true);
+        CertificateReader r;
+        try { r = CertificateReader.read(p); }
+        catch (CertificateReader.FormatException e) { throw new ReleaseException(p + ": not a valid certificate: " + e.getMessage(), false); }
+        catch (RuntimeException e) { throw new ReleaseException(p + ": not a valid certificate: " + e, false); }
+        CertSummary c = new CertSummary();
+        c.file = name;
+        c.commitmentId = r.commitmentId;
+        c.game = r.game.name();
+        c.mode = r.mode == 1 ? "semi-strong" : "weak";
+        c.rootValue = r.rootValue;
+        c.rootBoard = r.game.boardText(r.rootMover, r.rootOpponent);
+        c.bytes = Files.size(p);
+        c.entries = r.entries;
+        c.blocks = r.blocks;
+        c.census = r.census;
+        return c;
+    }
+
+    private static void readVerifierJar(Input in) throws ReleaseException, IOException {
+        Path jar = in.verifierJar;
+        if (jar == null || !Files.isRegularFile(jar))
+            throw new ReleaseException("no verifier jar at " + jar + ": build it (mvn -q -pl verifier -am package -DskipTests) or pass --verifier-jar", true);
+        String version = null;
+        try (ZipFile z = new ZipFile(jar.toFile())) {
+            if (z.getEntry("org/gamecert/verifier/cli/VerifyMain.class") == null)
+                throw new ReleaseException(jar + " is not a gamecert verifier jar (no org/gamecert/verifier/cli/VerifyMain.class)", true);
+            ZipEntry e = z.getEntry("META-INF/maven/org.gamecert/verifier/pom.properties");
+            if (e != null) {
+                Properties pr = new Properties();
+                try (InputStream s = z.getInputStream(e)) { pr.load(s); }
+                version = pr.getProperty("version");
+            }
+        } catch (java.util.zip.ZipException e) {
+            throw new ReleaseException(jar + " is not a jar: " + e.getMessage(), true);
+        }
+        in.verifierVersion = version == null ? "unknown" : version;
+        in.verifierJarSha256 = Digests.sha256And512(jar)[0];
+    }
+
+    static byte[] utf8(String s) { return s.getBytes(StandardCharsets.UTF_8); }
+
+}

@@ -1,0 +1,151 @@
+package org.gamecert.producer.release;
+
+import org.gamecert.producer.cli.ProduceMain;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+@Command(name = "release", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Bundle certificates for publication (e.g. on Zenodo) as a BagIt bag (RFC 8493) that carries its own "
+                + "integrity and identity: bagit.txt, bag-info.txt (title, authors, date, commitment ids, pinned verifier, "
+                + "Payload-Oxum), SHA-256 and SHA-512 payload manifests, a SHA-256 tag manifest, and in data/: the certificates, "
+                + "their census as JSON, census.svg, CITATION.cff and a README.md telling a reader how to verify.",
+                "",
+                "The output is a directory, a .tar or a .tar.zst, chosen by the --out name. The same inputs give a byte-identical "
+                        + "bundle: sorted tar entries, mtime from --date (else 0), uid/gid 0, no owner names, modes 0755/0644, "
+                        + "PAX long names and big numbers, zstd level 3 single-threaded without checksum.",
+                "",
+                "Signature (--sign): tagmanifest-sha256.txt.sig holds one line, the base64 of the 64-byte Ed25519 signature over "
+                        + "the bytes of tagmanifest-sha256.txt; the public key (base64 of its 32 bytes) and its fingerprint (first "
+                        + "16 hex digits of its SHA-256) go into bag-info.txt. Make a key pair with `produce keygen`.",
+                "",
+                "Check a bundle with `scripts/verify BUNDLE [--pubkey KEY.pub]`.", ""})
+public final class ReleaseCommand implements Callable<Integer> {
+    @Option(names = "--title", required = true, paramLabel = "TEXT", description = "Title of the release (one line).")
+    String title;
+    @Option(names = "--author", required = true, paramLabel = "NAME", description = "Author, 'Given Names Family-Name'; repeat for several, in order.")
+    List<String> authors = new ArrayList<>();
+    @Option(names = "--orcid", paramLabel = "ID", description = "ORCID iD (0000-0002-1825-0097) of the author at the same position; repeatable.")
+    List<String> orcids = new ArrayList<>();
+    @Option(names = "--date", paramLabel = "YYYY-MM-DD", description = "Release date for bag-info.txt (Bagging-Date), CITATION.cff and "
+            + "tar mtimes. Default: the UTC date of SOURCE_DATE_EPOCH when that is set, else none (no date recorded, mtime 0). "
+            + "Never the wall clock, so that a release can be rebuilt byte for byte.")
+    String date;
+    @Option(names = "--doi", paramLabel = "DOI", description = "DOI reserved for the deposit (e.g. 10.5281/zenodo.123), recorded in "
+            + "bag-info.txt and CITATION.cff.")
+    String doi;
+    @Option(names = "--sign", paramLabel = "KEY", description = "Sign with this Ed25519 private key file (from `produce keygen`).")
+    Path signKey;
+    @Option(names = "--verifier-jar", paramLabel = "JAR", description = "The verifier jar to pin (its version and SHA-256 go into the "
+            + "bundle). Default: verifier/target/verifier.jar of this source tree (found from the producer's location or the "
+            + "working directory).")
+    Path verifierJar;
+    @Option(names = "--split-size", paramLabel = "SIZE", description = "For .tar/.tar.zst: write parts OUT.000, OUT.001, ... of at most "
+            + "SIZE bytes each (e.g. 2g, 500m), for hosts with a file size limit.")
+    String splitSize;
+    @Option(names = "--out", required = true, paramLabel = "PATH", description = "Bundle to write: a directory (must be absent or "
+            + "empty), or a file ending in .tar or .tar.zst.")
+    Path out;
+    @Parameters(arity = "1..*", paramLabel = "CERT", description = "Certificate files (.gsc) to include.")
+    List<Path> certificates = new ArrayList<>();
+
+    @CommandLine.Spec CommandSpec spec;
+
+    @Override public Integer call() {
+        PrintWriter o = spec.commandLine().getOut(), e = spec.commandLine().getErr();
+        try {
+            Release.Input in = new Release.Input();
+            in.title = title;
+            in.authors = authors;
+            in.orcids = orcids;
+            in.date = date != null ? date : dateFromSourceDateEpoch(System.getenv("SOURCE_DATE_EPOCH"));
+            in.doi = doi;
+            in.certificates = certificates;
+            in.verifierJar = verifierJar != null ? verifierJar : findVerifierJar();
+            if (signKey != null) {
+                try { in.signingSeed = Ed25519Keys.readKeyFile(signKey, Ed25519Keys.KEY_BYTES); }
+                catch (IOException x) { throw new Release.ReleaseException("--sign: " + x.getMessage(), true); }
+            }
+            long split = splitSize == null ? 0 : parseSize(splitSize);
+            if (split != 0 && BagWriter.formatOf(out) == BagWriter.Format.DIRECTORY)
+                throw new Release.ReleaseException("--split-size needs a .tar or .tar.zst --out", true);
+            Path parent = out.toAbsolutePath().getParent();
+            if (parent == null || !Files.isDirectory(parent)) throw new Release.ReleaseException("--out " + out + ": directory " + parent + " does not exist", true);
+
+            Release.Bundle b = Release.build(in);
+            List<Path> written;
+            try { written = Release.write(b, out, in.date, split); }
+            catch (IOException x) { throw new Release.ReleaseException("cannot write --out " + out + ": " + x.getMessage(), true); }
+
+            o.println("bundle      " + out + " (" + BagWriter.formatOf(out).name().toLowerCase(Locale.ROOT).replace('_', '.') + ")");
+            for (Path p : written) if (!Files.isDirectory(p))
+                o.printf(Locale.ROOT, "file        %s  %d bytes  sha256:%s%n", p, Files.size(p), Digests.sha256And512(p)[0]);
+            o.printf(Locale.ROOT, "payload     %d files, %d bytes (Payload-Oxum %d.%d)%n", b.payloadFiles, b.payloadBytes, b.payloadBytes, b.payloadFiles);
+            for (String c : b.commitmentIds) o.println("commitment  " + c);
+            o.println("verifier    " + b.verifierVersion + ", jar sha256:" + b.verifierJarSha256);
+            o.println("date        " + (in.date == null ? "none recorded (give --date or SOURCE_DATE_EPOCH)" : in.date));
+            o.println("signature   " + (b.fingerprint == null ? "none (unsigned)" : "Ed25519, key fingerprint " + b.fingerprint));
+            o.flush();
+            return ProduceMain.EXIT_OK;
+        } catch (Release.ReleaseException x) {
+            e.println("error: " + x.getMessage());
+            e.flush();
+            return x.usage ? ProduceMain.EXIT_USAGE : ProduceMain.EXIT_FAILURE;
+        } catch (IOException x) {
+            e.println("error: " + x.getMessage());
+            e.flush();
+            return ProduceMain.EXIT_FAILURE;
+        }
+    }
+
+    static String dateFromSourceDateEpoch(String sde) throws Release.ReleaseException {
+        if (sde == null || sde.isBlank()) return null;
+        try { return Instant.ofEpochSecond(Long.parseLong(sde.trim())).atZone(ZoneOffset.UTC).toLocalDate().toString(); }
+        catch (NumberFormatException | java.time.DateTimeException x) {
+            throw new Release.ReleaseException("SOURCE_DATE_EPOCH='" + sde + "' is not a number of seconds", true);
+        }
+    }
+
+    static long parseSize(String s) throws Release.ReleaseException {
+        String t = s.trim().toLowerCase(Locale.ROOT);
+        long mult = 1;
+        if (t.endsWith("k")) mult = 1L << 10; else if (t.endsWith("m")) mult = 1L << 20; else if (t.endsWith("g")) mult = 1L << 30;
+        if (mult != 1) t = t.substring(0, t.length() - 1);
+        try {
+            long v = Long.parseLong(t);
+            if (v <= 0 || v > Long.MAX_VALUE / mult) throw new NumberFormatException();
+            return v * mult;
+        } catch (NumberFormatException x) {
+            throw new Release.ReleaseException("--split-size: cannot read size '" + s + "' (e.g. 500m, 2g)", true);
+        }
+    }
+
+    /** verifier/target/verifier.jar of the source tree this producer runs from, else of the working directory. */
+    static Path findVerifierJar() {
+        List<Path> tried = new ArrayList<>();
+        try {
+            Path here = Paths.get(ReleaseCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            for (Path d = here; d != null && tried.size() < 4; d = d.getParent()) tried.add(d.resolve("verifier/target/verifier.jar"));
+        } catch (Exception ignored) {
+            // No code source (unusual class loader): fall back to the working directory.
+        }
+        tried.add(Paths.get("verifier/target/verifier.jar"));
+        tried.add(Paths.get("../verifier/target/verifier.jar"));
+        for (Path p : tried) if (Files.isRegularFile(p)) return p.toAbsolutePath().normalize();
+        return tried.get(tried.size() - 2).toAbsolutePath();
+    }
+}

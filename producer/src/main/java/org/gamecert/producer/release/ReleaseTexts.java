@@ -1,0 +1,191 @@
+package org.gamecert.producer.release;
+
+import java.util.List;
+import java.util.Locale;
+
+/** The human-facing files of a bundle: census JSON, census.svg, CITATION.cff, README.md. */
+final class ReleaseTexts {
+    private ReleaseTexts() {}
+
+    static String censusJson(CertSummary c) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("{\n  \"certificate\": \"data/").append(c.file).append("\",\n  \"game\": \"").append(c.game)
+                .append("\",\n  \"mode\": \"").append(c.mode).append("\",\n  \"root_value\": ").append(c.rootValue)
+                .append(",\n  \"commitment\": \"").append(c.commitmentId).append("\",\n  \"entries\": ").append(c.entries)
+                .append(",\n  \"region_total\": ").append(c.regionTotal()).append(",\n  \"aux_total\": ").append(c.auxTotal())
+                .append(",\n  \"rows\": [");
+        for (int i = 0; i < c.census.length; i++) {
+            long[] r = c.census[i];
+            sb.append(i == 0 ? "\n" : ",\n").append("    {\"discs\": ").append(r[0]).append(", \"region\": ").append(r[1])
+                    .append(", \"aux\": ").append(r[2]).append('}');
+        }
+        return sb.append("\n  ]\n}\n").toString();
+    }
+
+    // ---- census.svg: one panel per certificate, bars per disc count, log scale ----
+
+    static final int PANEL_H = 300, TOP = 46, LEFT = 78, BAR = 9, GAP = 6, PLOT_H = 200;
+
+    static String censusSvg(String title, List<CertSummary> certs) {
+        int maxRows = 1;
+        for (CertSummary c : certs) maxRows = Math.max(maxRows, c.census.length);
+        int plotW = maxRows * (2 * BAR + GAP);
+        int width = LEFT + plotW + 40, height = 36 + certs.size() * PANEL_H;
+        StringBuilder s = new StringBuilder();
+        s.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(width).append("\" height=\"").append(height)
+                .append("\" viewBox=\"0 0 ").append(width).append(' ').append(height).append("\" font-family=\"sans-serif\" font-size=\"11\">\n");
+        s.append("<title>").append(xml(title)).append(" - census</title>\n");
+        s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+        s.append("<text x=\"").append(LEFT).append("\" y=\"20\" font-size=\"14\" font-weight=\"bold\">").append(xml(title)).append("</text>\n");
+        for (int k = 0; k < certs.size(); k++) panel(s, certs.get(k), 36 + k * PANEL_H);
+        return s.append("</svg>\n").toString();
+    }
+
+    private static void panel(StringBuilder s, CertSummary c, int y0) {
+        long max = 1;
+        for (long[] r : c.census) max = Math.max(max, Math.max(r[1], r[2]));
+        int decades = Math.max(1, (int) Math.ceil(Math.log10(max + 1.0)));
+        int base = y0 + TOP + PLOT_H, plotW = c.census.length * (2 * BAR + GAP);
+        s.append("<g>\n<text x=\"").append(LEFT).append("\" y=\"").append(y0 + 16).append("\" font-size=\"12\">")
+                .append(xml("data/" + c.file + " · " + c.game + " " + c.mode + " · root value " + c.rootValue))
+                .append("</text>\n");
+        s.append("<text x=\"").append(LEFT).append("\" y=\"").append(y0 + 32).append("\" font-size=\"10\" fill=\"#555\">")
+                .append(xml(c.commitmentId)).append("</text>\n");
+        for (int d = 0; d <= decades; d++) {
+            int y = base - d * PLOT_H / decades;
+            s.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(LEFT + plotW).append("\" y1=\"").append(y).append("\" y2=\"")
+                    .append(y).append("\" stroke=\"#ddd\"/>\n");
+            s.append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(y + 4).append("\" text-anchor=\"end\">")
+                    .append(d == 0 ? "1" : "1e" + d).append("</text>\n");
+        }
+        for (int i = 0; i < c.census.length; i++) {
+            long[] r = c.census[i];
+            int x = LEFT + i * (2 * BAR + GAP);
+            bar(s, x, base, r[1], decades, "#1f77b4", r[0] + " discs: " + r[1] + " certified-region positions");
+            bar(s, x + BAR, base, r[2], decades, "#ff7f0e", r[0] + " discs: " + r[2] + " auxiliary entries");
+            if (c.census.length <= 40 || i % 2 == 0)
+                s.append("<text x=\"").append(x + BAR).append("\" y=\"").append(base + 14).append("\" text-anchor=\"middle\">")
+                        .append(r[0]).append("</text>\n");
+        }
+        s.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(LEFT + plotW).append("\" y1=\"").append(base).append("\" y2=\"")
+                .append(base).append("\" stroke=\"black\"/>\n");
+        s.append("<text x=\"").append(LEFT + plotW / 2).append("\" y=\"").append(base + 30).append("\" text-anchor=\"middle\">discs on the board</text>\n");
+        s.append("<text transform=\"translate(16,").append(base - PLOT_H / 2).append(") rotate(-90)\" text-anchor=\"middle\">positions (log scale)</text>\n");
+        int lx = LEFT + plotW - 250, ly = y0 + 16;
+        s.append("<rect x=\"").append(lx).append("\" y=\"").append(ly - 9).append("\" width=\"10\" height=\"10\" fill=\"#1f77b4\"/>")
+                .append("<text x=\"").append(lx + 14).append("\" y=\"").append(ly).append("\">certified region (").append(c.regionTotal()).append(")</text>\n");
+        s.append("<rect x=\"").append(lx).append("\" y=\"").append(ly + 5).append("\" width=\"10\" height=\"10\" fill=\"#ff7f0e\"/>")
+                .append("<text x=\"").append(lx + 14).append("\" y=\"").append(ly + 14).append("\">auxiliary entries (").append(c.auxTotal()).append(")</text>\n");
+        s.append("</g>\n");
+    }
+
+    private static void bar(StringBuilder s, int x, int base, long v, int decades, String colour, String tip) {
+        if (v <= 0) return;
+        // log10(v) decades of height; a count of 1 gets a sliver so that it stays visible.
+        int h = Math.max(2, (int) Math.round(Math.log10(v) * PLOT_H / decades));
+        s.append("<rect x=\"").append(x).append("\" y=\"").append(base - h).append("\" width=\"").append(BAR - 1).append("\" height=\"")
+                .append(h).append("\" fill=\"").append(colour).append("\"><title>").append(xml(tip)).append("</title></rect>\n");
+    }
+
+    static String xml(String t) {
+        return t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    // ---- CITATION.cff (Citation File Format 1.2.0) ----
+
+    static String citationCff(Release.Input in, List<CertSummary> certs) {
+        StringBuilder s = new StringBuilder();
+        s.append("cff-version: 1.2.0\n");
+        s.append("message: ").append(yaml("If you use this result, cite this bundle by its DOI and the commitment id of each "
+                + "certificate you rely on, and name the verifier (version and jar SHA-256) you checked it with.")).append('\n');
+        s.append("type: dataset\n");
+        s.append("title: ").append(yaml(in.title)).append('\n');
+        s.append("authors:\n");
+        for (int i = 0; i < in.authors.size(); i++) {
+            String name = in.authors.get(i).trim();
+            int sp = name.lastIndexOf(' ');
+            if (sp < 0) s.append("  - family-names: ").append(yaml(name)).append('\n');
+            else {
+                s.append("  - family-names: ").append(yaml(name.substring(sp + 1))).append('\n');
+                s.append("    given-names: ").append(yaml(name.substring(0, sp).trim())).append('\n');
+            }
+            if (i < in.orcids.size()) s.append("    orcid: ").append(yaml("https://orcid.org/" + in.orcids.get(i))).append('\n');
+        }
+        if (in.date != null) s.append("date-released: ").append(yaml(in.date)).append('\n');
+        if (in.doi != null) s.append("doi: ").append(yaml(in.doi)).append('\n');
+        s.append("abstract: ").append(yaml("Proof certificates (gamecert format, SPEC v1) with their census, checkable with the "
+                + "independent gamecert verifier " + in.verifierVersion + " (jar sha256:" + in.verifierJarSha256 + ").")).append('\n');
+        s.append("identifiers:\n");
+        if (in.doi != null) s.append("  - type: doi\n    value: ").append(yaml(in.doi)).append('\n');
+        for (CertSummary c : certs) {
+            s.append("  - type: other\n    value: ").append(yaml(c.commitmentId)).append('\n');
+            s.append("    description: ").append(yaml("gamecert commitment id of data/" + c.file + " (" + c.game + ", " + c.mode
+                    + ", root value " + c.rootValue + ")")).append('\n');
+        }
+        s.append("keywords:\n  - solved games\n  - proof certificate\n  - gamecert\n");
+        for (CertSummary c : certs) {
+            String family = c.game.contains(":") ? c.game.substring(0, c.game.indexOf(':')) : c.game;
+            if (s.indexOf("  - " + family + "\n") < 0) s.append("  - ").append(family).append('\n');
+        }
+        return s.toString();
+    }
+
+    static String yaml(String v) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (char ch : v.toCharArray()) {
+            if (ch == '"' || ch == '\\') sb.append('\\').append(ch);
+            else if (ch < 0x20) sb.append(String.format(Locale.ROOT, "\\x%02x", (int) ch));
+            else sb.append(ch);
+        }
+        return sb.append('"').toString();
+    }
+
+    // ---- README.md for the reader of the bundle ----
+
+    static String readme(Release.Input in, List<CertSummary> certs, String fingerprint) {
+        StringBuilder s = new StringBuilder();
+        s.append("# ").append(in.title).append("\n\n");
+        s.append("By ").append(String.join(", ", in.authors)).append(in.date != null ? ", released " + in.date : "").append(".\n\n");
+        s.append("This bundle is a BagIt bag (RFC 8493) of gamecert proof certificates (format SPEC v1). ")
+                .append("It carries its own checksums (`manifest-sha256.txt`, `manifest-sha512.txt`, `tagmanifest-sha256.txt`), ")
+                .append("so its integrity does not depend on the archive that hosts it.\n\n");
+        s.append("## Certificates\n\n| file | game | mode | root value | region positions | auxiliary entries | commitment id |\n|---|---|---|---|---|---|---|\n");
+        for (CertSummary c : certs)
+            s.append("| `data/").append(c.file).append("` | ").append(c.game).append(" | ").append(c.mode).append(" | ").append(c.rootValue)
+                    .append(" | ").append(c.regionTotal()).append(" | ").append(c.auxTotal()).append(" | `").append(c.commitmentId).append("` |\n");
+        s.append("\nThe census per disc count is in `data/*.census.json` and drawn in `data/census.svg` (open it in a browser).\n\n");
+        s.append("## How to verify\n\n");
+        s.append("The verifier to use is pinned in `bag-info.txt`: gamecert verifier **").append(in.verifierVersion)
+                .append("**, whose jar has SHA-256\n\n    ").append(in.verifierJarSha256).append("\n\n");
+        s.append("1. Get the gamecert sources at the release of that verifier, build it and compare the hash:\n\n")
+                .append("       mvn -q -pl verifier -am package -DskipTests\n       sha256sum verifier/target/verifier.jar\n\n")
+                .append("   The build is reproducible (fixed `project.build.outputTimestamp`), so the hash should be the one above. ")
+                .append("A newer verifier may be used too; it then says that its hash differs from the pinned one.\n")
+                .append("2. Check the bundle (a directory, `.tar`, `.tar.zst`, or the first of its split parts):\n\n")
+                .append("       scripts/verify BUNDLE").append(fingerprint != null ? " --pubkey AUTHOR.pub" : "").append("\n\n")
+                .append("   It checks that the bag is complete and valid (every file listed, every checksum right, no extra file, ")
+                .append("no path escaping the bag, no links in a tar)").append(fingerprint != null ? ", the signature" : "")
+                .append(", then verifies every certificate from scratch, and ends with one `VERIFIED ...` citation line per certificate. ")
+                .append("Exit code 0 means everything held; 1 names the file or rule that failed.\n\n");
+        if (fingerprint != null) {
+            s.append("## Signature\n\n`tagmanifest-sha256.txt.sig` is an Ed25519 signature (RFC 8032) over the exact bytes of ")
+                    .append("`tagmanifest-sha256.txt`, which fixes the checksums of every other file. It holds one line: the base64 of ")
+                    .append("the 64-byte signature. The signer's public key (base64 of its 32 raw bytes) is in `bag-info.txt` ")
+                    .append("(`Signature-Public-Key`); its fingerprint (first 16 hex digits of SHA-256 over the 32 raw bytes) is\n\n    ")
+                    .append(fingerprint).append("\n\nCompare it with the fingerprint printed in the paper, or pass the author's key file ")
+                    .append("with `--pubkey` so that the verifier checks it is this key that signed.\n\n");
+        }
+        s.append("## What a verified result means\n\n")
+                .append("A certificate that verifies proves, under its game's rules and tie-breaking order (and assuming a correct ")
+                .append("verifier and SHA-256): the value of its root position; in semi-strong mode, the exact value and the canonical ")
+                .append("optimal move of every position of the certified region (every position that arises when one side plays the ")
+                .append("canonical move and the other plays anything); and every other bound written in it. It does not prove the ")
+                .append("program that produced it correct (it need not be), nor anything about positions outside the region. ")
+                .append("The commitment id identifies the certified content; the verifier prints the one it computed.\n\n");
+        s.append("## How to cite\n\nCite the bundle's DOI").append(in.doi != null ? " (" + in.doi + ")" : "")
+                .append(", the commitment id of each certificate you rely on, and the verifier version and jar hash; `data/CITATION.cff` ")
+                .append("has the same in machine-readable form.\n");
+        return s.toString();
+    }
+}
