@@ -1,0 +1,87 @@
+package org.gamecert.producer.mutate;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * `produce mutate`: writes a corrupted copy of a valid certificate, for auditing verifiers.
+ * Semantic classes re-seal the hash chain and trailer so that only the lie is left to find.
+ */
+@Command(name = "mutate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Write a corrupted copy of a valid certificate (for auditing a verifier).",
+                "Semantic classes re-seal the hash chain, trailer counts and commitment, so that the verifier must catch "
+                        + "the lie itself rather than a bad hash; container classes break the framing or the chain.",
+                "`--list` prints one class per line: its name, then a one-line description, then the rule ids expected to fire.",
+                "Exit codes: 0 written, 1 the class does not apply to this certificate (nothing to mutate that way), "
+                        + "2 usage error or unreadable input."})
+public final class MutateCommand implements Callable<Integer> {
+    public static final int EXIT_OK = 0, EXIT_NOT_APPLICABLE = 1, EXIT_USAGE = 2;
+
+    @Option(names = "--list", description = "List the mutation classes and exit.")
+    boolean list;
+    @Option(names = "--class", paramLabel = "NAME", description = "Mutation class (see --list).")
+    String className;
+    @Option(names = "--seed", defaultValue = "1", description = "Seed choosing what to mutate (default: ${DEFAULT-VALUE}); same seed, same mutant.")
+    long seed;
+    @Option(names = "--in", paramLabel = "CERT", description = "A valid certificate to corrupt.")
+    Path in;
+    @Option(names = "--out", paramLabel = "CERT", description = "Where to write the mutant.")
+    Path out;
+    @Option(names = "--donor", paramLabel = "CERT", description = "For block-spliced: the certificate to take a block from "
+            + "(default: the input's own entries sealed under another header).")
+    Path donor;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override public Integer call() {
+        PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
+        if (list) {
+            for (MutationClass m : Mutations.ALL)
+                out.println(m.name + "\t" + m.description + "\t[" + String.join(" ", new java.util.TreeSet<>(m.expectedRules)) + "]");
+            out.flush();
+            return EXIT_OK;
+        }
+        if (className == null || in == null) {
+            err.println("error: mutate needs --class NAME --in CERT --out CERT (or --list)");
+            return EXIT_USAGE;
+        }
+        if (this.out == null) { err.println("error: missing --out CERT"); return EXIT_USAGE; }
+        MutationClass m = Mutations.byName(className);
+        if (m == null) {
+            err.println("error: unknown mutation class '" + className + "' (see --list)");
+            return EXIT_USAGE;
+        }
+        Ctx ctx;
+        try {
+            ctx = Ctx.load(Files.readAllBytes(in), donor == null ? null : Files.readAllBytes(donor));
+        } catch (NoSuchFileException e) {
+            err.println("error: no such file: " + e.getFile());
+            return EXIT_USAGE;
+        } catch (IOException e) {
+            err.println("error: " + in + ": " + e.getMessage() + " (mutate needs a valid certificate)");
+            return EXIT_USAGE;
+        }
+        Mutant mutant = m.apply(ctx, seed);
+        if (mutant == null) {
+            err.println("error: class " + m.name + " does not apply to " + in + " (nothing to mutate that way)");
+            return EXIT_NOT_APPLICABLE;
+        }
+        try {
+            Files.write(this.out, mutant.bytes);
+        } catch (IOException e) {
+            err.println("error: cannot write " + this.out + ": " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        err.println(m.name + ": " + mutant.detail + "; expect " + String.join(" or ", new java.util.TreeSet<>(m.expectedRules)));
+        err.flush();
+        return EXIT_OK;
+    }
+}
