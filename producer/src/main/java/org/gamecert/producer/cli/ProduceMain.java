@@ -12,7 +12,7 @@ import java.io.PrintWriter;
  */
 @Command(name = "produce", mixinStandardHelpOptions = true, version = "gamecert producer 0.1.0",
         description = "Solve a game position with reopening alpha-beta and write a gamecert certificate (SPEC v1), or query one.",
-        subcommands = {SolveCommand.class, QueryCommand.class, org.gamecert.producer.release.ReleaseCommand.class, org.gamecert.producer.release.KeygenCommand.class})
+        subcommands = {SolveCommand.class, QueryCommand.class, org.gamecert.producer.release.ReleaseCommand.class, org.gamecert.producer.release.KeygenCommand.class, org.gamecert.producer.mutate.MutateCommand.class})
 public final class ProduceMain implements Runnable {
     public static final int EXIT_OK = 0;
     /** The certificate could not be produced or read (internal failure, corrupt input file). */
