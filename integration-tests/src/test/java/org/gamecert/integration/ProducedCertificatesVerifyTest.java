@@ -1,0 +1,147 @@
+package org.gamecert.integration;
+
+import org.gamecert.producer.cli.ProduceMain;
+import org.gamecert.producer.game.Game;
+import org.gamecert.verifier.core.check.Options;
+import org.gamecert.verifier.core.check.Result;
+import org.gamecert.verifier.core.check.Verifier;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The producer's certificates, checked by the independent verifier: every one must verify, with
+ * no unreached entry, and the verifier's own census (SPEC §10.3, counted from the root through the
+ * obligations) must equal the census the producer printed.
+ */
+class ProducedCertificatesVerifyTest {
+    static final Path SHARED = Path.of("../../shared/data").toAbsolutePath().normalize();
+
+    static Stream<Arguments> cases() {
+        List<Arguments> list = new ArrayList<>();
+        for (String mode : new String[] {"semi-strong", "weak"}) {
+            list.add(Arguments.of("othello:4x4", "", mode));
+            list.add(Arguments.of("connect4:4x4", "", mode));
+            list.add(Arguments.of("connect4:5x4", "", mode));
+            list.add(Arguments.of("connect4:4x5", "", mode));
+        }
+        // 6x6 Othello from seeded random midgame positions with 12 empties.
+        for (long seed = 1; seed <= 3; seed++) {
+            list.add(Arguments.of("othello:6x6", randomLine("othello:6x6", 36 - 12, seed), "semi-strong"));
+        }
+        list.add(Arguments.of("othello:6x6", randomLine("othello:6x6", 36 - 13, 7), "weak"));
+        list.add(Arguments.of("othello:8x8", randomLine("othello:8x8", 64 - 10, 11), "semi-strong"));
+        list.add(Arguments.of("connect4:6x5", randomLine("connect4:6x5", 14, 5), "semi-strong"));
+        return list.stream();
+    }
+
+    /** A move sequence from the start, random but seeded, ending at `discs` discs (passes implicit). */
+    static String randomLine(String gameName, int discs, long seed) {
+        Game g = Game.parse(gameName);
+        SplittableRandom rnd = new SplittableRandom(seed);
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            long[] p = g.start();
+            long m = p[0], o = p[1];
+            StringBuilder seq = new StringBuilder();
+            while (g.discs(m, o) < discs && !g.isTerminal(m, o)) {
+                long moves = g.moves(m, o);
+                if (moves == 0) { long t = m; m = o; o = t; continue; } // pass
+                int k = rnd.nextInt(Long.bitCount(moves));
+                long bits = moves;
+                for (int i = 0; i < k; i++) bits &= bits - 1;
+                int move = Long.numberOfTrailingZeros(bits);
+                seq.append(g.moveName(move));
+                long nm = g.play(m, o, move);
+                long no = o & ~nm;
+                m = no; o = nm;
+            }
+            if (g.discs(m, o) == discs && !g.isTerminal(m, o) && g.moves(m, o) != 0) return seq.toString();
+        }
+        throw new IllegalStateException("no random line found");
+    }
+
+    @ParameterizedTest(name = "{0} {2} {1}")
+    @MethodSource("cases")
+    void producerCertificateVerifies(String game, String moves, String mode, @TempDir Path dir) throws IOException {
+        Path cert = dir.resolve("c.gsc");
+        List<String> args = new ArrayList<>(List.of("solve", "--game", game, "--mode", mode, "--threads", "2",
+                "--tt-mb", "64", "-q", "--out", cert.toString()));
+        if (!moves.isEmpty()) { args.add("--moves"); args.add(moves); }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int rc = ProduceMain.run(args.toArray(new String[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        String produced = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, rc, "producer failed: " + err.toString(StandardCharsets.UTF_8));
+
+        Options opt = new Options();
+        opt.strict = true; // no unreached entry allowed from our own producer
+        Result r = Verifier.verify(cert, opt);
+        assertEquals(Result.Verdict.VERIFIED, r.verdict,
+                () -> "verifier: " + r.errorMessage + " " + r.firstViolation());
+        assertEquals(0, r.unreached, "unreached entries");
+
+        // The root value and the commitment id that the producer printed are the verifier's.
+        assertEquals(Integer.parseInt(field(produced, "root value\\s+(-?\\d+)")), r.rootValue);
+        assertEquals(field(produced, "commitment\\s+(sha256:[0-9a-f]{64})"), r.commitment);
+        // The census the producer printed equals the one the verifier counted itself.
+        long regionTotal = 0, auxTotal = 0;
+        for (long[] row : r.census) { regionTotal += row[1]; auxTotal += row[2]; }
+        Matcher tm = Pattern.compile("total (\\d+) region positions, (\\d+) auxiliary entries, (\\d+) entries").matcher(produced);
+        assertTrue(tm.find(), produced);
+        assertEquals(Long.parseLong(tm.group(1)), regionTotal, "region total");
+        assertEquals(Long.parseLong(tm.group(2)), auxTotal, "auxiliary total");
+        assertEquals(Long.parseLong(tm.group(3)), r.entries, "entries");
+        if (mode.equals("weak")) assertEquals(0, regionTotal, "weak certificates have no region");
+        else assertTrue(regionTotal > 0);
+    }
+
+    /** Pascal Pons' end-game positions: the producer's value (weak mode) has the sign of his score. */
+    @ParameterizedTest(name = "Pons Test_L3_R1 line {0}")
+    @MethodSource("ponsLines")
+    void ponsEndgamesAgree(int line, String moves, int score, @TempDir Path dir) throws IOException {
+        Path cert = dir.resolve("p.gsc");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int rc = ProduceMain.run(new String[] {"solve", "--game", "connect4:7x6", "--moves", moves, "--mode", "weak",
+                "--tt-mb", "64", "-q", "--out", cert.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        assertEquals(0, rc);
+        Result r = Verifier.verify(cert, new Options());
+        assertEquals(Result.Verdict.VERIFIED, r.verdict, () -> String.valueOf(r.firstViolation()));
+        assertEquals(Integer.signum(score), r.rootValue, "WDL value vs Pons' score " + score);
+    }
+
+    static Stream<Arguments> ponsLines() throws IOException {
+        Path f = SHARED.resolve("connect4-pons/Test_L3_R1");
+        Assumptions.assumeTrue(Files.isRegularFile(f), "shared data not present: " + f);
+        List<String> lines = Files.readAllLines(f);
+        List<Arguments> list = new ArrayList<>();
+        for (int i = 0; i < lines.size() && list.size() < 12; i += 83) {
+            String[] p = lines.get(i).trim().split("\\s+");
+            list.add(Arguments.of(i + 1, p[0], Integer.parseInt(p[1])));
+        }
+        return list.stream();
+    }
+
+    static String field(String text, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        assertTrue(m.find(), "no match for " + regex + " in:\n" + text);
+        return m.group(1);
+    }
+}
