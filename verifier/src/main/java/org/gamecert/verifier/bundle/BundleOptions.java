@@ -1,0 +1,16 @@
+package org.gamecert.verifier.bundle;
+
+import java.nio.file.Path;
+import org.gamecert.verifier.core.check.Options;
+
+/** What the user asked for when checking a release bundle. */
+public final class BundleOptions {
+    /** Trusted Ed25519 public key file (one line, base64 of 32 bytes); null: the signature is checked only against the bundle's own key. */
+    public Path pubkey;
+    /** Print one JSON object on stdout instead of the human report. */
+    public boolean json;
+    /** Options for each certificate's check by the core verifier. */
+    public Options certificate = new Options();
+    /** Largest tag file (top-level file such as bag-info.txt or a manifest) held in memory. */
+    public long maxTagFileBytes = 16L << 20;
+}

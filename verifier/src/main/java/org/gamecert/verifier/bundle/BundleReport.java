@@ -1,0 +1,45 @@
+package org.gamecert.verifier.bundle;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The outcome of checking one bundle: what {@link BundleVerifier} prints, as data. */
+public final class BundleReport {
+    public int exitCode = BundleVerifier.ERROR;
+    public String verdict = "error";   // verified, rejected, incomplete, error
+    public String errorMessage;        // for verdict error
+    public String path, format;
+    public String title;
+    public int payloadFiles;
+    public long payloadBytes;
+    public final List<Problem> problems = new ArrayList<>();
+
+    // signature
+    public boolean signaturePresent, signatureValid, signatureCheckedAgainstPubkey;
+    public String signatureFingerprint, pubkeyFingerprint;
+
+    // verifier identity
+    public String verifierVersion, verifierJarSha256;      // the running verifier (null when unknown)
+    public String pinnedVersion, pinnedJarSha256;          // from bag-info.txt
+    public Boolean verifierMatchesPinned;                  // null when the running jar is unknown
+
+    public final List<CertificateOutcome> certificates = new ArrayList<>();
+    public final List<String> citations = new ArrayList<>();
+
+    /** One certificate of the bundle as checked by the core verifier. */
+    public static final class CertificateOutcome {
+        public String file, claimedCommitment;
+        public String verdict;          // verified, rejected, incomplete, error
+        public String commitment;       // computed; only when verified
+        public Integer rootValue;       // only when verified
+        public long entries;
+        public String failure;          // first violated rule or error, else null
+    }
+
+    /** The problem about this file, if any (tests and scripts: "which file was tampered with?"). */
+    public boolean names(String file) {
+        for (Problem p : problems) if (p.file.equals(file) || p.message.contains(file)) return true;
+        for (CertificateOutcome c : certificates) if (c.file.equals(file) && c.failure != null) return true;
+        return false;
+    }
+}

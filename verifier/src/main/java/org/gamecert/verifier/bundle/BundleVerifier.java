@@ -1,0 +1,337 @@
+package org.gamecert.verifier.bundle;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import org.gamecert.verifier.core.check.Result;
+import org.gamecert.verifier.core.check.Verifier;
+import org.gamecert.verifier.core.check.Violation;
+
+/**
+ * Checks a release bundle (a BagIt bag made by `produce release`): the bag is complete and valid,
+ * the Ed25519 signature holds (against a trusted key with --pubkey), then every certificate is
+ * verified by the core {@link Verifier}. Not part of the trusted core: a bundle only packages
+ * certificates; what a verified certificate proves is the core's business.
+ *
+ * <p>Entry points for the CLI: {@link #isBundle(Path)} and {@link #verify(Path, BundleOptions, PrintStream, PrintStream)}.
+ */
+public final class BundleVerifier {
+    public static final int VERIFIED = 0, REJECTED = 1, ERROR = 2, INCOMPLETE = 3;
+
+    private BundleVerifier() {}
+
+    /** True for a directory, a .tar / .tar.zst, or a split part of one (.tar.zst.000, .part01): what {@link #verify} accepts. */
+    public static boolean isBundle(Path path) {
+        return BundleInput.looksLikeBundle(path);
+    }
+
+    /** Checks the bundle, prints the human report (or JSON with options.json) on out, progress on err; returns the exit code. Never throws. */
+    public static int verify(Path path, BundleOptions options, PrintStream out, PrintStream err) {
+        BundleReport r = check(path, options, options.json ? null : err);
+        if (options.json) out.println(toJson(r));
+        else printHuman(r, out);
+        out.flush();
+        return r.exitCode;
+    }
+
+    /** Checks the bundle and returns the report; progress lines go to progress (may be null). Never throws. */
+    public static BundleReport check(Path path, BundleOptions options, PrintStream progress) {
+        BundleReport r = new BundleReport();
+        r.path = path.toString();
+        Path spool = null;
+        try {
+            BundleInput input;
+            try { input = BundleInput.detect(path); }
+            catch (IllegalArgumentException e) { r.errorMessage = e.getMessage(); return r; }
+            r.format = input.describe();
+            byte[] trusted = null;
+            if (options.pubkey != null) {
+                try { trusted = Signature.readPublicKey(options.pubkey); }
+                catch (IOException e) { r.errorMessage = "--pubkey: " + e.getMessage(); return r; }
+                r.pubkeyFingerprint = Signature.fingerprint(trusted);
+            }
+            spool = Files.createTempDirectory("gamecert-bundle-");
+            BagReader bag = new BagReader(options.maxTagFileBytes, spool);
+            if (progress != null) progress.println("reading " + path + " (" + r.format + ") ...");
+            try {
+                if (input.kind == BundleInput.Kind.DIRECTORY) bag.readDirectory(path);
+                else try (InputStream in = input.openTar()) { bag.readTar(in); }
+            } catch (IOException | RuntimeException e) {
+                // A corrupt archive stream: the bundle is damaged, which is a rejection, not an unreadable request.
+                r.problems.add(new Problem(path.getFileName().toString(), "cannot be read as " + r.format + ": " + e.getMessage()));
+                return finish(r);
+            }
+            if (bag.files.isEmpty() && bag.problems.isEmpty()) { r.errorMessage = path + ": empty, not a bundle"; return r; }
+            if (input.kind == BundleInput.Kind.DIRECTORY && !bag.files.containsKey(BagChecker.BAGIT)
+                    && !bag.files.containsKey(BagChecker.BAG_INFO) && !bag.files.containsKey("manifest-sha256.txt")) {
+                r.errorMessage = path + ": not a bundle (no bagit.txt, bag-info.txt or manifest-sha256.txt)";
+                return r;
+            }
+            BagChecker checker = new BagChecker(bag);
+            r.problems.addAll(checker.check());
+            r.title = checker.first("Title");
+            r.pinnedVersion = checker.first("Verifier-Version");
+            r.pinnedJarSha256 = checker.first("Verifier-Jar-SHA256");
+            for (String n : bag.files.keySet()) if (n.startsWith("data/")) { r.payloadFiles++; r.payloadBytes += bag.files.get(n).size; }
+            checkSignature(r, bag, checker, trusted);
+            identifySelf(r);
+            if (!r.problems.isEmpty()) return finish(r);
+
+            // The bag holds; now the certificates, each from scratch.
+            for (Map.Entry<String, String> c : checker.certificates.entrySet()) {
+                BundleReport.CertificateOutcome o = new BundleReport.CertificateOutcome();
+                o.file = c.getKey();
+                o.claimedCommitment = c.getValue();
+                BagEntry e = bag.files.get(c.getKey());
+                if (progress != null) progress.println("verifying " + o.file + " (" + e.size + " bytes) ...");
+                Result res = Verifier.verify(e.file, options.certificate);
+                o.entries = res.entries;
+                switch (res.verdict) {
+                    case VERIFIED:
+                        o.verdict = "verified";
+                        o.commitment = res.commitment;
+                        o.rootValue = res.rootValue;
+                        if (!res.commitment.equals(o.claimedCommitment)) {
+                            o.verdict = "rejected";
+                            o.failure = "its commitment is " + res.commitment + " but bag-info.txt names " + o.claimedCommitment;
+                            o.commitment = null;
+                            r.problems.add(new Problem(o.file, o.failure));
+                        }
+                        break;
+                    case REJECTED: {
+                        o.verdict = "rejected";
+                        Violation v = res.firstViolation();
+                        o.failure = v == null ? "rejected" : v.toString();
+                        r.problems.add(new Problem(o.file, "certificate rejected: " + o.failure));
+                        break;
+                    }
+                    case INCOMPLETE:
+                        o.verdict = "incomplete";
+                        o.failure = "not every part was checked";
+                        break;
+                    default:
+                        o.verdict = "error";
+                        o.failure = res.errorMessage;
+                }
+                r.certificates.add(o);
+            }
+            return finish(r);
+        } catch (IOException | RuntimeException e) {
+            r.verdict = "error";
+            r.exitCode = ERROR;
+            r.errorMessage = "internal error: " + e;
+            return r;
+        } finally {
+            if (spool != null) deleteTree(spool);
+        }
+    }
+
+    private static BundleReport finish(BundleReport r) {
+        boolean error = false, incomplete = false;
+        for (BundleReport.CertificateOutcome c : r.certificates) {
+            if (c.verdict.equals("error")) error = true;
+            if (c.verdict.equals("incomplete")) incomplete = true;
+        }
+        if (!r.problems.isEmpty()) { r.verdict = "rejected"; r.exitCode = REJECTED; }
+        else if (error) { r.verdict = "error"; r.exitCode = ERROR; r.errorMessage = "a certificate could not be checked"; }
+        else if (incomplete) { r.verdict = "incomplete"; r.exitCode = INCOMPLETE; }
+        else {
+            r.verdict = "verified";
+            r.exitCode = VERIFIED;
+            for (BundleReport.CertificateOutcome c : r.certificates) r.citations.add(citation(r, c));
+        }
+        return r;
+    }
+
+    static String citation(BundleReport r, BundleReport.CertificateOutcome c) {
+        StringBuilder s = new StringBuilder("VERIFIED ").append(r.title == null ? "(untitled)" : r.title);
+        if (r.certificates.size() > 1) s.append(" · ").append(c.file);
+        s.append(" · commitment ").append(c.commitment).append(" · root value ").append(c.rootValue).append(" · verifier ");
+        if (r.verifierJarSha256 != null) s.append(r.verifierVersion == null ? "unknown" : r.verifierVersion).append(" (jar sha256:").append(r.verifierJarSha256).append(')');
+        else s.append(r.verifierVersion == null ? "unknown" : r.verifierVersion).append(" (not run from a jar)");
+        return s.toString();
+    }
+
+    private static void checkSignature(BundleReport r, BagReader bag, BagChecker checker, byte[] trusted) {
+        BagEntry sig = bag.files.get(BagChecker.SIGNATURE);
+        String keyText = checker.first("Signature-Public-Key");
+        r.signaturePresent = sig != null;
+        byte[] key = keyText == null ? null : Signature.decode(keyText, 32);
+        if (keyText != null && key == null) r.problems.add(new Problem(BagChecker.BAG_INFO, "Signature-Public-Key is not base64 of 32 bytes"));
+        if (key != null) r.signatureFingerprint = Signature.fingerprint(key);
+        if (sig == null) {
+            if (keyText != null) r.problems.add(new Problem(BagChecker.SIGNATURE, "missing, but bag-info.txt names a signing key: the signature was removed"));
+            if (trusted != null) r.problems.add(new Problem(BagChecker.SIGNATURE, "missing: the bundle is not signed, yet --pubkey asks for a signature"));
+            return;
+        }
+        if (keyText == null) { r.problems.add(new Problem(BagChecker.SIGNATURE, "present, but bag-info.txt names no Signature-Public-Key")); return; }
+        if (key == null) return;
+        BagEntry tm = bag.files.get("tagmanifest-sha256.txt");
+        byte[] sigBytes = sig.bytes == null ? null : Signature.decode(new String(sig.bytes, StandardCharsets.US_ASCII), 64);
+        if (sigBytes == null) { r.problems.add(new Problem(BagChecker.SIGNATURE, "is not one line of base64 of a 64-byte Ed25519 signature")); return; }
+        if (tm == null || tm.bytes == null) return; // already a problem
+        r.signatureValid = Signature.verify(key, tm.bytes, sigBytes);
+        if (!r.signatureValid) r.problems.add(new Problem(BagChecker.SIGNATURE, "Ed25519 signature over tagmanifest-sha256.txt does not verify with the key in bag-info.txt (fingerprint " + r.signatureFingerprint + ")"));
+        if (trusted != null) {
+            r.signatureCheckedAgainstPubkey = true;
+            if (!java.util.Arrays.equals(trusted, key)) {
+                r.problems.add(new Problem(BagChecker.SIGNATURE, "signed with key " + r.signatureFingerprint + ", not with the --pubkey key " + r.pubkeyFingerprint));
+                r.signatureValid = false;
+            }
+        }
+    }
+
+    /** The running verifier's version (from its jar's Maven metadata) and jar SHA-256 (from its code source, when a jar). */
+    static void identifySelf(BundleReport r) {
+        try (InputStream in = BundleVerifier.class.getResourceAsStream("/META-INF/maven/org.gamecert/verifier/pom.properties")) {
+            if (in != null) {
+                Properties p = new Properties();
+                p.load(in);
+                r.verifierVersion = p.getProperty("version");
+            }
+        } catch (IOException ignored) {
+            // unknown version: reported as such
+        }
+        try {
+            Path self = Paths.get(BundleVerifier.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (Files.isRegularFile(self)) {
+                java.security.MessageDigest md = BagReader.md("SHA-256");
+                byte[] buf = new byte[1 << 16];
+                try (InputStream in = Files.newInputStream(self)) { for (int n; (n = in.read(buf)) > 0; ) md.update(buf, 0, n); }
+                r.verifierJarSha256 = BagReader.hex(md.digest());
+            }
+        } catch (Exception ignored) {
+            // no code source: the jar hash is reported unknown
+        }
+        if (r.verifierJarSha256 != null && r.pinnedJarSha256 != null) r.verifierMatchesPinned = r.verifierJarSha256.equals(r.pinnedJarSha256);
+    }
+
+    // ---- output ----
+
+    static void printHuman(BundleReport r, PrintStream out) {
+        if (r.verdict.equals("error") && r.format == null || r.errorMessage != null && r.problems.isEmpty() && r.certificates.isEmpty()) {
+            out.println("ERROR " + r.errorMessage);
+            return;
+        }
+        out.println("bundle       " + r.path + " (" + r.format + ")");
+        if (r.title != null) out.println("title        " + r.title);
+        boolean bagOk = true;
+        for (Problem p : r.problems) if (!isCertificateProblem(r, p)) bagOk = false;
+        out.println("bag          " + (bagOk ? "complete and valid: every file listed, every checksum right (sha256, sha512), no extra file, "
+                + r.payloadFiles + " payload files, " + r.payloadBytes + " bytes" : "NOT valid (see below)"));
+        if (!r.signaturePresent) out.println("signature    none (the bundle is not signed)");
+        else if (r.signatureCheckedAgainstPubkey && r.signatureValid) out.println("signature    valid, Ed25519 key fingerprint " + r.signatureFingerprint + ", the --pubkey key");
+        else if (r.signatureValid) out.println("signature    present and consistent (key fingerprint " + r.signatureFingerprint
+                + ") but NOT checked against a trusted key: compare the fingerprint with the authors' or pass --pubkey KEY.pub");
+        else out.println("signature    INVALID (see below)");
+        for (BundleReport.CertificateOutcome c : r.certificates)
+            out.println("certificate  " + c.file + ": " + c.verdict + (c.commitment != null ? ", commitment " + c.commitment + ", root value " + c.rootValue : "")
+                    + ", " + c.entries + " entries" + (c.failure != null && !c.verdict.equals("rejected") ? " (" + c.failure + ")" : ""));
+        String self = (r.verifierVersion == null ? "version unknown" : r.verifierVersion)
+                + (r.verifierJarSha256 == null ? " (not run from a jar: its hash is unknown)" : " (jar sha256:" + r.verifierJarSha256 + ")");
+        if (r.pinnedJarSha256 == null) out.println("verifier     " + self + "; the bundle pins no verifier");
+        else if (r.verifierJarSha256 == null) out.println("verifier     " + self + "; cannot compare with the pinned verifier " + r.pinnedVersion
+                + " (jar sha256:" + r.pinnedJarSha256 + ")");
+        else if (Boolean.TRUE.equals(r.verifierMatchesPinned)) out.println("verifier     " + self + " = the verifier pinned by the bundle");
+        else out.println("verifier     " + self + "; WARNING: the bundle pins verifier " + r.pinnedVersion + " (jar sha256:" + r.pinnedJarSha256
+                + "). Not a rejection (a newer verifier may be used), but to reproduce the authors' check, rebuild the pinned one.");
+        if (!r.problems.isEmpty()) {
+            out.println("REJECTED " + r.path + ": " + r.problems.size() + " problem" + (r.problems.size() == 1 ? "" : "s"));
+            for (Problem p : r.problems) out.println("  " + p);
+        } else if (r.verdict.equals("verified")) for (String c : r.citations) out.println(c);
+        else if (r.verdict.equals("incomplete")) out.println("INCOMPLETE " + r.path + ": some certificate was not fully checked");
+        else out.println("ERROR " + r.path + ": " + r.errorMessage);
+    }
+
+    private static boolean isCertificateProblem(BundleReport r, Problem p) {
+        for (BundleReport.CertificateOutcome c : r.certificates) if (c.file.equals(p.file) && c.failure != null) return true;
+        return false;
+    }
+
+    static String toJson(BundleReport r) {
+        StringBuilder s = new StringBuilder("{");
+        kv(s, "verdict", r.verdict).append(',');
+        kv(s, "exit_code", r.exitCode).append(',');
+        kv(s, "bundle", r.path).append(',');
+        kv(s, "format", r.format).append(',');
+        kv(s, "title", r.title).append(',');
+        kv(s, "error", r.errorMessage).append(',');
+        kv(s, "payload_files", r.payloadFiles).append(',');
+        kv(s, "payload_bytes", r.payloadBytes).append(',');
+        s.append("\"problems\":[");
+        for (int i = 0; i < r.problems.size(); i++) {
+            if (i > 0) s.append(',');
+            s.append('{');
+            kv(s, "file", r.problems.get(i).file).append(',');
+            kv(s, "message", r.problems.get(i).message).append('}');
+        }
+        s.append("],\"signature\":{");
+        kv(s, "present", r.signaturePresent).append(',');
+        kv(s, "valid", r.signaturePresent ? (Object) r.signatureValid : null).append(',');
+        kv(s, "checked_against_pubkey", r.signatureCheckedAgainstPubkey).append(',');
+        kv(s, "fingerprint", r.signatureFingerprint).append("},\"certificates\":[");
+        for (int i = 0; i < r.certificates.size(); i++) {
+            BundleReport.CertificateOutcome c = r.certificates.get(i);
+            if (i > 0) s.append(',');
+            s.append('{');
+            kv(s, "file", c.file).append(',');
+            kv(s, "verdict", c.verdict).append(',');
+            kv(s, "commitment", c.commitment).append(',');
+            kv(s, "claimed_commitment", c.claimedCommitment).append(',');
+            kv(s, "root_value", c.rootValue).append(',');
+            kv(s, "entries", c.entries).append(',');
+            kv(s, "failure", c.failure).append('}');
+        }
+        s.append("],\"verifier\":{");
+        kv(s, "version", r.verifierVersion).append(',');
+        kv(s, "jar_sha256", r.verifierJarSha256).append(',');
+        kv(s, "pinned_version", r.pinnedVersion).append(',');
+        kv(s, "pinned_jar_sha256", r.pinnedJarSha256).append(',');
+        kv(s, "matches_pinned", r.verifierMatchesPinned).append("},\"citations\":[");
+        for (int i = 0; i < r.citations.size(); i++) {
+            if (i > 0) s.append(',');
+            str(s, r.citations.get(i));
+        }
+        return s.append("]}").toString();
+    }
+
+    private static StringBuilder kv(StringBuilder s, String k, Object v) {
+        str(s, k).append(':');
+        if (v == null) return s.append("null");
+        if (v instanceof Number || v instanceof Boolean) return s.append(v);
+        return str(s, v.toString());
+    }
+
+    private static StringBuilder str(StringBuilder s, String v) {
+        s.append('"');
+        for (char c : v.toCharArray()) {
+            if (c == '"' || c == '\\') s.append('\\').append(c);
+            else if (c < 0x20) s.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            else s.append(c);
+        }
+        return s.append('"');
+    }
+
+    private static void deleteTree(Path root) {
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override public FileVisitResult visitFile(Path f, BasicFileAttributes a) throws IOException { Files.delete(f); return FileVisitResult.CONTINUE; }
+                @Override public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException { Files.delete(d); return FileVisitResult.CONTINUE; }
+            });
+        } catch (IOException ignored) {
+            // a temp dir left behind is harmless
+        }
+    }
+
+}
