@@ -198,17 +198,28 @@ public final class PeerTableGenerator {
 
     /** The records as tables: disc count -> 13-byte records sorted by encode_bb (unsigned). */
     public TreeMap<Integer, byte[]> tables() {
+        return tables(records, false);
+    }
+
+    /** Strong export straight from the solve memo (no copy): non-pass positions, PV chain marked. */
+    public TreeMap<Integer, byte[]> strongTables() {
+        return tables(values, true);
+    }
+
+    private TreeMap<Integer, byte[]> tables(LongMap source, boolean strong) {
         TreeMap<Integer, long[]> keysBy = new TreeMap<>();
         TreeMap<Integer, Integer> counts = new TreeMap<>();
         long[] pos = new long[2];
-        records.forEach((k, v) -> {
+        source.forEach((k, v) -> {
             PeerCodec.fromOrderKey(k, pos);
+            if (strong && rules.legalMoves(pos[0], pos[1]) == 0) return; // pass or terminal: never stored
             counts.merge(Long.bitCount(pos[0] | pos[1]), 1, Integer::sum);
         });
         for (var e : counts.entrySet()) keysBy.put(e.getKey(), new long[e.getValue()]);
         TreeMap<Integer, Integer> fill = new TreeMap<>();
-        records.forEach((k, v) -> {
+        source.forEach((k, v) -> {
             PeerCodec.fromOrderKey(k, pos);
+            if (strong && rules.legalMoves(pos[0], pos[1]) == 0) return;
             int d = Long.bitCount(pos[0] | pos[1]);
             int i = fill.merge(d, 1, Integer::sum) - 1;
             keysBy.get(d)[i] = k ^ Long.MIN_VALUE; // signed sort of flipped keys = unsigned order
@@ -220,9 +231,15 @@ public final class PeerTableGenerator {
             byte[] buf = new byte[ks.length * 13];
             for (int i = 0; i < ks.length; i++) {
                 long k = ks[i] ^ Long.MIN_VALUE;
-                long r = records.get(k);
                 PeerCodec.fromOrderKey(k, pos);
-                PeerCodec.encodeRecord(pos[0], pos[1], (int) (r & 31), (int) (r >>> 5 & 127) - 36, (int) (r >>> 12 & 127) - 36, buf, i * 13);
+                if (strong) {
+                    int val = (int) values.get(k) - 64;
+                    int kind = records.get(k) != LongMap.MISSING ? PV : AP | PP;
+                    PeerCodec.encodeRecord(pos[0], pos[1], kind, val, val, buf, i * 13);
+                } else {
+                    long r = records.get(k);
+                    PeerCodec.encodeRecord(pos[0], pos[1], (int) (r & 31), (int) (r >>> 5 & 127) - 36, (int) (r >>> 12 & 127) - 36, buf, i * 13);
+                }
             }
             out.put(e.getKey(), buf);
         }
@@ -295,22 +312,55 @@ public final class PeerTableGenerator {
         }
     }
 
-    /** Generates tables for a random root with the given empties; args: empties seed outDir [dir|tar|tarzst|split]. */
+    /**
+     * Strong export: every solved position whose mover has a move, exact, as ALL'+PV' (kind 6),
+     * and PV along each root's principal line. A valid peer table set (every P' child serves A',
+     * every A' has its maximizing child serving P'), far larger per solve than the semi-strong set.
+     */
+    public void certifyStrong(long mover, long opp) {
+        solve(mover, opp);
+        long m = mover, o = opp;
+        long[] c = new long[2];
+        while (true) {
+            PeerCodec.canonical(m, o, c);
+            records.put(PeerCodec.orderKey(c[0], c[1]), pack(PV, solve(m, o), solve(m, o), PV, -36, 36));
+            Move best = null;
+            int v = solve(m, o);
+            for (Move mv : moves(m, o)) if (mv.value == v && best == null) best = mv;
+            if (best == null || best.isTerminal) return;
+            m = best.cm;
+            o = best.co;
+        }
+    }
+
+    /**
+     * Generates tables; args: empties seed outDir [dir|tar|tarzst|split] [semi|strong] [roots].
+     * With several roots, the roots are random positions with that many empties (seeds seed, seed+1, …).
+     */
     public static void main(String[] args) throws IOException {
         int empties = Integer.parseInt(args[0]);
         long seed = Long.parseLong(args[1]);
         Path out = Path.of(args[2]);
         String form = args.length > 3 ? args[3] : "dir";
         long t0 = System.nanoTime();
+        boolean strong = args.length > 4 && args[4].equals("strong");
+        int roots = args.length > 5 ? Integer.parseInt(args[5]) : 1;
         PeerTableGenerator g = new PeerTableGenerator();
-        long[] root = randomPosition(g.rules, seed, empties);
-        int v = g.solve(root[0], root[1]);
-        g.certify(root[0], root[1]);
-        TreeMap<Integer, byte[]> tables = g.tables();
+        long[] root = null;
+        int v = 0;
+        for (int i = 0; i < roots; i++) {
+            root = randomPosition(g.rules, seed + i, empties);
+            v = g.solve(root[0], root[1]);
+            if (strong) g.certifyStrong(root[0], root[1]);
+            else g.certify(root[0], root[1]);
+            System.err.printf("root %d/%d solved: %,d positions so far%n", i + 1, roots, g.values.size());
+        }
+        TreeMap<Integer, byte[]> tables = strong ? g.strongTables() : g.tables();
+        g.values.clear();
         long recs = 0;
         for (byte[] b : tables.values()) recs += b.length / 13;
-        System.err.printf("root %s value %d: %,d positions solved, %,d records in %d tables, %.1f s%n", PeerCodec.board(root[0], root[1]), v,
-                g.values.size(), recs, tables.size(), (System.nanoTime() - t0) / 1e9);
+        System.err.printf("last root %s value %d: %,d records in %d tables, %.1f s%n", PeerCodec.board(root[0], root[1]), v,
+                recs, tables.size(), (System.nanoTime() - t0) / 1e9);
         Files.createDirectories(out);
         switch (form) {
             case "dir": writeDirectory(tables, out); break;
@@ -354,7 +404,7 @@ public final class PeerTableGenerator {
                 if (keys[i] == 0) {
                     keys[i] = k;
                     vals[i] = v;
-                    if (++size * 2 > keys.length) grow();
+                    if (++size * 4 > keys.length * 3) grow();
                     return;
                 }
             }
@@ -362,6 +412,13 @@ public final class PeerTableGenerator {
 
         int size() {
             return size;
+        }
+
+        void clear() {
+            keys = new long[16];
+            vals = new long[16];
+            mask = 15;
+            size = 0;
         }
 
         private void grow() {
