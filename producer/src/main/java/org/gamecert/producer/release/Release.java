@@ -72,6 +72,9 @@ public final class Release {
         readVerifierJar(in);
         List<CertSummary> certs = new ArrayList<>();
         HashSet<String> names = new HashSet<>();
+        // Sorted by file name: the order of the arguments does not change the bundle.
+        in.certificates = new ArrayList<>(in.certificates);
+        in.certificates.sort(java.util.Comparator.comparing(p -> String.valueOf(p.getFileName())));
         for (Path p : in.certificates) {
             CertSummary c = summarize(p);
             if (!names.add(c.file)) throw new ReleaseException("two certificates are named " + c.file + ": rename one", true);

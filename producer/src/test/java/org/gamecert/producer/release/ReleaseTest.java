@@ -1,0 +1,362 @@
+package org.gamecert.producer.release;
+
+import org.gamecert.producer.cli.ProduceMain;
+import org.gamecert.verifier.bundle.BundleOptions;
+import org.gamecert.verifier.bundle.BundleReport;
+import org.gamecert.verifier.bundle.BundleVerifier;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Release bundles: determinism, content, round trip through the verifier's bundle check, tampering, signatures. */
+class ReleaseTest {
+    @TempDir static Path shared;
+    static Path cert, cert2, jar, keyPriv, keyPub, otherPub;
+
+    @BeforeAll static void makeInputs() throws IOException {
+        cert = shared.resolve("othello-4x4.gsc");
+        assertEquals(0, produce("solve", "--game", "othello:4x4", "--out", cert.toString(), "-q"));
+        cert2 = shared.resolve("c4-4x4.gsc");
+        assertEquals(0, produce("solve", "--game", "connect4:4x4", "--out", cert2.toString(), "-q"));
+        jar = fakeVerifierJar(shared.resolve("verifier.jar"));
+        assertEquals(0, produce("keygen", "--out", shared.resolve("author").toString()));
+        keyPriv = shared.resolve("author.key");
+        keyPub = shared.resolve("author.pub");
+        assertEquals(0, produce("keygen", "--out", shared.resolve("other").toString()));
+        otherPub = shared.resolve("other.pub");
+    }
+
+    static final ByteArrayOutputStream lastOut = new ByteArrayOutputStream(), lastErr = new ByteArrayOutputStream();
+
+    static int produce(String... args) {
+        lastOut.reset();
+        lastErr.reset();
+        return ProduceMain.run(args, new PrintStream(lastOut, true), new PrintStream(lastErr, true));
+    }
+
+    /** A jar with what the release command looks for: the verifier's main class and its Maven metadata. */
+    static Path fakeVerifierJar(Path p) throws IOException {
+        try (JarOutputStream j = new JarOutputStream(Files.newOutputStream(p))) {
+            j.putNextEntry(new JarEntry("org/gamecert/verifier/cli/VerifyMain.class"));
+            j.write(new byte[] {(byte) 0xCA, (byte) 0xFE});
+            j.putNextEntry(new JarEntry("META-INF/maven/org.gamecert/verifier/pom.properties"));
+            j.write("version=9.8.7\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        return p;
+    }
+
+    static Path release(Path out, String... extra) {
+        List<String> a = new ArrayList<>(List.of("release", "--title", "Othello 4x4 & friends", "--author", "Ada King Lovelace",
+                "--orcid", "0000-0002-1825-0097", "--date", "2026-03-01", "--verifier-jar", jar.toString(), "--out", out.toString()));
+        a.addAll(List.of(extra));
+        int rc = produce(a.toArray(new String[0]));
+        assertEquals(0, rc, lastErr.toString());
+        return out;
+    }
+
+    static BundleReport check(Path bundle, Path pubkey) {
+        BundleOptions o = new BundleOptions();
+        o.pubkey = pubkey;
+        return BundleVerifier.check(bundle, o, null);
+    }
+
+    // ---- determinism ----
+
+    @Test void sameInputsGiveByteIdenticalArchives(@TempDir Path d) throws IOException {
+        for (String name : new String[] {"rel.tar", "rel.tar.zst"}) {
+            Path a = Files.createDirectories(d.resolve("a")).resolve(name), b = Files.createDirectories(d.resolve("b")).resolve(name);
+            release(a, "--sign", keyPriv.toString(), cert.toString(), cert2.toString());
+            String user = System.getProperty("user.name");
+            System.setProperty("user.name", "someone-else-entirely"); // owner names must not leak into the tar
+            try { release(b, "--sign", keyPriv.toString(), cert2.toString(), cert.toString()); }
+            finally { System.setProperty("user.name", user); }
+            assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(b), name + " differs between two runs");
+            assertFalse(new String(Files.readAllBytes(a), StandardCharsets.ISO_8859_1).contains("someone-else"));
+        }
+    }
+
+    @Test void longNamesUsePaxAndStayDeterministic(@TempDir Path d) throws IOException {
+        Path longCert = d.resolve("x".repeat(96) + ".gsc");
+        Files.copy(cert, longCert);
+        Path a = Files.createDirectories(d.resolve("a")).resolve("long-name-release-bundle.tar");
+        Path b = Files.createDirectories(d.resolve("b")).resolve("long-name-release-bundle.tar");
+        release(a, longCert.toString());
+        String user = System.getProperty("user.name");
+        System.setProperty("user.name", "another-user-name");
+        try { release(b, longCert.toString()); } finally { System.setProperty("user.name", user); }
+        assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(b));
+        String raw = new String(Files.readAllBytes(a), StandardCharsets.ISO_8859_1);
+        assertTrue(raw.contains("path=long-name-release-bundle/data/" + "x".repeat(96) + ".gsc"), "PAX path record expected");
+        assertFalse(raw.contains("another-user-name"));
+        assertEquals("verified", check(a, null).verdict);
+    }
+
+    @Test void dateComesFromOptionOrSourceDateEpochNeverTheClock() throws Exception {
+        assertEquals("2023-11-14", ReleaseCommand.dateFromSourceDateEpoch("1700000000"));
+        assertNull(ReleaseCommand.dateFromSourceDateEpoch(null));
+        assertThrows(Release.ReleaseException.class, () -> ReleaseCommand.dateFromSourceDateEpoch("yesterday"));
+    }
+
+    // ---- content ----
+
+    @Test void bagInfoCitationAndReadmeNameTheCommitments(@TempDir Path d) throws IOException {
+        Path out = release(d.resolve("dir"), "--doi", "10.5281/zenodo.1234", cert.toString(), cert2.toString());
+        String id1 = org.gamecert.producer.cert.CertificateReader.read(cert).commitmentId;
+        String id2 = org.gamecert.producer.cert.CertificateReader.read(cert2).commitmentId;
+        String info = Files.readString(out.resolve("bag-info.txt"));
+        assertTrue(info.contains("Commitment-Id: " + id1 + " data/othello-4x4.gsc\n"));
+        assertTrue(info.contains("Commitment-Id: " + id2 + " data/c4-4x4.gsc\n"));
+        assertTrue(info.contains("Bagging-Date: 2026-03-01\n"));
+        assertTrue(info.contains("Verifier-Version: 9.8.7\n"));
+        assertTrue(info.contains("Verifier-Jar-SHA256: " + Digests.sha256And512(jar)[0] + "\n"));
+        long bytes;
+        try (Stream<Path> s = Files.list(out.resolve("data"))) {
+            List<Path> data = s.collect(Collectors.toList());
+            bytes = 0;
+            for (Path p : data) bytes += Files.size(p);
+            assertTrue(info.contains("Payload-Oxum: " + bytes + "." + data.size() + "\n"));
+        }
+        String cff = Files.readString(out.resolve("data/CITATION.cff"));
+        assertTrue(cff.startsWith("cff-version: 1.2.0\n"));
+        assertTrue(cff.contains("title: \"Othello 4x4 & friends\""));
+        assertTrue(cff.contains("family-names: \"Lovelace\"") && cff.contains("given-names: \"Ada King\""));
+        assertTrue(cff.contains("orcid: \"https://orcid.org/0000-0002-1825-0097\""));
+        assertTrue(cff.contains("value: \"" + id1 + "\"") && cff.contains("value: \"" + id2 + "\""));
+        assertTrue(cff.contains("doi: \"10.5281/zenodo.1234\"") && cff.contains("date-released: \"2026-03-01\""));
+        String readme = Files.readString(out.resolve("data/README.md"));
+        assertTrue(readme.contains(id1) && readme.contains(Digests.sha256And512(jar)[0]) && readme.contains("scripts/verify"));
+        String json = Files.readString(out.resolve("data/othello-4x4.census.json"));
+        assertTrue(json.contains("\"commitment\": \"" + id1 + "\"") && json.contains("\"game\": \"othello:4x4\""));
+    }
+
+    @Test void censusSvgIsWellFormedWithOneBarPerNonZeroCount(@TempDir Path d) throws Exception {
+        Path out = release(d.resolve("dir"), cert.toString());
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(true);
+        Document doc = f.newDocumentBuilder().parse(out.resolve("data/census.svg").toFile());
+        assertEquals("svg", doc.getDocumentElement().getLocalName());
+        assertEquals("http://www.w3.org/2000/svg", doc.getDocumentElement().getNamespaceURI());
+        long[][] census = org.gamecert.producer.cert.CertificateReader.read(cert).census;
+        int nonZero = 0;
+        for (long[] r : census) nonZero += (r[1] > 0 ? 1 : 0) + (r[2] > 0 ? 1 : 0);
+        int bars = 0;
+        var rects = doc.getElementsByTagNameNS("http://www.w3.org/2000/svg", "rect");
+        for (int i = 0; i < rects.getLength(); i++) if (rects.item(i).getTextContent().contains("discs:")) bars++;
+        assertEquals(nonZero, bars);
+        assertTrue(nonZero > 0);
+    }
+
+    // ---- round trip ----
+
+    @Test void roundTripVerifiesEveryFormat(@TempDir Path d) {
+        for (String name : new String[] {"dir", "r.tar", "r.tar.zst"}) {
+            Path out = release(d.resolve(name), cert.toString(), cert2.toString());
+            BundleReport r = check(out, null);
+            assertEquals("verified", r.verdict, name + ": " + r.problems);
+            assertEquals(0, r.exitCode);
+            assertEquals(2, r.citations.size());
+            assertTrue(r.citations.get(0).startsWith("VERIFIED Othello 4x4 & friends · "));
+            assertTrue(r.citations.stream().anyMatch(c -> c.contains("commitment " + r.certificates.get(0).commitment)));
+            assertEquals(r.certificates.get(0).claimedCommitment, r.certificates.get(0).commitment);
+        }
+    }
+
+    @Test void splitPartsVerifyFromTheFirstPart(@TempDir Path d) throws IOException {
+        int rc = produce("release", "--title", "T", "--author", "A", "--verifier-jar", jar.toString(), "--split-size", "4k",
+                "--out", d.resolve("s.tar.zst").toString(), cert.toString());
+        assertEquals(0, rc, lastErr.toString());
+        assertTrue(Files.exists(d.resolve("s.tar.zst.001")));
+        assertEquals("verified", check(d.resolve("s.tar.zst.000"), null).verdict);
+        Files.delete(d.resolve("s.tar.zst.001")); // a lost part: parts after the gap are not read
+        assertEquals("rejected", check(d.resolve("s.tar.zst.000"), null).verdict);
+    }
+
+    // ---- tampering ----
+
+    @Test void oneByteChangedInAnyFileIsRejectedNamingIt(@TempDir Path d) throws IOException {
+        Path ref = release(d.resolve("ref"), "--sign", keyPriv.toString(), cert.toString());
+        for (String f : listFiles(ref)) {
+            Path copy = copyTree(ref, d.resolve("t" + Math.abs(f.hashCode())));
+            Path p = copy.resolve(f);
+            byte[] b = Files.readAllBytes(p);
+            int at = b.length / 2;
+            b[at] = (byte) (b[at] == '0' ? '1' : (b[at] ^ 0x01)); // stays text for text files
+            Files.write(p, b);
+            BundleReport r = check(copy, keyPub);
+            assertEquals(1, r.exitCode, f + " tampered but " + r.verdict);
+            assertTrue(r.names(f), f + " not named in " + r.problems);
+        }
+    }
+
+    @Test void fileRemovedOrAddedIsRejectedNamingIt(@TempDir Path d) throws IOException {
+        Path ref = release(d.resolve("ref"), "--sign", keyPriv.toString(), cert.toString());
+        for (String f : listFiles(ref)) {
+            Path copy = copyTree(ref, d.resolve("r" + Math.abs(f.hashCode())));
+            Files.delete(copy.resolve(f));
+            BundleReport r = check(copy, null);
+            assertEquals(1, r.exitCode, f + " removed but " + r.verdict);
+            assertTrue(r.names(f), f + " not named in " + r.problems);
+        }
+        for (String extra : new String[] {"data/extra.txt", "notes.txt", "data/sub/more.gsc"}) {
+            Path copy = copyTree(ref, d.resolve("a" + Math.abs(extra.hashCode())));
+            Files.createDirectories(copy.resolve(extra).getParent());
+            Files.writeString(copy.resolve(extra), "hello");
+            BundleReport r = check(copy, null);
+            assertEquals(1, r.exitCode, extra + " added but " + r.verdict);
+            assertTrue(r.names(extra), extra + " not named in " + r.problems);
+        }
+    }
+
+    @Test void editedManifestIsRejected(@TempDir Path d) throws IOException {
+        Path ref = release(d.resolve("ref"), cert.toString());
+        // Drop the certificate's line from the payload manifest: the certificate becomes unlisted, and the tag manifest no longer matches.
+        Path copy = copyTree(ref, d.resolve("m"));
+        Path m = copy.resolve("manifest-sha256.txt");
+        String kept = Files.readAllLines(m).stream().filter(l -> !l.endsWith("data/othello-4x4.gsc")).map(l -> l + "\n").collect(Collectors.joining());
+        Files.writeString(m, kept);
+        BundleReport r = check(copy, null);
+        assertEquals(1, r.exitCode);
+        assertTrue(r.names("manifest-sha256.txt") && r.names("data/othello-4x4.gsc"), r.problems.toString());
+    }
+
+    @Test void byteChangedInsideTarIsRejectedNamingTheFile(@TempDir Path d) throws IOException {
+        Path tar = release(d.resolve("t.tar"), cert.toString());
+        byte[] b = Files.readAllBytes(tar);
+        byte[] cff = Files.readAllBytes(release(d.resolve("dir"), cert.toString()).resolve("data/CITATION.cff"));
+        int at = indexOf(b, cff);
+        assertTrue(at > 0);
+        b[at + 20] ^= 0x01;
+        Files.write(tar, b);
+        BundleReport r = check(tar, null);
+        assertEquals(1, r.exitCode);
+        assertTrue(r.names("data/CITATION.cff"), r.problems.toString());
+    }
+
+    @Test void commitmentClaimMustMatchTheCertificate(@TempDir Path d) throws IOException {
+        // A bundle whose bag is internally consistent but names another commitment: re-made by hand.
+        Path ref = release(d.resolve("ref"), cert.toString());
+        String info = Files.readString(ref.resolve("bag-info.txt"));
+        String id = org.gamecert.producer.cert.CertificateReader.read(cert).commitmentId;
+        String forged = id.substring(0, id.length() - 1) + (id.endsWith("0") ? "1" : "0");
+        Files.writeString(ref.resolve("bag-info.txt"), info.replace(id, forged));
+        rewriteTagManifest(ref);
+        BundleReport r = check(ref, null);
+        assertEquals(1, r.exitCode, r.problems.toString());
+        assertTrue(r.names("data/othello-4x4.gsc"));
+    }
+
+    // ---- signatures ----
+
+    @Test void signatureValidInvalidAndWrongKey(@TempDir Path d) throws IOException {
+        Path out = release(d.resolve("s"), "--sign", keyPriv.toString(), cert.toString());
+        BundleReport ok = check(out, keyPub);
+        assertEquals("verified", ok.verdict, ok.problems.toString());
+        assertTrue(ok.signatureCheckedAgainstPubkey && ok.signatureValid);
+        assertEquals(Ed25519Keys.fingerprint(Ed25519Keys.readKeyFile(keyPub, 32)), ok.signatureFingerprint);
+
+        BundleReport unchecked = check(out, null);
+        assertEquals("verified", unchecked.verdict);
+        assertTrue(unchecked.signaturePresent && !unchecked.signatureCheckedAgainstPubkey);
+
+        BundleReport wrong = check(out, otherPub);
+        assertEquals(1, wrong.exitCode);
+        assertTrue(wrong.names(Release.SIGNATURE_FILE));
+
+        // A well-formed signature of other bytes.
+        Path bad = copyTree(out, d.resolve("bad"));
+        byte[] seed = Ed25519Keys.readKeyFile(keyPriv, 32);
+        Files.writeString(bad.resolve(Release.SIGNATURE_FILE), Ed25519Keys.toText(Ed25519Keys.sign(seed, "other".getBytes(StandardCharsets.UTF_8))));
+        BundleReport invalid = check(bad, keyPub);
+        assertEquals(1, invalid.exitCode);
+        assertTrue(invalid.names(Release.SIGNATURE_FILE));
+
+        // Re-signed by someone else with their own key written into bag-info: consistent, but not the trusted key.
+        byte[][] kp = Ed25519Keys.generate(new SecureRandom());
+        Path resigned = copyTree(out, d.resolve("re"));
+        String info = Files.readString(resigned.resolve("bag-info.txt"));
+        String pub = Ed25519Keys.toText(Ed25519Keys.readKeyFile(keyPub, 32)).trim();
+        info = info.replace(pub, Ed25519Keys.toText(kp[1]).trim());
+        Files.writeString(resigned.resolve("bag-info.txt"), info);
+        byte[] tm = rewriteTagManifest(resigned);
+        Files.writeString(resigned.resolve(Release.SIGNATURE_FILE), Ed25519Keys.toText(Ed25519Keys.sign(kp[0], tm)));
+        assertEquals("verified", check(resigned, null).verdict); // no trusted key: only consistency can be checked
+        BundleReport forged = check(resigned, keyPub);
+        assertEquals(1, forged.exitCode);
+        assertTrue(forged.names(Release.SIGNATURE_FILE));
+    }
+
+    @Test void keygenRefusesToOverwriteAndFingerprintIsPrinted(@TempDir Path d) throws IOException {
+        assertEquals(0, produce("keygen", "--out", d.resolve("k").toString()));
+        byte[] pub = Ed25519Keys.readKeyFile(d.resolve("k.pub"), 32);
+        assertTrue(lastOut.toString().contains(Ed25519Keys.fingerprint(pub)));
+        assertArrayEquals(pub, Ed25519Keys.publicKeyOf(Ed25519Keys.readKeyFile(d.resolve("k.key"), 32)));
+        assertEquals(2, produce("keygen", "--out", d.resolve("k").toString()));
+    }
+
+    @Test void badRequestsGiveOneLineErrors(@TempDir Path d) throws IOException {
+        assertEquals(2, produce("release", "--title", "T", "--author", "A", "--verifier-jar", d.resolve("nope.jar").toString(),
+                "--out", d.resolve("x.tar").toString(), cert.toString()));
+        assertTrue(lastErr.toString().startsWith("error: no verifier jar"));
+        assertEquals(2, produce("release", "--title", "T", "--author", "A", "--orcid", "123", "--verifier-jar", jar.toString(),
+                "--out", d.resolve("x.tar").toString(), cert.toString()));
+        Path notCert = Files.writeString(d.resolve("junk.gsc"), "not a certificate");
+        assertEquals(1, produce("release", "--title", "T", "--author", "A", "--verifier-jar", jar.toString(),
+                "--out", d.resolve("x.tar").toString(), notCert.toString()));
+        assertTrue(lastErr.toString().contains("not a valid certificate"));
+        assertEquals(1, lastErr.toString().trim().split("\n").length);
+    }
+
+    // ---- helpers ----
+
+    static byte[] rewriteTagManifest(Path bag) throws IOException {
+        StringBuilder tm = new StringBuilder();
+        for (String f : new String[] {"bag-info.txt", "bagit.txt", "manifest-sha256.txt", "manifest-sha512.txt"})
+            tm.append(Digests.hex(Digests.sha256(Files.readAllBytes(bag.resolve(f))))).append("  ").append(f).append('\n');
+        byte[] b = tm.toString().getBytes(StandardCharsets.UTF_8);
+        Files.write(bag.resolve("tagmanifest-sha256.txt"), b);
+        return b;
+    }
+
+    static List<String> listFiles(Path root) throws IOException {
+        try (Stream<Path> s = Files.walk(root)) {
+            return s.filter(Files::isRegularFile).map(p -> root.relativize(p).toString().replace('\\', '/')).sorted().collect(Collectors.toList());
+        }
+    }
+
+    static Path copyTree(Path from, Path to) throws IOException {
+        for (String f : listFiles(from)) {
+            Path t = to.resolve(f);
+            Files.createDirectories(t.getParent());
+            Files.copy(from.resolve(f), t);
+        }
+        return to;
+    }
+
+    static int indexOf(byte[] hay, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < needle.length; j++) if (hay[i + j] != needle[j]) continue outer;
+            return i;
+        }
+        return -1;
+    }
+
+}
