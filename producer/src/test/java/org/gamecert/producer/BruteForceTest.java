@@ -56,23 +56,34 @@ class BruteForceTest {
         BruteForceCheck.check(g, 0, 0, produce(dir.resolve("w.gsc"), "--game", "connect4:5x4", "--mode", "weak"), true);
     }
 
-    @Test void connectFourSmallBoardsWithWins() throws Exception {
-        // 4x5 and 5x5 have decisive lines and odd shapes: exercise wins, losses and terminal census rows.
-        for (String game : new String[]{"connect4:4x5", "connect4:6x3"}) {
-            String[] wh = game.substring(9).split("x");
-            RefGame.ConnectFour g = new RefGame.ConnectFour(Integer.parseInt(wh[0]), Integer.parseInt(wh[1]));
-            BruteForceCheck.check(g, 0, 0, produce(dir.resolve(game.replace(':', '_') + ".gsc"), "--game", game), false);
+    @Test void connectFourPositionsWithWinsAndLosses() throws Exception {
+        RefGame.ConnectFour g = new RefGame.ConnectFour(5, 3);
+        BruteForceCheck.check(g, 0, 0, produce(dir.resolve("53.gsc"), "--game", "connect4:5x3"), false);
+        // Random 5x4 positions whose value is decisive: exercises wins, losses and terminal census rows.
+        RefGame.ConnectFour g54 = new RefGame.ConnectFour(5, 4);
+        org.gamecert.producer.game.ConnectFour c54 = new org.gamecert.producer.game.ConnectFour(5, 4);
+        SplittableRandom rnd = new SplittableRandom(7);
+        int wins = 0, losses = 0, tries = 0;
+        while ((wins < 2 || losses < 2) && tries++ < 500) {
+            StringBuilder seq = new StringBuilder();
+            for (int i = 0; i < 6; i++) seq.append(1 + rnd.nextInt(5));
+            long[] p;
+            try { p = c54.parseMoves(seq.toString()); } catch (IllegalArgumentException e) { continue; }
+            if (g54.terminal(p[0], p[1])) continue;
+            int v = g54.value(p[0], p[1]);
+            if (v > 0 && wins < 2) wins++; else if (v < 0 && losses < 2) losses++; else continue;
+            BruteForceCheck.check(g54, p[0], p[1], produce(dir.resolve("p" + tries + ".gsc"), "--game", "connect4:5x4", "--moves", seq.toString()), false);
+            BruteForceCheck.check(g54, p[0], p[1], produce(dir.resolve("q" + tries + ".gsc"), "--game", "connect4:5x4", "--moves", seq.toString(), "--mode", "weak"), true);
         }
-        RefGame.ConnectFour g = new RefGame.ConnectFour(5, 4);
-        long[] p = new org.gamecert.producer.game.ConnectFour(5, 4).parseMoves("3324");
-        BruteForceCheck.check(g, p[0], p[1], produce(dir.resolve("m.gsc"), "--game", "connect4:5x4", "--moves", "3324"), false);
+        assertEquals(2, wins);
+        assertEquals(2, losses);
     }
 
     @Test void othello6x6WithTwelveEmpties() throws Exception {
         RefGame.Othello g = new RefGame.Othello(6);
         SplittableRandom rnd = new SplittableRandom(20261122);
         int done = 0;
-        while (done < 3) {
+        while (done < 2) {
             long[] s = g.start();
             long m = s[0], o = s[1];
             StringBuilder seq = new StringBuilder();

@@ -29,15 +29,17 @@ public abstract class RefGame {
     public abstract int terminalValue(long m, long o);
     public abstract boolean countsTerminalsInCensus();
 
-    private final Map<Long, Map<Long, Integer>> memo = new HashMap<>();
+    private record Pos(long m, long o) {}
+    private final Map<Pos, Integer> memo = new HashMap<>();
 
     /** Game-theoretic value by plain memoized negamax (positions with the mover to play; no pass positions). */
     public int value(long m, long o) {
-        Map<Long, Integer> inner = memo.get(m);
-        if (inner != null) { Integer v = inner.get(o); if (v != null) return v; }
+        Pos k = new Pos(m, o);
+        Integer known = memo.get(k);
+        if (known != null) return known;
         int best = Integer.MIN_VALUE;
         for (int mv : moves(m, o)) best = Math.max(best, moveValue(m, o, mv));
-        memo.computeIfAbsent(m, k -> new HashMap<>()).put(o, best);
+        memo.put(k, best);
         return best;
     }
 

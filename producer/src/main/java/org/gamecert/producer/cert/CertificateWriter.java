@@ -26,7 +26,7 @@ public final class CertificateWriter {
     public static final int MAX_BLOCK_ENTRIES = 1 << 18;
     public static final int MAX_BLOCK_BYTES = 1 << 24;
     /** Fixed compression level (SPEC §13): part of what makes the bytes reproducible. */
-    public static final int ZSTD_LEVEL = 19;
+    public static final int ZSTD_LEVEL = 9;
     static final int MAGIC_HEADER = 0x184D2A50, MAGIC_BLOCK = 0x184D2A51, MAGIC_TRAILER = 0x184D2A52;
 
     /** Outcome of a write. */
