@@ -377,6 +377,17 @@ final class PairChecker {
         for (int r = 0; r < recs; r++) {
             int off = r * RECORD_BYTES;
             long index = firstIndex + r;
+            if (pass > 0) {
+                // The record's own form was checked in pass 0; only its claims matter now.
+                int st = state[r] & 0xFF;
+                if ((st & BAD) != 0) continue;
+                PeerCodec.decodeKey(buf, off, pos);
+                int kind = PeerCodec.symbol(buf[off + 9]), lb = PeerCodec.symbol(buf[off + 10]) - MAX_VALUE, ub = PeerCodec.symbol(buf[off + 11]) - MAX_VALUE;
+                st = checkMoves(pos[0], pos[1], kind, lb, ub, st, pass, childGiven, terminalNext, index, out, can);
+                if (last && (st & BAD) == 0) st = finish(pos[0], pos[1], kind, lb, ub, st, index, out);
+                state[r] = (byte) st;
+                continue;
+            }
             // Decode and check the record's own form; a malformed record is reported once (pass 0).
             String bad = null, badRule = null;
             int kind = 0, lb = 0, ub = 0;

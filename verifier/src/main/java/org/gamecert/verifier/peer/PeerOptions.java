@@ -28,11 +28,18 @@ public final class PeerOptions {
 
     /** Records a child range may hold under the budget (10 bytes each, after the index and buffers). */
     long effectiveRangeRecords() {
-        long budget = maxMemory > 0 ? maxMemory : (long) (Runtime.getRuntime().maxMemory() * 0.6);
+        long heap = Runtime.getRuntime().maxMemory();
+        // More than the JVM may hold would end in OutOfMemoryError: the budget never exceeds 85 % of -Xmx.
+        long budget = maxMemory > 0 ? Math.min(maxMemory, (long) (heap * 0.85)) : (long) (heap * 0.6);
         long reserve = 243L * 243 * 243 * 4 + 64L * 1024 * 1024; // 3-byte bucket index + chunks in flight
         long r = Math.max(1L << 16, (budget - reserve) / BYTES_PER_CHILD);
         if (rangeRecords > 0) r = Math.min(r, rangeRecords);
         return r;
+    }
+
+    /** True when --max-memory asks for more than the JVM's heap allows (the budget was lowered). */
+    boolean memoryClamped() {
+        return maxMemory > 0 && maxMemory > (long) (Runtime.getRuntime().maxMemory() * 0.85);
     }
 
     int effectiveThreads() {

@@ -45,6 +45,10 @@ public final class PeerVerifier {
         try {
             rangeRecords = opt.effectiveRangeRecords();
             threads = opt.effectiveThreads();
+            if (opt.memoryClamped()) {
+                result.notes.add("--max-memory exceeds what this JVM may use (-Xmx " + (Runtime.getRuntime().maxMemory() >> 20)
+                        + " MiB): child ranges sized for 85% of the heap instead; run java with a larger -Xmx");
+            }
             pool = Executors.newFixedThreadPool(threads, r -> {
                 Thread t = new Thread(r, "peer-check");
                 t.setDaemon(true);
