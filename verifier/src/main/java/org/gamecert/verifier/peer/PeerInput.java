@@ -76,6 +76,10 @@ public final class PeerInput {
         String first = found.get(0)[0];
         String naming = p == NUMERIC ? "numbered parts " + base + "." + first + ", ." + next(first, true) + ", …"
                 : p == PART ? "numbered parts " + base + ".part" + first + ", …" : "lettered parts " + base + "." + first + ", …";
+        // split -d numbers NAME.00, NAME.01, …; 7-Zip NAME.001, …: a two-digit run must start at 00.
+        if (p == NUMERIC && first.length() == 2 && Long.parseLong(first) != 0) {
+            throw new IllegalArgumentException(parts.get(0) + ": the first split part (.00) is missing");
+        }
         if (numeric && Long.parseLong(first) > 1) throw new IllegalArgumentException(parts.get(0) + ": the first split part is missing (numbering starts at ." + first + ")");
         if (!numeric && !first.equals("aa")) throw new IllegalArgumentException(parts.get(0) + ": the first split part (.aa) is missing");
         return new PeerInput(Kind.SPLIT_TAR_ZST, path, parts, naming + " (" + parts.size() + " parts)");

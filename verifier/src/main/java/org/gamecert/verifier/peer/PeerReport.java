@@ -93,6 +93,7 @@ public final class PeerReport {
             PeerViolation v = r.violation;
             sb.append('{');
             field(sb, "rule", v.rule).append(',');
+            sb.append("\"block\":null,");
             sb.append("\"layer\":").append(v.layer < 0 ? "null" : Integer.toString(v.layer)).append(',');
             sb.append("\"entry\":").append(v.entry < 0 ? "null" : Long.toString(v.entry)).append(',');
             field(sb, "position", v.position).append(',');
