@@ -198,20 +198,31 @@ public final class PeerCodec {
     public static boolean decodeKey(byte[] buf, int off, long[] out) {
         long m = 0, o = 0;
         for (int i = 0; i < KEY_CHARS; i++) {
-            int v = symbol(buf[off + i]);
-            if (v < 0) return false;
-            for (int t = 0; t < 4; t++) {
-                int d = v % 3;
-                v /= 3;
-                int sq = 4 * i + t;
-                if (d != 0 && sq >= CELLS) return false;
-                if (d == 1) m |= 1L << sq;
-                else if (d == 2) o |= 1L << sq;
-            }
+            int nib = KEY_NIBBLES[buf[off + i] & 0xFF];
+            if (nib < 0) return false;
+            m |= (long) (nib & 15) << (4 * i);
+            o |= (long) (nib >>> 4) << (4 * i);
         }
         out[0] = m;
         out[1] = o;
         return true;
+    }
+
+    /** Per key character: mover squares in bits 0..3, opponent squares in bits 4..7; −1 if not a symbol. */
+    private static final int[] KEY_NIBBLES = new int[256];
+
+    static {
+        java.util.Arrays.fill(KEY_NIBBLES, -1);
+        for (int v = 0; v < ALPHABET.length(); v++) {
+            int m = 0, o = 0, x = v;
+            for (int t = 0; t < 4; t++) {
+                int d = x % 3;
+                x /= 3;
+                if (d == 1) m |= 1 << t;
+                else if (d == 2) o |= 1 << t;
+            }
+            KEY_NIBBLES[ALPHABET.charAt(v)] = m | o << 4;
+        }
     }
 
     public static void encodeKey(long mover, long opp, byte[] buf, int off) {
