@@ -272,7 +272,7 @@ public final class Verifier {
                     Thread.currentThread().interrupt();
                     throw new IOException("interrupted");
                 } catch (ExecutionException e) {
-                    throw new IllegalStateException("decoding failed", e.getCause());
+                    throw new IllegalStateException("decoding failed: " + e.getCause(), e.getCause());
                 }
                 if (d.failure != null) blockFailure(it.rec, d.failure);
                 consumeBlock(it.rec, d.payload);
@@ -399,7 +399,7 @@ public final class Verifier {
                 return;
             }
             long legal = game.legalMoveCodes(mover, opp);
-            if (legal == 0 || game.isTerminal(mover, opp)) {
+            if (!game.storable(mover, opp, legal)) {
                 violation(Rule.POS_2, rec.index, d, index, true, mover, opp,
                         game.isTerminal(mover, opp) ? "the position is terminal" : "the mover must pass", false);
                 return;

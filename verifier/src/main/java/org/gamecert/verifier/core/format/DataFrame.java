@@ -1,6 +1,7 @@
 package org.gamecert.verifier.core.format;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdException;
 import org.gamecert.verifier.core.check.Rule;
 
 /** A block's zstd data frame (SPEC §2, R-CON-3): header fields checked, then decompressed. */
@@ -41,14 +42,18 @@ public final class DataFrame {
         if (fcs != rawLen) throw fail(block, "Frame_Content_Size " + Long.toUnsignedString(fcs) + " != raw_len " + rawLen);
         if (singleSegment) window = fcs;
         if (window > MAX_WINDOW) throw fail(block, "Window_Size " + window + " > 2^24");
-        long extent = Zstd.findFrameCompressedSize(frame, 0, frame.length);
-        if (Zstd.isError(extent)) throw fail(block, "malformed frame: " + Zstd.getErrorName(extent));
-        if (extent != frame.length) throw fail(block, "the frame ends after " + extent + " of comp_len " + frame.length + " bytes");
-        byte[] out = new byte[rawLen];
-        long n = Zstd.decompressByteArray(out, 0, rawLen, frame, 0, frame.length);
-        if (Zstd.isError(n)) throw fail(block, "decompression failed: " + Zstd.getErrorName(n));
-        if (n != rawLen) throw fail(block, "decompressed to " + n + " bytes, raw_len is " + rawLen);
-        return out;
+        try {
+            long extent = Zstd.findFrameCompressedSize(frame, 0, frame.length);
+            if (Zstd.isError(extent)) throw fail(block, "malformed frame: " + Zstd.getErrorName(extent));
+            if (extent != frame.length) throw fail(block, "the frame ends after " + extent + " of comp_len " + frame.length + " bytes");
+            byte[] out = new byte[rawLen];
+            long n = Zstd.decompressByteArray(out, 0, rawLen, frame, 0, frame.length);
+            if (Zstd.isError(n)) throw fail(block, "decompression failed: " + Zstd.getErrorName(n));
+            if (n != rawLen) throw fail(block, "decompressed to " + n + " bytes, raw_len is " + rawLen);
+            return out;
+        } catch (ZstdException e) { // zstd-jni reports some errors by exception rather than by code
+            throw fail(block, "malformed frame: " + e.getMessage());
+        }
     }
 
     private static FormatException fail(long block, String message) {

@@ -30,6 +30,11 @@ public interface Game {
     /** True when the game is over at this position. */
     boolean isTerminal(long mover, long opponent);
 
+    /** R-POS-2 holds: not terminal and the mover has a move (legal = legalMoveCodes). */
+    default boolean storable(long mover, long opponent, long legal) {
+        return legal != 0 && !isTerminal(mover, opponent);
+    }
+
     /** The utility of a terminal position from its mover's point of view. */
     int terminalValue(long mover, long opponent);
 

@@ -10,7 +10,8 @@ public final class OthelloRules implements Game {
 
     private final int n;
     private final long mask;
-    private final long notCol0, notColLast, centre;
+    private final long notEdge, centre;
+    private final int extend; // a run of opponent discs is at most N-2 long: N-3 extension steps
     // Delta-swap tables for the three generators: column mirror, row mirror, transpose.
     private final long[] hMask, vMask, tMask;
     private final int[] hShift, vShift, tShift;
@@ -24,8 +25,8 @@ public final class OthelloRules implements Game {
             col0 |= 1L << (r * n);
             colLast |= 1L << (r * n + n - 1);
         }
-        notCol0 = mask & ~col0;
-        notColLast = mask & ~colLast;
+        notEdge = mask & ~col0 & ~colLast;
+        extend = n - 3;
         int h = n / 2;
         centre = bit(h - 1, h - 1) | bit(h - 1, h) | bit(h, h - 1) | bit(h, h);
         hMask = new long[h];
@@ -81,43 +82,48 @@ public final class OthelloRules implements Game {
         return mask;
     }
 
-    private long shift(long x, int dir) {
-        switch (dir) {
-            case 0: return (x << 1) & notCol0;            // east
-            case 1: return (x >>> 1) & notColLast;        // west
-            case 2: return (x << n) & mask;               // south
-            case 3: return x >>> n;                       // north
-            case 4: return (x << (n + 1)) & notCol0 & mask; // south-east
-            case 5: return (x << (n - 1)) & notColLast & mask; // south-west
-            case 6: return (x >>> (n - 1)) & notCol0;     // north-east
-            default: return (x >>> (n + 1)) & notColLast; // north-west
-        }
+    // Runs of opponent discs: horizontal and diagonal runs may not include an edge column, so a
+    // shift by 1 or N±1 can never carry a run around the board's side.
+    public long legalMoves(long mover, long opponent) {
+        long empty = ~(mover | opponent) & mask, inner = opponent & notEdge;
+        return (movesUp(mover, inner, empty, 1) | movesDown(mover, inner, empty, 1)
+                | movesUp(mover, opponent, empty, n) | movesDown(mover, opponent, empty, n)
+                | movesUp(mover, inner, empty, n + 1) | movesDown(mover, inner, empty, n + 1)
+                | movesUp(mover, inner, empty, n - 1) | movesDown(mover, inner, empty, n - 1));
     }
 
-    public long legalMoves(long mover, long opponent) {
-        long empty = ~(mover | opponent) & mask;
-        long moves = 0;
-        for (int dir = 0; dir < 8; dir++) {
-            long x = shift(mover, dir) & opponent;
-            for (int i = 0; i < n - 3; i++) x |= shift(x, dir) & opponent;
-            moves |= shift(x, dir) & empty;
-        }
-        return moves;
+    private long movesUp(long mover, long run, long empty, int s) {
+        long x = (mover << s) & run;
+        for (int i = 0; i < extend; i++) x |= (x << s) & run;
+        return (x << s) & empty;
+    }
+
+    private long movesDown(long mover, long run, long empty, int s) {
+        long x = (mover >>> s) & run;
+        for (int i = 0; i < extend; i++) x |= (x >>> s) & run;
+        return (x >>> s) & empty;
     }
 
     public long flips(long mover, long opponent, int square) {
         long q = 1L << square;
         if (((mover | opponent) & q) != 0 || (q & mask) == 0) return 0;
-        long flips = 0;
-        for (int dir = 0; dir < 8; dir++) {
-            long run = 0, s = shift(q, dir);
-            while ((s & opponent) != 0) {
-                run |= s;
-                s = shift(s, dir);
-            }
-            if ((s & mover) != 0) flips |= run;
-        }
-        return flips;
+        long inner = opponent & notEdge;
+        return flipsUp(q, mover, inner, 1) | flipsDown(q, mover, inner, 1)
+                | flipsUp(q, mover, opponent, n) | flipsDown(q, mover, opponent, n)
+                | flipsUp(q, mover, inner, n + 1) | flipsDown(q, mover, inner, n + 1)
+                | flipsUp(q, mover, inner, n - 1) | flipsDown(q, mover, inner, n - 1);
+    }
+
+    private long flipsUp(long q, long mover, long run, int s) {
+        long x = (q << s) & run;
+        for (int i = 0; i < extend; i++) x |= (x << s) & run;
+        return ((x << s) & mover) != 0 ? x : 0;
+    }
+
+    private long flipsDown(long q, long mover, long run, int s) {
+        long x = (q >>> s) & run;
+        for (int i = 0; i < extend; i++) x |= (x >>> s) & run;
+        return ((x >>> s) & mover) != 0 ? x : 0;
     }
 
     /** SPEC utility 1: disc margin, empty squares to the winner, side to move's view. */
@@ -160,6 +166,11 @@ public final class OthelloRules implements Game {
     public boolean isLegalPosition(long mover, long opponent) {
         long occ = mover | opponent;
         return (mover & opponent) == 0 && (occ & ~mask) == 0 && (occ & centre) == centre;
+    }
+
+    @Override
+    public boolean storable(long mover, long opponent, long legal) {
+        return legal != 0; // a mover with a move is neither passing nor at the end
     }
 
     @Override
