@@ -26,8 +26,8 @@ import org.gamecert.verifier.core.rules.OthelloRules;
  * Checks every record of table n against table n+1 in bounded memory.
  *
  * <p>Table n+1 is split into consecutive key ranges of at most {@code rangeRecords} records, each
- * held as a sorted {@code long[]} of order keys and a {@code short[]} of what a parent needs from
- * a child (10 bytes a record). For each range, table n is streamed once and every record's
+ * held as one sorted {@code long} per record (8 bytes): the order key's bytes below a bucket index
+ * on its leading base-3 bytes, and 16 bits of what a parent needs from a child. For each range, table n is streamed once and every record's
  * children are regenerated (CPU is cheaper than the disk a materialized child list would take);
  * children whose key falls in the range are looked up. What a parent learnt so far is one byte
  * (existential obligations met, open frontier), kept in a sequential file from pass to pass.
@@ -50,11 +50,12 @@ final class PairChecker {
     private final PrintStream progress;
 
     // The child range of the current pass.
-    private long[] keys;
-    private short[] info;
+    /** Per child: (order key without its bucket bytes) << 16 | child info; sorted. */
+    private long[] entries;
     private int count;
     private int[] bucketStart;
     private int bucketBytes;
+    private long suffixMask;
     private long rangeLo, rangeHi; // [lo, hi) unsigned; hasHi false for the last range
     private boolean hasLo, hasHi;
 
@@ -116,8 +117,7 @@ final class PairChecker {
         } finally {
             if (childIn != null) childIn.close();
             if (stateIn != null) Files.deleteIfExists(stateIn);
-            keys = null;
-            info = null;
+            entries = null;
             bucketStart = null;
         }
         res.seconds = (System.nanoTime() - start) / 1e9;
@@ -198,25 +198,31 @@ final class PairChecker {
 
     private boolean loadRange(ChildCursor c, boolean first) throws IOException {
         int cap = (int) Math.min(rangeRecords, Integer.MAX_VALUE - 16);
-        if (keys == null) {
+        if (entries == null) {
             long sz = children.byteSize(n + 1);
             int initial = sz < 0 ? Math.min(cap, 1 << 16) : (int) Math.min(cap, sz / RECORD_BYTES + 1);
-            keys = new long[Math.max(1, initial)];
-            info = new short[keys.length];
+            entries = new long[Math.max(1, initial)];
+            // The bucket width fixes how many key bits each entry keeps, so it is chosen up front.
+            bucketBytes = sz < 0 || sz / RECORD_BYTES > (1 << 20) ? 3 : 2;
+            suffixMask = bucketBytes == 3 ? (1L << 40) - 1 : (1L << 48) - 1;
         }
         count = 0;
         hasLo = !first;
+        int buckets = bucketBytes == 3 ? 243 * 243 * 243 : 243 * 243;
+        if (bucketStart == null || bucketStart.length != buckets + 1) bucketStart = new int[buckets + 1];
+        int nextBucket = 0;
         if (first && !c.pending && !c.eof) c.next();
         if (c.pending) rangeLo = c.pendingKey;
         while (c.pending) {
             if (count == cap) break;
-            if (count == keys.length) {
-                int grow = (int) Math.min(cap, (long) keys.length * 2);
-                keys = java.util.Arrays.copyOf(keys, grow);
-                info = java.util.Arrays.copyOf(info, grow);
+            if (count == entries.length) {
+                int grow = (int) Math.min(cap, (long) entries.length * 2);
+                entries = java.util.Arrays.copyOf(entries, grow);
             }
-            keys[count] = c.pendingKey;
-            info[count] = c.pendingInfo;
+            // Keys arrive sorted, so the bucket index is filled as they come.
+            int bi = bucketOf(c.pendingKey);
+            while (nextBucket <= bi) bucketStart[nextBucket++] = count;
+            entries[count] = (c.pendingKey & suffixMask) << 16 | (c.pendingInfo & 0xFFFF);
             count++;
             c.pending = false;
             if (!c.eof) c.next();
@@ -225,23 +231,11 @@ final class PairChecker {
         if (c.violation != null) return false;
         hasHi = c.pending;
         if (hasHi) rangeHi = c.pendingKey;
-        buildIndex();
+        while (nextBucket <= buckets) bucketStart[nextBucket++] = count;
         return true;
     }
 
     /** Buckets by the leading base-3 bytes of the key: a short binary search within a bucket. */
-    private void buildIndex() {
-        bucketBytes = count > (1 << 20) ? 3 : 2;
-        int buckets = bucketBytes == 3 ? 243 * 243 * 243 : 243 * 243;
-        if (bucketStart == null || bucketStart.length != buckets + 1) bucketStart = new int[buckets + 1];
-        int b = 0;
-        for (int i = 0; i < count; i++) {
-            int bi = bucketOf(keys[i]);
-            while (b <= bi) bucketStart[b++] = i;
-        }
-        while (b <= buckets) bucketStart[b++] = count;
-    }
-
     private int bucketOf(long key) {
         int b0 = (int) (key >>> 56), b1 = (int) (key >>> 48) & 0xFF;
         if (bucketBytes == 2) return b0 * 243 + b1;
@@ -256,10 +250,11 @@ final class PairChecker {
     /** Index of key in the loaded range, or −1. */
     private int find(long key) {
         int b = bucketOf(key);
+        long suffix = key & suffixMask;
         int lo = bucketStart[b], hi = bucketStart[b + 1] - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            int c = Long.compareUnsigned(keys[mid], key);
+            int c = Long.compare(entries[mid] >>> 16, suffix);
             if (c < 0) lo = mid + 1;
             else if (c > 0) hi = mid - 1;
             else return mid;
@@ -497,7 +492,7 @@ final class PairChecker {
                 if (!inRange(key)) continue;
                 int at = find(key);
                 if (at >= 0) {
-                    int inf = info[at];
+                    int inf = (int) (entries[at] & 0xFFFF);
                     if ((inf & 0x8000) != 0) {
                         childKind = (inf >>> 7) & 7;
                         clb = cub = (inf & 0x7F) - MAX_VALUE;

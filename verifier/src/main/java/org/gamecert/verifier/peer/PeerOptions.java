@@ -24,9 +24,9 @@ public final class PeerOptions {
     /** Check SHA256SUMS when present next to the input. */
     public boolean checkSums = true;
 
-    public static final long BYTES_PER_CHILD = 10;
+    public static final long BYTES_PER_CHILD = 8;
 
-    /** Records a child range may hold under the budget (10 bytes each, after the index and buffers). */
+    /** Records a child range may hold under the budget (8 bytes each, after the index and buffers). */
     long effectiveRangeRecords() {
         long heap = Runtime.getRuntime().maxMemory();
         // More than the JVM may hold would end in OutOfMemoryError: the budget never exceeds 85 % of -Xmx.
