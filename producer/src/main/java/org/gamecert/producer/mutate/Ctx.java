@@ -15,7 +15,7 @@ public final class Ctx {
     final Game game;
     final Cert donor;
     /** Every entry of the original by canonical key. */
-    final Map<Key, Entry> index = new HashMap<>();
+    final Map<Key, Entry> index;
     /** Set by each mutation: the working copy and the bytes written. */
     Cert current;
     byte[] result;
@@ -25,10 +25,21 @@ public final class Ctx {
     /** Location of an entry in a (working) certificate. */
     record Ref(int block, int entry) {}
 
+    private Ctx(Ctx shared) {
+        this.original = shared.original;
+        this.donor = shared.donor;
+        this.game = shared.game;
+        this.index = shared.index;
+    }
+
+    /** A context sharing the parsed certificate, for one mutation on another thread. */
+    Ctx fork() { return new Ctx(this); }
+
     private Ctx(Cert original, Cert donor) {
         this.original = original;
         this.donor = donor;
         this.game = original.game();
+        this.index = new HashMap<>();
         original.decodeAll();
         for (Cert.Block b : original.blocks) for (Entry e : b.entries) index.put(new Key(e.mover, e.opponent), e);
     }

@@ -25,7 +25,8 @@ public final class MutationClass {
     }
 
     /** A mutant of {@code original}, or null if the class does not apply to it. */
-    public Mutant apply(Ctx ctx, long seed) {
+    public Mutant apply(Ctx shared, long seed) {
+        Ctx ctx = shared.fork();
         Random rnd = new Random(seed * 0x9E3779B97F4A7C15L + name.hashCode());
         Cert c = ctx.original.copy();
         ctx.current = c;

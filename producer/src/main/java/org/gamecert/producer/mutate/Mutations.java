@@ -98,11 +98,12 @@ public final class Mutations {
                 int k = bad[r.nextInt(bad.length)];
                 // The kinds section precedes the values, so the set is written byte-exact into the payload.
                 Cert.Block b = c.blocks.get(ref.block());
+                String w = where(c, ref);
                 byte[] raw = b.raw.clone();
                 raw[Entry.keysLength(raw, b.count) + ref.entry()] = (byte) k;
                 b.entries = null;
                 Cert.setRaw(b, raw);
-                return seal(c, x, "kind byte 0x" + Integer.toHexString(k) + " at " + where(c, ref) + " (was " + e.kinds + ")");
+                return seal(c, x, "kind byte 0x" + Integer.toHexString(k) + " at " + w + " (was " + e.kinds + ")");
             }, "R-KIND-1"),
         new MutationClass("kind-exact-in-weak", "a weak certificate's {C} entry relabelled P (exact kinds are not allowed in weak mode); re-sealed",
             false, (c, r, x) -> {
@@ -215,7 +216,7 @@ public final class Mutations {
                 c.blocks.add(at, nb);
                 return seal(c, x, "moved " + w + " to layer " + target);
             }, "R-LAY-2"),
-        new MutationClass("layers-swapped", "the blocks of two adjacent layers swapped; re-sealed",
+        new MutationClass("layers-swapped", "the blocks of two adjacent layers swapped; re-sealed (SPEC 9 checks a block's entries before the next block's record, so the shallower layer's entries, checked against a deeper layer not yet read, may fail an obligation before R-LAY-1)",
             false, (c, r, x) -> {
                 List<Integer> layers = layers(c);
                 if (layers.size() < 2) return null;
@@ -227,7 +228,7 @@ public final class Mutations {
                 c.blocks.addAll(at, shallow);
                 c.blocks.addAll(at + shallow.size(), deep);
                 return seal(c, x, "layers " + layers.get(i) + " and " + layers.get(i + 1) + " swapped");
-            }, "R-LAY-1"),
+            }, "R-LAY-1", SERVE, "R-CUT-1", "R-ALL-1", "R-TB-1", "R-AP-2", "R-P-1", "R-PP-1", "R-AP-1"),
         new MutationClass("key-order-broken", "two neighbouring entries of a layer put in blocks of their own, in reversed order (inside a block the order is fixed by delta coding); re-sealed",
             false, (c, r, x) -> {
                 List<Integer> ok = new ArrayList<>();
@@ -280,7 +281,7 @@ public final class Mutations {
             }, "R-POS-3"),
         new MutationClass("illegal-position", "an entry's position made illegal at the same disc count: a Connect Four disc lifted to float or recoloured to impossible counts, an Othello centre disc moved off the centre or a disc moved off the board; layer re-sorted; re-sealed",
             false, (c, r, x) -> illegalPosition(c, r, x), "R-POS-1"),
-        new MutationClass("terminal-entry", "an entry added for a terminal position (the end position after a terminal move), claiming P with a wrong value; re-sealed",
+        new MutationClass("terminal-entry", "an entry added for a terminal position (the end position after a terminal move), claiming P (weak: {C,A}) with a wrong value; re-sealed",
             false, (c, r, x) -> {
                 List<long[]> cand = new ArrayList<>();
                 Game.Child ch = new Game.Child();
@@ -296,8 +297,9 @@ public final class Mutations {
                 long[] t = pick(cand, r);
                 if (t == null) return null;
                 Entry e = new Entry();
-                e.mover = t[0]; e.opponent = t[1]; e.kinds = Entry.P;
+                e.mover = t[0]; e.opponent = t[1]; e.kinds = c.weak() ? Entry.C | Entry.A : Entry.P;
                 e.v1 = t[2] == x.game.uMax ? (int) t[2] - 1 : (int) t[2] + 1;
+                e.v2 = e.v1;
                 e.move = 0;
                 insert(c, e);
                 return seal(c, x, "terminal position entry with value " + e.v1 + " (true " + t[2] + ") in layer " + e.discs());
@@ -442,7 +444,7 @@ public final class Mutations {
                 Cert donor = x.donor;
                 if (donor == null) { // same entries, another header: every chain value differs
                     donor = x.original.copy();
-                    donor.header[donor.rootValueOffset() + 9] ^= 1; // a bit of max_block_entries: another certificate
+                    donor.header[donor.rootValueOffset() + 5] ^= 1; // low bit of max_block_entries: another valid header
                     donor.seal(false);
                 }
                 if (c.blocks.isEmpty() || donor.blocks.isEmpty()) return null;

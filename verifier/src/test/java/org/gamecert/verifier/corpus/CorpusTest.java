@@ -1,0 +1,101 @@
+package org.gamecert.verifier.corpus;
+
+import org.gamecert.verifier.core.check.Options;
+import org.gamecert.verifier.core.check.Result;
+import org.gamecert.verifier.core.check.Verifier;
+import org.gamecert.verifier.core.check.Violation;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every line of testdata/manifest.tsv and of format-spec/vectors/vectors.tsv (SPEC §14), run through
+ * the verifier's Java API with default options: the verdict, and for rejections the first rule id,
+ * must be the listed ones. These files are what a second verifier would test itself against.
+ */
+class CorpusTest {
+    static final Path ROOT = Paths.get("..").toAbsolutePath().normalize();
+
+    /** Manifest rows: {dir, file, verdict, rule}. Lines starting with # are comments. */
+    static List<String[]> rows(Path manifest, int verdictCol, int ruleCol, int formatCol) throws IOException {
+        List<String[]> r = new ArrayList<>();
+        for (String line : Files.readAllLines(manifest)) {
+            if (line.isBlank() || line.startsWith("#")) continue;
+            String[] f = line.split("\t");
+            String format = formatCol < 0 ? "gamecert" : f[formatCol];
+            r.add(new String[]{manifest.getParent().toString(), f[0], f[verdictCol], f[ruleCol], format});
+        }
+        return r;
+    }
+
+    static DynamicTest check(String[] row) {
+        return DynamicTest.dynamicTest(row[1] + " -> " + row[2] + " " + row[3], () -> {
+            Path file = Paths.get(row[0]).resolve(row[1]);
+            assertTrue(Files.isRegularFile(file), "missing corpus file " + file);
+            Result r = Verifier.verify(file, new Options());
+            assertEquals(row[2], r.verdict.name().toLowerCase(Locale.ROOT), () -> file + ": " + r.firstViolation() + " " + r.errorMessage);
+            if (row[2].equals("rejected")) {
+                Violation v = r.firstViolation();
+                assertEquals(row[3], v == null ? null : v.rule, () -> file + ": first violation " + v);
+            }
+            if (row[2].equals("verified")) assertTrue(r.commitment != null && r.commitment.startsWith("sha256:"));
+        });
+    }
+
+    @TestFactory
+    List<DynamicTest> testdataManifest() throws IOException {
+        List<DynamicTest> t = new ArrayList<>();
+        for (String[] row : rows(ROOT.resolve("testdata/manifest.tsv"), 2, 3, 1))
+            if (row[4].equals("gamecert")) t.add(check(row));
+        return t;
+    }
+
+    @TestFactory
+    List<DynamicTest> specVectors() throws IOException {
+        List<DynamicTest> t = new ArrayList<>();
+        for (String[] row : rows(ROOT.resolve("format-spec/vectors/vectors.tsv"), 1, 2, -1)) t.add(check(row));
+        return t;
+    }
+
+    /** The corpus covers every mutation class at least once, and has valid certificates of both modes. */
+    @Test
+    void corpusCoversValidAndRejected() throws IOException {
+        List<String[]> rows = rows(ROOT.resolve("testdata/manifest.tsv"), 2, 3, 1);
+        long valid = rows.stream().filter(r -> r[2].equals("verified")).count();
+        long rejected = rows.stream().filter(r -> r[2].equals("rejected")).count();
+        assertTrue(valid >= 2, "valid certificates in the corpus: " + valid);
+        assertTrue(rejected >= 20, "rejected certificates in the corpus: " + rejected);
+    }
+
+    /** Every vector has its .hex dump beside it, and the dump is of the file's bytes. */
+    @TestFactory
+    List<DynamicTest> vectorHexDumps() throws IOException {
+        List<DynamicTest> t = new ArrayList<>();
+        Path dir = ROOT.resolve("format-spec/vectors");
+        for (String[] row : rows(dir.resolve("vectors.tsv"), 1, 2, -1)) {
+            t.add(DynamicTest.dynamicTest(row[1] + ".hex", () -> {
+                byte[] b = Files.readAllBytes(dir.resolve(row[1]));
+                StringBuilder hex = new StringBuilder();
+                for (String line : Files.readAllLines(dir.resolve(row[1] + ".hex"))) {
+                    String body = line.substring(9, Math.min(line.length(), 9 + 40));
+                    hex.append(body.replace(" ", ""));
+                }
+                StringBuilder want = new StringBuilder();
+                for (byte x : b) want.append(String.format("%02x", x & 0xFF));
+                assertEquals(want.toString(), hex.toString());
+            }));
+        }
+        return t;
+    }
+}
