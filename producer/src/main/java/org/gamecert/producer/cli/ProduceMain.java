@@ -12,7 +12,7 @@ import java.io.PrintWriter;
  */
 @Command(name = "produce", mixinStandardHelpOptions = true, version = "gamecert producer 0.1.0",
         description = "Solve a game position with reopening alpha-beta and write a gamecert certificate (SPEC v1), or query one.",
-        subcommands = {SolveCommand.class, QueryCommand.class, org.gamecert.producer.release.ReleaseCommand.class, org.gamecert.producer.release.KeygenCommand.class, org.gamecert.producer.mutate.MutateCommand.class})
+        subcommands = {SolveCommand.class, QueryCommand.class, org.gamecert.producer.release.ReleaseCommand.class, org.gamecert.producer.release.KeygenCommand.class, org.gamecert.producer.mutate.MutateCommand.class, org.gamecert.producer.export.ExportCommand.class})
 public final class ProduceMain implements Runnable {
     public static final int EXIT_OK = 0;
     /** The certificate could not be produced or read (internal failure, corrupt input file). */
@@ -65,12 +65,12 @@ public final class ProduceMain implements Runnable {
     }
 
     /** A one-line error for the user (no stack trace), with its exit code. */
-    static final class UserError extends RuntimeException {
+    public static final class UserError extends RuntimeException {
         final int exitCode;
-        UserError(String msg, int exitCode) { super(msg); this.exitCode = exitCode; }
-        UserError(String msg) { this(msg, EXIT_USAGE); }
+        public UserError(String msg, int exitCode) { super(msg); this.exitCode = exitCode; }
+        public UserError(String msg) { this(msg, EXIT_USAGE); }
     }
 
     /** Subcommands that print get the caller's streams. */
-    interface Streams { void streams(PrintStream out, PrintStream err); }
+    public interface Streams { void streams(PrintStream out, PrintStream err); }
 }

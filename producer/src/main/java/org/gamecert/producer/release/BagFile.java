@@ -7,16 +7,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** One file of a bag: its path relative to the bag root ('/'-separated) and its bytes or source file. */
-final class BagFile implements Comparable<BagFile> {
+public final class BagFile implements Comparable<BagFile> {
     final String name;
     final byte[] bytes;   // null when the content is a file on disk (certificates may be large)
     final Path source;
 
     private BagFile(String name, byte[] bytes, Path source) { this.name = name; this.bytes = bytes; this.source = source; }
 
-    static BagFile of(String name, byte[] bytes) { return new BagFile(name, bytes, null); }
+    public static BagFile of(String name, byte[] bytes) { return new BagFile(name, bytes, null); }
 
-    static BagFile of(String name, Path source) { return new BagFile(name, null, source); }
+    public static BagFile of(String name, Path source) { return new BagFile(name, null, source); }
 
     long size() throws IOException { return bytes != null ? bytes.length : Files.size(source); }
 

@@ -21,15 +21,15 @@ import java.util.TreeSet;
  * owner names, modes 0755/0644, POSIX (PAX) long names and big numbers. zstd: level {@link #ZSTD_LEVEL},
  * one thread, no checksum, no long mode — parameters that do not depend on the machine.
  */
-final class BagWriter {
-    enum Format { DIRECTORY, TAR, TAR_ZST }
+public final class BagWriter {
+    public enum Format { DIRECTORY, TAR, TAR_ZST }
 
     static final int ZSTD_LEVEL = 3;
     static final int DIR_MODE = 040755, FILE_MODE = 0100644;
 
     private BagWriter() {}
 
-    static Format formatOf(Path out) {
+    public static Format formatOf(Path out) {
         String n = out.getFileName().toString();
         if (n.endsWith(".tar.zst") || n.endsWith(".tzst")) return Format.TAR_ZST;
         if (n.endsWith(".tar")) return Format.TAR;
@@ -44,7 +44,7 @@ final class BagWriter {
     }
 
     /** Writes the bag; for archives with splitBytes > 0, as parts out.000, out.001, ... Returns the files written. */
-    static List<Path> write(Path out, List<BagFile> files, long mtimeSeconds, long splitBytes) throws IOException {
+    public static List<Path> write(Path out, List<BagFile> files, long mtimeSeconds, long splitBytes) throws IOException {
         Format f = formatOf(out);
         if (f == Format.DIRECTORY) return List.of(writeDirectory(out, files));
         Path dir = out.toAbsolutePath().getParent();

@@ -1,0 +1,112 @@
+package org.gamecert.producer.export;
+
+import org.gamecert.producer.cert.CertificateReader;
+import org.gamecert.producer.cert.LayerEntries;
+import org.gamecert.producer.cli.ProduceMain;
+import org.gamecert.producer.game.Game;
+import org.gamecert.producer.release.BagFile;
+import org.gamecert.producer.release.BagWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+@Command(name = "export", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Write a certificate in another published format.",
+                "--format peer-6x6: the tables of the published 6x6 Othello semi-strong tablebase (Zenodo record 18843225): "
+                        + "one optimal_reopening_ab_table_all_{n}.txt per disc count, 13-byte records sorted by encode_bb, "
+                        + "the same kind bits and bounds, passes contracted the same way. The stored moves are dropped "
+                        + "(that format has none). Output: a directory, or a .tar / .tar.zst (deterministic), optionally "
+                        + "split into parts OUT.000, OUT.001, ... with a SHA256SUMS file beside them, as the published bundle is."})
+public final class ExportCommand implements Callable<Integer>, ProduceMain.Streams {
+    @Option(names = "--format", required = true, description = "Target format: peer-6x6.")
+    String format;
+    @Option(names = "--in", required = true, paramLabel = "CERT", description = "Certificate to export (othello:6x6).")
+    Path in;
+    @Option(names = "--out", required = true, paramLabel = "PATH",
+            description = "A directory (absent or empty), or a file ending .tar or .tar.zst.")
+    Path out;
+    @Option(names = "--split-size", paramLabel = "SIZE", description = "For .tar/.tar.zst: parts of at most SIZE bytes (e.g. 500m, 2g), plus SHA256SUMS.")
+    String splitSize;
+
+    private PrintStream stdout = System.out;
+
+    @Override public void streams(PrintStream o, PrintStream e) { stdout = o; }
+
+    @Override public Integer call() throws IOException {
+        if (!format.equalsIgnoreCase("peer-6x6")) throw new ProduceMain.UserError("unknown --format '" + format + "' (supported: peer-6x6)");
+        long split = splitSize == null ? 0 : parseSize(splitSize);
+        BagWriter.Format f = BagWriter.formatOf(out);
+        if (split > 0 && f == BagWriter.Format.DIRECTORY) throw new ProduceMain.UserError("--split-size needs a .tar or .tar.zst --out");
+        CertificateReader cert;
+        try { cert = CertificateReader.read(in); }
+        catch (NoSuchFileException e) { throw new ProduceMain.UserError("cannot read " + in + ": no such file"); }
+        catch (IOException | RuntimeException e) { throw new ProduceMain.UserError("cannot read " + in + ": " + e.getMessage(), ProduceMain.EXIT_FAILURE); }
+        Game g = cert.game;
+        if (g.family != Game.FAMILY_OTHELLO || g.width != 6)
+            throw new ProduceMain.UserError("peer-6x6 export needs an othello:6x6 certificate, not " + g.name());
+
+        List<BagFile> files = new ArrayList<>();
+        long records = 0;
+        for (Map.Entry<Integer, LayerEntries> e : cert.layers.entrySet()) {
+            byte[] table = PeerTables.table(cert, e.getValue());
+            files.add(BagFile.of(PeerTables.fileName(e.getKey()), table));
+            records += e.getValue().count;
+        }
+        List<Path> written;
+        try {
+            written = BagWriter.write(out, files, 0, split);
+            if (split > 0) writeSums(written);
+        } catch (IOException e) {
+            throw new ProduceMain.UserError("cannot write " + out + ": " + e.getMessage());
+        }
+        stdout.printf(Locale.ROOT, "exported %d records in %d tables (discs %d..%d) from %s (%s) to %s%n", records, files.size(),
+                cert.layers.firstKey(), cert.layers.lastKey(), in, cert.commitmentId, split > 0 ? written.size() + " parts " + out + ".000..." : out);
+        return ProduceMain.EXIT_OK;
+    }
+
+    /** SHA256SUMS beside the parts, in `sha256sum -c` form. */
+    private static void writeSums(List<Path> parts) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        try {
+            for (Path p : parts) {
+                MessageDigest md = MessageDigest.getInstance("SHA-256");
+                try (var s = Files.newInputStream(p)) {
+                    byte[] buf = new byte[1 << 16];
+                    for (int n; (n = s.read(buf)) > 0; ) md.update(buf, 0, n);
+                }
+                sb.append(HexFormat.of().formatHex(md.digest())).append("  ").append(p.getFileName()).append('\n');
+            }
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        Files.write(parts.get(0).resolveSibling("SHA256SUMS"), sb.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    static long parseSize(String s) {
+        String t = s.trim().toLowerCase(Locale.ROOT);
+        long mult = 1;
+        if (t.endsWith("k")) mult = 1L << 10; else if (t.endsWith("m")) mult = 1L << 20; else if (t.endsWith("g")) mult = 1L << 30;
+        if (mult != 1) t = t.substring(0, t.length() - 1);
+        try {
+            long v = Long.parseLong(t);
+            if (v <= 0 || v > Long.MAX_VALUE / mult) throw new NumberFormatException();
+            return v * mult;
+        } catch (NumberFormatException e) {
+            throw new ProduceMain.UserError("--split-size: cannot read size '" + s + "' (e.g. 500m, 2g)");
+        }
+    }
+}
