@@ -1,0 +1,1 @@
+GSCF is not at byte 8
