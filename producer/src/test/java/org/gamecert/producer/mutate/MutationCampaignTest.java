@@ -156,8 +156,10 @@ class MutationCampaignTest {
                 "--out", mut.toString()}, new PrintStream(out), new PrintStream(err)));
         assertEquals(1, ProduceMain.run(new String[]{"mutate", "--class", "kind-exact-in-weak", "--in", files.get(0).toString(),
                 "--out", mut.toString()}, new PrintStream(out), new PrintStream(err)), "a weak-only class on a semi-strong file");
-        assertEquals(2, ProduceMain.run(new String[]{"mutate", "--class", "truncated", "--in", mut.toString(),
-                "--out", mut.toString() + "2"}, new PrintStream(out), new PrintStream(err)), "a corrupt input is refused");
+        Path cut = dir.resolve("cut.gsc");
+        Files.write(cut, java.util.Arrays.copyOf(Files.readAllBytes(files.get(0)), 40));
+        assertEquals(2, ProduceMain.run(new String[]{"mutate", "--class", "truncated", "--in", cut.toString(),
+                "--out", mut.toString() + "2"}, new PrintStream(out), new PrintStream(err)), "a malformed container is refused");
     }
 
     /** Property: producer and verifier agree on legal moves and terminal values on random positions. */
