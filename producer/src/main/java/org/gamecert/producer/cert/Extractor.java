@@ -121,7 +121,8 @@ public final class Extractor {
             return w;
         });
         boolean parallelChildren = threads > 1 && n < 4L * threads;
-        Runnable body = () -> IntStream.range(0, n).parallel().forEach(i -> {
+        IntStream range = IntStream.range(0, n);
+        Runnable body = () -> (threads > 1 ? range.parallel() : range).forEach(i -> {
             processPosition(needs, i, local.get(), eKind, eV1, eV2, eMove, parallelChildren);
             positionsDone.incrementAndGet();
         });

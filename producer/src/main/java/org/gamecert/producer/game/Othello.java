@@ -8,8 +8,10 @@ public final class Othello extends Game {
     public final int n;
     public final long board;
     /** Direction shifts (positive = left shift) and the masks that stop wrap-around. */
-    final int[] shift = new int[8];
-    final long[] dirMask = new long[8];
+    /** Squares off the first and last column: opponent runs with a horizontal part stay inside. */
+    final long inner;
+    /** For each square, the squares adjacent to it (8-neighbourhood). */
+    private final long[] neighbours;
     /** Square permutations of the 8 symmetries, and byte lookup tables for fast transforms. */
     private final int[][] perm = new int[8][];
     private final long[][][] table;
@@ -24,11 +26,15 @@ public final class Othello extends Game {
         this.board = n == 8 ? -1L : (1L << (n * n)) - 1;
         long col0 = 0, colLast = 0;
         for (int r = 0; r < n; r++) { col0 |= 1L << (r * n); colLast |= 1L << (r * n + n - 1); }
-        long notCol0 = board & ~col0, notColLast = board & ~colLast;
-        int[] s = {1, -1, n, -n, n + 1, -(n + 1), n - 1, -(n - 1)};
-        long[] mk = {notCol0, notColLast, board, board, notCol0, notColLast, notColLast, notCol0};
-        System.arraycopy(s, 0, shift, 0, 8);
-        System.arraycopy(mk, 0, dirMask, 0, 8);
+        inner = board & ~col0 & ~colLast;
+        neighbours = new long[n * n];
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++)
+                for (int dr = -1; dr <= 1; dr++)
+                    for (int dc = -1; dc <= 1; dc++) {
+                        int rr = r + dr, cc = c + dc;
+                        if ((dr != 0 || dc != 0) && rr >= 0 && rr < n && cc >= 0 && cc < n) neighbours[r * n + c] |= 1L << (rr * n + cc);
+                    }
         for (int g = 0; g < 8; g++) {
             perm[g] = new int[n * n];
             for (int r = 0; r < n; r++)
@@ -82,36 +88,71 @@ public final class Othello extends Game {
         return new long[]{black, white};
     }
 
-    private static long sh(long x, int s) { return s > 0 ? x << s : x >>> -s; }
-
+    /**
+     * Legal moves: for each direction, the runs of opponent discs next to a mover disc, grown
+     * by parallel prefix (runs up to 6), then the empty square after them. Opponent discs are
+     * masked to the inner columns for directions with a horizontal part, so shifts never wrap.
+     */
     @Override public long moves(long m, long o) {
-        long empty = board & ~(m | o), result = 0;
-        int runs = n - 3;
-        for (int d = 0; d < 8; d++) {
-            int s = shift[d];
-            long mo = dirMask[d] & o;
-            long t = sh(m, s) & mo;
-            for (int i = 0; i < runs; i++) t |= sh(t, s) & mo;
-            result |= sh(t, s) & dirMask[d] & empty;
-        }
-        return result;
+        long empty = board & ~(m | o);
+        long oi = o & inner;
+        return (dirMovesLeft(m, oi, 1) | dirMovesRight(m, oi, 1)
+                | dirMovesLeft(m, o, n) | dirMovesRight(m, o, n)
+                | dirMovesLeft(m, oi, n + 1) | dirMovesRight(m, oi, n + 1)
+                | dirMovesLeft(m, oi, n - 1) | dirMovesRight(m, oi, n - 1)) & empty;
+    }
+
+    private static long dirMovesLeft(long m, long o, int s) {
+        long t = o & (m << s);
+        t |= o & (t << s);
+        long pre = o & (o << s);
+        t |= pre & (t << (2 * s));
+        t |= pre & (t << (2 * s));
+        return t << s;
+    }
+
+    private static long dirMovesRight(long m, long o, int s) {
+        long t = o & (m >>> s);
+        t |= o & (t >>> s);
+        long pre = o & (o >>> s);
+        t |= pre & (t >>> (2 * s));
+        t |= pre & (t >>> (2 * s));
+        return t >>> s;
     }
 
     /** Discs flipped by a move on square sq (0 if the move flips nothing, i.e. is illegal). */
     public long flips(long m, long o, int sq) {
-        long bit = 1L << sq, flips = 0;
-        for (int d = 0; d < 8; d++) {
-            int s = shift[d];
-            long mk = dirMask[d];
-            long x = sh(bit, s) & mk, f = 0;
-            while ((x & o) != 0) { f |= x; x = sh(x, s) & mk; }
-            if ((x & m) != 0) flips |= f;
-        }
-        return flips;
+        return flipsBit(m, o, 1L << sq);
+    }
+
+    /** Discs flipped by a move on the single-bit square {@code x}. */
+    public long flipsBit(long m, long o, long x) {
+        if ((neighbours[Long.numberOfTrailingZeros(x)] & o) == 0) return 0; // no adjacent opponent disc
+        long oi = o & inner;
+        return flipLeft(m, oi, x, 1) | flipRight(m, oi, x, 1)
+                | flipLeft(m, o, x, n) | flipRight(m, o, x, n)
+                | flipLeft(m, oi, x, n + 1) | flipRight(m, oi, x, n + 1)
+                | flipLeft(m, oi, x, n - 1) | flipRight(m, oi, x, n - 1);
+    }
+
+    private static long flipLeft(long m, long o, long x, int s) {
+        long t = o & (x << s);
+        if (t == 0) return 0;
+        long f = 0;
+        do { f |= t; t = o & (t << s); } while (t != 0);
+        return (m & (f << s)) != 0 ? f : 0;
+    }
+
+    private static long flipRight(long m, long o, long x, int s) {
+        long t = o & (x >>> s);
+        if (t == 0) return 0;
+        long f = 0;
+        do { f |= t; t = o & (t >>> s); } while (t != 0);
+        return (m & (f >>> s)) != 0 ? f : 0;
     }
 
     @Override public long play(long m, long o, int move) {
-        return m | flips(m, o, move) | (1L << move);
+        return m | flipsBit(m, o, 1L << move) | (1L << move);
     }
 
     @Override public boolean isTerminal(long m, long o) {

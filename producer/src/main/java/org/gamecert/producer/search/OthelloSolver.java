@@ -16,37 +16,17 @@ public final class OthelloSolver implements Solver {
     private final TranspositionTable tt;
     private final int cells;
     private final int[] squareWeight;
-    private final long[] shift8Mask;
-    private final int[] shifts;
-    private final int runs;
-    private final long board;
+    private final long board, corners;
     private long nodes;
     private final int[][] moveBuf = new int[MAX_PLY][64];
     private final int[][] scoreBuf = new int[MAX_PLY][64];
+    private final long[][] childMover = new long[MAX_PLY][64], childOpp = new long[MAX_PLY][64];
 
     public OthelloSolver(Othello g, TranspositionTable tt) {
         this.g = g; this.tt = tt; this.cells = g.cells;
         this.board = g.board;
+        this.corners = 1L | (1L << (g.n - 1)) | (1L << (g.n * (g.n - 1))) | (1L << (g.n * g.n - 1));
         this.squareWeight = squareWeights(g.n);
-        this.shifts = new int[8];
-        this.shift8Mask = new long[8];
-        for (int d = 0; d < 8; d++) { shifts[d] = shiftOf(g, d); shift8Mask[d] = maskOf(g, d); }
-        this.runs = g.n - 3;
-    }
-
-    private static int shiftOf(Othello g, int d) {
-        int n = g.n;
-        int[] s = {1, -1, n, -n, n + 1, -(n + 1), n - 1, -(n - 1)};
-        return s[d];
-    }
-
-    private static long maskOf(Othello g, int d) {
-        int n = g.n;
-        long col0 = 0, colLast = 0;
-        for (int r = 0; r < n; r++) { col0 |= 1L << (r * n); colLast |= 1L << (r * n + n - 1); }
-        long notCol0 = g.board & ~col0, notColLast = g.board & ~colLast;
-        long[] mk = {notCol0, notColLast, g.board, g.board, notCol0, notColLast, notColLast, notCol0};
-        return mk[d];
     }
 
     /** Static square values: corners best, squares next to an empty corner worst. */
@@ -68,33 +48,9 @@ public final class OthelloSolver implements Solver {
 
     @Override public long nodes() { return nodes; }
 
-    private static long sh(long x, int s) { return s > 0 ? x << s : x >>> -s; }
+    private long moves(long m, long o) { return g.moves(m, o); }
 
-    private long moves(long m, long o) {
-        long empty = board & ~(m | o), result = 0;
-        for (int d = 0; d < 8; d++) {
-            int s = shifts[d];
-            long mo = shift8Mask[d] & o;
-            long t = sh(m, s) & mo;
-            for (int i = 0; i < runs; i++) t |= sh(t, s) & mo;
-            result |= sh(t, s) & shift8Mask[d] & empty;
-        }
-        return result;
-    }
-
-    private long flips(long m, long o, long bit) {
-        long flips = 0;
-        for (int d = 0; d < 8; d++) {
-            int s = shifts[d];
-            long mk = shift8Mask[d];
-            long x = sh(bit, s) & mk;
-            if ((x & o) == 0) continue;
-            long f = 0;
-            do { f |= x; x = sh(x, s) & mk; } while ((x & o) != 0);
-            if ((x & m) != 0) flips |= f;
-        }
-        return flips;
-    }
+    private long flips(long m, long o, long bit) { return g.flipsBit(m, o, bit); }
 
     private int utility(long m, long o) {
         int pm = Long.bitCount(m), po = Long.bitCount(o), e = cells - pm - po;
@@ -128,6 +84,7 @@ public final class OthelloSolver implements Solver {
         }
         // Order: table move first, then fewest opponent replies, then square weight.
         int[] mvs = moveBuf[ply], sc = scoreBuf[ply];
+        long[] cms = childMover[ply], cos = childOpp[ply];
         int k = 0;
         for (long x = mv; x != 0; x &= x - 1) {
             int sq = Long.numberOfTrailingZeros(x);
@@ -138,18 +95,15 @@ public final class OthelloSolver implements Solver {
             if (sq == ttMove) s = 1 << 20;
             else {
                 long rep = moves(o2, m2);
-                s = -Long.bitCount(rep) * 16 - Long.bitCount(rep & CORNERS_MASK[g.n]) * 32 + squareWeight[sq];
+                s = -Long.bitCount(rep) * 16 - Long.bitCount(rep & corners) * 32 + squareWeight[sq];
             }
             int i = k++;
-            while (i > 0 && sc[i - 1] < s) { sc[i] = sc[i - 1]; mvs[i] = mvs[i - 1]; i--; }
-            sc[i] = s; mvs[i] = sq;
+            while (i > 0 && sc[i - 1] < s) { sc[i] = sc[i - 1]; mvs[i] = mvs[i - 1]; cms[i] = cms[i - 1]; cos[i] = cos[i - 1]; i--; }
+            sc[i] = s; mvs[i] = sq; cms[i] = m2; cos[i] = o2;
         }
         int a = alpha, best = -1000, bestMove = mvs[0];
         for (int i = 0; i < k; i++) {
-            int sq = mvs[i];
-            long bit = 1L << sq;
-            long f = flips(m, o, bit);
-            long m2 = m | f | bit, o2 = o & ~f;
+            long m2 = cms[i], o2 = cos[i];
             int v;
             if (i == 0) v = -pvs(o2, m2, -beta, -a, ply + 1);
             else {
@@ -157,7 +111,7 @@ public final class OthelloSolver implements Solver {
                 if (v > a && v < beta) v = -pvs(o2, m2, -beta, -a, ply + 1);
             }
             if (v > best) {
-                best = v; bestMove = sq;
+                best = v; bestMove = mvs[i];
                 if (v > a) { a = v; if (a >= beta) break; }
             }
         }
@@ -167,14 +121,11 @@ public final class OthelloSolver implements Solver {
         return best;
     }
 
-    private static final long[] CORNERS_MASK = new long[9];
-    static {
-        for (int n = 4; n <= 8; n += 2) {
-            CORNERS_MASK[n] = 1L | (1L << (n - 1)) | (1L << (n * (n - 1))) | (1L << (n * n - 1));
-        }
-    }
-
-    /** Unordered fail-soft alpha–beta over the last few empties. */
+    /**
+     * Fail-soft alpha–beta over the last few empties without move generation: each empty square
+     * is tried directly (a move is legal when it flips something), and the last empty square is
+     * resolved by counting flips alone.
+     */
     private int small(long m, long o, long mv, int alpha, int beta) {
         int best = -1000;
         for (long x = mv; x != 0; x &= x - 1) {
@@ -188,13 +139,44 @@ public final class OthelloSolver implements Solver {
 
     private int smallNode(long m, long o, int alpha, int beta) {
         nodes++;
-        long mv = moves(m, o);
-        if (mv == 0) {
-            long om = moves(o, m);
-            if (om == 0) return utility(m, o);
-            nodes++;
-            return -small(o, m, om, -beta, -alpha);
+        long empty = board & ~(m | o);
+        if ((empty & (empty - 1)) == 0) return empty == 0 ? utility(m, o) : last1(m, o, empty);
+        int best = -1000;
+        for (long x = empty; x != 0; x &= x - 1) {
+            long bit = x & -x;
+            long f = flips(m, o, bit);
+            if (f == 0) continue;
+            int v = -smallNode(o & ~f, m | f | bit, -beta, -Math.max(alpha, best));
+            if (v > best) { best = v; if (v >= beta) return v; }
         }
-        return small(m, o, mv, alpha, beta);
+        if (best != -1000) return best;
+        // mover must pass, or the game is over
+        for (long x = empty; x != 0; x &= x - 1) {
+            long bit = x & -x;
+            if (flips(o, m, bit) != 0) { nodes++; return -smallMoves(o, m, -beta, -alpha, empty); }
+        }
+        return utility(m, o);
+    }
+
+    /** As smallNode for a mover known to have a move (after a pass). */
+    private int smallMoves(long m, long o, int alpha, int beta, long empty) {
+        int best = -1000;
+        for (long x = empty; x != 0; x &= x - 1) {
+            long bit = x & -x;
+            long f = flips(m, o, bit);
+            if (f == 0) continue;
+            int v = -smallNode(o & ~f, m | f | bit, -beta, -Math.max(alpha, best));
+            if (v > best) { best = v; if (v >= beta) return v; }
+        }
+        return best;
+    }
+
+    /** Exact value with one empty square: the mover plays it if it can, else the opponent, else nobody. */
+    private int last1(long m, long o, long bit) {
+        long f = flips(m, o, bit);
+        if (f != 0) return utility(m | f | bit, o & ~f);
+        f = flips(o, m, bit);
+        if (f != 0) { nodes++; return -utility(o | f | bit, m & ~f); }
+        return utility(m, o);
     }
 }

@@ -1,0 +1,129 @@
+package org.gamecert.producer.bench;
+
+import org.gamecert.producer.cert.CertificateWriter;
+import org.gamecert.producer.cert.Extractor;
+import org.gamecert.producer.game.Game;
+import org.gamecert.producer.search.Oracle;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Benchmark of the producer (run by scripts/bench-produce): the raw speed of the search on
+ * fixed endgames (one thread, the figure to compare with Edax and Pons' solver), and full
+ * certificate production on fixed positions (wall time, nodes, entries, region/auxiliary counts,
+ * bytes per entry on disk, peak heap).
+ */
+public final class BenchProduce {
+    private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
+
+    public static void main(String[] args) throws Exception {
+        boolean quick = false;
+        Path data = Path.of("../shared/data");
+        int threads = 1;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick": quick = true; break;
+                case "--data": data = Path.of(args[++i]); break;
+                case "--threads": threads = Integer.parseInt(args[++i]); break;
+                default:
+                    System.err.println("usage: bench-produce [--quick] [--threads N] [--data DIR]");
+                    System.exit(2);
+            }
+        }
+        System.out.println("== search speed (one thread; nodes/s over thread CPU time and over wall time) ==");
+        System.out.printf(Locale.ROOT, "%-42s %6s %14s %9s %9s %10s %10s%n", "set", "count", "nodes", "cpu s", "wall s", "Mn/s cpu", "Mn/s wall");
+        List<long[]> ffo = new ArrayList<>();
+        List<String> ffoNames = new ArrayList<>();
+        Game o8 = Game.parse("othello:8x8");
+        List<String> lines = Files.readAllLines(data.resolve("othello8-ffo/fforum-40-59.obf"));
+        for (int i = 0; i < lines.size(); i++) {
+            long[] p = o8.parseBoard(lines.get(i).split(";")[0] + ";");
+            if (64 - Long.bitCount(p[0] | p[1]) <= 22) { ffo.add(p); ffoNames.add("FFO #" + (40 + i)); }
+        }
+        speed("othello:8x8 FFO #40-#49, <= 22 empties", o8, ffo);
+        Game c4 = Game.parse("connect4:7x6");
+        int n = quick ? 100 : 1000;
+        speed("connect4:7x6 Test_L1_R2 (first " + n + ")", c4, pons(c4, data.resolve("connect4-pons/Test_L1_R2"), n));
+        speed("connect4:7x6 Test_L2_R2 (first " + n + ")", c4, pons(c4, data.resolve("connect4-pons/Test_L2_R2"), n));
+
+        System.out.println();
+        System.out.println("== certificate production (" + threads + " thread" + (threads > 1 ? "s" : "") + ") ==");
+        System.out.printf(Locale.ROOT, "%-44s %-11s %4s %8s %8s %12s %8s %11s %11s %11s %7s %9s %9s%n", "position", "mode", "empt", "wall s", "cpu s",
+                "nodes", "Mn/s cpu", "entries", "region", "aux", "B/entry", "entries/s", "peak MiB");
+        Game o6 = Game.parse("othello:6x6");
+        Path dir = Files.createTempDirectory("bench-produce");
+        try {
+            production(dir, "6x6 e4c5b4e3d6a4e2f2a3b6c2e1c6b2c1a5f3a1d1e6", o6, o6.parseMoves("e4c5b4e3d6a4e2f2a3b6c2e1c6b2c1a5f3a1d1e6"), Extractor.Mode.SEMI_STRONG, threads);
+            production(dir, "6x6 e4c5b4e3d6a4e2f2a3b6c2e1c6b2c1a5", o6, o6.parseMoves("e4c5b4e3d6a4e2f2a3b6c2e1c6b2c1a5"), Extractor.Mode.SEMI_STRONG, threads);
+            if (!quick) production(dir, "6x6 e4c5b4e3d6a4e2f2a3b6c2e1", o6, o6.parseMoves("e4c5b4e3d6a4e2f2a3b6c2e1"), Extractor.Mode.SEMI_STRONG, threads);
+            for (int i = 0; i < ffo.size() && i < (quick ? 1 : 3); i++)
+                production(dir, "8x8 " + ffoNames.get(i), o8, ffo.get(i), Extractor.Mode.WEAK, threads);
+            List<long[]> l1 = pons(c4, data.resolve("connect4-pons/Test_L1_R2"), 3);
+            for (int i = 0; i < l1.size(); i++) {
+                production(dir, "7x6 Test_L1_R2 line " + (i + 1), c4, l1.get(i), Extractor.Mode.WEAK, threads);
+                production(dir, "7x6 Test_L1_R2 line " + (i + 1), c4, l1.get(i), Extractor.Mode.SEMI_STRONG, threads);
+            }
+        } finally {
+            try (var s = Files.list(dir)) { s.forEach(p -> p.toFile().delete()); }
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    static List<long[]> pons(Game g, Path file, int n) throws Exception {
+        List<long[]> r = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            if (r.size() == n) break;
+            r.add(g.parseMoves(line.trim().split("\\s+")[0]));
+        }
+        return r;
+    }
+
+    static void speed(String name, Game g, List<long[]> positions) {
+        long nodes = 0, cpu = 0, wall = 0;
+        for (long[] p : positions) {
+            Oracle o = new Oracle(g, 64); // a fresh table per position, as the reference solvers are run
+            long c0 = MX.getCurrentThreadCpuTime(), w0 = System.nanoTime();
+            o.value(p[0], p[1]);
+            cpu += MX.getCurrentThreadCpuTime() - c0;
+            wall += System.nanoTime() - w0;
+            nodes += o.nodes();
+        }
+        System.out.printf(Locale.ROOT, "%-42s %6d %14d %9.2f %9.2f %10.2f %10.2f%n", name, positions.size(), nodes, cpu / 1e9, wall / 1e9,
+                nodes / (cpu / 1e3), nodes / (wall / 1e3));
+    }
+
+    static void production(Path dir, String name, Game g, long[] root, Extractor.Mode mode, int threads) throws Exception {
+        System.gc();
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) pool.resetPeakUsage();
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long c0 = os.getProcessCpuTime();
+        long w0 = System.nanoTime();
+        Oracle oracle = new Oracle(g, 256);
+        Extractor ex = new Extractor(oracle, threads);
+        Extractor.Result res;
+        try { res = ex.run(root[0], root[1], mode); } finally { ex.shutdown(); }
+        byte[] header = CertificateWriter.header(g, mode, root[0], root[1], res.rootValue, "bench");
+        Path out = dir.resolve("bench.gsc");
+        CertificateWriter.Written w = CertificateWriter.write(out, header, res.layers, res.region, res.aux, res.rootLayer);
+        double secs = (System.nanoTime() - w0) / 1e9, cpu = (os.getProcessCpuTime() - c0) / 1e9;
+        long peak = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans())
+            if (pool.getType() == MemoryType.HEAP) peak += pool.getPeakUsage().getUsed();
+        long region = 0, aux = 0;
+        for (long r : res.region) region += r;
+        for (long a : res.aux) aux += a;
+        System.out.printf(Locale.ROOT, "%-44s %-11s %4d %8.2f %8.2f %12d %8.2f %11d %11d %11d %7.3f %9.0f %9d%n", name,
+                mode == Extractor.Mode.WEAK ? "weak" : "semi-strong", g.cells - Long.bitCount(root[0] | root[1]), secs, cpu,
+                oracle.nodes(), oracle.nodes() / cpu / 1e6, w.entries, region, aux, (double) w.fileBytes / w.entries,
+                w.entries / secs, peak >> 20);
+        Files.delete(out);
+    }
+}
