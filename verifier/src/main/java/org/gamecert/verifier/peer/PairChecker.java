@@ -35,6 +35,8 @@ import org.gamecert.verifier.core.rules.OthelloRules;
  */
 final class PairChecker {
     static final int CHUNK = 16384;
+    /** Child tables above this many records get the 3-byte bucket index (tests lower it). */
+    static long wideIndexAbove = 1 << 20;
 
     // Per-parent state bits, accumulated over the passes.
     static final int EX_P = 1, EX_PP = 2, EX_V = 4, EX_CUT = 8, OPEN = 16, OPEN_EX = 32, BAD = 64;
@@ -203,7 +205,7 @@ final class PairChecker {
             int initial = sz < 0 ? Math.min(cap, 1 << 16) : (int) Math.min(cap, sz / RECORD_BYTES + 1);
             entries = new long[Math.max(1, initial)];
             // The bucket width fixes how many key bits each entry keeps, so it is chosen up front.
-            bucketBytes = sz < 0 || sz / RECORD_BYTES > (1 << 20) ? 3 : 2;
+            bucketBytes = sz < 0 || sz / RECORD_BYTES > wideIndexAbove ? 3 : 2;
             suffixMask = bucketBytes == 3 ? (1L << 40) - 1 : (1L << 48) - 1;
         }
         count = 0;
