@@ -188,9 +188,10 @@ public final class PeerVerifier {
                         return false;
                     }
                 }
-                // A spool is dropped once it served as parent and as child (ascending archives keep two at most).
+                // A spool is dropped once it served as parent and as child (of table p−1, which may still
+                // come: the archive's order is whatever tar saw). Ascending archives keep about two.
                 for (int p : s.tables()) {
-                    if (s.has(p) && checked.contains(p) && (checked.contains(p - 1) || !s.seen(p - 1) && p < n)) s.release(p);
+                    if (s.has(p) && checked.contains(p) && checked.contains(p - 1)) s.release(p);
                 }
                 return true;
             });

@@ -276,6 +276,22 @@ class PeerSyntheticTest {
     }
 
     @Test
+    void streamedArchiveInNameOrderVerifies() throws IOException {
+        // Name order (…_30, _31, …, _35 before …_4 … _9 in a real bundle): tables arrive out of disc order.
+        List<Integer> order = new java.util.ArrayList<>(tables.keySet());
+        order.sort(java.util.Comparator.comparing(PeerSource::tableFileName));
+        java.util.Collections.swap(order, 0, order.size() - 1);
+        Path z = Files.createTempDirectory(tmp, "order");
+        try (OutputStream o = new com.github.luben.zstd.ZstdOutputStream(Files.newOutputStream(z.resolve("postprocess3.tar.zst")))) {
+            PeerTableGenerator.writeTar(tables, o, order);
+        }
+        PeerResult r = verify(z.resolve("postprocess3.tar.zst"), 11, null);
+        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict, () -> r.error + " " + r.violation);
+        assertEquals(records(tables), r.entries());
+        assertEquals(Integer.valueOf(rootValue), r.rootValue);
+    }
+
+    @Test
     void truncatedTableIsRejected() throws IOException {
         TreeMap<Integer, byte[]> t = copy();
         int n = t.lastKey();

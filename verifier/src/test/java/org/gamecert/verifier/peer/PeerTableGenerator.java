@@ -252,14 +252,20 @@ public final class PeerTableGenerator {
     }
 
     public static void writeTar(TreeMap<Integer, byte[]> tables, OutputStream raw) throws IOException {
+        writeTar(tables, raw, new ArrayList<>(tables.keySet()));
+    }
+
+    /** The tables in the given order (a tar of a directory lists its files in whatever order it saw). */
+    public static void writeTar(TreeMap<Integer, byte[]> tables, OutputStream raw, List<Integer> order) throws IOException {
         try (TarArchiveOutputStream tar = new TarArchiveOutputStream(raw)) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
-            for (var e : tables.entrySet()) {
-                TarArchiveEntry te = new TarArchiveEntry("postprocess3/" + PeerSource.tableFileName(e.getKey()));
-                te.setSize(e.getValue().length);
+            for (int n : order) {
+                byte[] b = tables.get(n);
+                TarArchiveEntry te = new TarArchiveEntry("postprocess3/" + PeerSource.tableFileName(n));
+                te.setSize(b.length);
                 tar.putArchiveEntry(te);
-                tar.write(e.getValue());
+                tar.write(b);
                 tar.closeArchiveEntry();
             }
         }
