@@ -1,45 +1,109 @@
 package org.gamecert.verifier.core.check;
 
 /**
- * One layer's entries in key order, as primitive columns (no object per entry): keys as (occ,
- * mover) and three bytes. Pass 1 keeps kind/lo/hi, pass 2 kind/move/flags.
+ * One layer's entries in key order, in primitive arrays (no object per entry): the key (occ,
+ * mover) as two adjacent longs and three bytes packed in an int, so that a lookup touches few
+ * cache lines. Pass 1 keeps kind/lo/hi, pass 2 kind/move/flags.
  */
 final class Layer {
-    static final int BYTES_PER_ENTRY = 8 + 8 + 3;
+    static final int BYTES_PER_ENTRY = 8 + 8 + 4;
 
     int discs = -1;
     int size;
-    long[] occ = new long[0], mover = new long[0];
-    byte[] kind = new byte[0], x = new byte[0], y = new byte[0];
+    private long[] keys = new long[0]; // occ, mover of entry i at 2i, 2i+1
+    private int[] data = new int[0];   // kind | x << 8 | y << 16 (x, y as unsigned bytes)
+
+    long occ(int i) {
+        return keys[2 * i];
+    }
+
+    long mover(int i) {
+        return keys[2 * i + 1];
+    }
+
+    int kind(int i) {
+        return data[i] & 0xFF;
+    }
+
+    /** Pass 1: the lower bound; pass 2: the stored move (as a signed byte). */
+    int x(int i) {
+        return (byte) (data[i] >>> 8);
+    }
+
+    /** Pass 1: the upper bound; pass 2: the flags. */
+    int y(int i) {
+        return (byte) (data[i] >>> 16);
+    }
+
+    void orY(int i, int bits) {
+        data[i] |= (bits & 0xFF) << 16;
+    }
+
+    void add(long occ, long mover, int kind, int x, int y) {
+        int i = size++;
+        keys[2 * i] = occ;
+        keys[2 * i + 1] = mover;
+        data[i] = (kind & 0xFF) | (x & 0xFF) << 8 | (y & 0xFF) << 16;
+    }
+
+    // Bucket index over the sorted keys: bucket(occ) = (occ - minOcc) >>> shift is monotone, so
+    // bucket b's entries are [start[b], start[b+1]); about 4 entries per bucket, 1 byte per entry.
+    private int[] start = new int[0];
+    private boolean indexed;
+    private long minOcc, maxOcc;
+    private int shift;
 
     void reset(int discs) {
         this.discs = discs;
         size = 0;
+        indexed = false;
     }
 
-    long capacity() {
-        return occ.length;
+    /** Builds the bucket index once the layer is complete. */
+    void index(Budget budget) {
+        indexed = false;
+        if (size < 64) return;
+        int bits = 64 - Long.numberOfLeadingZeros(size / 4);
+        int buckets = 1 << bits;
+        if (start.length < buckets + 1) {
+            budget.resize(start.length * 4L, (buckets + 1) * 4L, discs);
+            start = new int[buckets + 1];
+        }
+        minOcc = keys[0];
+        maxOcc = keys[2 * (size - 1)];
+        long span = maxOcc - minOcc;
+        shift = Math.max(0, 64 - Long.numberOfLeadingZeros(span) - bits);
+        int b = 0;
+        for (int i = 0; i < size; i++) {
+            int bi = (int) ((keys[2 * i] - minOcc) >>> shift);
+            while (b <= bi) start[b++] = i;
+        }
+        while (b <= buckets) start[b++] = size;
+        indexed = true;
     }
 
     void ensure(int needed, Budget budget) {
-        if (needed <= occ.length) return;
-        long cap = Math.max(1024, Math.min(Integer.MAX_VALUE - 16, Math.max((long) needed, occ.length + (occ.length >> 1))));
-        budget.resize(occ.length * (long) BYTES_PER_ENTRY, cap * BYTES_PER_ENTRY, discs);
+        if (needed <= data.length) return;
+        long cap = Math.max(1024, Math.min((Integer.MAX_VALUE >> 1) - 16, Math.max((long) needed, data.length + (data.length >> 1))));
+        budget.resize(data.length * (long) BYTES_PER_ENTRY, cap * BYTES_PER_ENTRY, discs);
         int c = (int) cap;
-        occ = java.util.Arrays.copyOf(occ, c);
-        mover = java.util.Arrays.copyOf(mover, c);
-        kind = java.util.Arrays.copyOf(kind, c);
-        x = java.util.Arrays.copyOf(x, c);
-        y = java.util.Arrays.copyOf(y, c);
+        keys = java.util.Arrays.copyOf(keys, 2 * c);
+        data = java.util.Arrays.copyOf(data, c);
     }
 
     /** Index of the key, or -1. Keys are strictly increasing (unsigned occ, then mover). */
     int find(long o, long m) {
         int lo = 0, hi = size - 1;
+        if (indexed) {
+            if (Long.compareUnsigned(o, minOcc) < 0 || Long.compareUnsigned(o, maxOcc) > 0) return -1;
+            int b = (int) ((o - minOcc) >>> shift);
+            lo = start[b];
+            hi = start[b + 1] - 1;
+        }
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            long mo = occ[mid];
-            int cmp = mo == o ? Long.compareUnsigned(mover[mid], m) : Long.compareUnsigned(mo, o);
+            long mo = keys[2 * mid];
+            int cmp = mo == o ? Long.compareUnsigned(keys[2 * mid + 1], m) : Long.compareUnsigned(mo, o);
             if (cmp < 0) lo = mid + 1;
             else if (cmp > 0) hi = mid - 1;
             else return mid;
@@ -49,11 +113,12 @@ final class Layer {
 
     /** Memory accounting for the tables against --max-memory. */
     static final class Budget {
-        final long max;
+        final long max, fixed;
         long used, peak;
 
         Budget(long max, long fixed) {
             this.max = max;
+            this.fixed = fixed;
             this.used = fixed;
             this.peak = fixed;
         }

@@ -295,10 +295,8 @@ public final class Verifier {
                 if (cur.discs >= 0) finishLayer();
                 Layer recycled = prev;
                 prev = cur;
-                if (prev.discs != rec.layer + 1) {
-                    prev.size = 0;
-                    prev.discs = rec.layer + 1;
-                }
+                if (prev.discs != rec.layer + 1) prev.reset(rec.layer + 1);
+                else prev.index(budget);
                 cur = recycled;
                 cur.reset(rec.layer);
             }
@@ -340,24 +338,30 @@ public final class Verifier {
                 int idx = cur.find(rootOcc, rootMover);
                 if (idx >= 0) {
                     rootFound = true;
-                    rootKind = cur.kind[idx] & 0xFF;
-                    rootLo = cur.x[idx];
-                    rootHi = cur.y[idx];
+                    rootKind = cur.kind(idx);
+                    rootLo = cur.x(idx);
+                    rootHi = cur.y(idx);
                 }
             }
         }
 
+        final long[] occImages = new long[8];
+        final EntryCheck entryCheck = new EntryCheck();
+
         void canonical(long mover, long opp) {
             long occ = mover | opp, bo = occ, bm = mover;
-            for (int g = 1; g < group; g++) {
-                long o = game.transform(occ, g);
-                int cmp = Long.compareUnsigned(o, bo);
-                if (cmp < 0) {
-                    bo = o;
-                    bm = game.transform(mover, g);
-                } else if (cmp == 0) {
-                    long m = game.transform(mover, g);
-                    if (Long.compareUnsigned(m, bm) < 0) bm = m;
+            if (group > 1) {
+                game.images(occ, occImages);
+                for (int g = 1; g < group; g++) {
+                    long o = occImages[g];
+                    int cmp = Long.compareUnsigned(o, bo);
+                    if (cmp < 0) {
+                        bo = o;
+                        bm = game.transform(mover, g);
+                    } else if (cmp == 0) {
+                        long m = game.transform(mover, g);
+                        if (Long.compareUnsigned(m, bm) < 0) bm = m;
+                    }
                 }
             }
             cOcc = bo;
@@ -373,7 +377,7 @@ public final class Verifier {
                 return;
             }
             if (cur.size > 0) {
-                long po = cur.occ[cur.size - 1], pm = cur.mover[cur.size - 1];
+                long po = cur.occ(cur.size - 1), pm = cur.mover(cur.size - 1);
                 int cmp = po == occ ? Long.compareUnsigned(pm, mover) : Long.compareUnsigned(po, occ);
                 if (cmp >= 0) {
                     violation(Rule.LAY_3, rec.index, d, index, true, mover, opp,
@@ -382,12 +386,7 @@ public final class Verifier {
                 }
             }
             // Appended before its own checks so that --all keeps the layer complete for lookups.
-            int slot = cur.size++;
-            cur.occ[slot] = occ;
-            cur.mover[slot] = mover;
-            cur.kind[slot] = (byte) k;
-            cur.x[slot] = p.lo[i];
-            cur.y[slot] = p.hi[i];
+            cur.add(occ, mover, k, p.lo[i], p.hi[i]);
             if (!Payload.isExact(k)) layerAux[d]++;
             if (!game.isLegalPosition(mover, opp)) {
                 violation(Rule.POS_1, rec.index, d, index, true, mover, opp, "not a legal position", false);
@@ -410,18 +409,17 @@ public final class Verifier {
                         "stored move " + (mv >= game.moveCodes() ? "code " + mv : game.moveName(mv)) + " is not legal", false);
                 return;
             }
-            new EntryCheck(rec, d, index, mover, opp, k, p.lo[i], p.hi[i], mv, legal).run();
+            entryCheck.set(rec, d, index, mover, opp, k, p.lo[i], p.hi[i], mv, legal).run();
         }
 
         /** The obligations of one entry (SPEC §9), in the order P, A', P', C, A. */
         final class EntryCheck {
-            final BlockRecord rec;
-            final int d, lo, hi, mv;
-            final long index, mover, opp, legal;
-            final int k;
-            int n, star = -1;
+            BlockRecord rec;
+            int d, lo, hi, mv, k, n, star;
+            long index, mover, opp, legal;
 
-            EntryCheck(BlockRecord rec, int d, long index, long mover, long opp, int k, int lo, int hi, int mv, long legal) {
+            /** Reused for every entry: no allocation per entry. */
+            EntryCheck set(BlockRecord rec, int d, long index, long mover, long opp, int k, int lo, int hi, int mv, long legal) {
                 this.rec = rec;
                 this.d = d;
                 this.index = index;
@@ -432,6 +430,9 @@ public final class Verifier {
                 this.hi = hi;
                 this.mv = mv;
                 this.legal = legal;
+                n = 0;
+                star = -1;
+                return this;
             }
 
             void fail(String rule, String msg) {
@@ -462,8 +463,8 @@ public final class Verifier {
                             mLo[n] = uMin;
                             mHi[n] = uMax;
                         } else {
-                            mKind[n] = below.kind[idx] & 0xFF;
-                            int clo = below.x[idx], chi = below.y[idx];
+                            mKind[n] = below.kind(idx);
+                            int clo = below.x(idx), chi = below.y(idx);
                             mLo[n] = type == Game.CHILD ? -chi : clo;
                             mHi[n] = type == Game.CHILD ? -clo : chi;
                         }
@@ -630,21 +631,22 @@ public final class Verifier {
                 }
                 if (L == rootDiscs) {
                     int idx = b.find(rootOcc, rootMover);
-                    if (idx >= 0) b.y[idx] |= (byte) (REACHED | (weak ? 0 : P));
+                    if (idx >= 0) b.orY(idx, REACHED | (weak ? 0 : P));
                 }
                 if (a.discs >= 0) {
+                    b.index(budget);
                     terminals.clear();
                     propagate(a, b.discs == a.discs + 1 ? b : null, terminals);
                     if (a.discs + 1 < region.length) region[a.discs + 1] += terminals.size();
                     for (int i = 0; i < a.size; i++) {
-                        int f = a.y[i];
+                        int f = a.y(i);
                         if ((f & (P | AP | PP)) != 0) region[a.discs]++;
                         if ((f & REACHED) == 0) {
                             if (unreached++ == 0) {
                                 fuLayer = a.discs;
                                 fuIndex = i;
-                                fuMover = a.mover[i];
-                                fuOpp = a.occ[i] & ~a.mover[i];
+                                fuMover = a.mover(i);
+                                fuOpp = a.occ(i) & ~a.mover(i);
                             }
                         }
                     }
@@ -685,7 +687,7 @@ public final class Verifier {
                 res.rootMove = rootStoredMove < 0 ? -1 : game.mapMove(rootStoredMove, game.inverse(g));
             }
             res.bytesPerEntryHeld = Layer.BYTES_PER_ENTRY;
-            res.peakTableBytes = budget.peak;
+            res.peakTableBytes = budget.peak - budget.fixed; // layer tables, indexes, block list
         }
 
         /** Re-reads block i (pass 2) and appends its keys, kinds and moves to the table. */
@@ -703,12 +705,7 @@ public final class Verifier {
             }
             t.ensure(t.size + p.count, budget);
             for (int j = 0; j < p.count; j++) {
-                int s = t.size++;
-                t.occ[s] = p.occ[j];
-                t.mover[s] = p.mover[j];
-                t.kind[s] = p.kind[j];
-                t.x[s] = p.move[j];
-                t.y[s] = 0;
+                t.add(p.occ[j], p.mover[j], p.kind[j], p.move[j], 0);
                 if (t.discs == rootDiscs && p.occ[j] == rootOcc && p.mover[j] == rootMover) rootStoredMove = p.move[j] & 0xFF;
             }
             if (!Payload.hasMove(rootKind)) rootStoredMove = -1;
@@ -718,10 +715,10 @@ public final class Verifier {
         void propagate(Layer a, Layer b, PairSet terminals) {
             boolean countTerminals = h.family == Header.CONNECT_FOUR;
             for (int i = 0; i < a.size; i++) {
-                int f = a.y[i];
+                int f = a.y(i) & 0xFF;
                 if (f == 0) continue;
-                long mover = a.mover[i], opp = a.occ[i] & ~mover;
-                int k = a.kind[i] & 0xFF, mv = a.x[i] & 0xFF;
+                long mover = a.mover(i), opp = a.occ(i) & ~mover;
+                int k = a.kind(i), mv = a.x(i) & 0xFF;
                 boolean reached = (f & REACHED) != 0;
                 long legal = game.legalMoveCodes(mover, opp);
                 for (long bits = legal; bits != 0; bits &= bits - 1) {
@@ -744,7 +741,7 @@ public final class Verifier {
                     if (b == null) continue;
                     canonical(out[0], out[1]);
                     int idx = b.find(cOcc, cMover);
-                    if (idx >= 0) b.y[idx] |= (byte) (need | (consult ? REACHED : 0));
+                    if (idx >= 0) b.orY(idx, need | (consult ? REACHED : 0));
                 }
             }
         }

@@ -44,6 +44,11 @@ public interface Game {
     /** Image of a bitboard under symmetry g, numbered as listed in SPEC §7.4. */
     long transform(long bits, int g);
 
+    /** All images of a bitboard, out[g] = transform(bits, g) for every g of the full group. */
+    default void images(long bits, long[] out) {
+        for (int g = 0; g < symmetryCount(); g++) out[g] = transform(bits, g);
+    }
+
     /** The symmetry g^-1. */
     int inverse(int g);
 

@@ -202,6 +202,19 @@ public final class OthelloRules implements Game {
     }
 
     @Override
+    public void images(long bits, long[] out) {
+        long h = swaps(bits, hMask, hShift), v = swaps(bits, vMask, vShift), hv = swaps(h, vMask, vShift);
+        out[0] = bits;
+        out[1] = h;
+        out[2] = v;
+        out[3] = hv;
+        out[4] = swaps(bits, tMask, tShift);
+        out[5] = swaps(v, tMask, tShift);
+        out[6] = swaps(h, tMask, tShift);
+        out[7] = swaps(hv, tMask, tShift);
+    }
+
+    @Override
     public int mapMove(int code, int g) {
         return Long.numberOfTrailingZeros(transform(1L << code, g));
     }
