@@ -11,12 +11,12 @@ import picocli.CommandLine.Parameters;
 /** Command line for the peer format; the verifier CLI can mount {@link #run} as a subcommand. */
 @Command(name = "verify-peer", mixinStandardHelpOptions = true,
         description = {
-            "Verifies the published 6x6 Othello semi-strong tablebase (Zenodo 18843225) in its own format:",
-            "every record is checked with the sound PV/ALL'/PV'/CUT/ALL rules against the next table.",
-            "INPUT: a directory of optimal_reopening_ab_table_all_{n}.txt, a .csv (the peer's intermediate",
-            "form), a .tar, a .tar.zst, or any part of a split .tar.zst (NAME.00, NAME.000, NAME.part00, NAME.aa).",
-            "A SHA256SUMS file next to the input is checked first.",
-            "Exit codes: 0 verified, 1 rejected, 2 error, 3 incomplete (children beyond the tables given)."})
+            "Verifies the published 6x6 Othello semi-strong tablebase (Zenodo 18843225) in its own format: every record is checked with the sound PV/ALL'/PV'/CUT/ALL rules against the next table, in bounded memory.",
+            "",
+            "INPUT is a directory of optimal_reopening_ab_table_all_{n}.txt, a .csv (the peer's intermediate form), a .tar, a .tar.zst, or any part of a split .tar.zst (NAME.00, NAME.000, NAME.part00, NAME.aa). A SHA256SUMS file next to it is checked first.",
+            "",
+            "Exit codes: 0 verified, 1 rejected, 2 error, 3 incomplete (children in tables not given).",
+            ""})
 public final class PeerMain implements Callable<Integer> {
     public static final int EXIT_VERIFIED = 0, EXIT_REJECTED = 1, EXIT_ERROR = 2, EXIT_INCOMPLETE = 3;
 
