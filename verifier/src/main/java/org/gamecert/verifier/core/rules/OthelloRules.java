@@ -29,24 +29,49 @@ public final class OthelloRules implements Game {
         extend = n - 3;
         int h = n / 2;
         centre = bit(h - 1, h - 1) | bit(h - 1, h) | bit(h, h - 1) | bit(h, h);
-        hMask = new long[h];
-        hShift = new int[h];
-        vMask = new long[h];
-        vShift = new int[h];
-        for (int j = 0; j < h; j++) {
-            hShift[j] = n - 1 - 2 * j;
-            vShift[j] = (n - 1 - 2 * j) * n;
-            for (int r = 0; r < n; r++) {
-                hMask[j] |= bit(r, j);
-                vMask[j] |= bit(j, r);
-            }
+        // Each generator is 2 or 3 delta swaps of disjoint square pairs. A mirror reverses the
+        // columns in halves, then within the halves; the transpose swaps the off-diagonal blocks,
+        // then transposes within the blocks. Swap i moves the squares where low(r, c) holds.
+        java.util.List<long[]> hs = new java.util.ArrayList<>(), vs = new java.util.ArrayList<>(), ts = new java.util.ArrayList<>();
+        int[] halves = n == 4 ? new int[] {2, 1} : n == 6 ? new int[] {3, 1} : new int[] {4, 2, 1};
+        for (int half : halves) {
+            int span = n == 6 && half == 1 ? 2 : half; // 6: halves of 3, then their outer columns
+            java.util.function.IntPredicate low = n == 6 && half == 1 ? c -> c % 3 == 0 : c -> c % (2 * half) < half;
+            hs.add(new long[] {squares((r, c) -> low.test(c)), span});
+            vs.add(new long[] {squares((r, c) -> low.test(r)), (long) span * n});
+            if (n != 6 || half == 3)
+                ts.add(new long[] {squares((r, c) -> r % (2 * half) < half && c % (2 * half) >= half), (long) half * (n - 1)});
         }
-        tMask = new long[n - 1];
-        tShift = new int[n - 1];
-        for (int k = 1; k < n; k++) {
-            tShift[k - 1] = k * (n - 1);
-            for (int i = 0; i + k < n; i++) tMask[k - 1] |= bit(i, i + k);
+        for (int k = 1; n == 6 && k <= 2; k++) { // within the 3x3 blocks: (a, a+k) <-> (a+k, a)
+            int kk = k;
+            ts.add(new long[] {squares((r, c) -> c % 3 - r % 3 == kk), (long) k * (n - 1)});
         }
+        hMask = masks(hs);
+        hShift = shifts(hs);
+        vMask = masks(vs);
+        vShift = shifts(vs);
+        tMask = masks(ts);
+        tShift = shifts(ts);
+    }
+
+    private static long[] masks(java.util.List<long[]> swaps) {
+        long[] out = new long[swaps.size()];
+        for (int i = 0; i < out.length; i++) out[i] = swaps.get(i)[0];
+        return out;
+    }
+
+    private static int[] shifts(java.util.List<long[]> swaps) {
+        int[] out = new int[swaps.size()];
+        for (int i = 0; i < out.length; i++) out[i] = (int) swaps.get(i)[1];
+        return out;
+    }
+
+    private long squares(java.util.function.BiPredicate<Integer, Integer> which) {
+        long m = 0;
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++)
+                if (which.test(r, c)) m |= bit(r, c);
+        return m;
     }
 
     private long bit(int r, int c) {
