@@ -1,49 +1,80 @@
 package org.gamecert.verifier.core.check;
 
 /**
- * One layer's entries in key order, in primitive arrays (no object per entry): the key (occ,
- * mover) as two adjacent longs and three bytes packed in an int, so that a lookup touches few
- * cache lines. Pass 1 keeps kind/lo/hi, pass 2 kind/move/flags.
+ * One layer's entries in key order, in primitive arrays (no object per entry). The key (occ,
+ * mover) is two adjacent longs; the kind and two small signed fields (pass 1: lo, hi; pass 2: the
+ * stored move, the flags) go into the mover's unused high bits when the board leaves room (16
+ * bytes per entry: Othello 4×4 and 6×6, Connect Four up to W·(H+1) = 49), else into an int[]
+ * (20 bytes per entry: Othello 8×8).
  */
 final class Layer {
-    static final int BYTES_PER_ENTRY = 8 + 8 + 4;
-
     int discs = -1;
     int size;
-    private long[] keys = new long[0]; // occ, mover of entry i at 2i, 2i+1
-    private int[] data = new int[0];   // kind | x << 8 | y << 16 (x, y as unsigned bytes)
+    private long[] keys = new long[0]; // occ, mover (| packed fields) of entry i at 2i, 2i+1
+    private int[] data;                // kind | x << 8 | y << 16, when not packed
+    private final int shiftData, width; // packed: fields start at bit shiftData, x and y are width bits
+    private final long moverMask, fieldMask;
+
+    /** boardBits: 64 - leading zeros of the board mask; width: bits for a signed x or y. */
+    Layer(int boardBits, int width) {
+        this.width = width;
+        boolean packed = boardBits + 5 + 2 * width <= 64;
+        shiftData = packed ? boardBits : -1;
+        moverMask = packed ? (1L << boardBits) - 1 : -1L;
+        fieldMask = (1L << width) - 1;
+        data = packed ? null : new int[0];
+    }
+
+    int bytesPerEntry() {
+        return data == null ? 16 : 20;
+    }
 
     long occ(int i) {
         return keys[2 * i];
     }
 
     long mover(int i) {
-        return keys[2 * i + 1];
+        return keys[2 * i + 1] & moverMask;
+    }
+
+    private long fields(int i) {
+        return data == null ? keys[2 * i + 1] >>> shiftData : data[i] & 0xFFFFFFL;
     }
 
     int kind(int i) {
-        return data[i] & 0xFF;
+        return (int) (fields(i) & (data == null ? 0x1F : 0xFF));
     }
 
-    /** Pass 1: the lower bound; pass 2: the stored move (as a signed byte). */
+    /** Pass 1: the lower bound; pass 2: the stored move (-1: none). */
     int x(int i) {
-        return (byte) (data[i] >>> 8);
+        return data == null ? signed(fields(i) >>> 5) : (byte) (data[i] >>> 8);
     }
 
     /** Pass 1: the upper bound; pass 2: the flags. */
     int y(int i) {
-        return (byte) (data[i] >>> 16);
+        return data == null ? signed(fields(i) >>> (5 + width)) : (byte) (data[i] >>> 16);
+    }
+
+    private int signed(long f) {
+        long v = f & fieldMask;
+        return (int) (v << (64 - width) >> (64 - width));
     }
 
     void orY(int i, int bits) {
-        data[i] |= (bits & 0xFF) << 16;
+        if (data == null) keys[2 * i + 1] |= (bits & fieldMask) << (shiftData + 5 + width);
+        else data[i] |= (bits & 0xFF) << 16;
     }
 
     void add(long occ, long mover, int kind, int x, int y) {
         int i = size++;
         keys[2 * i] = occ;
-        keys[2 * i + 1] = mover;
-        data[i] = (kind & 0xFF) | (x & 0xFF) << 8 | (y & 0xFF) << 16;
+        if (data == null) {
+            long f = (kind & 0x1F) | (x & fieldMask) << 5 | (y & fieldMask) << (5 + width);
+            keys[2 * i + 1] = mover | f << shiftData;
+        } else {
+            keys[2 * i + 1] = mover;
+            data[i] = (kind & 0xFF) | (x & 0xFF) << 8 | (y & 0xFF) << 16;
+        }
     }
 
     // Bucket index over the sorted keys: bucket(occ) = (occ - minOcc) >>> shift is monotone, so
@@ -83,12 +114,13 @@ final class Layer {
     }
 
     void ensure(int needed, Budget budget) {
-        if (needed <= data.length) return;
-        long cap = Math.max(1024, Math.min((Integer.MAX_VALUE >> 1) - 16, Math.max((long) needed, data.length + (data.length >> 1))));
-        budget.resize(data.length * (long) BYTES_PER_ENTRY, cap * BYTES_PER_ENTRY, discs);
+        int have = keys.length / 2;
+        if (needed <= have) return;
+        long cap = Math.max(1024, Math.min((Integer.MAX_VALUE >> 1) - 16, Math.max((long) needed, have + (have >> 1))));
+        budget.resize(have * (long) bytesPerEntry(), cap * bytesPerEntry(), discs);
         int c = (int) cap;
         keys = java.util.Arrays.copyOf(keys, 2 * c);
-        data = java.util.Arrays.copyOf(data, c);
+        if (data != null) data = java.util.Arrays.copyOf(data, c);
     }
 
     /** Index of the key, or -1. Keys are strictly increasing (unsigned occ, then mover). */
@@ -103,7 +135,7 @@ final class Layer {
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
             long mo = keys[2 * mid];
-            int cmp = mo == o ? Long.compareUnsigned(keys[2 * mid + 1], m) : Long.compareUnsigned(mo, o);
+            int cmp = mo == o ? Long.compareUnsigned(keys[2 * mid + 1] & moverMask, m) : Long.compareUnsigned(mo, o);
             if (cmp < 0) lo = mid + 1;
             else if (cmp > 0) hi = mid - 1;
             else return mid;

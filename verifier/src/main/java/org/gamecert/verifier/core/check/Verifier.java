@@ -112,7 +112,7 @@ public final class Verifier {
         byte[] headerContent;
 
         // pass 1 state
-        Layer prev = new Layer(), cur = new Layer();
+        Layer prev, cur;
         Layer.Budget budget;
         long lastLayer = -1;
         byte[] lastStoredChain;
@@ -198,6 +198,12 @@ public final class Verifier {
             rootOcc = cOcc;
             rootMover = cMover;
             lastStoredChain = sha(new byte[] {0}, headerContent);
+            // Signed width for values, move codes (-1: none) and the pass-2 flags.
+            int width = 32 - Integer.numberOfLeadingZeros(Math.max(Math.max(uMax, game.moveCodes() - 1), 15)) + 1;
+            int boardBits = 64 - Long.numberOfLeadingZeros(game.boardMask());
+            prev = new Layer(boardBits, width);
+            cur = new Layer(boardBits, width);
+            res.bytesPerEntryHeld = cur.bytesPerEntry();
             // Fixed overhead: blocks in flight (payload, frame, decoded columns) per decoding thread.
             long perBlock = 2L * h.maxBlockBytes + 1024 + 22L * h.maxBlockEntries;
             budget = new Layer.Budget(opt.maxMemory, perBlock * (Math.max(1, opt.threads) + 1));
@@ -309,6 +315,7 @@ public final class Verifier {
             res.entries = entries;
             res.blocks = blocks;
             res.peakEntriesHeld = Math.max(res.peakEntriesHeld, (long) cur.size + prev.size);
+            res.peakTableBytes = budget.peak - budget.fixed;
         }
 
         void rememberBlock(BlockRecord rec) {
@@ -686,7 +693,6 @@ public final class Verifier {
                     if (game.transform(h.rootMover | h.rootOpponent, g) == rootOcc && game.transform(h.rootMover, g) == rootMover) break;
                 res.rootMove = rootStoredMove < 0 ? -1 : game.mapMove(rootStoredMove, game.inverse(g));
             }
-            res.bytesPerEntryHeld = Layer.BYTES_PER_ENTRY;
             res.peakTableBytes = budget.peak - budget.fixed; // layer tables, indexes, block list
         }
 
