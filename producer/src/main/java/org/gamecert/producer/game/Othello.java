@@ -187,6 +187,44 @@ public final class Othello extends Game {
 
     @Override public long transform(int g, long bits) {
         if (g == 0) return bits;
+        if (n == 8) return transform8(g, bits);
+        long[][] t = table[g];
+        long r = 0;
+        for (int k = 0; k < chunks; k++) r |= t[k][(int) (bits >>> (8 * k)) & 0xFF];
+        return r;
+    }
+
+    /** The symmetries of the 8×8 board by bit tricks (g numbered as in SPEC §7.4). */
+    static long transform8(int g, long x) {
+        switch (g) {
+            case 1: return mirror8(x);
+            case 2: return Long.reverseBytes(x);
+            case 3: return Long.reverseBytes(mirror8(x));
+            case 4: return transpose8(x);
+            case 5: return mirror8(transpose8(x));
+            case 6: return Long.reverseBytes(transpose8(x));
+            default: return Long.reverseBytes(mirror8(transpose8(x)));
+        }
+    }
+
+    /** (r, c) → (r, 7−c): reverse the bits of every byte. */
+    static long mirror8(long x) {
+        x = ((x >>> 1) & 0x5555555555555555L) | ((x & 0x5555555555555555L) << 1);
+        x = ((x >>> 2) & 0x3333333333333333L) | ((x & 0x3333333333333333L) << 2);
+        return ((x >>> 4) & 0x0F0F0F0F0F0F0F0FL) | ((x & 0x0F0F0F0F0F0F0F0FL) << 4);
+    }
+
+    /** (r, c) → (c, r). */
+    static long transpose8(long x) {
+        long t;
+        t = 0x0F0F0F0F00000000L & (x ^ (x << 28)); x ^= t ^ (t >>> 28);
+        t = 0x3333000033330000L & (x ^ (x << 14)); x ^= t ^ (t >>> 14);
+        t = 0x5500550055005500L & (x ^ (x << 7)); x ^= t ^ (t >>> 7);
+        return x;
+    }
+
+    /** The table-driven transform, for any N (tests compare it with the 8×8 bit tricks). */
+    long transformByTable(int g, long bits) {
         long[][] t = table[g];
         long r = 0;
         for (int k = 0; k < chunks; k++) r |= t[k][(int) (bits >>> (8 * k)) & 0xFF];

@@ -9,6 +9,8 @@ import org.gamecert.producer.game.ConnectFour;
  */
 public final class ConnectFourSolver implements Solver {
     private static final int MAX_PLY = 64;
+    /** Near the end a table probe (a cache miss) costs more than re-searching the few nodes below. */
+    private static final int TT_MIN_EMPTIES = 8;
     private final ConnectFour g;
     private final TranspositionTable tt;
     private final int cells;
@@ -48,7 +50,8 @@ public final class ConnectFourSolver implements Solver {
         if (poss == 0) return -1;
         if (discs == cells - 2) return 0; // we cannot win now and the opponent's last cell is not a threat (blocked or excluded above)
         int ttMove = TranspositionTable.NO_MOVE;
-        long d = tt.probe(m, o);
+        boolean useTable = cells - discs >= TT_MIN_EMPTIES;
+        long d = useTable ? tt.probe(m, o) : 0;
         if (d != 0) {
             int lo = TranspositionTable.lo(d), hi = TranspositionTable.hi(d);
             if (lo >= beta) return lo;
@@ -86,7 +89,7 @@ public final class ConnectFourSolver implements Solver {
         }
         int lo = best >= beta ? best : best > alpha ? best : -1;
         int hi = best <= alpha ? best : best < beta ? best : 1;
-        tt.store(m, o, Math.max(lo, -1), Math.min(hi, 1), bestMove, cells - discs);
+        if (useTable) tt.store(m, o, Math.max(lo, -1), Math.min(hi, 1), bestMove, cells - discs);
         return best;
     }
 }

@@ -9,7 +9,7 @@ import org.gamecert.producer.game.Othello;
  * the last few empties, where ordering costs more than it saves.
  */
 public final class OthelloSolver implements Solver {
-    private static final int SMALL = 6;     // at most this many empties: no table, no ordering
+    private static final int SMALL = 6; // at most this many empties: no table, no ordering
     private static final int MAX_PLY = 70;
 
     private final Othello g;

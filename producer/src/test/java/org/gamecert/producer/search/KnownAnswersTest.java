@@ -41,6 +41,22 @@ class KnownAnswersTest {
 
     @Test void connectFourMiddleEasy() throws IOException { pons("Test_L2_R1", 100); }
 
+    /** Weak certificates of Pons' end-game positions carry the known WDL value as root value. */
+    @Test void connectFourCertificatesCarryTheKnownValue(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        int n = 0;
+        for (String line : lines("connect4-pons/Test_L3_R1")) {
+            String[] f = line.trim().split("\\s+");
+            Path out = dir.resolve("p" + n + ".gsc");
+            for (String mode : new String[]{"weak", "semi-strong"}) {
+                int rc = org.gamecert.producer.cli.ProduceMain.run(new String[]{"solve", "--game", "connect4:7x6", "--moves", f[0],
+                        "--mode", mode, "--out", out.toString(), "-q"}, new java.io.PrintStream(new java.io.ByteArrayOutputStream()), System.err);
+                assertEquals(0, rc);
+                assertEquals(Integer.signum(Integer.parseInt(f[1])), org.gamecert.producer.cert.CertificateReader.read(out).rootValue, line);
+            }
+            if (++n == 10) break;
+        }
+    }
+
     /** FFO endgames: the best move's score is the exact value (first listed move). */
     @Test void othelloFfoShallowestPositions() throws IOException {
         Othello g = new Othello(8);

@@ -1,0 +1,41 @@
+package org.gamecert.producer.game;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class OthelloTest {
+    @Test void bitTrickSymmetriesEqualTheSquarePermutations() {
+        Othello g = new Othello(8);
+        SplittableRandom rnd = new SplittableRandom(42);
+        for (int i = 0; i < 2000; i++) {
+            long x = rnd.nextLong();
+            for (int s = 0; s < 8; s++) {
+                long expected = 0;
+                for (int q = 0; q < 64; q++) if ((x >>> q & 1) != 0) expected |= 1L << g.transformMove(s, q);
+                assertEquals(expected, g.transform(s, x), "symmetry " + s);
+                assertEquals(expected, g.transformByTable(s, x), "table symmetry " + s);
+            }
+        }
+    }
+
+    @Test void inverseUndoesEachSymmetry() {
+        for (int n = 4; n <= 8; n += 2) {
+            Othello g = new Othello(n);
+            for (int s = 0; s < 8; s++)
+                for (int q = 0; q < n * n; q++) assertEquals(q, g.transformMove(g.inverse(s), g.transformMove(s, q)));
+        }
+    }
+
+    @Test void notationRoundTripAndErrors() {
+        Othello g = new Othello(8);
+        long[] p = g.parseMoves("f5d6c3d3c4");
+        assertArrayEquals(p, g.parseBoard(g.boardText(p[0], p[1])));
+        assertEquals(9, Long.bitCount(p[0] | p[1]));
+        assertThrows(IllegalArgumentException.class, () -> g.parseMoves("a1"));
+        assertThrows(IllegalArgumentException.class, () -> g.parseMoves("f5f5"));
+        assertThrows(IllegalArgumentException.class, () -> g.parseMoves("z9"));
+    }
+}
