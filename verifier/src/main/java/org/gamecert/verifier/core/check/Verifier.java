@@ -33,6 +33,9 @@ public final class Verifier {
     private static final int REACHED = 0x08; // pass-2 flag beside the need bits P, A', P'
     private static final int TERMINAL_KIND = 0x100, MISSING = -1;
 
+    /** Blocks with at least this many entries are checked on several threads (tests lower it). */
+    static int parallelMinEntries = 4096;
+
     private Verifier() {}
 
     /** Verifies the file; never throws: every failure ends in a verdict. */
@@ -128,11 +131,8 @@ public final class Verifier {
         byte[] lastComputedChain;
         boolean anyViolation;
 
-        // scratch for one entry's moves, in TB order
-        final int[] mCode = new int[64], mType = new int[64], mKind = new int[64], mLo = new int[64], mHi = new int[64];
-        final long[] mChildOcc = new long[64], mChildMover = new long[64];
-        final long[] out = new long[3];
-        long cOcc, cMover;
+        final Checker main = new Checker(false);
+        Checker[] workers; // parallel checking of a block's entries (--threads > 1, first violation only)
 
         Run(Container ct, Options opt, Result res, ExecutorService pool) {
             this.ct = ct;
@@ -194,9 +194,9 @@ public final class Verifier {
             if (game.isTerminal(rm, ro)) violation(Rule.HDR_2, -1, -1, -1, true, rm, ro, "the root is terminal", true);
             if (game.legalMoveCodes(rm, ro) == 0) violation(Rule.HDR_2, -1, -1, -1, true, rm, ro, "the root's mover must pass", true);
             rootDiscs = Long.bitCount(rm | ro);
-            canonical(rm, ro);
-            rootOcc = cOcc;
-            rootMover = cMover;
+            main.canonical(rm, ro);
+            rootOcc = main.cOcc;
+            rootMover = main.cMover;
             lastStoredChain = sha(new byte[] {0}, headerContent);
             // Signed width for values, move codes (-1: none) and the pass-2 flags.
             int width = 32 - Integer.numberOfLeadingZeros(Math.max(Math.max(uMax, game.moveCodes() - 1), 15)) + 1;
@@ -309,7 +309,70 @@ public final class Verifier {
             rememberBlock(rec);
             cur.ensure(cur.size + p.count, budget);
             int base = cur.size;
+            if (pool != null && !opt.all && p.count >= parallelMinEntries) {
+                checkInParallel(rec, p, base);
+                return;
+            }
             for (int i = 0; i < p.count; i++) checkEntry(rec, p, i, base + i);
+            afterBlock(p);
+        }
+
+        /**
+         * The position and obligation checks of a block's entries only read the layer below, so
+         * ranges of entries are checked on several threads; the layer and key-order checks and the
+         * appends stay sequential, and the first violation in entry order is the one reported.
+         */
+        void checkInParallel(BlockRecord rec, Payload p, int base) {
+            int parts = Math.max(1, opt.threads);
+            if (workers == null) {
+                workers = new Checker[parts];
+                for (int t = 0; t < parts; t++) workers[t] = new Checker(true);
+            }
+            FutureTask<?>[] tasks = new FutureTask<?>[parts];
+            int chunk = (p.count + parts - 1) / parts;
+            for (int t = 0; t < parts; t++) {
+                int from = t * chunk, to = Math.min(p.count, from + chunk);
+                Checker c = workers[t];
+                c.first = null;
+                tasks[t] = new FutureTask<>(() -> {
+                    try {
+                        for (int i = from; i < to; i++)
+                            if (Long.bitCount(p.occ[i]) == rec.layer) c.checkPosition(rec, p, i, base + i);
+                    } catch (Stop stop) {
+                        // c.first holds the violation
+                    }
+                    return null;
+                });
+                if (t > 0) pool.execute(tasks[t]);
+            }
+            tasks[0].run();
+            for (FutureTask<?> task : tasks) {
+                try {
+                    task.get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted");
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("checking failed: " + e.getCause(), e.getCause());
+                }
+            }
+            checkedAhead = true;
+            try {
+                for (int i = 0; i < p.count; i++) {
+                    checkEntry(rec, p, i, base + i);
+                    Violation v = workers[i / chunk].first;
+                    if (v != null && v.entry == base + i)
+                        violation(v.rule, v.block, v.layer, v.entry, true, v.mover, v.opponent, v.message, false);
+                }
+            } finally {
+                checkedAhead = false;
+            }
+            afterBlock(p);
+        }
+
+        boolean checkedAhead;
+
+        void afterBlock(Payload p) {
             entries += p.count;
             blocks++;
             res.entries = entries;
@@ -352,29 +415,6 @@ public final class Verifier {
             }
         }
 
-        final long[] occImages = new long[8];
-        final EntryCheck entryCheck = new EntryCheck();
-
-        void canonical(long mover, long opp) {
-            long occ = mover | opp, bo = occ, bm = mover;
-            if (group > 1) {
-                game.images(occ, occImages);
-                for (int g = 1; g < group; g++) {
-                    long o = occImages[g];
-                    int cmp = Long.compareUnsigned(o, bo);
-                    if (cmp < 0) {
-                        bo = o;
-                        bm = game.transform(mover, g);
-                    } else if (cmp == 0) {
-                        long m = game.transform(mover, g);
-                        if (Long.compareUnsigned(m, bm) < 0) bm = m;
-                    }
-                }
-            }
-            cOcc = bo;
-            cMover = bm;
-        }
-
         void checkEntry(BlockRecord rec, Payload p, int i, int index) {
             long occ = p.occ[i], mover = p.mover[i], opp = occ & ~mover;
             int k = p.kind[i] & 0xFF, d = rec.layer;
@@ -395,156 +435,209 @@ public final class Verifier {
             // Appended before its own checks so that --all keeps the layer complete for lookups.
             cur.add(occ, mover, k, p.lo[i], p.hi[i]);
             if (!Payload.isExact(k)) layerAux[d]++;
-            if (!game.isLegalPosition(mover, opp)) {
-                violation(Rule.POS_1, rec.index, d, index, true, mover, opp, "not a legal position", false);
-                return;
-            }
-            canonical(mover, opp);
-            if (cOcc != occ || cMover != mover) {
-                violation(Rule.POS_3, rec.index, d, index, true, mover, opp, "the key is not the canonical form of its position", false);
-                return;
-            }
-            long legal = game.legalMoveCodes(mover, opp);
-            if (!game.storable(mover, opp, legal)) {
-                violation(Rule.POS_2, rec.index, d, index, true, mover, opp,
-                        game.isTerminal(mover, opp) ? "the position is terminal" : "the mover must pass", false);
-                return;
-            }
-            int mv = p.move[i] & 0xFF;
-            if (Payload.hasMove(k) && (mv >= game.moveCodes() || ((legal >>> mv) & 1) == 0)) {
-                violation(Rule.MOVE_1, rec.index, d, index, true, mover, opp,
-                        "stored move " + (mv >= game.moveCodes() ? "code " + mv : game.moveName(mv)) + " is not legal", false);
-                return;
-            }
-            entryCheck.set(rec, d, index, mover, opp, k, p.lo[i], p.hi[i], mv, legal).run();
+            if (checkedAhead) return; // the position and obligation checks ran in parallel
+            main.checkPosition(rec, p, i, index);
         }
 
-        /** The obligations of one entry (SPEC §9), in the order P, A', P', C, A. */
-        final class EntryCheck {
-            BlockRecord rec;
-            int d, lo, hi, mv, k, n, star;
-            long index, mover, opp, legal;
+        /** Scratch and checks for one thread: position rules and obligations of entries. */
+        final class Checker {
+            final boolean worker;
+            // scratch for one entry's moves, in TB order
+            final int[] mCode = new int[64], mType = new int[64], mKind = new int[64], mLo = new int[64], mHi = new int[64];
+            final long[] out = new long[3];
+            long cOcc, cMover;
+            Violation first; // worker: the first violation of its range
 
-            /** Reused for every entry: no allocation per entry. */
-            EntryCheck set(BlockRecord rec, int d, long index, long mover, long opp, int k, int lo, int hi, int mv, long legal) {
-                this.rec = rec;
-                this.d = d;
-                this.index = index;
-                this.mover = mover;
-                this.opp = opp;
-                this.k = k;
-                this.lo = lo;
-                this.hi = hi;
-                this.mv = mv;
-                this.legal = legal;
-                n = 0;
-                star = -1;
-                return this;
+            Checker(boolean worker) {
+                this.worker = worker;
             }
 
-            void fail(String rule, String msg) {
-                violation(rule, rec.index, d, index, true, mover, opp, msg, false);
-            }
-
-            void run() {
-                // Only the cut move matters to a lone C.
-                boolean cutOnly = k == C;
-                Layer below = prev.discs == d + 1 ? prev : null;
-                for (int t = 0; t < tb.length; t++) {
-                    int code = tb[t];
-                    if (((legal >>> code) & 1) == 0 || (cutOnly && code != mv)) continue;
-                    int type = game.child(mover, opp, code, out);
-                    mCode[n] = code;
-                    mType[n] = type;
-                    if (code == mv) star = n;
-                    if (type == Game.TERMINAL) {
-                        mKind[n] = TERMINAL_KIND;
-                        mLo[n] = mHi[n] = (int) out[2];
-                    } else {
-                        canonical(out[0], out[1]);
-                        mChildOcc[n] = cOcc;
-                        mChildMover[n] = cMover;
-                        int idx = below == null ? -1 : below.find(cOcc, cMover);
-                        if (idx < 0) {
-                            mKind[n] = MISSING;
-                            mLo[n] = uMin;
-                            mHi[n] = uMax;
-                        } else {
-                            mKind[n] = below.kind(idx);
-                            int clo = below.x(idx), chi = below.y(idx);
-                            mLo[n] = type == Game.CHILD ? -chi : clo;
-                            mHi[n] = type == Game.CHILD ? -clo : chi;
-                        }
-                    }
-                    n++;
-                }
-                if ((k & P) != 0) {
-                    for (int j = 0; j < n; j++) serve(j, j == star ? P : AP, "P");
-                    if (max() != lo) fail(Rule.P_1, "P value " + lo + " is not the maximum over the moves, " + describeMax());
-                    tieBreak("P");
-                }
-                if ((k & AP) != 0) {
-                    serve(star, PP, "A'");
-                    if (mLo[star] != lo || mHi[star] != lo)
-                        fail(Rule.AP_1, "A' value " + lo + " but its move " + game.moveName(mv) + " is worth " + range(star));
-                    for (int j = 0; j < star; j++)
-                        if (mHi[j] >= lo)
-                            fail(Rule.TB_1, "A' move " + game.moveName(mv) + ": the earlier move " + game.moveName(mCode[j]) + " may be worth " + mHi[j] + " >= " + lo);
-                    for (int j = star + 1; j < n; j++)
-                        if (mHi[j] > lo)
-                            fail(Rule.AP_2, "A' value " + lo + ": the later move " + game.moveName(mCode[j]) + " is not refuted, it may be worth " + mHi[j]);
-                }
-                if ((k & PP) != 0) {
-                    for (int j = 0; j < n; j++) serve(j, AP, "P'");
-                    if (max() != lo) fail(Rule.PP_1, "P' value " + lo + " is not the maximum over the moves, " + describeMax());
-                    tieBreak("P'");
-                }
-                if ((k & C) != 0 && mLo[star] < lo)
-                    fail(Rule.CUT_1, "lower bound " + lo + " but the cut move " + game.moveName(mv) + " is only known to be worth " + range(star));
-                if ((k & A) != 0) {
-                    for (int j = 0; j < n; j++)
-                        if (mHi[j] > hi)
-                            fail(Rule.ALL_1, "upper bound " + hi + " but move " + game.moveName(mCode[j]) + " may be worth " + mHi[j]);
-                }
-            }
-
-            String range(int j) {
-                return mLo[j] == mHi[j] ? Integer.toString(mLo[j]) : "[" + mLo[j] + ", " + mHi[j] + "]";
-            }
-
-            int max() {
-                int best = Integer.MIN_VALUE;
-                for (int j = 0; j < n; j++) best = Math.max(best, mLo[j]);
-                return best;
-            }
-
-            String describeMax() {
-                StringBuilder sb = new StringBuilder("found move values");
-                for (int j = 0; j < n; j++) sb.append(' ').append(game.moveName(mCode[j])).append('=').append(range(j));
-                return sb.toString();
-            }
-
-            void tieBreak(String claim) {
-                if (mLo[star] != lo || mHi[star] != lo) {
-                    fail(Rule.TB_1, claim + " move " + game.moveName(mv) + " is worth " + range(star) + ", not the value " + lo);
+            void report(String rule, BlockRecord rec, int d, long index, long mover, long opp, String msg) {
+                if (!worker) {
+                    violation(rule, rec.index, d, index, true, mover, opp, msg, false);
                     return;
                 }
-                for (int j = 0; j < star; j++)
-                    if (mLo[j] == lo && mHi[j] == lo) {
-                        fail(Rule.TB_1, claim + " move " + game.moveName(mv) + " is not canonical: the earlier move " + game.moveName(mCode[j]) + " is also worth " + lo);
-                        return;
-                    }
+                first = new Violation(rule, rec.index, d, index, true, mover, opp, msg);
+                throw new Stop();
             }
 
-            void serve(int j, int need, String claim) {
-                int ck = mKind[j];
-                if (ck == TERMINAL_KIND) return;
-                int eff = mType[j] == Game.PASS_CHILD ? passNeed(need) : need;
-                boolean ok = ck != MISSING && (eff == P ? (ck & P) != 0 : eff == AP ? (ck & (P | AP)) != 0 : (ck & (P | PP)) != 0);
-                if (!ok)
-                    fail(Rule.SERVE_1, claim + " entry: the child after " + game.moveName(mCode[j]) + (mType[j] == Game.PASS_CHILD ? " (and a pass)" : "")
-                            + " needs " + kindName(eff) + ", found " + (ck == MISSING ? "no entry" : "kinds " + kindName(ck)));
+            final long[] occImages = new long[8];
+            final EntryCheck entryCheck = new EntryCheck();
+
+            void canonical(long mover, long opp) {
+                long occ = mover | opp, bo = occ, bm = mover;
+                if (group > 1) {
+                    game.images(occ, occImages);
+                    for (int g = 1; g < group; g++) {
+                        long o = occImages[g];
+                        int cmp = Long.compareUnsigned(o, bo);
+                        if (cmp < 0) {
+                            bo = o;
+                            bm = game.transform(mover, g);
+                        } else if (cmp == 0) {
+                            long m = game.transform(mover, g);
+                            if (Long.compareUnsigned(m, bm) < 0) bm = m;
+                        }
+                    }
+                }
+                cOcc = bo;
+                cMover = bm;
             }
+
+            /** R-POS-1, R-POS-3, R-POS-2, R-MOVE-1 and the obligations of entry i. */
+            void checkPosition(BlockRecord rec, Payload p, int i, int index) {
+                long occ = p.occ[i], mover = p.mover[i], opp = occ & ~mover;
+                int k = p.kind[i] & 0xFF, d = rec.layer;
+                if (!game.isLegalPosition(mover, opp)) {
+                    report(Rule.POS_1, rec, d, index, mover, opp, "not a legal position");
+                    return;
+                }
+                canonical(mover, opp);
+                if (cOcc != occ || cMover != mover) {
+                    report(Rule.POS_3, rec, d, index, mover, opp, "the key is not the canonical form of its position");
+                    return;
+                }
+                long legal = game.legalMoveCodes(mover, opp);
+                if (!game.storable(mover, opp, legal)) {
+                    report(Rule.POS_2, rec, d, index, mover, opp,
+                            game.isTerminal(mover, opp) ? "the position is terminal" : "the mover must pass");
+                    return;
+                }
+                int mv = p.move[i] & 0xFF;
+                if (Payload.hasMove(k) && (mv >= game.moveCodes() || ((legal >>> mv) & 1) == 0)) {
+                    report(Rule.MOVE_1, rec, d, index, mover, opp,
+                            "stored move " + (mv >= game.moveCodes() ? "code " + mv : game.moveName(mv)) + " is not legal");
+                    return;
+                }
+                entryCheck.set(rec, d, index, mover, opp, k, p.lo[i], p.hi[i], mv, legal).run();
+            }
+
+            /** The obligations of one entry (SPEC §9), in the order P, A', P', C, A. */
+            final class EntryCheck {
+                BlockRecord rec;
+                int d, lo, hi, mv, k, n, star;
+                long index, mover, opp, legal;
+
+                /** Reused for every entry: no allocation per entry. */
+                EntryCheck set(BlockRecord rec, int d, long index, long mover, long opp, int k, int lo, int hi, int mv, long legal) {
+                    this.rec = rec;
+                    this.d = d;
+                    this.index = index;
+                    this.mover = mover;
+                    this.opp = opp;
+                    this.k = k;
+                    this.lo = lo;
+                    this.hi = hi;
+                    this.mv = mv;
+                    this.legal = legal;
+                    n = 0;
+                    star = -1;
+                    return this;
+                }
+
+                void fail(String rule, String msg) {
+                    report(rule, rec, d, index, mover, opp, msg);
+                }
+
+                void run() {
+                    // Only the cut move matters to a lone C.
+                    boolean cutOnly = k == C;
+                    Layer below = prev.discs == d + 1 ? prev : null;
+                    for (int t = 0; t < tb.length; t++) {
+                        int code = tb[t];
+                        if (((legal >>> code) & 1) == 0 || (cutOnly && code != mv)) continue;
+                        int type = game.child(mover, opp, code, out);
+                        mCode[n] = code;
+                        mType[n] = type;
+                        if (code == mv) star = n;
+                        if (type == Game.TERMINAL) {
+                            mKind[n] = TERMINAL_KIND;
+                            mLo[n] = mHi[n] = (int) out[2];
+                        } else {
+                            canonical(out[0], out[1]);
+                            int idx = below == null ? -1 : below.find(cOcc, cMover);
+                            if (idx < 0) {
+                                mKind[n] = MISSING;
+                                mLo[n] = uMin;
+                                mHi[n] = uMax;
+                            } else {
+                                mKind[n] = below.kind(idx);
+                                int clo = below.x(idx), chi = below.y(idx);
+                                mLo[n] = type == Game.CHILD ? -chi : clo;
+                                mHi[n] = type == Game.CHILD ? -clo : chi;
+                            }
+                        }
+                        n++;
+                    }
+                    if ((k & P) != 0) {
+                        for (int j = 0; j < n; j++) serve(j, j == star ? P : AP, "P");
+                        if (max() != lo) fail(Rule.P_1, "P value " + lo + " is not the maximum over the moves, " + describeMax());
+                        tieBreak("P");
+                    }
+                    if ((k & AP) != 0) {
+                        serve(star, PP, "A'");
+                        if (mLo[star] != lo || mHi[star] != lo)
+                            fail(Rule.AP_1, "A' value " + lo + " but its move " + game.moveName(mv) + " is worth " + range(star));
+                        for (int j = 0; j < star; j++)
+                            if (mHi[j] >= lo)
+                                fail(Rule.TB_1, "A' move " + game.moveName(mv) + ": the earlier move " + game.moveName(mCode[j]) + " may be worth " + mHi[j] + " >= " + lo);
+                        for (int j = star + 1; j < n; j++)
+                            if (mHi[j] > lo)
+                                fail(Rule.AP_2, "A' value " + lo + ": the later move " + game.moveName(mCode[j]) + " is not refuted, it may be worth " + mHi[j]);
+                    }
+                    if ((k & PP) != 0) {
+                        for (int j = 0; j < n; j++) serve(j, AP, "P'");
+                        if (max() != lo) fail(Rule.PP_1, "P' value " + lo + " is not the maximum over the moves, " + describeMax());
+                        tieBreak("P'");
+                    }
+                    if ((k & C) != 0 && mLo[star] < lo)
+                        fail(Rule.CUT_1, "lower bound " + lo + " but the cut move " + game.moveName(mv) + " is only known to be worth " + range(star));
+                    if ((k & A) != 0) {
+                        for (int j = 0; j < n; j++)
+                            if (mHi[j] > hi)
+                                fail(Rule.ALL_1, "upper bound " + hi + " but move " + game.moveName(mCode[j]) + " may be worth " + mHi[j]);
+                    }
+                }
+
+                String range(int j) {
+                    return mLo[j] == mHi[j] ? Integer.toString(mLo[j]) : "[" + mLo[j] + ", " + mHi[j] + "]";
+                }
+
+                int max() {
+                    int best = Integer.MIN_VALUE;
+                    for (int j = 0; j < n; j++) best = Math.max(best, mLo[j]);
+                    return best;
+                }
+
+                String describeMax() {
+                    StringBuilder sb = new StringBuilder("found move values");
+                    for (int j = 0; j < n; j++) sb.append(' ').append(game.moveName(mCode[j])).append('=').append(range(j));
+                    return sb.toString();
+                }
+
+                void tieBreak(String claim) {
+                    if (mLo[star] != lo || mHi[star] != lo) {
+                        fail(Rule.TB_1, claim + " move " + game.moveName(mv) + " is worth " + range(star) + ", not the value " + lo);
+                        return;
+                    }
+                    for (int j = 0; j < star; j++)
+                        if (mLo[j] == lo && mHi[j] == lo) {
+                            fail(Rule.TB_1, claim + " move " + game.moveName(mv) + " is not canonical: the earlier move " + game.moveName(mCode[j]) + " is also worth " + lo);
+                            return;
+                        }
+                }
+
+                void serve(int j, int need, String claim) {
+                    int ck = mKind[j];
+                    if (ck == TERMINAL_KIND) return;
+                    int eff = mType[j] == Game.PASS_CHILD ? passNeed(need) : need;
+                    boolean ok = ck != MISSING && (eff == P ? (ck & P) != 0 : eff == AP ? (ck & (P | AP)) != 0 : (ck & (P | PP)) != 0);
+                    if (!ok)
+                        fail(Rule.SERVE_1, claim + " entry: the child after " + game.moveName(mCode[j]) + (mType[j] == Game.PASS_CHILD ? " (and a pass)" : "")
+                                + " needs " + kindName(eff) + ", found " + (ck == MISSING ? "no entry" : "kinds " + kindName(ck)));
+                }
+            }
+
         }
 
         // ------------------------------------------------------------------ trailer and root
@@ -735,18 +828,18 @@ public final class Verifier {
                     if ((f & AP) != 0 && code == mv) need |= PP;
                     if ((f & PP) != 0) need |= AP;
                     if (!consult && need == 0) continue;
-                    int type = game.child(mover, opp, code, out);
+                    int type = game.child(mover, opp, code, main.out);
                     if (type == Game.TERMINAL) {
                         if (need != 0 && countTerminals) {
-                            canonical(out[0], out[1]);
-                            terminals.add(cOcc, cMover);
+                            main.canonical(main.out[0], main.out[1]);
+                            terminals.add(main.cOcc, main.cMover);
                         }
                         continue;
                     }
                     if (type == Game.PASS_CHILD) need = passNeeds(need);
                     if (b == null) continue;
-                    canonical(out[0], out[1]);
-                    int idx = b.find(cOcc, cMover);
+                    main.canonical(main.out[0], main.out[1]);
+                    int idx = b.find(main.cOcc, main.cMover);
                     if (idx >= 0) b.orY(idx, need | (consult ? REACHED : 0));
                 }
             }

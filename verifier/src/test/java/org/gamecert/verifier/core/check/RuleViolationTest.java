@@ -69,6 +69,19 @@ class RuleViolationTest {
         assertEquals(rule, r.firstViolation().rule, () -> r.firstViolation().toString());
         assertNull(r.commitment, "no commitment on rejection");
         covered.add(rule);
+        // The same first violation with entries checked on several threads.
+        Options par = new Options();
+        par.threads = 3;
+        par.strict = o.strict;
+        int saved = Verifier.parallelMinEntries;
+        Verifier.parallelMinEntries = 1;
+        try {
+            Result rp = verify(file, par);
+            assertEquals(Result.Verdict.REJECTED, rp.verdict);
+            assertEquals(r.firstViolation().toString(), rp.firstViolation().toString());
+        } finally {
+            Verifier.parallelMinEntries = saved;
+        }
         return r;
     }
 

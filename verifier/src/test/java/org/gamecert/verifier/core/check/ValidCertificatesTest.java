@@ -45,6 +45,14 @@ class ValidCertificatesTest {
             threads.threads = 3;
             t.maxBlockEntries = 7;
             assertVerified(t, threads);
+            int saved = Verifier.parallelMinEntries;
+            Verifier.parallelMinEntries = 1; // entries checked on several threads too
+            try {
+                t.maxBlockEntries = 1 << 16;
+                assertVerified(t, threads);
+            } finally {
+                Verifier.parallelMinEntries = saved;
+            }
         }
     }
 
