@@ -65,6 +65,15 @@ final class Layer {
         else data[i] |= (bits & 0xFF) << 16;
     }
 
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.arrayElementVarHandle(long[].class);
+    private static final java.lang.invoke.VarHandle INTS = java.lang.invoke.MethodHandles.arrayElementVarHandle(int[].class);
+
+    /** orY for several threads marking the same layer (pass 2). */
+    void orYAtomic(int i, int bits) {
+        if (data == null) LONGS.getAndBitwiseOr(keys, 2 * i + 1, (bits & fieldMask) << (shiftData + 5 + width));
+        else INTS.getAndBitwiseOr(data, i, (bits & 0xFF) << 16);
+    }
+
     void add(long occ, long mover, int kind, int x, int y) {
         int i = size++;
         keys[2 * i] = occ;

@@ -812,8 +812,45 @@ public final class Verifier {
 
         /** Passes needs (R, SPEC §10.1) and reachability (§10.2) from layer a to the layer below. */
         void propagate(Layer a, Layer b, PairSet terminals) {
+            int parts = pool == null || a.size < parallelMinEntries ? 1 : Math.max(1, opt.threads);
+            if (parts == 1) {
+                propagate(a, b, terminals, 0, a.size, main, false);
+                return;
+            }
+            if (workers == null) {
+                workers = new Checker[parts];
+                for (int t = 0; t < parts; t++) workers[t] = new Checker(true);
+            }
+            FutureTask<?>[] tasks = new FutureTask<?>[parts];
+            PairSet[] found = new PairSet[parts];
+            int chunk = (a.size + parts - 1) / parts;
+            for (int t = 0; t < parts; t++) {
+                int from = t * chunk, to = Math.min(a.size, from + chunk), tt = t;
+                found[t] = new PairSet();
+                tasks[t] = new FutureTask<>(() -> {
+                    propagate(a, b, found[tt], from, to, workers[tt], true);
+                    return null;
+                });
+                if (t > 0) pool.execute(tasks[t]);
+            }
+            tasks[0].run();
+            for (int t = 0; t < parts; t++) {
+                try {
+                    tasks[t].get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted");
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("pass 2 failed: " + e.getCause(), e.getCause());
+                }
+                found[t].addAllTo(terminals);
+            }
+        }
+
+        /** Entries [from, to) of a; atomic when several threads mark b at once. */
+        void propagate(Layer a, Layer b, PairSet terminals, int from, int to, Checker c, boolean atomic) {
             boolean countTerminals = h.family == Header.CONNECT_FOUR;
-            for (int i = 0; i < a.size; i++) {
+            for (int i = from; i < to; i++) {
                 int f = a.y(i) & 0xFF;
                 if (f == 0) continue;
                 long mover = a.mover(i), opp = a.occ(i) & ~mover;
@@ -828,19 +865,21 @@ public final class Verifier {
                     if ((f & AP) != 0 && code == mv) need |= PP;
                     if ((f & PP) != 0) need |= AP;
                     if (!consult && need == 0) continue;
-                    int type = game.child(mover, opp, code, main.out);
+                    int type = game.child(mover, opp, code, c.out);
                     if (type == Game.TERMINAL) {
                         if (need != 0 && countTerminals) {
-                            main.canonical(main.out[0], main.out[1]);
-                            terminals.add(main.cOcc, main.cMover);
+                            c.canonical(c.out[0], c.out[1]);
+                            terminals.add(c.cOcc, c.cMover);
                         }
                         continue;
                     }
                     if (type == Game.PASS_CHILD) need = passNeeds(need);
                     if (b == null) continue;
-                    main.canonical(main.out[0], main.out[1]);
-                    int idx = b.find(main.cOcc, main.cMover);
-                    if (idx >= 0) b.orY(idx, need | (consult ? REACHED : 0));
+                    c.canonical(c.out[0], c.out[1]);
+                    int idx = b.find(c.cOcc, c.cMover);
+                    if (idx < 0) continue;
+                    if (atomic) b.orYAtomic(idx, need | (consult ? REACHED : 0));
+                    else b.orY(idx, need | (consult ? REACHED : 0));
                 }
             }
         }
@@ -931,6 +970,10 @@ public final class Verifier {
             keys[2 * i] = a;
             keys[2 * i + 1] = b;
             size++;
+        }
+
+        void addAllTo(PairSet other) {
+            for (int i = 0; i < used.length; i++) if (used[i]) other.add(keys[2 * i], keys[2 * i + 1]);
         }
 
         private void grow() {
