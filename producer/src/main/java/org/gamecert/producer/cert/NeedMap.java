@@ -61,48 +61,58 @@ public final class NeedMap {
 
     /** The records in SPEC §6 key order (occ, then mover, unsigned), as parallel arrays. */
     public Sorted sorted() {
-        Sorted s = new Sorted(size);
-        int[] idx = new int[size];
+        // Sort the records themselves (occ, mover, packed needs) rather than indices: no
+        // indirection, so the sort stays in cache order.
+        long[] occ = new long[size], mov = new long[size];
+        int[] packed = new int[size];
         int k = 0;
-        for (int i = 0; i <= mask; i++) if (used[i]) idx[k++] = i;
-        // sort slot indices by key; boxed sort is avoided with a primitive merge sort on indices
-        sortByKey(idx, km, ko);
+        for (int i = 0; i <= mask; i++)
+            if (used[i]) {
+                occ[k] = (km[i] | ko[i]) ^ Long.MIN_VALUE; // signed order of x ^ MIN = unsigned order of x
+                mov[k] = km[i] ^ Long.MIN_VALUE;
+                packed[k] = (kinds[i] & 0xFF) | (lower[i] & 0xFF) << 8 | (upper[i] & 0xFF) << 16 | (known[i] & 0xFF) << 24;
+                k++;
+            }
+        sort(occ, mov, packed, 0, size - 1);
+        Sorted s = new Sorted(size);
         for (int j = 0; j < size; j++) {
-            int i = idx[j];
-            s.mover[j] = km[i]; s.opponent[j] = ko[i];
-            s.kinds[j] = kinds[i]; s.lower[j] = lower[i]; s.upper[j] = upper[i]; s.known[j] = known[i];
+            long o = occ[j] ^ Long.MIN_VALUE, m = mov[j] ^ Long.MIN_VALUE;
+            s.mover[j] = m; s.opponent[j] = o & ~m;
+            int p = packed[j];
+            s.kinds[j] = (byte) p; s.lower[j] = (byte) (p >> 8); s.upper[j] = (byte) (p >> 16); s.known[j] = (byte) (p >> 24);
         }
         return s;
     }
 
-    private static void sortByKey(int[] idx, long[] km, long[] ko) {
-        int[] tmp = new int[idx.length];
-        mergeSort(idx, tmp, 0, idx.length, km, ko);
+    private static boolean less(long[] a, long[] b, int i, int j) {
+        return a[i] < a[j] || (a[i] == a[j] && b[i] < b[j]);
     }
 
-    private static int cmp(int a, int b, long[] km, long[] ko) {
-        int c = Long.compareUnsigned(km[a] | ko[a], km[b] | ko[b]);
-        return c != 0 ? c : Long.compareUnsigned(km[a], km[b]);
+    private static void swap(long[] a, long[] b, int[] c, int i, int j) {
+        long t = a[i]; a[i] = a[j]; a[j] = t;
+        t = b[i]; b[i] = b[j]; b[j] = t;
+        int u = c[i]; c[i] = c[j]; c[j] = u;
     }
 
-    private static void mergeSort(int[] a, int[] tmp, int lo, int hi, long[] km, long[] ko) {
-        if (hi - lo < 24) {
-            for (int i = lo + 1; i < hi; i++) {
-                int v = a[i], j = i - 1;
-                while (j >= lo && cmp(a[j], v, km, ko) > 0) { a[j + 1] = a[j]; j--; }
-                a[j + 1] = v;
+    /** Quicksort (median of three, insertion sort below 16) on three parallel arrays; keys are distinct. */
+    private static void sort(long[] a, long[] b, int[] c, int lo, int hi) {
+        while (hi - lo >= 16) {
+            int mid = (lo + hi) >>> 1;
+            if (less(a, b, mid, lo)) swap(a, b, c, mid, lo);
+            if (less(a, b, hi, lo)) swap(a, b, c, hi, lo);
+            if (less(a, b, hi, mid)) swap(a, b, c, hi, mid);
+            long pa = a[mid], pb = b[mid];
+            int i = lo, j = hi;
+            while (i <= j) {
+                while (a[i] < pa || (a[i] == pa && b[i] < pb)) i++;
+                while (pa < a[j] || (pa == a[j] && pb < b[j])) j--;
+                if (i <= j) { swap(a, b, c, i, j); i++; j--; }
             }
-            return;
+            if (j - lo < hi - i) { sort(a, b, c, lo, j); lo = i; }
+            else { sort(a, b, c, i, hi); hi = j; }
         }
-        int mid = (lo + hi) >>> 1;
-        mergeSort(a, tmp, lo, mid, km, ko);
-        mergeSort(a, tmp, mid, hi, km, ko);
-        if (cmp(a[mid - 1], a[mid], km, ko) <= 0) return;
-        System.arraycopy(a, lo, tmp, lo, hi - lo);
-        int i = lo, j = mid, k = lo;
-        while (i < mid && j < hi) a[k++] = cmp(tmp[i], tmp[j], km, ko) <= 0 ? tmp[i++] : tmp[j++];
-        while (i < mid) a[k++] = tmp[i++];
-        while (j < hi) a[k++] = tmp[j++];
+        for (int i = lo + 1; i <= hi; i++)
+            for (int j = i; j > lo && less(a, b, j, j - 1); j--) swap(a, b, c, j, j - 1);
     }
 
     /** A layer's needs in key order. */
