@@ -112,7 +112,7 @@ public final class BenchProduce {
         try { res = ex.run(root[0], root[1], mode); } finally { ex.shutdown(); }
         byte[] header = CertificateWriter.header(g, mode, root[0], root[1], res.rootValue, "bench");
         Path out = dir.resolve("bench.gsc");
-        CertificateWriter.Written w = CertificateWriter.write(out, header, res.layers, res.region, res.aux, res.rootLayer);
+        CertificateWriter.Written w = CertificateWriter.write(out, header, res.layers, res.region, res.aux, res.rootLayer, threads);
         double secs = (System.nanoTime() - w0) / 1e9, cpu = (os.getProcessCpuTime() - c0) / 1e9;
         long peak = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans())

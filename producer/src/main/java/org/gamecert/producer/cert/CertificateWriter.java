@@ -100,6 +100,48 @@ public final class CertificateWriter {
 
     public static Written write(Path out, byte[] header, List<LayerEntries> layersRootFirst, long[] region, long[] aux,
                                 int rootLayer) throws IOException {
+        return write(out, header, layersRootFirst, region, aux, rootLayer, 1);
+    }
+
+    /** A block to write: its layer, entry range, payload and compressed frame. */
+    private static final class Block {
+        final LayerEntries layer; final int from, to;
+        byte[] raw, comp;
+        Block(LayerEntries layer, int from, int to) { this.layer = layer; this.from = from; this.to = to; }
+        Block encode() {
+            raw = payload(layer, from, to);
+            if (raw.length > MAX_BLOCK_BYTES) throw new IllegalStateException("block too large");
+            comp = Zstd.compress(raw, ZSTD_LEVEL);
+            return this;
+        }
+    }
+
+    /**
+     * As {@link #write(Path, byte[], List, long[], long[], int)}, encoding and compressing up to
+     * {@code threads} blocks at a time; the bytes do not depend on it.
+     */
+    public static Written write(Path out, byte[] header, List<LayerEntries> layersRootFirst, long[] region, long[] aux,
+                                int rootLayer, int threads) throws IOException {
+        List<Block> plan = new java.util.ArrayList<>();
+        for (int li = layersRootFirst.size() - 1; li >= 0; li--) {
+            LayerEntries e = layersRootFirst.get(li);
+            for (int from = 0; from < e.count; from += MAX_BLOCK_ENTRIES)
+                plan.add(new Block(e, from, Math.min(e.count, from + MAX_BLOCK_ENTRIES)));
+        }
+        java.util.concurrent.ExecutorService pool = threads > 1 ? java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "compress");
+            t.setDaemon(true);
+            return t;
+        }) : null;
+        try {
+            return writePlan(out, header, plan, region, aux, rootLayer, pool, Math.max(1, threads));
+        } finally {
+            if (pool != null) pool.shutdownNow();
+        }
+    }
+
+    private static Written writePlan(Path out, byte[] header, List<Block> plan, long[] region, long[] aux, int rootLayer,
+                                     java.util.concurrent.ExecutorService pool, int window) throws IOException {
         Path dir = out.toAbsolutePath().getParent();
         Path tmp = Files.createTempFile(dir, "." + out.getFileName() + ".", ".tmp");
         Written w = new Written();
@@ -111,26 +153,38 @@ public final class CertificateWriter {
                 md.update(header);
                 byte[] chain = md.digest();
                 long blockIndex = 0, entries = 0;
-                for (int li = layersRootFirst.size() - 1; li >= 0; li--) {
-                    LayerEntries e = layersRootFirst.get(li);
-                    for (int from = 0; from < e.count; from += MAX_BLOCK_ENTRIES) {
-                        int to = Math.min(e.count, from + MAX_BLOCK_ENTRIES);
-                        byte[] raw = payload(e, from, to);
-                        if (raw.length > MAX_BLOCK_BYTES) throw new IllegalStateException("block too large");
-                        byte[] comp = Zstd.compress(raw, ZSTD_LEVEL);
-                        ByteBuffer hb = ByteBuffer.allocate(1 + 32 + 8 + 12).order(ByteOrder.LITTLE_ENDIAN);
-                        hb.put((byte) 1).put(chain).putLong(blockIndex).putInt(e.layer).putInt(to - from).putInt(raw.length);
-                        md.reset();
-                        md.update(hb.array());
-                        md.update(raw);
-                        chain = md.digest();
-                        ByteBuffer rec = ByteBuffer.allocate(48).order(ByteOrder.LITTLE_ENDIAN);
-                        rec.putInt(e.layer).putInt(to - from).putInt(raw.length).putInt(comp.length).put(chain);
-                        frame(os, MAGIC_BLOCK, rec.array());
-                        os.write(comp);
-                        blockIndex++;
-                        entries += to - from;
+                java.util.ArrayDeque<java.util.concurrent.Future<Block>> inFlight = new java.util.ArrayDeque<>();
+                int next = 0;
+                for (int bi = 0; bi < plan.size(); bi++) {
+                    Block blk;
+                    if (pool == null) blk = plan.get(bi).encode();
+                    else {
+                        while (next < plan.size() && inFlight.size() < 2 * window) {
+                            Block todo = plan.get(next++);
+                            inFlight.add(pool.submit(todo::encode));
+                        }
+                        try { blk = inFlight.poll().get(); }
+                        catch (InterruptedException ie) { Thread.currentThread().interrupt(); throw new IOException("interrupted", ie); }
+                        catch (java.util.concurrent.ExecutionException ee) {
+                            if (ee.getCause() instanceof RuntimeException) throw (RuntimeException) ee.getCause();
+                            throw new IOException(ee.getCause());
+                        }
                     }
+                    byte[] raw = blk.raw, comp = blk.comp;
+                    int count = blk.to - blk.from, layer = blk.layer.layer;
+                    ByteBuffer hb = ByteBuffer.allocate(1 + 32 + 8 + 12).order(ByteOrder.LITTLE_ENDIAN);
+                    hb.put((byte) 1).put(chain).putLong(blockIndex).putInt(layer).putInt(count).putInt(raw.length);
+                    md.reset();
+                    md.update(hb.array());
+                    md.update(raw);
+                    chain = md.digest();
+                    ByteBuffer rec = ByteBuffer.allocate(48).order(ByteOrder.LITTLE_ENDIAN);
+                    rec.putInt(layer).putInt(count).putInt(raw.length).putInt(comp.length).put(chain);
+                    frame(os, MAGIC_BLOCK, rec.array());
+                    os.write(comp);
+                    blk.raw = null; blk.comp = null;
+                    blockIndex++;
+                    entries += count;
                 }
                 int rows = region.length;
                 ByteBuffer t = ByteBuffer.allocate(52 + 20 * rows).order(ByteOrder.LITTLE_ENDIAN);

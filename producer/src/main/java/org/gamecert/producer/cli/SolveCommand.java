@@ -97,7 +97,7 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
         byte[] header = CertificateWriter.header(game, m, root[0], root[1], res.rootValue, info);
         CertificateWriter.Written w;
         try {
-            w = CertificateWriter.write(outAbs, header, res.layers, res.region, res.aux, res.rootLayer);
+            w = CertificateWriter.write(outAbs, header, res.layers, res.region, res.aux, res.rootLayer, nThreads);
         } catch (IOException e) {
             progress.shutdownNow();
             throw new ProduceMain.UserError("cannot write --out " + out + ": " + e.getMessage());
