@@ -31,7 +31,7 @@ public final class VerifyMain implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object on stdout instead of the human report.")
     boolean json;
 
-    @Option(names = "--threads", paramLabel = "N", description = "Threads for decompressing and hashing blocks ahead (default: ${DEFAULT-VALUE}). The verdict does not depend on N.")
+    @Option(names = "--threads", paramLabel = "N", description = "Threads for decompressing, hashing and checking (default: ${DEFAULT-VALUE}; with --all the entry checks stay on one thread). The verdict and the reported violation do not depend on N.")
     int threads = 1;
 
     @Option(names = "--max-memory", paramLabel = "SIZE", description = "Bound on the verifier's tables, e.g. 512m, 4g (default: 2g). A layer that needs more ends with verdict error.")
