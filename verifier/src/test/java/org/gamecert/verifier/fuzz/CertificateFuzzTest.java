@@ -9,7 +9,6 @@ import org.gamecert.verifier.core.format.FormatException;
 import org.gamecert.verifier.core.format.Payload;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -97,14 +96,12 @@ class CertificateFuzzTest {
     // Only with JAZZER_FUZZ: Jazzer 0.24.0's argument provider fails under JUnit 5.13 (it lacks
     // provideArguments(ParameterDeclarations, ExtensionContext)), so in the normal run the seeds are
     // replayed by replaySeeds instead. See the report: the parent pom's jazzer.version needs a bump.
-    @EnabledIfEnvironmentVariable(named = "JAZZER_FUZZ", matches = ".+")
-    @FuzzTest(maxDuration = "5m")
+    @FuzzTest
     void verifyAnyBytes(byte[] data) throws IOException {
         verifyProperty(data);
     }
 
-    @EnabledIfEnvironmentVariable(named = "JAZZER_FUZZ", matches = ".+")
-    @FuzzTest(maxDuration = "5m")
+    @FuzzTest
     void decodeAnyPayload(FuzzedDataProvider data) {
         decodeProperty(data.consumeInt(1, 64), data.consumeBoolean(), data.consumeRemainingAsBytes());
     }
