@@ -18,9 +18,9 @@ import org.gamecert.producer.game.Game;
  */
 public final class PeerTables {
     /** The format's 81-symbol alphabet. */
-    static final byte[] ALPHABET =
+    public static final byte[] ALPHABET =
             "56789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#_".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    static final int RECORD = 13;
+    public static final int RECORD = 13;
 
     private PeerTables() {}
 
@@ -58,7 +58,7 @@ public final class PeerTables {
     }
 
     /** The peer's canonical form: minimum of (mover, opponent) over the 8 symmetries, mover first. */
-    static void peerCanonical(Game g, long mover, long opp, long[] out) {
+    public static void peerCanonical(Game g, long mover, long opp, long[] out) {
         // The compact layout (bit r*6+c) embeds in the peer's 8x8 word (bit (r+1)*8+c+1) in the
         // same bit order, so comparing compact words compares the embedded ones.
         long bm = mover, bo = opp;
@@ -72,7 +72,7 @@ public final class PeerTables {
     }
 
     /** The 36 squares in order, digit 0 empty / 1 mover / 2 opponent, four squares a character. */
-    static void writeKey(long mover, long opp, byte[] out, int at) {
+    public static void writeKey(long mover, long opp, byte[] out, int at) {
         for (int ch = 0; ch < 9; ch++) {
             int v = 0, p = 1;
             for (int k = 0; k < 4; k++) {
@@ -89,7 +89,7 @@ public final class PeerTables {
      * 5j+0 least significant) in one byte, squares 0–4 in the most significant byte, square 35
      * alone in the least significant byte.
      */
-    static long encodeBb(long mover, long opp) {
+    public static long encodeBb(long mover, long opp) {
         long k = 0;
         for (int j = 0; j < 7; j++) {
             int v = 0, p = 1;

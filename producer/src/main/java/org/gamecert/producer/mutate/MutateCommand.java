@@ -1,5 +1,8 @@
 package org.gamecert.producer.mutate;
 
+import org.gamecert.producer.mutate.peer.PeerMutationClass;
+import org.gamecert.producer.mutate.peer.PeerMutations;
+import org.gamecert.producer.mutate.peer.PeerTableSet;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -31,9 +34,9 @@ public final class MutateCommand implements Callable<Integer> {
     String className;
     @Option(names = "--seed", defaultValue = "1", description = "Seed choosing what to mutate (default: ${DEFAULT-VALUE}); same seed, same mutant.")
     long seed;
-    @Option(names = "--in", paramLabel = "CERT", description = "A valid certificate to corrupt.")
+    @Option(names = "--in", paramLabel = "CERT", description = "A valid certificate to corrupt (peer-* classes: a directory of peer 6x6 tables).")
     Path in;
-    @Option(names = "--out", paramLabel = "CERT", description = "Where to write the mutant.")
+    @Option(names = "--out", paramLabel = "CERT", description = "Where to write the mutant (peer-* classes: a directory).")
     Path out;
     @Option(names = "--donor", paramLabel = "CERT", description = "For block-spliced: the certificate to take a block from "
             + "(default: the input's own entries sealed under another header).")
@@ -46,6 +49,8 @@ public final class MutateCommand implements Callable<Integer> {
         if (list) {
             for (MutationClass m : Mutations.ALL)
                 out.println(m.name + "\t" + m.description + "\t[" + String.join(" ", new java.util.TreeSet<>(m.expectedRules)) + "]");
+            for (PeerMutationClass m : PeerMutations.ALL_CLASSES)
+                out.println(m.name + "\t" + m.description + "\t[" + String.join(" ", new java.util.TreeSet<>(m.expectedRules)) + "]");
             out.flush();
             return EXIT_OK;
         }
@@ -54,6 +59,7 @@ public final class MutateCommand implements Callable<Integer> {
             return EXIT_USAGE;
         }
         if (this.out == null) { err.println("error: missing --out CERT"); return EXIT_USAGE; }
+        if (className.startsWith("peer-")) return peer(err);
         MutationClass m = Mutations.byName(className);
         if (m == null) {
             err.println("error: unknown mutation class '" + className + "' (see --list)");
@@ -76,6 +82,36 @@ public final class MutateCommand implements Callable<Integer> {
         }
         try {
             Files.write(this.out, mutant.bytes);
+        } catch (IOException e) {
+            err.println("error: cannot write " + this.out + ": " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        err.println(m.name + ": " + mutant.detail + "; expect " + String.join(" or ", new java.util.TreeSet<>(m.expectedRules)));
+        err.flush();
+        return EXIT_OK;
+    }
+
+    /** A peer-format class: --in and --out are directories of peer 6×6 tables. */
+    private int peer(PrintWriter err) {
+        PeerMutationClass m = PeerMutations.byName(className);
+        if (m == null) {
+            err.println("error: unknown mutation class '" + className + "' (see --list)");
+            return EXIT_USAGE;
+        }
+        PeerTableSet tables;
+        try {
+            tables = PeerTableSet.load(in);
+        } catch (IOException e) {
+            err.println("error: " + e.getMessage() + " (peer classes need --in TABLES_DIR)");
+            return EXIT_USAGE;
+        }
+        PeerMutationClass.Result mutant = m.apply(tables, seed, PeerMutations.oracle());
+        if (mutant == null) {
+            err.println("error: class " + m.name + " does not apply to " + in + " (nothing to mutate that way)");
+            return EXIT_NOT_APPLICABLE;
+        }
+        try {
+            mutant.tables.write(this.out);
         } catch (IOException e) {
             err.println("error: cannot write " + this.out + ": " + e.getMessage());
             return EXIT_USAGE;
