@@ -16,7 +16,7 @@ public final class OthelloSolver implements Solver {
     private final TranspositionTable tt;
     private final int cells;
     private final int[] squareWeight;
-    private final long board, corners;
+    private final long board, corners, inner1, inner2;
     private long nodes;
     private final int[][] moveBuf = new int[MAX_PLY][64];
     private final int[][] scoreBuf = new int[MAX_PLY][64];
@@ -25,6 +25,10 @@ public final class OthelloSolver implements Solver {
     public OthelloSolver(Othello g, TranspositionTable tt) {
         this.g = g; this.tt = tt; this.cells = g.cells;
         this.board = g.board;
+        long col0 = 0, colLast = 0;
+        for (int r = 0; r < g.n; r++) { col0 |= 1L << (r * g.n); colLast |= 1L << (r * g.n + g.n - 1); }
+        this.inner1 = g.board & ~col0;
+        this.inner2 = g.board & ~colLast;
         this.corners = 1L | (1L << (g.n - 1)) | (1L << (g.n * (g.n - 1))) | (1L << (g.n * g.n - 1));
         this.squareWeight = squareWeights(g.n);
     }
@@ -49,6 +53,17 @@ public final class OthelloSolver implements Solver {
     @Override public long nodes() { return nodes; }
 
     private long moves(long m, long o) { return g.moves(m, o); }
+
+    /** Weight of the quiet-move term: a move that leaves fewer of our discs next to empty squares gives fewer replies later. */
+    private static final int FRONTIER_W = 16;
+
+    /** The discs of {@code m} next to an empty square (its frontier). */
+    private long frontier(long m, long o) {
+        long empty = board & ~(m | o);
+        long e = empty | (empty << 1 & inner1) | (empty >>> 1 & inner2);
+        e |= (e << g.n) | (e >>> g.n);
+        return m & e;
+    }
 
     private long flips(long m, long o, long bit) { return g.flipsBit(m, o, bit); }
 
@@ -95,7 +110,8 @@ public final class OthelloSolver implements Solver {
             if (sq == ttMove) s = 1 << 20;
             else {
                 long rep = moves(o2, m2);
-                s = -Long.bitCount(rep) * 16 - Long.bitCount(rep & corners) * 32 + squareWeight[sq];
+                s = -Long.bitCount(rep) * 16 - Long.bitCount(rep & corners) * 32 + squareWeight[sq]
+                        - Long.bitCount(frontier(m2, o2)) * FRONTIER_W;
             }
             int i = k++;
             while (i > 0 && sc[i - 1] < s) { sc[i] = sc[i - 1]; mvs[i] = mvs[i - 1]; cms[i] = cms[i - 1]; cos[i] = cos[i - 1]; i--; }
