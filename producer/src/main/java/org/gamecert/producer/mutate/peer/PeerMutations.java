@@ -33,6 +33,9 @@ public final class PeerMutations {
                     false, PeerMutations::cutLowerRaised, "PEER-CUT-1"),
             new PeerMutationClass("peer-all-ub-lowered", "ALL record's upper bound lowered below the position's true value",
                     false, PeerMutations::allUpperLowered, "PEER-ALL-1"),
+            new PeerMutationClass("peer-cut-lb-raised-unbacked-child", "CUT lower bound raised above the truth, made to look "
+                    + "proven by a new CUT-only child record whose upper bound (backed by no ALL bit) is just as false",
+                    false, PeerMutations::cutRaisedUnbackedChild, "PEER-CUT-1", "PEER-REC-4"),
             new PeerMutationClass("peer-exact-value-changed", "exact (PV/ALL'/PV') record's value moved by 2 (so no longer true)",
                     false, PeerMutations::exactChanged, SERVE_RULES),
             new PeerMutationClass("peer-kind-bit-removed", "an exact kind bit removed from a record that has several bits",
@@ -43,8 +46,10 @@ public final class PeerMutations {
                     false, PeerMutations::recordDuplicated, "PEER-ORDER-1"),
             new PeerMutationClass("peer-order-broken", "two neighbouring records swapped",
                     false, PeerMutations::orderBroken, "PEER-ORDER-1"),
+            // Table n is checked against n+1 before n+1 is checked itself, so a parent that no longer
+            // finds its child under the canonical key usually fires first; PEER-KEY-1 when no parent needs it.
             new PeerMutationClass("peer-key-non-canonical", "a record's key replaced by another symmetry of its position (table re-sorted)",
-                    false, PeerMutations::keyNonCanonical, "PEER-KEY-1"),
+                    false, PeerMutations::keyNonCanonical, withKey()),
             new PeerMutationClass("peer-record-malformed", "a key character outside the alphabet, or a kind/bound symbol out of range",
                     false, PeerMutations::recordMalformed, "PEER-REC-2", "PEER-REC-3"),
             new PeerMutationClass("peer-table-truncated", "a table cut in the middle of a record",
@@ -53,6 +58,12 @@ public final class PeerMutations {
                     false, PeerMutations::rootChanged, "PEER-PV-2", "PEER-PV-3", "PEER-ROOT-1"));
 
     private PeerMutations() {}
+
+    private static String[] withKey() {
+        String[] r = java.util.Arrays.copyOf(SERVE_RULES, SERVE_RULES.length + 1);
+        r[SERVE_RULES.length] = "PEER-KEY-1";
+        return r;
+    }
 
     public static PeerMutationClass byName(String name) {
         for (PeerMutationClass m : ALL_CLASSES) if (m.name.equals(name)) return m;
@@ -98,6 +109,62 @@ public final class PeerMutations {
             int old = lower(t, c[1]);
             PeerTableSet.setLower(t, c[1], nv);
             return w + ": CUT lower bound " + old + " -> " + nv + " (true value " + v + ")";
+        }
+        return null;
+    }
+
+    /**
+     * The lie of peer-cut-lb-raised, plus the evidence a lax checker would take for it: a record for
+     * one child (normal move, no record yet) of kind CUT with the trivial lower bound −36 and an upper
+     * bound −L. Only an ALL bit would oblige that upper bound to be proven.
+     */
+    private static String cutRaisedUnbackedChild(PeerTableSet s, Random rnd, Oracle o) {
+        Game g = o.game();
+        Game.Child ch = new Game.Child();
+        long[] can = new long[2];
+        int tries = 0;
+        for (int[] c : candidates(s, rnd, k -> (k & CUT) != 0 && (k & EXACT) == 0, false)) {
+            if (++tries > 40) break;
+            byte[] t = s.tables.get(c[0]);
+            byte[] next = s.tables.get(c[0] + 1);
+            if (next == null) continue;
+            int v = truth(o, t, c[1]), ub = upper(t, c[1]);
+            int nv = v + 2;
+            if (nv > Math.min(ub, MAX)) continue;
+            long[] p = PeerTableSet.position(t, c[1]);
+            long moves = g.moves(p[0], p[1]);
+            while (moves != 0) {
+                int mv = Long.numberOfTrailingZeros(moves);
+                moves &= moves - 1;
+                g.child(p[0], p[1], mv, ch);
+                if (ch.sign != -1) continue; // a normal move: the parent's move value is −(child's upper bound)
+                PeerTables.peerCanonical(g, ch.mover, ch.opponent, can);
+                long key = PeerTables.encodeBb(can[0], can[1]);
+                int at = 0, n = records(next);
+                boolean present = false;
+                while (at < n) {
+                    int cmp = Long.compareUnsigned(PeerTableSet.orderKey(next, at), key);
+                    if (cmp == 0) { present = true; break; }
+                    if (cmp > 0) break;
+                    at++;
+                }
+                if (present) continue;
+                byte[] rec = new byte[RECORD];
+                PeerTables.writeKey(can[0], can[1], rec, 0);
+                rec[9] = PeerTables.ALPHABET[CUT];
+                rec[10] = PeerTables.ALPHABET[0]; // −36: needs no child
+                rec[11] = PeerTables.ALPHABET[36 - nv];
+                rec[12] = '\n';
+                byte[] out = new byte[next.length + RECORD];
+                System.arraycopy(next, 0, out, 0, at * RECORD);
+                System.arraycopy(rec, 0, out, at * RECORD, RECORD);
+                System.arraycopy(next, at * RECORD, out, (at + 1) * RECORD, next.length - at * RECORD);
+                s.tables.put(c[0] + 1, out);
+                String w = where(c[0], c[1], t);
+                PeerTableSet.setLower(t, c[1], nv);
+                return w + ": CUT lower bound -> " + nv + " (true value " + v + "), child record " + at + " of table "
+                        + (c[0] + 1) + " inserted as CUT [-36, " + (-nv) + "] (its true value is above " + (-nv) + ")";
+            }
         }
         return null;
     }
