@@ -13,10 +13,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** The verifier's command line: thin main, testable {@link #run}. */
-@Command(name = "verify", mixinStandardHelpOptions = true, version = "gamecert verifier, SPEC v1",
+@Command(name = "verify", mixinStandardHelpOptions = true, version = "gamecert verifier 0.1.0 (SPEC v1)",
         sortOptions = false,
         description = {
             "Checks a gamecert certificate (SPEC v1) and prints the verdict.",
+            "PATH may also be a release bundle (a BagIt directory, .tar, .tar.zst or its split parts, made by"
+                + " `produce release`): the bag is checked, then every certificate in it; or the published 6x6 Othello"
+                + " tablebase in its own format (a directory of optimal_reopening_ab_table_all_{n}.txt, a .csv, a .tar,"
+                + " a .tar.zst or its split parts, with SHA256SUMS checked first when present). The kind of input is"
+                + " found from its content; --format overrides.",
             "",
             "Exit codes: 0 verified; 1 rejected (the first violated rule is named); 2 unreadable input,"
                 + " not a certificate, bad usage, memory limit or internal error; 3 incomplete.",
@@ -25,14 +30,17 @@ import picocli.CommandLine.Parameters;
 public final class VerifyMain implements Callable<Integer> {
     public static final int VERIFIED = 0, REJECTED = 1, ERROR = 2, INCOMPLETE = 3;
 
-    @Parameters(index = "0", paramLabel = "PATH", description = "The certificate file (.gsc).")
+    @Parameters(index = "0", paramLabel = "PATH", description = "A certificate (.gsc), a release bundle, or peer 6x6 tables.")
     Path path;
+
+    @Option(names = "--format", paramLabel = "KIND", description = "certificate, bundle or peer (default: detected).")
+    String format;
 
     @Option(names = "--json", description = "Print one JSON object on stdout instead of the human report.")
     boolean json;
 
     @Option(names = "--threads", paramLabel = "N", description = "Threads for decompressing, hashing and checking (default: ${DEFAULT-VALUE}; with --all the entry checks stay on one thread). The verdict and the reported violation do not depend on N.")
-    int threads = 1;
+    int threads = Runtime.getRuntime().availableProcessors();
 
     @Option(names = "--max-memory", paramLabel = "SIZE", description = "Bound on the verifier's tables, e.g. 512m, 4g (default: 2g). A layer that needs more ends with verdict error.")
     String maxMemory = "2g";
@@ -42,6 +50,21 @@ public final class VerifyMain implements Callable<Integer> {
 
     @Option(names = "--all", description = "Keep going after a violation and report violations per rule (capped at 10 listed per rule).")
     boolean all;
+
+    @Option(names = "--pubkey", paramLabel = "FILE", description = "Bundles: the authors' Ed25519 public key; the bundle's signature must verify with it.")
+    Path pubkey;
+
+    @Option(names = "--root", paramLabel = "TEXT", description = "Peer tables: the root position (otherwise the initial position, or the lowest table's records).")
+    String root;
+
+    @Option(names = "--tmp", paramLabel = "DIR", description = "Peer tables: directory for temporary files (pass state, spooled tables).")
+    Path tmp;
+
+    @Option(names = "--state", paramLabel = "DIR", description = "Peer tables: remember verified tables here; a restart with the same DIR skips them.")
+    Path state;
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+    boolean quiet;
 
     private PrintStream out, err;
 
@@ -84,14 +107,33 @@ public final class VerifyMain implements Callable<Integer> {
             err.println("error: --threads must be between 1 and 256");
             return ERROR;
         }
+        InputKind kind;
+        if (format == null) kind = InputKind.detect(path);
+        else {
+            try { kind = InputKind.valueOf(format.trim().toUpperCase(Locale.ROOT)); }
+            catch (IllegalArgumentException e) {
+                err.println("error: --format must be certificate, bundle or peer");
+                return ERROR;
+            }
+        }
         Options o = new Options();
         o.maxMemory = limit;
         o.threads = threads;
         o.strict = strict;
         o.all = all;
         o.maxViolationsPerRule = all ? 10 : 1;
-        Progress progress = new Progress(err);
+        if (kind == InputKind.PEER) return verifyPeer();
+        Progress progress = new Progress(quiet ? null : err);
         o.progress = progress;
+        if (kind == InputKind.BUNDLE) {
+            org.gamecert.verifier.bundle.BundleOptions bo = new org.gamecert.verifier.bundle.BundleOptions();
+            bo.pubkey = pubkey;
+            bo.json = json;
+            bo.certificate = o;
+            int rc = org.gamecert.verifier.bundle.BundleVerifier.verify(path, bo, out, quiet ? new PrintStream(java.io.OutputStream.nullOutputStream()) : err);
+            progress.done();
+            return rc;
+        }
         Result r = Verifier.verify(path, o);
         progress.done();
         if (json) out.println(Report.json(r));
@@ -103,6 +145,18 @@ public final class VerifyMain implements Callable<Integer> {
             case INCOMPLETE: return INCOMPLETE;
             default: return ERROR;
         }
+    }
+
+    /** The published 6x6 tablebase's own format: handed to its reader with the options that apply. */
+    private int verifyPeer() {
+        java.util.List<String> a = new java.util.ArrayList<>(java.util.List.of(path.toString(), "--max-memory", maxMemory,
+                "--threads", Integer.toString(threads)));
+        if (root != null) { a.add("--root"); a.add(root); }
+        if (tmp != null) { a.add("--tmp"); a.add(tmp.toString()); }
+        if (state != null) { a.add("--state"); a.add(state.toString()); }
+        if (json) a.add("--json");
+        if (quiet) a.add("--quiet");
+        return org.gamecert.verifier.peer.PeerMain.run(a.toArray(new String[0]), out, err);
     }
 
     /** Parses 123, 64k, 512m, 4g (binary units); -1 if unreadable. */
@@ -139,6 +193,7 @@ public final class VerifyMain implements Callable<Integer> {
 
         @Override
         public void update(long entries, int layers, long bytesRead, long fileSize, int pass) {
+            if (err == null) return;
             long now = System.nanoTime();
             if (now - start < 2_000_000_000L || now - last < 1_000_000_000L) return;
             last = now;
