@@ -4,6 +4,9 @@ import org.gamecert.verifier.core.check.Options;
 import org.gamecert.verifier.core.check.Result;
 import org.gamecert.verifier.core.check.Verifier;
 import org.gamecert.verifier.core.check.Violation;
+import org.gamecert.verifier.peer.PeerOptions;
+import org.gamecert.verifier.peer.PeerResult;
+import org.gamecert.verifier.peer.PeerVerifier;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -58,7 +61,23 @@ class CorpusTest {
         List<DynamicTest> t = new ArrayList<>();
         for (String[] row : rows(ROOT.resolve("testdata/manifest.tsv"), 2, 3, 1))
             if (row[4].equals("gamecert")) t.add(check(row));
+            else if (row[4].equals("peer")) t.add(checkPeer(row));
         return t;
+    }
+
+    /** A `peer` line: a directory of peer 6×6 tables, through PeerVerifier with default options. */
+    static DynamicTest checkPeer(String[] row) {
+        return DynamicTest.dynamicTest(row[1] + " -> " + row[2] + " " + row[3], () -> {
+            Path dir = Paths.get(row[0]).resolve(row[1]);
+            assertTrue(Files.isDirectory(dir), "missing peer corpus directory " + dir);
+            PeerOptions o = new PeerOptions();
+            o.input = dir;
+            o.threads = 1;
+            PeerResult r = PeerVerifier.verify(o);
+            assertEquals(row[2], r.verdict.text(), () -> dir + ": " + r.violation + " " + r.error);
+            if (row[2].equals("rejected")) assertEquals(row[3], r.violation == null ? null : r.violation.rule, () -> dir + ": first violation " + r.violation);
+            if (row[2].equals("verified")) assertTrue(r.entries() > 0, "verified without records");
+        });
     }
 
     @TestFactory
