@@ -195,7 +195,12 @@ final class PairChecker {
     /** What a parent needs of a child: exact flag, value or bounds, and its P/A'/P' bits. */
     static short childInfo(int kind, int lb, int ub) {
         if ((kind & EXACT_KINDS) != 0) return (short) (0x8000 | (kind & EXACT_KINDS) << 7 | (lb + MAX_VALUE));
-        return (short) ((ub + MAX_VALUE) << 7 | (lb + MAX_VALUE));
+        // A stored bound is evidence only when a kind bit obliges the child to prove it: CUT proves
+        // the lower bound, ALL the upper one. The other field of a CUT-only or ALL-only record is
+        // never checked, so a parent must not lean on it (it counts as the utility's range).
+        int provenLb = (kind & CUT) != 0 ? lb : -MAX_VALUE;
+        int provenUb = (kind & ALL) != 0 ? ub : MAX_VALUE;
+        return (short) ((provenUb + MAX_VALUE) << 7 | (provenLb + MAX_VALUE));
     }
 
     private boolean loadRange(ChildCursor c, boolean first) throws IOException {
