@@ -467,17 +467,25 @@ public final class Verifier {
             void canonical(long mover, long opp) {
                 long occ = mover | opp, bo = occ, bm = mover;
                 if (group > 1) {
+                    // Occupancy images first; the mover is transformed only under the minimal ones.
                     game.images(occ, occImages);
+                    int best = 0;
+                    boolean tie = false;
                     for (int g = 1; g < group; g++) {
-                        long o = occImages[g];
-                        int cmp = Long.compareUnsigned(o, bo);
+                        int cmp = Long.compareUnsigned(occImages[g], bo);
                         if (cmp < 0) {
-                            bo = o;
-                            bm = game.transform(mover, g);
+                            bo = occImages[g];
+                            best = g;
+                            tie = false;
                         } else if (cmp == 0) {
-                            long m = game.transform(mover, g);
-                            if (Long.compareUnsigned(m, bm) < 0) bm = m;
+                            tie = true;
                         }
+                    }
+                    bm = best == 0 ? mover : game.transform(mover, best);
+                    for (int g = best + 1; tie && g < group; g++) {
+                        if (occImages[g] != bo) continue;
+                        long m = game.transform(mover, g);
+                        if (Long.compareUnsigned(m, bm) < 0) bm = m;
                     }
                 }
                 cOcc = bo;

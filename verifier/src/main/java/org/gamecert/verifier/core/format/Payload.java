@@ -135,11 +135,29 @@ public final class Payload {
         }
     }
 
-    /** Places the bits of c, lowest first, onto the set bits of mask. */
-    public static long pdep(long c, long mask) {
+    // PDEP_BYTE[m << 8 | v]: the low bits of v placed onto the set bits of the byte m.
+    private static final byte[] PDEP_BYTE = new byte[1 << 16];
+
+    static {
+        for (int m = 0; m < 256; m++)
+            for (int v = 0; v < 256; v++) PDEP_BYTE[m << 8 | v] = (byte) pdepLoop(v, m);
+    }
+
+    private static long pdepLoop(long c, long mask) {
         long out = 0;
         for (long m = mask; m != 0 && c != 0; m &= m - 1, c >>>= 1) {
             if ((c & 1) != 0) out |= m & -m;
+        }
+        return out;
+    }
+
+    /** Places the bits of c, lowest first, onto the set bits of mask (a byte of mask at a time). */
+    public static long pdep(long c, long mask) {
+        long out = 0;
+        for (int shift = 0; shift < 64 && c != 0; shift += 8) {
+            int m = (int) (mask >>> shift) & 0xFF;
+            out |= (PDEP_BYTE[m << 8 | (int) c & 0xFF] & 0xFFL) << shift;
+            c >>>= Integer.bitCount(m);
         }
         return out;
     }

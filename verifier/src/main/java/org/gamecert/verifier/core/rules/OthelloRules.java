@@ -13,8 +13,9 @@ public final class OthelloRules implements Game {
     private final long notEdge, centre;
     private final int extend; // a run of opponent discs is at most N-2 long: N-3 extension steps
     // Delta-swap tables for the three generators: column mirror, row mirror, transpose.
-    private final long[] hMask, vMask, tMask;
-    private final int[] hShift, vShift, tShift;
+    // Three swaps per generator, unrolled (an unused swap has mask 0): no loop over arrays.
+    private final long h0, h1, h2, v0, v1, v2, t0, t1, t2;
+    private final int hs0, hs1, hs2, vs0, vs1, vs2, ts0, ts1, ts2;
 
     public OthelloRules(int n) {
         if (n != 4 && n != 6 && n != 8) throw new IllegalArgumentException("Othello size " + n);
@@ -46,24 +47,15 @@ public final class OthelloRules implements Game {
             int kk = k;
             ts.add(new long[] {squares((r, c) -> c % 3 - r % 3 == kk), (long) k * (n - 1)});
         }
-        hMask = masks(hs);
-        hShift = shifts(hs);
-        vMask = masks(vs);
-        vShift = shifts(vs);
-        tMask = masks(ts);
-        tShift = shifts(ts);
-    }
-
-    private static long[] masks(java.util.List<long[]> swaps) {
-        long[] out = new long[swaps.size()];
-        for (int i = 0; i < out.length; i++) out[i] = swaps.get(i)[0];
-        return out;
-    }
-
-    private static int[] shifts(java.util.List<long[]> swaps) {
-        int[] out = new int[swaps.size()];
-        for (int i = 0; i < out.length; i++) out[i] = (int) swaps.get(i)[1];
-        return out;
+        while (hs.size() < 3) hs.add(new long[] {0, 0});
+        while (vs.size() < 3) vs.add(new long[] {0, 0});
+        while (ts.size() < 3) ts.add(new long[] {0, 0});
+        h0 = hs.get(0)[0]; h1 = hs.get(1)[0]; h2 = hs.get(2)[0];
+        hs0 = (int) hs.get(0)[1]; hs1 = (int) hs.get(1)[1]; hs2 = (int) hs.get(2)[1];
+        v0 = vs.get(0)[0]; v1 = vs.get(1)[0]; v2 = vs.get(2)[0];
+        vs0 = (int) vs.get(0)[1]; vs1 = (int) vs.get(1)[1]; vs2 = (int) vs.get(2)[1];
+        t0 = ts.get(0)[0]; t1 = ts.get(1)[0]; t2 = ts.get(2)[0];
+        ts0 = (int) ts.get(0)[1]; ts1 = (int) ts.get(1)[1]; ts2 = (int) ts.get(2)[1];
     }
 
     private long squares(java.util.function.BiPredicate<Integer, Integer> which) {
@@ -208,35 +200,44 @@ public final class OthelloRules implements Game {
         return 8;
     }
 
-    private static long swaps(long x, long[] masks, int[] shifts) {
-        for (int i = 0; i < masks.length; i++) {
-            long t = ((x >>> shifts[i]) ^ x) & masks[i];
-            x ^= t ^ (t << shifts[i]);
-        }
-        return x;
+    private static long swap(long x, long m, int s) {
+        long t = ((x >>> s) ^ x) & m;
+        return x ^ t ^ (t << s);
+    }
+
+    private long mirrorColumns(long x) {
+        return swap(swap(swap(x, h0, hs0), h1, hs1), h2, hs2);
+    }
+
+    private long mirrorRows(long x) {
+        return swap(swap(swap(x, v0, vs0), v1, vs1), v2, vs2);
+    }
+
+    private long transpose(long x) {
+        return swap(swap(swap(x, t0, ts0), t1, ts1), t2, ts2);
     }
 
     /** Symmetry g of SPEC §7.4: (r,c) to (r,c), (r,N-1-c), (N-1-r,c), (N-1-r,N-1-c), (c,r), ... */
     public long transform(long bits, int symmetry) {
         long x = bits;
         // g1..g3 mirror columns and/or rows; g4..g7 do so (g6, g5, g7) and then transpose.
-        if (((MIRROR_COLUMNS >> symmetry) & 1) != 0) x = swaps(x, hMask, hShift);
-        if (((MIRROR_ROWS >> symmetry) & 1) != 0) x = swaps(x, vMask, vShift);
-        if (symmetry >= 4) x = swaps(x, tMask, tShift);
+        if (((MIRROR_COLUMNS >> symmetry) & 1) != 0) x = mirrorColumns(x);
+        if (((MIRROR_ROWS >> symmetry) & 1) != 0) x = mirrorRows(x);
+        if (symmetry >= 4) x = transpose(x);
         return x;
     }
 
     @Override
     public void images(long bits, long[] out) {
-        long h = swaps(bits, hMask, hShift), v = swaps(bits, vMask, vShift), hv = swaps(h, vMask, vShift);
+        long h = mirrorColumns(bits), v = mirrorRows(bits), hv = mirrorRows(h);
         out[0] = bits;
         out[1] = h;
         out[2] = v;
         out[3] = hv;
-        out[4] = swaps(bits, tMask, tShift);
-        out[5] = swaps(v, tMask, tShift);
-        out[6] = swaps(h, tMask, tShift);
-        out[7] = swaps(hv, tMask, tShift);
+        out[4] = transpose(bits);
+        out[5] = transpose(v);
+        out[6] = transpose(h);
+        out[7] = transpose(hv);
     }
 
     @Override

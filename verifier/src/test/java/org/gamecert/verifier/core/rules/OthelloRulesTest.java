@@ -93,7 +93,12 @@ class OthelloRulesTest {
                 long moves = rules.legalMoves(a, b);
                 boolean[] legal = naive.legal(naive.board(a, b), 1);
                 for (int q = 0; q < n * n; q++) assertEquals(legal[q], ((moves >>> q) & 1) != 0);
-                for (int g = 0; g < 8; g++) assertEquals(naive.transform(a, g), rules.transform(a, g));
+                long[] images = new long[8];
+                rules.images(a, images);
+                for (int g = 0; g < 8; g++) {
+                    assertEquals(naive.transform(a, g), rules.transform(a, g));
+                    assertEquals(naive.transform(a, g), images[g], "images, sym " + g);
+                }
             }
         }
     }
