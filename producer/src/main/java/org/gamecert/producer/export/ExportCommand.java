@@ -97,16 +97,7 @@ public final class ExportCommand implements Callable<Integer>, ProduceMain.Strea
     }
 
     static long parseSize(String s) {
-        String t = s.trim().toLowerCase(Locale.ROOT);
-        long mult = 1;
-        if (t.endsWith("k")) mult = 1L << 10; else if (t.endsWith("m")) mult = 1L << 20; else if (t.endsWith("g")) mult = 1L << 30;
-        if (mult != 1) t = t.substring(0, t.length() - 1);
-        try {
-            long v = Long.parseLong(t);
-            if (v <= 0 || v > Long.MAX_VALUE / mult) throw new NumberFormatException();
-            return v * mult;
-        } catch (NumberFormatException e) {
-            throw new ProduceMain.UserError("--split-size: cannot read size '" + s + "' (e.g. 500m, 2g)");
-        }
+        try { return org.gamecert.producer.release.ReleaseCommand.parseSize(s); }
+        catch (org.gamecert.producer.release.Release.ReleaseException e) { throw new ProduceMain.UserError(e.getMessage()); }
     }
 }

@@ -120,7 +120,8 @@ public final class ReleaseCommand implements Callable<Integer> {
         }
     }
 
-    static long parseSize(String s) throws Release.ReleaseException {
+    /** Parses a --split-size such as 500m or 2g (binary units). */
+    public static long parseSize(String s) throws Release.ReleaseException {
         String t = s.trim().toLowerCase(Locale.ROOT);
         long mult = 1;
         if (t.endsWith("k")) mult = 1L << 10; else if (t.endsWith("m")) mult = 1L << 20; else if (t.endsWith("g")) mult = 1L << 30;
