@@ -25,16 +25,17 @@ public final class BenchProduce {
     private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
 
     public static void main(String[] args) throws Exception {
-        boolean quick = false;
+        boolean quick = false, searchOnly = false;
         Path data = Path.of("../shared/data");
         int threads = 1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick": quick = true; break;
+                case "--search-only": searchOnly = true; break;
                 case "--data": data = Path.of(args[++i]); break;
                 case "--threads": threads = Integer.parseInt(args[++i]); break;
                 default:
-                    System.err.println("usage: bench-produce [--quick] [--threads N] [--data DIR]");
+                    System.err.println("usage: bench-produce [--quick] [--search-only] [--threads N] [--data DIR]");
                     System.exit(2);
             }
         }
@@ -49,6 +50,9 @@ public final class BenchProduce {
             if (64 - Long.bitCount(p[0] | p[1]) <= 22) { ffo.add(p); ffoNames.add("FFO #" + (40 + i)); }
         }
         speed("othello:8x8 FFO #40-#49, <= 22 empties", o8, ffo);
+        // warm now: time-to-solve of the first five, one by one
+        for (int i = 0; i < ffo.size() && i < 5; i++) speed("othello:8x8 " + ffoNames.get(i), o8, List.of(ffo.get(i)));
+        if (searchOnly) return;
         Game c4 = Game.parse("connect4:7x6");
         int n = quick ? 100 : 1000;
         speed("connect4:7x6 Test_L1_R2 (first " + n + ")", c4, pons(c4, data.resolve("connect4-pons/Test_L1_R2"), n));

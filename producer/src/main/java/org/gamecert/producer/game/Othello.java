@@ -12,6 +12,12 @@ public final class Othello extends Game {
     final long inner;
     /** For each square, the squares adjacent to it (8-neighbourhood). */
     private final long[] neighbours;
+    /**
+     * Per-square rays (the squares beyond it in one direction, on the board), split by whether
+     * bit indices grow along the ray (E, S, SE, SW) or shrink (W, N, NW, NE): a flip run ends at
+     * the nearest non-opponent square, the lowest resp. highest set bit of ray & ~o.
+     */
+    private final long[] rayE, rayS, raySE, raySW, rayW, rayN, rayNW, rayNE;
     /** Square permutations of the 8 symmetries, and byte lookup tables for fast transforms. */
     private final int[][] perm = new int[8][];
     private final long[][][] table;
@@ -35,6 +41,8 @@ public final class Othello extends Game {
                         int rr = r + dr, cc = c + dc;
                         if ((dr != 0 || dc != 0) && rr >= 0 && rr < n && cc >= 0 && cc < n) neighbours[r * n + c] |= 1L << (rr * n + cc);
                     }
+        rayE = rays(n, 0, 1); rayS = rays(n, 1, 0); raySE = rays(n, 1, 1); raySW = rays(n, 1, -1);
+        rayW = rays(n, 0, -1); rayN = rays(n, -1, 0); rayNW = rays(n, -1, -1); rayNE = rays(n, -1, 1);
         for (int g = 0; g < 8; g++) {
             perm[g] = new int[n * n];
             for (int r = 0; r < n; r++)
@@ -71,6 +79,14 @@ public final class Othello extends Game {
                     }
                     table[g][k][b] = img;
                 }
+    }
+
+    private static long[] rays(int n, int dr, int dc) {
+        long[] r = new long[n * n];
+        for (int sq = 0; sq < n * n; sq++)
+            for (int rr = sq / n + dr, cc = sq % n + dc; rr >= 0 && rr < n && cc >= 0 && cc < n; rr += dr, cc += dc)
+                r[sq] |= 1L << (rr * n + cc);
+        return r;
     }
 
     static int[] identityOrder(int m) {
@@ -122,33 +138,28 @@ public final class Othello extends Game {
 
     /** Discs flipped by a move on square sq (0 if the move flips nothing, i.e. is illegal). */
     public long flips(long m, long o, int sq) {
-        return flipsBit(m, o, 1L << sq);
+        if ((neighbours[sq] & o) == 0) return 0; // no adjacent opponent disc
+        long no = ~o;
+        return up(m, no, rayE[sq]) | up(m, no, rayS[sq]) | up(m, no, raySE[sq]) | up(m, no, raySW[sq])
+                | down(m, no, rayW[sq]) | down(m, no, rayN[sq]) | down(m, no, rayNW[sq]) | down(m, no, rayNE[sq]);
     }
 
     /** Discs flipped by a move on the single-bit square {@code x}. */
     public long flipsBit(long m, long o, long x) {
-        if ((neighbours[Long.numberOfTrailingZeros(x)] & o) == 0) return 0; // no adjacent opponent disc
-        long oi = o & inner;
-        return flipLeft(m, oi, x, 1) | flipRight(m, oi, x, 1)
-                | flipLeft(m, o, x, n) | flipRight(m, o, x, n)
-                | flipLeft(m, oi, x, n + 1) | flipRight(m, oi, x, n + 1)
-                | flipLeft(m, oi, x, n - 1) | flipRight(m, oi, x, n - 1);
+        return flips(m, o, Long.numberOfTrailingZeros(x));
     }
 
-    private static long flipLeft(long m, long o, long x, int s) {
-        long t = o & (x << s);
-        if (t == 0) return 0;
-        long f = 0;
-        do { f |= t; t = o & (t << s); } while (t != 0);
-        return (m & (f << s)) != 0 ? f : 0;
+    /** A ray of growing indices: the run up to the first non-opponent square flips if that square is ours. */
+    private static long up(long m, long notO, long ray) {
+        long t = ray & notO;
+        long first = t & -t;
+        return (first & m) != 0 ? (first - 1) & ray : 0;
     }
 
-    private static long flipRight(long m, long o, long x, int s) {
-        long t = o & (x >>> s);
-        if (t == 0) return 0;
-        long f = 0;
-        do { f |= t; t = o & (t >>> s); } while (t != 0);
-        return (m & (f >>> s)) != 0 ? f : 0;
+    /** A ray of shrinking indices: the same with the highest non-opponent square. */
+    private static long down(long m, long notO, long ray) {
+        long first = Long.highestOneBit(ray & notO);
+        return (first & m) != 0 ? ray & -(first << 1) : 0;
     }
 
     @Override public long play(long m, long o, int move) {
