@@ -109,6 +109,15 @@ public final class OthelloRules implements Game {
                 | movesUp(mover, inner, empty, n - 1) | movesDown(mover, inner, empty, n - 1));
     }
 
+    /** legalMoves(mover, opponent) != 0, stopping at the first direction with a move. */
+    public boolean hasMoves(long mover, long opponent) {
+        long empty = ~(mover | opponent) & mask, inner = opponent & notEdge;
+        return movesUp(mover, opponent, empty, n) != 0 || movesDown(mover, opponent, empty, n) != 0
+                || movesUp(mover, inner, empty, 1) != 0 || movesDown(mover, inner, empty, 1) != 0
+                || movesUp(mover, inner, empty, n + 1) != 0 || movesDown(mover, inner, empty, n + 1) != 0
+                || movesUp(mover, inner, empty, n - 1) != 0 || movesDown(mover, inner, empty, n - 1) != 0;
+    }
+
     private long movesUp(long mover, long run, long empty, int s) {
         long x = (mover << s) & run;
         for (int i = 0; i < extend; i++) x |= (x << s) & run;
@@ -163,12 +172,12 @@ public final class OthelloRules implements Game {
     public int child(long mover, long opponent, int code, long[] out) {
         long delta = flips(mover, opponent, code) | (1L << code);
         long m = mover | delta, o = opponent & ~delta;
-        if (legalMoves(o, m) != 0) {
+        if (hasMoves(o, m)) {
             out[0] = o;
             out[1] = m;
             return CHILD;
         }
-        if (legalMoves(m, o) != 0) {
+        if (hasMoves(m, o)) {
             out[0] = m;
             out[1] = o;
             return PASS_CHILD;
@@ -192,7 +201,7 @@ public final class OthelloRules implements Game {
 
     @Override
     public boolean isTerminal(long mover, long opponent) {
-        return legalMoves(mover, opponent) == 0 && legalMoves(opponent, mover) == 0;
+        return !hasMoves(mover, opponent) && !hasMoves(opponent, mover);
     }
 
     @Override

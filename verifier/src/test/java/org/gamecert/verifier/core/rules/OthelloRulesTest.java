@@ -93,6 +93,9 @@ class OthelloRulesTest {
                 long moves = rules.legalMoves(a, b);
                 boolean[] legal = naive.legal(naive.board(a, b), 1);
                 for (int q = 0; q < n * n; q++) assertEquals(legal[q], ((moves >>> q) & 1) != 0);
+                boolean any = false;
+                for (boolean l : legal) any |= l;
+                assertEquals(any, rules.hasMoves(a, b), "hasMoves");
                 long[] images = new long[8];
                 rules.images(a, images);
                 for (int g = 0; g < 8; g++) {
