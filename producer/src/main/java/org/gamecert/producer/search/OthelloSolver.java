@@ -17,6 +17,8 @@ public final class OthelloSolver implements Solver {
     private final int cells;
     private final int[] squareWeight;
     private final long board, corners, inner1, inner2;
+    /** The four board quadrants: in the last empties, moves in a quadrant with an odd number of empties go first (parity). */
+    private final long q0, q1, q2, q3;
     private long nodes;
     private final int[][] moveBuf = new int[MAX_PLY][64];
     private final int[][] scoreBuf = new int[MAX_PLY][64];
@@ -31,6 +33,16 @@ public final class OthelloSolver implements Solver {
         this.inner2 = g.board & ~colLast;
         this.corners = 1L | (1L << (g.n - 1)) | (1L << (g.n * (g.n - 1))) | (1L << (g.n * g.n - 1));
         this.squareWeight = squareWeights(g.n);
+        long[] q = new long[4];
+        for (int r = 0; r < g.n; r++)
+            for (int c = 0; c < g.n; c++) q[(r < g.n / 2 ? 0 : 2) + (c < g.n / 2 ? 0 : 1)] |= 1L << (r * g.n + c);
+        q0 = q[0]; q1 = q[1]; q2 = q[2]; q3 = q[3];
+    }
+
+    /** The union of the quadrants holding an odd number of the given empty squares. */
+    private long oddQuadrants(long empty) {
+        return (-(Long.bitCount(empty & q0) & 1) & q0) | (-(Long.bitCount(empty & q1) & 1) & q1)
+                | (-(Long.bitCount(empty & q2) & 1) & q2) | (-(Long.bitCount(empty & q3) & 1) & q3);
     }
 
     /** Static square values: corners best, squares next to an empty corner worst. */
@@ -144,8 +156,10 @@ public final class OthelloSolver implements Solver {
      */
     private int small(long m, long o, long mv, int alpha, int beta) {
         int best = -1000;
-        for (long x = mv; x != 0; x &= x - 1) {
-            long bit = x & -x;
+        long odd = oddQuadrants(board & ~(m | o));
+        for (long x = mv & odd, y = mv & ~odd; x != 0 || y != 0; ) {
+            long bit;
+            if (x != 0) { bit = x & -x; x ^= bit; } else { bit = y & -y; y ^= bit; }
             long f = flips(m, o, bit);
             int v = -smallNode(o & ~f, m | f | bit, -beta, -Math.max(alpha, best));
             if (v > best) { best = v; if (v >= beta) return v; }
@@ -158,8 +172,10 @@ public final class OthelloSolver implements Solver {
         long empty = board & ~(m | o);
         if ((empty & (empty - 1)) == 0) return empty == 0 ? utility(m, o) : last1(m, o, empty);
         int best = -1000;
-        for (long x = empty; x != 0; x &= x - 1) {
-            long bit = x & -x;
+        long odd = oddQuadrants(empty);
+        for (long x = empty & odd, y = empty & ~odd; x != 0 || y != 0; ) {
+            long bit;
+            if (x != 0) { bit = x & -x; x ^= bit; } else { bit = y & -y; y ^= bit; }
             long f = flips(m, o, bit);
             if (f == 0) continue;
             int v = -smallNode(o & ~f, m | f | bit, -beta, -Math.max(alpha, best));
