@@ -170,7 +170,9 @@ public final class OthelloSolver implements Solver {
     private int smallNode(long m, long o, int alpha, int beta) {
         nodes++;
         long empty = board & ~(m | o);
-        if ((empty & (empty - 1)) == 0) return empty == 0 ? utility(m, o) : last1(m, o, empty);
+        long rest = empty & (empty - 1);
+        if (rest == 0) return empty == 0 ? utility(m, o) : last1(m, o, empty);
+        if ((rest & (rest - 1)) == 0) return last2(m, o, beta, empty);
         int best = -1000;
         long odd = oddQuadrants(empty);
         for (long x = empty & odd, y = empty & ~odd; x != 0 || y != 0; ) {
@@ -201,6 +203,26 @@ public final class OthelloSolver implements Solver {
             if (v > best) { best = v; if (v >= beta) return v; }
         }
         return best;
+    }
+
+    /** Fail-soft value with two empty squares, without the loop and parity work of smallNode. */
+    private int last2(long m, long o, int beta, long empty) {
+        long b1 = empty & -empty, b2 = empty ^ b1;
+        int best = -1000;
+        long f = flips(m, o, b1);
+        if (f != 0) { nodes++; best = -last1(o & ~f, m | f | b1, b2); if (best >= beta) return best; }
+        f = flips(m, o, b2);
+        if (f != 0) { nodes++; return Math.max(best, -last1(o & ~f, m | f | b2, b1)); }
+        if (best != -1000) return best;
+        // the mover passes: the opponent takes the better of its moves, if it has any
+        f = flips(o, m, b1);
+        long f2 = flips(o, m, b2);
+        if ((f | f2) == 0) return utility(m, o);
+        nodes++;
+        int ob = -1000;
+        if (f != 0) { nodes++; ob = -last1(m & ~f, o | f | b1, b2); }
+        if (f2 != 0) { nodes++; ob = Math.max(ob, -last1(m & ~f2, o | f2 | b2, b1)); }
+        return -ob;
     }
 
     /** Exact value with one empty square: the mover plays it if it can, else the opponent, else nobody. */
