@@ -161,20 +161,10 @@ public final class VerifyMain implements Callable<Integer> {
 
     /** Parses 123, 64k, 512m, 4g (binary units); -1 if unreadable. */
     static long parseSize(String s) {
-        if (s == null || s.isEmpty()) return -1;
-        String t = s.trim().toLowerCase(Locale.ROOT);
-        if (t.endsWith("b")) t = t.substring(0, t.length() - 1);
-        long mult = 1;
-        char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
-        if (last == 'k' || last == 'm' || last == 'g' || last == 't') {
-            mult = last == 'k' ? 1L << 10 : last == 'm' ? 1L << 20 : last == 'g' ? 1L << 30 : 1L << 40;
-            t = t.substring(0, t.length() - 1);
-        }
+        if (s == null || s.isBlank()) return -1;
         try {
-            long v = Long.parseLong(t);
-            if (v <= 0 || v > Long.MAX_VALUE / mult) return -1;
-            return v * mult;
-        } catch (NumberFormatException e) {
+            return org.gamecert.verifier.peer.PeerMain.parseSize(s);
+        } catch (IllegalArgumentException e) {
             return -1;
         }
     }

@@ -110,7 +110,7 @@ public final class PeerMain implements Callable<Integer> {
         if (mul > 1) t = t.substring(0, t.length() - 1);
         try {
             long v = Long.parseLong(t);
-            if (v <= 0) throw new NumberFormatException();
+            if (v <= 0 || v > Long.MAX_VALUE / mul) throw new NumberFormatException();
             return v * mul;
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("not a size: '" + s + "' (use e.g. 1g, 512m)");
