@@ -263,6 +263,9 @@ public final class PeerVerifier {
                 throw new PeerInputException(rule, 4, "the initial position's record is " + r.kind + " [" + r.lower + ", " + r.upper + "], expected PV with value −4");
             }
             if (r.lower == r.upper) result.rootValue = r.lower;
+        } else if (scan.count == 0) {
+            // No root: every check would pass vacuously while nothing is claimed at all.
+            throw new PeerInputException(PeerRules.ROOT_3, lowest, "the lowest table (" + lowest + " discs) holds no record, so the tables claim nothing about any root");
         } else if (scan.count == 1 && scan.roots.get(0).lower == scan.roots.get(0).upper) {
             result.rootValue = scan.roots.get(0).lower;
         }

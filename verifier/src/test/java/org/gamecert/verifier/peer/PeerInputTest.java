@@ -70,4 +70,15 @@ class PeerInputTest {
         assertEquals(123, PeerMain.parseSize("123"));
         assertThrows(IllegalArgumentException.class, () -> PeerMain.parseSize("-1g"));
     }
+
+    @Test
+    void anEmptyLowestTableIsRejectedNotVerifiedVacuously() throws IOException {
+        Path tables = Files.createDirectory(tmp.resolve("empty-lowest"));
+        Files.write(tables.resolve("optimal_reopening_ab_table_all_30.txt"), new byte[0]);
+        PeerOptions o = new PeerOptions();
+        o.input = tables;
+        PeerResult r = PeerVerifier.verify(o);
+        assertEquals(PeerResult.Verdict.REJECTED, r.verdict);
+        assertEquals(PeerRules.ROOT_3, r.violation.rule);
+    }
 }
