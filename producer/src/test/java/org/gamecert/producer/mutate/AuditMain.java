@@ -36,7 +36,7 @@ public final class AuditMain {
     /** A campaign input: a game and a root, solved in a mode. */
     record Input(String name, String game, String board, String mode) {}
 
-    static final class Tally {
+    static class Tally {
         long mutants, rejected, expectedRule, equivalent, notApplicable, slowestNanos;
         final Map<String, Long> rules = new TreeMap<>();
         final List<String> misses = new ArrayList<>();

@@ -43,12 +43,8 @@ import java.util.stream.Stream;
 public final class PeerAuditMain {
     record Input(String name, String board, String mode) {}
 
-    static final class Tally {
-        long mutants, rejected, expectedRule, equivalent, notApplicable, slowestNanos;
-        final Map<String, Long> rules = new TreeMap<>();
-        final List<String> misses = new ArrayList<>();
-        final List<String> unexpected = new ArrayList<>();
-    }
+    /** Per-class counts: the same as the main campaign's. */
+    private static final class Tally extends AuditMain.Tally {}
 
     public static void main(String[] args) throws Exception {
         System.exit(run(args, System.out, System.err));
