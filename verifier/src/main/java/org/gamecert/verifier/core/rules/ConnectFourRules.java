@@ -6,9 +6,12 @@ package org.gamecert.verifier.core.rules;
  */
 public final class ConnectFourRules implements Game {
     private final int w, h, stride;
-    private final long mask;
+    private final long mask, top; // top: the highest playable cell of each column
     private final long[] column; // the H playable cells of each column
-    private final int[] lineShifts; // vertical, horizontal and the two diagonals
+    // The mirror as delta swaps: swap the outer halves of the columns (a middle one stays), then
+    // the same within both halves at once, and so on: about log2(W) swaps.
+    private final long[] mirrorMasks;
+    private final int[] mirrorShifts;
 
     public ConnectFourRules(int width, int height) {
         if (width < 1 || height < 1 || width * (height + 1) > 64)
@@ -17,13 +20,24 @@ public final class ConnectFourRules implements Game {
         h = height;
         stride = h + 1;
         column = new long[w];
-        lineShifts = new int[] {1, stride, stride - 1, stride + 1};
-        long m = 0;
+        long m = 0, t = 0;
         for (int c = 0; c < w; c++) {
             column[c] = ((1L << h) - 1) << (c * stride);
             m |= column[c];
+            t |= 1L << (c * stride + h - 1);
         }
         mask = m;
+        top = t;
+        mirrorShifts = new int[31 - Integer.numberOfLeadingZeros(w)]; // blocks of W, W/2, ... > 1
+        mirrorMasks = new long[mirrorShifts.length];
+        for (int c = 0; c < w; c++) { // follow column c into ever smaller blocks [b, b + k)
+            for (int i = 0, b = 0, k = w; k > 1; i++, k /= 2) {
+                mirrorShifts[i] = (k - k / 2) * stride; // the low half moves up by this many cells
+                if (c < b + k / 2) mirrorMasks[i] |= ((1L << stride) - 1) << (c * stride);
+                else if (c >= b + k - k / 2) b += k - k / 2;
+                else break; // the middle column of an odd block stays
+            }
+        }
     }
 
     public int width() {
@@ -60,20 +74,19 @@ public final class ConnectFourRules implements Game {
     }
 
     /** True when the discs contain four in a line. */
-    public boolean hasFour(long discs) {
-        for (int s : lineShifts) {
-            long m = discs & (discs >>> s);
-            if ((m & (m >>> (2 * s))) != 0) return true;
-        }
-        return false;
+    public boolean hasFour(long discs) { // vertical, horizontal and the two diagonals
+        return four(discs, 1) || four(discs, stride) || four(discs, stride - 1) || four(discs, stride + 1);
+    }
+
+    private static boolean four(long discs, int s) {
+        long m = discs & (discs >>> s);
+        return (m & (m >>> (2 * s))) != 0;
     }
 
     @Override
     public long legalMoveCodes(long mover, long opponent) {
-        long occ = mover | opponent, moves = 0;
-        for (int c = 0; c < w; c++) {
-            if ((occ & (1L << (c * stride + h - 1))) == 0) moves |= 1L << c;
-        }
+        long free = ~(mover | opponent) & top, moves = 0;
+        for (int c = 0; c < w; c++) moves |= (free >>> (c * h + h - 1)) & (1L << c); // c's top to bit c
         return moves;
     }
 
@@ -81,6 +94,22 @@ public final class ConnectFourRules implements Game {
     public long moveDelta(long mover, long opponent, int code) {
         long occ = mover | opponent;
         return ((occ & column[code]) + (1L << (code * stride))) & column[code];
+    }
+
+    /** Game.child, knowing that only the new disc can make a four and a pass needs a full board. */
+    @Override
+    public int child(long mover, long opponent, int code, long[] out) {
+        long m = mover | moveDelta(mover, opponent, code), occ = m | opponent;
+        out[0] = opponent;
+        out[1] = m;
+        if (hasFour(m) || occ == mask) {
+            out[2] = hasFour(m) ? 1 : hasFour(opponent) ? -1 : 0;
+            return TERMINAL;
+        }
+        if ((occ & top) != top) return CHILD;
+        out[0] = m;
+        out[1] = opponent;
+        return PASS_CHILD;
     }
 
     @Override
@@ -112,11 +141,10 @@ public final class ConnectFourRules implements Game {
 
     @Override
     public long transform(long bits, int g) {
-        if (g == 0) return bits;
-        long x = 0;
-        for (int c = 0; c < w; c++) {
-            long col = (bits >>> (c * stride)) & ((1L << stride) - 1);
-            x |= col << ((w - 1 - c) * stride);
+        long x = bits;
+        for (int i = 0; g != 0 && i < mirrorMasks.length; i++) {
+            long t = ((x >>> mirrorShifts[i]) ^ x) & mirrorMasks[i];
+            x ^= t ^ (t << mirrorShifts[i]);
         }
         return x;
     }

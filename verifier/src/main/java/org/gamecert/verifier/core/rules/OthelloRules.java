@@ -11,7 +11,9 @@ public final class OthelloRules implements Game {
     private final int n;
     private final long mask;
     private final long notEdge, centre;
-    private final int extend; // a run of opponent discs is at most N-2 long: N-3 extension steps
+    // rays[8q + d]: the squares from q (exclusive) to the edge in direction d; d < 4 go to higher
+    // bits (east, north, north-east, north-west), d >= 4 are the opposite directions.
+    private final long[] rays;
     // Delta-swap tables for the three generators: column mirror, row mirror, transpose.
     // Three swaps per generator, unrolled (an unused swap has mask 0): no loop over arrays.
     private final long h0, h1, h2, v0, v1, v2, t0, t1, t2;
@@ -27,7 +29,12 @@ public final class OthelloRules implements Game {
             colLast |= 1L << (r * n + n - 1);
         }
         notEdge = mask & ~col0 & ~colLast;
-        extend = n - 3;
+        rays = new long[8 * n * n];
+        int[][] dirs = {{0, 1}, {1, 0}, {1, 1}, {1, -1}, {0, -1}, {-1, 0}, {-1, -1}, {-1, 1}};
+        for (int q = 0; q < n * n; q++)
+            for (int d = 0; d < 8; d++)
+                for (int r = q / n + dirs[d][0], c = q % n + dirs[d][1]; r >= 0 && r < n && c >= 0 && c < n; r += dirs[d][0], c += dirs[d][1])
+                    rays[8 * q + d] |= bit(r, c);
         int h = n / 2;
         centre = bit(h - 1, h - 1) | bit(h - 1, h) | bit(h, h - 1) | bit(h, h);
         // Each generator is 2 or 3 delta swaps of disjoint square pairs. A mirror reverses the
@@ -103,53 +110,50 @@ public final class OthelloRules implements Game {
     // shift by 1 or N±1 can never carry a run around the board's side.
     public long legalMoves(long mover, long opponent) {
         long empty = ~(mover | opponent) & mask, inner = opponent & notEdge;
-        return (movesUp(mover, inner, empty, 1) | movesDown(mover, inner, empty, 1)
-                | movesUp(mover, opponent, empty, n) | movesDown(mover, opponent, empty, n)
-                | movesUp(mover, inner, empty, n + 1) | movesDown(mover, inner, empty, n + 1)
-                | movesUp(mover, inner, empty, n - 1) | movesDown(mover, inner, empty, n - 1));
+        return moves(mover, inner, empty, 1) | moves(mover, opponent, empty, n)
+                | moves(mover, inner, empty, n + 1) | moves(mover, inner, empty, n - 1);
     }
 
     /** legalMoves(mover, opponent) != 0, stopping at the first direction with a move. */
     public boolean hasMoves(long mover, long opponent) {
         long empty = ~(mover | opponent) & mask, inner = opponent & notEdge;
-        return movesUp(mover, opponent, empty, n) != 0 || movesDown(mover, opponent, empty, n) != 0
-                || movesUp(mover, inner, empty, 1) != 0 || movesDown(mover, inner, empty, 1) != 0
-                || movesUp(mover, inner, empty, n + 1) != 0 || movesDown(mover, inner, empty, n + 1) != 0
-                || movesUp(mover, inner, empty, n - 1) != 0 || movesDown(mover, inner, empty, n - 1) != 0;
+        return moves(mover, opponent, empty, n) != 0 || moves(mover, inner, empty, 1) != 0
+                || moves(mover, inner, empty, n + 1) != 0 || moves(mover, inner, empty, n - 1) != 0;
     }
 
-    private long movesUp(long mover, long run, long empty, int s) {
-        long x = (mover << s) & run;
-        for (int i = 0; i < extend; i++) x |= (x << s) & run;
-        return (x << s) & empty;
+    /** The moves along ±s: runs of opponent discs (at most N-2 long) from the mover's discs. */
+    private long moves(long mover, long run, long empty, int s) {
+        long up = (mover << s) & run, down = (mover >>> s) & run;
+        up |= (up << s) & run;
+        down |= (down >>> s) & run;
+        // pairs: run squares whose neighbour toward the mover is a run square too
+        long pairsUp = run & (run << s), pairsDown = pairsUp >>> s;
+        if (n > 4) { // runs of 3 and 4
+            up |= (up << 2 * s) & pairsUp;
+            down |= (down >>> 2 * s) & pairsDown;
+        }
+        if (n > 6) { // runs of 5 and 6
+            up |= (up << 2 * s) & pairsUp;
+            down |= (down >>> 2 * s) & pairsDown;
+        }
+        return ((up << s) | (down >>> s)) & empty;
     }
 
-    private long movesDown(long mover, long run, long empty, int s) {
-        long x = (mover >>> s) & run;
-        for (int i = 0; i < extend; i++) x |= (x >>> s) & run;
-        return (x >>> s) & empty;
-    }
-
+    /** The discs flipped by a disc at square: on each ray, the opponent discs before a mover disc. */
     public long flips(long mover, long opponent, int square) {
         long q = 1L << square;
         if (((mover | opponent) & q) != 0 || (q & mask) == 0) return 0;
-        long inner = opponent & notEdge;
-        return flipsUp(q, mover, inner, 1) | flipsDown(q, mover, inner, 1)
-                | flipsUp(q, mover, opponent, n) | flipsDown(q, mover, opponent, n)
-                | flipsUp(q, mover, inner, n + 1) | flipsDown(q, mover, inner, n + 1)
-                | flipsUp(q, mover, inner, n - 1) | flipsDown(q, mover, inner, n - 1);
-    }
-
-    private long flipsUp(long q, long mover, long run, int s) {
-        long x = (q << s) & run;
-        for (int i = 0; i < extend; i++) x |= (x << s) & run;
-        return ((x << s) & mover) != 0 ? x : 0;
-    }
-
-    private long flipsDown(long q, long mover, long run, int s) {
-        long x = (q >>> s) & run;
-        for (int i = 0; i < extend; i++) x |= (x >>> s) & run;
-        return ((x >>> s) & mover) != 0 ? x : 0;
+        long f = 0;
+        for (int d = 0; d < 4; d++) {
+            long ray = rays[8 * square + d], stop = ray & ~opponent;
+            stop &= -stop; // the nearest square that is not the opponent's: the lowest bit
+            long hit = stop & mover;
+            f |= ray & (hit - 1) & ((hit | -hit) >> 63);
+            ray = rays[8 * square + 4 + d];
+            hit = Long.highestOneBit(ray & ~opponent) & mover; // toward lower bits: the highest one
+            f |= ray & -(hit << 1); // the ray above hit (nothing when hit = 0)
+        }
+        return f;
     }
 
     /** SPEC utility 1: disc margin, empty squares to the winner, side to move's view. */
@@ -219,6 +223,7 @@ public final class OthelloRules implements Game {
     }
 
     private long mirrorRows(long x) {
+        if (n == 8) return Long.reverseBytes(x); // one row per byte
         return swap(swap(swap(x, v0, vs0), v1, vs1), v2, vs2);
     }
 
@@ -238,15 +243,17 @@ public final class OthelloRules implements Game {
 
     @Override
     public void images(long bits, long[] out) {
-        long h = mirrorColumns(bits), v = mirrorRows(bits), hv = mirrorRows(h);
+        // g5..g7 = transpose, then mirror (e.g. (r,c) -> (c,N-1-r) is mirrorColumns(transpose)):
+        // one transposition and six mirrors, which are cheaper (a byte reversal on 8x8).
+        long h = mirrorColumns(bits), t = transpose(bits), th = mirrorColumns(t);
         out[0] = bits;
         out[1] = h;
-        out[2] = v;
-        out[3] = hv;
-        out[4] = transpose(bits);
-        out[5] = transpose(v);
-        out[6] = transpose(h);
-        out[7] = transpose(hv);
+        out[2] = mirrorRows(bits);
+        out[3] = mirrorRows(h);
+        out[4] = t;
+        out[5] = th;
+        out[6] = mirrorRows(t);
+        out[7] = mirrorRows(th);
     }
 
     @Override
