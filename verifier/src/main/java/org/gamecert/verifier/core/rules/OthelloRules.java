@@ -218,13 +218,18 @@ public final class OthelloRules implements Game {
         return x ^ t ^ (t << s);
     }
 
-    private long mirrorColumns(long x) {
-        return swap(swap(swap(x, h0, hs0), h1, hs1), h2, hs2);
+    /** Swaps the squares of low with those s above, which are all the other squares. */
+    private static long exchange(long x, long low, int s) {
+        return ((x & low) << s) | ((x >>> s) & low);
+    }
+
+    private long mirrorColumns(long x) { // the first swap exchanges the two halves of the board
+        return swap(swap(exchange(x, h0, hs0), h1, hs1), h2, hs2);
     }
 
     private long mirrorRows(long x) {
         if (n == 8) return Long.reverseBytes(x); // one row per byte
-        return swap(swap(swap(x, v0, vs0), v1, vs1), v2, vs2);
+        return swap(swap(exchange(x, v0, vs0), v1, vs1), v2, vs2);
     }
 
     private long transpose(long x) {
