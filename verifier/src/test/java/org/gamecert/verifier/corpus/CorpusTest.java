@@ -53,6 +53,15 @@ class CorpusTest {
                 assertEquals(row[3], v == null ? null : v.rule, () -> file + ": first violation " + v);
             }
             if (row[2].equals("verified")) assertTrue(r.commitment != null && r.commitment.startsWith("sha256:"));
+            // The same outcome when the layers do not fit in memory and are checked in segments.
+            Options small = new Options();
+            small.maxHeldEntries = Math.max(2, r.entries / 20);
+            Result s = Verifier.verify(file, small);
+            assertEquals(r.verdict, s.verdict, () -> file + " in segments: " + s.firstViolation() + " " + s.errorMessage);
+            assertEquals(String.valueOf(r.firstViolation()), String.valueOf(s.firstViolation()), () -> file + " in segments");
+            assertEquals(r.census.size(), s.census.size());
+            for (int i = 0; i < r.census.size(); i++) assertEquals(java.util.Arrays.toString(r.census.get(i)), java.util.Arrays.toString(s.census.get(i)));
+            assertEquals(r.commitment, s.commitment);
         });
     }
 

@@ -8,6 +8,7 @@ package org.gamecert.verifier.core.check;
  * (20 bytes per entry: Othello 8×8).
  */
 final class Layer {
+    static final int MAX_ENTRIES = (Integer.MAX_VALUE >> 1) - 16; // keys of one table in one long[]
     int discs = -1;
     int size;
     private long[] keys = new long[0]; // occ, mover (| packed fields) of entry i at 2i, 2i+1
@@ -122,14 +123,31 @@ final class Layer {
         indexed = true;
     }
 
-    void ensure(int needed, Budget budget) {
+    /** Room for needed entries; grows by half again unless exact (a segment of known size). */
+    void ensure(int needed, Budget budget, boolean exact) {
         int have = keys.length / 2;
         if (needed <= have) return;
-        long cap = Math.max(1024, Math.min((Integer.MAX_VALUE >> 1) - 16, Math.max((long) needed, have + (have >> 1))));
+        long grown = exact ? needed : Math.max((long) needed, have + (have >> 1));
+        long cap = Math.max(exact ? needed : 1024, Math.min(MAX_ENTRIES, grown));
         budget.resize(have * (long) bytesPerEntry(), cap * bytesPerEntry(), discs);
         int c = (int) cap;
         keys = java.util.Arrays.copyOf(keys, 2 * c);
         if (data != null) data = java.util.Arrays.copyOf(data, c);
+    }
+
+    /** The bytes this table's arrays take. */
+    long bytes() {
+        return keys.length / 2 * (long) bytesPerEntry() + start.length * 4L;
+    }
+
+    /** Gives the table's memory back (a layer too big to hold, or a segment no longer needed). */
+    void release(Budget budget) {
+        budget.resize(bytes(), 0, discs);
+        keys = new long[0];
+        if (data != null) data = new int[0];
+        start = new int[0];
+        size = 0;
+        indexed = false;
     }
 
     /** Index of the key, or -1. Keys are strictly increasing (unsigned occ, then mover). */

@@ -13,6 +13,8 @@ public final class Options {
     public boolean all;
     /** At most this many violations are kept per rule with {@link #all} (all are counted). */
     public int maxViolationsPerRule = 10;
+    /** At most this many entries in one layer table; a bigger layer is checked in segments (tests). */
+    public long maxHeldEntries = Long.MAX_VALUE;
     /** Told about progress now and then; may be null. */
     public Progress progress;
 

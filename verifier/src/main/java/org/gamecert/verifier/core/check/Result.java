@@ -25,6 +25,8 @@ public final class Result {
     public long bytesPerEntryHeld;   // the layer tables' footprint per entry
     public long peakEntriesHeld;
     public long peakTableBytes;
+    public int splitLayers;          // layers checked against the layer below in several segments
+    public int maxSegments;          // the most segments one of them needed
     public long nanos;
 
     public Violation firstViolation() {

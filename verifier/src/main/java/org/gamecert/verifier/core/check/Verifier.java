@@ -31,7 +31,7 @@ import org.gamecert.verifier.core.rules.OthelloRules;
 public final class Verifier {
     private static final int P = Payload.P, AP = Payload.AP, PP = Payload.PP, A = Payload.A, C = Payload.C;
     private static final int REACHED = 0x08; // pass-2 flag beside the need bits P, A', P'
-    private static final int TERMINAL_KIND = 0x100, MISSING = -1;
+    private static final int TERMINAL_KIND = 0x100, MISSING = -1, ELSEWHERE = -2; // ELSEWHERE: in another segment
 
     /** Blocks with at least this many entries are checked on several threads (tests lower it). */
     static int parallelMinEntries = 4096;
@@ -124,6 +124,16 @@ public final class Verifier {
         final long[] layerAux = new long[65];
         boolean rootFound;
         int rootKind, rootLo, rootHi, rootStoredMove;
+        long rootIndex;
+        // the layer being read: held as a table unless too big; its obligations deferred to
+        // checkInSegments when the layer below was too big to hold
+        boolean curHeld, deferred, hasLast;
+        long curCount, lastOcc, lastMover;
+        Segment whole; // the layer below as one segment, or null table: no layer below
+        // layers in file order: disc count, blocks [first, end), entries kept
+        int nLayers;
+        final int[] lDiscs = new int[67], lFirst = new int[67], lEnd = new int[67];
+        final long[] lSize = new long[67];
         // block index for pass 2
         long[] bOffset = new long[16];
         int[] bComp = new int[16], bRaw = new int[16], bCount = new int[16], bLayer = new int[16];
@@ -284,60 +294,91 @@ public final class Verifier {
                 consumeBlock(it.rec, d.payload);
                 if (opt.progress != null) opt.progress.update(entries, layersDone, ct.position(), ct.size(), 1);
             }
-            if (cur.discs >= 0) finishLayer();
+            if (nLayers > 0) endLayer();
         }
 
         void blockFailure(BlockRecord rec, FormatException e) {
             if (rec == null) fatal(e.rule(), e.getMessage());
             long entry = -1;
             if (e instanceof Payload.EntryFormatException && ((Payload.EntryFormatException) e).entry >= 0)
-                entry = ((Payload.EntryFormatException) e).entry + (rec.layer == cur.discs ? cur.size : 0);
+                entry = ((Payload.EntryFormatException) e).entry + (rec.layer == cur.discs ? curCount : 0);
             violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
                     (entry >= 0 ? "" : "block " + rec.index + ": ") + e.getMessage(), true);
         }
 
-        void consumeBlock(BlockRecord rec, Payload p) {
+        void consumeBlock(BlockRecord rec, Payload p) throws IOException {
             if (rec.layer != cur.discs) {
-                if (cur.discs >= 0) finishLayer();
-                Layer recycled = prev;
-                prev = cur;
-                if (prev.discs != rec.layer + 1) prev.reset(rec.layer + 1);
-                else prev.index(budget);
-                cur = recycled;
-                cur.reset(rec.layer);
+                if (nLayers > 0) endLayer();
+                startLayer(rec.layer);
             }
             rememberBlock(rec);
-            cur.ensure(cur.size + p.count, budget);
-            int base = cur.size;
-            if (pool != null && !opt.all && p.count >= parallelMinEntries) {
+            if (curHeld) {
+                try {
+                    if (curCount + p.count > Math.min(Layer.MAX_ENTRIES, opt.maxHeldEntries)) throw new Layer.OutOfBudget("too many entries for one table");
+                    cur.ensure((int) curCount + p.count, budget, false);
+                } catch (Layer.OutOfBudget e) { // too big to hold: the next layer is checked in segments
+                    cur.release(budget);
+                    curHeld = false;
+                }
+            }
+            long base = curCount;
+            if (!deferred && pool != null && !opt.all && p.count >= parallelMinEntries) {
                 checkInParallel(rec, p, base);
                 return;
             }
-            for (int i = 0; i < p.count; i++) checkEntry(rec, p, i, base + i);
+            for (int i = 0; i < p.count; i++) checkEntry(rec, p, i);
             afterBlock(p);
         }
 
-        /**
-         * The position and obligation checks of a block's entries only read the layer below, so
-         * ranges of entries are checked on several threads; the layer and key-order checks and the
-         * appends stay sequential, and the first violation in entry order is the one reported.
-         */
-        void checkInParallel(BlockRecord rec, Payload p, int base) {
-            int parts = Math.max(1, opt.threads);
+        /** A new layer: the finished one becomes the layer below if it is held and adjacent. */
+        void startLayer(int discs) {
+            Layer recycled = prev;
+            prev = cur;
+            boolean held = curHeld && prev.discs == discs + 1;
+            if (held) {
+                try {
+                    prev.index(budget);
+                } catch (Layer.OutOfBudget e) {
+                    held = false;
+                }
+            }
+            if (!held) prev.release(budget);
+            deferred = !held && nLayers > 0 && lDiscs[nLayers - 1] == discs + 1;
+            whole = new Segment(held ? prev : null, true, true, false, 0, 0, 0, 0, 0);
+            cur = recycled;
+            cur.reset(discs);
+            curHeld = true;
+            curCount = 0;
+            hasLast = false;
+            lDiscs[nLayers] = discs;
+            lFirst[nLayers] = (int) blocks;
+            nLayers++;
+        }
+
+        void endLayer() throws IOException {
+            int li = nLayers - 1;
+            lEnd[li] = (int) blocks;
+            lSize[li] = curCount;
+            if (deferred) checkInSegments(li);
+            layersDone++;
+        }
+
+        /** Runs task on ranges of [0, count), one per worker, the first on this thread. */
+        void inParallel(int count, RangeTask task) {
+            int parts = pool == null || count < parallelMinEntries ? 1 : Math.max(1, opt.threads);
             if (workers == null) {
-                workers = new Checker[parts];
-                for (int t = 0; t < parts; t++) workers[t] = new Checker(true);
+                workers = new Checker[Math.max(1, opt.threads)];
+                for (int t = 0; t < workers.length; t++) workers[t] = new Checker(true);
             }
             FutureTask<?>[] tasks = new FutureTask<?>[parts];
-            int chunk = (p.count + parts - 1) / parts;
+            int chunk = (count + parts - 1) / parts;
+            for (int t = 0; t < workers.length; t++) workers[t].first = null;
             for (int t = 0; t < parts; t++) {
-                int from = t * chunk, to = Math.min(p.count, from + chunk);
+                int from = t * chunk, to = Math.min(count, from + chunk);
                 Checker c = workers[t];
-                c.first = null;
                 tasks[t] = new FutureTask<>(() -> {
                     try {
-                        for (int i = from; i < to; i++)
-                            if (Long.bitCount(p.occ[i]) == rec.layer) c.checkPosition(rec, p, i, base + i);
+                        task.run(from, to, c);
                     } catch (Stop stop) {
                         // c.first holds the violation
                     }
@@ -346,9 +387,9 @@ public final class Verifier {
                 if (t > 0) pool.execute(tasks[t]);
             }
             tasks[0].run();
-            for (FutureTask<?> task : tasks) {
+            for (FutureTask<?> t : tasks) {
                 try {
-                    task.get();
+                    t.get();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted");
@@ -356,11 +397,30 @@ public final class Verifier {
                     throw new IllegalStateException("checking failed: " + e.getCause(), e.getCause());
                 }
             }
+        }
+
+        /** The earliest violation the workers found, or best if that is earlier. */
+        Violation earliest(Violation best) {
+            for (Checker c : workers)
+                if (c.first != null && (best == null || c.first.entry < best.entry)) best = c.first;
+            return best;
+        }
+
+        /**
+         * The position and obligation checks of a block's entries only read the layer below, so
+         * ranges of entries are checked on several threads; the layer and key-order checks and the
+         * appends stay sequential, and the first violation in entry order is the one reported.
+         */
+        void checkInParallel(BlockRecord rec, Payload p, long base) {
+            inParallel(p.count, (from, to, c) -> {
+                for (int i = from; i < to; i++)
+                    if (Long.bitCount(p.occ[i]) == rec.layer) c.checkPosition(rec.index, rec.layer, p, i, base + i, whole, false, null);
+            });
+            Violation v = earliest(null);
             checkedAhead = true;
             try {
                 for (int i = 0; i < p.count; i++) {
-                    checkEntry(rec, p, i, base + i);
-                    Violation v = workers[i / chunk].first;
+                    checkEntry(rec, p, i);
                     if (v != null && v.entry == base + i)
                         violation(v.rule, v.block, v.layer, v.entry, true, v.mover, v.opponent, v.message, false);
                 }
@@ -402,41 +462,181 @@ public final class Verifier {
             lastComputedChain = rec.chain; // equal to the computed value: R-HASH-1 held
         }
 
-        void finishLayer() {
-            layersDone++;
-            if (cur.discs == rootDiscs) {
-                int idx = cur.find(rootOcc, rootMover);
-                if (idx >= 0) {
-                    rootFound = true;
-                    rootKind = cur.kind(idx);
-                    rootLo = cur.x(idx);
-                    rootHi = cur.y(idx);
-                }
-            }
-        }
-
-        void checkEntry(BlockRecord rec, Payload p, int i, int index) {
+        /** R-LAY-2, R-LAY-3, then (unless deferred) the position and obligation checks of entry i. */
+        void checkEntry(BlockRecord rec, Payload p, int i) {
             long occ = p.occ[i], mover = p.mover[i], opp = occ & ~mover;
             int k = p.kind[i] & 0xFF, d = rec.layer;
             if (Long.bitCount(occ) != d) {
-                violation(Rule.LAY_2, rec.index, d, index, true, mover, opp,
+                violation(Rule.LAY_2, rec.index, d, curCount, true, mover, opp,
                         "entry has " + Long.bitCount(occ) + " discs in a block of layer " + d, d > 64);
                 return;
             }
-            if (cur.size > 0) {
-                long po = cur.occ(cur.size - 1), pm = cur.mover(cur.size - 1);
-                int cmp = po == occ ? Long.compareUnsigned(pm, mover) : Long.compareUnsigned(po, occ);
-                if (cmp >= 0) {
-                    violation(Rule.LAY_3, rec.index, d, index, true, mover, opp,
-                            cmp == 0 ? "the key repeats the previous entry's" : "the key is smaller than the previous entry's", false);
-                    return;
+            if (hasLast && !after(occ, mover, lastOcc, lastMover)) {
+                violation(Rule.LAY_3, rec.index, d, curCount, true, mover, opp,
+                        occ == lastOcc && mover == lastMover ? "the key repeats the previous entry's" : "the key is smaller than the previous entry's", false);
+                return;
+            }
+            hasLast = true;
+            lastOcc = occ;
+            lastMover = mover;
+            long index = curCount++;
+            // Appended before its own checks so that --all keeps the layer complete for lookups.
+            if (curHeld) cur.add(occ, mover, k, p.lo[i], p.hi[i]);
+            if (!Payload.isExact(k)) layerAux[d]++;
+            if (d == rootDiscs && occ == rootOcc && mover == rootMover) {
+                rootFound = true;
+                rootKind = k;
+                rootLo = p.lo[i];
+                rootHi = p.hi[i];
+                rootIndex = index;
+                rootStoredMove = Payload.hasMove(k) ? p.move[i] & 0xFF : -1;
+            }
+            if (checkedAhead || deferred) return; // checked in parallel, or later in segments
+            main.checkPosition(rec.index, d, p, i, index, whole, false, null);
+        }
+
+        // ------------------------------------------------------------------ layers beyond memory
+
+        /**
+         * Layer li's obligations when the layer below did not fit in memory: the layer below is
+         * loaded in key-range segments, and for each segment layer li is re-read and every child in
+         * that range is looked up. A child belongs to exactly one segment, so each obligation is
+         * checked once; the maximum over the moves is carried from segment to segment (1 byte per
+         * entry). The first violating entry is the same as with the whole layer in memory.
+         */
+        void checkInSegments(int li) throws IOException {
+            int d = lDiscs[li];
+            long n = lSize[li];
+            byte[] acc = newBytes(n, d);
+            Arrays.fill(acc, Byte.MIN_VALUE);
+            Violation[] best = {null};
+            if (curHeld && budget.max - budget.used < cur.bytes()) { // rather fewer segments than holding this layer
+                cur.release(budget);
+                curHeld = false;
+            }
+            forSegments(li - 1, seg -> {
+                Keep keep = new Keep(d);
+                long index = 0;
+                for (int b = lFirst[li]; b < lEnd[li]; b++) {
+                    Payload p = reload(b);
+                    int m = keep.apply(p);
+                    long base = index, limit = best[0] == null ? Long.MAX_VALUE : best[0].entry;
+                    index += m;
+                    if (base >= limit) break;
+                    int block = b;
+                    if (opt.all) {
+                        for (int i = 0; i < m; i++) main.checkPosition(block, d, p, i, base + i, seg, !seg.first, acc);
+                        continue;
+                    }
+                    inParallel(m, (from, to, c) -> {
+                        for (int i = from; i < to && base + i < limit; i++) c.checkPosition(block, d, p, i, base + i, seg, !seg.first, acc);
+                    });
+                    best[0] = earliest(best[0]);
+                }
+            });
+            budget.resize(n, 0, d);
+            Violation v = best[0];
+            if (v != null && !isPositionRule(v.rule)) v = recheck(li, v);
+            if (v != null) violation(v.rule, v.block, v.layer, v.entry, true, v.mover, v.opponent, v.message, false);
+        }
+
+        static boolean isPositionRule(String rule) {
+            return rule.equals(Rule.POS_1) || rule.equals(Rule.POS_2) || rule.equals(Rule.POS_3) || rule.equals(Rule.MOVE_1);
+        }
+
+        /**
+         * The first violating entry's checks once more with all its children known (gathered
+         * segment by segment), so that the rule named is the first in the order of SPEC §9, as
+         * when the layer below is held whole. Its position rules held: they come first.
+         */
+        Violation recheck(int li, Violation found) throws IOException {
+            int b = lFirst[li], d = lDiscs[li];
+            long base = 0; // no entry of this layer was skipped: a skip ends the run first
+            while (base + bCount[b] <= found.entry) base += bCount[b++];
+            Payload p = reload(b);
+            int i = (int) (found.entry - base), k = p.kind[i] & 0xFF, mv = p.move[i] & 0xFF;
+            long mover = p.mover[i], opp = p.occ[i] & ~mover, block = b;
+            Checker c = workers[0];
+            Checker.EntryCheck e = c.entryCheck;
+            forSegments(li - 1, seg -> e.set(block, d, found.entry, mover, opp, k, p.lo[i], p.hi[i], mv, game.legalMoveCodes(mover, opp), seg, 0)
+                    .children(!seg.first));
+            e.seg = new Segment(null, true, true, false, 0, 0, 0, 0, 0);
+            e.best = Integer.MIN_VALUE;
+            c.first = null;
+            try {
+                e.checks();
+            } catch (Stop stop) {
+                return c.first;
+            }
+            return found; // not expected: the checks found nothing this time
+        }
+
+        /**
+         * Loads layer li (-1: none) into the spare table segment by segment, each as many entries
+         * as the memory left allows, and runs body on each.
+         */
+        void forSegments(int li, SegmentBody body) throws IOException {
+            prev.release(budget);
+            if (li < 0) {
+                body.scan(new Segment(null, true, true, false, 0, 0, 0, 0, 0));
+                return;
+            }
+            long room = Math.min(Math.min(Layer.MAX_ENTRIES, opt.maxHeldEntries), (budget.max - budget.used) / (prev.bytesPerEntry() + 2)); // entries and their index
+            if (room < 1) throw new Layer.OutOfBudget("layer " + lDiscs[li] + " does not fit in the memory left under --max-memory " + budget.max);
+            prev.reset(lDiscs[li]);
+            prev.ensure((int) Math.min(room, lSize[li]), budget, true);
+            Keep keep = new Keep(lDiscs[li]);
+            Segment seg = null;
+            int parts = 0;
+            for (int b = lFirst[li]; b < lEnd[li]; b++) {
+                Payload p = reload(b);
+                int m = keep.apply(p);
+                for (int j = 0; j < m; j++) {
+                    if (prev.size == room) {
+                        seg = scanSegment(seg, false, body);
+                        parts++;
+                    }
+                    prev.add(p.occ[j], p.mover[j], p.kind[j], p.lo[j], p.hi[j]);
                 }
             }
-            // Appended before its own checks so that --all keeps the layer complete for lookups.
-            cur.add(occ, mover, k, p.lo[i], p.hi[i]);
-            if (!Payload.isExact(k)) layerAux[d]++;
-            if (checkedAhead) return; // the position and obligation checks ran in parallel
-            main.checkPosition(rec, p, i, index);
+            scanSegment(seg, true, body);
+            prev.release(budget);
+            if (++parts > 1) {
+                res.splitLayers++;
+                res.maxSegments = Math.max(res.maxSegments, parts);
+            }
+        }
+
+        /** Indexes the table, runs body on it as the segment after previous, and empties it. */
+        Segment scanSegment(Segment previous, boolean last, SegmentBody body) throws IOException {
+            prev.index(budget);
+            boolean first = previous == null;
+            long afterOcc = first ? 0 : previous.upOcc, afterMover = first ? 0 : previous.upMover;
+            long upOcc = prev.size > 0 ? prev.occ(prev.size - 1) : afterOcc, upMover = prev.size > 0 ? prev.mover(prev.size - 1) : afterMover;
+            Segment seg = new Segment(prev, first, last, !first, afterOcc, afterMover, upOcc, upMover, first ? 0 : previous.base + previous.size);
+            body.scan(seg);
+            prev.reset(prev.discs);
+            return seg;
+        }
+
+        byte[] newBytes(long n, int d) {
+            if (n > Integer.MAX_VALUE - 16) throw new Layer.OutOfBudget("layer " + d + " has more than 2^31 entries");
+            budget.resize(0, n, d);
+            return new byte[(int) n];
+        }
+
+        /** Re-reads block i (checked again against its chain value: the file must not change). */
+        Payload reload(int i) throws IOException {
+            byte[] frame = ct.read(bOffset[i], bComp[i]);
+            try {
+                byte[] raw = DataFrame.decompress(frame, bRaw[i], i);
+                byte[] prevChain = i == 0 ? sha(new byte[] {0}, headerContent) : Arrays.copyOfRange(bChain, (i - 1) * 32, i * 32);
+                byte[] chain = chainOf(prevChain, i, bLayer[i], bCount[i], bRaw[i], raw);
+                if (!Arrays.equals(chain, Arrays.copyOfRange(bChain, i * 32, i * 32 + 32))) throw new FormatException(Rule.HASH_1, "changed");
+                return Payload.decode(raw, bCount[i], weak, uMin, uMax, i);
+            } catch (FormatException e) {
+                throw new IOException("the file changed while it was being read (block " + i + ")");
+            }
         }
 
         /** Scratch and checks for one thread: position rules and obligations of entries. */
@@ -447,17 +647,18 @@ public final class Verifier {
             final long[] out = new long[3];
             long cOcc, cMover;
             Violation first; // worker: the first violation of its range
+            final PairSet terminals = new PairSet(); // pass 2: terminal positions of R met by this thread
 
             Checker(boolean worker) {
                 this.worker = worker;
             }
 
-            void report(String rule, BlockRecord rec, int d, long index, long mover, long opp, String msg) {
+            void report(String rule, long block, int d, long index, long mover, long opp, String msg) {
                 if (!worker) {
-                    violation(rule, rec.index, d, index, true, mover, opp, msg, false);
+                    violation(rule, block, d, index, true, mover, opp, msg, false);
                     return;
                 }
-                first = new Violation(rule, rec.index, d, index, true, mover, opp, msg);
+                first = new Violation(rule, block, d, index, true, mover, opp, msg);
                 throw new Stop();
             }
 
@@ -492,43 +693,51 @@ public final class Verifier {
                 cMover = bm;
             }
 
-            /** R-POS-1, R-POS-3, R-POS-2, R-MOVE-1 and the obligations of entry i. */
-            void checkPosition(BlockRecord rec, Payload p, int i, int index) {
+            /**
+             * R-POS-1, R-POS-3, R-POS-2, R-MOVE-1 and the obligations of entry i against segment
+             * seg of the layer below; quiet: a position rule that fails was reported before, skip.
+             * acc (segments only): the maximum over the moves of earlier segments, per entry.
+             */
+            void checkPosition(long block, int d, Payload p, int i, long index, Segment seg, boolean quiet, byte[] acc) {
                 long occ = p.occ[i], mover = p.mover[i], opp = occ & ~mover;
-                int k = p.kind[i] & 0xFF, d = rec.layer;
+                int k = p.kind[i] & 0xFF;
                 if (!game.isLegalPosition(mover, opp)) {
-                    report(Rule.POS_1, rec, d, index, mover, opp, "not a legal position");
+                    if (!quiet) report(Rule.POS_1, block, d, index, mover, opp, "not a legal position");
                     return;
                 }
                 canonical(mover, opp);
                 if (cOcc != occ || cMover != mover) {
-                    report(Rule.POS_3, rec, d, index, mover, opp, "the key is not the canonical form of its position");
+                    if (!quiet) report(Rule.POS_3, block, d, index, mover, opp, "the key is not the canonical form of its position");
                     return;
                 }
                 long legal = game.legalMoveCodes(mover, opp);
                 if (!game.storable(mover, opp, legal)) {
-                    report(Rule.POS_2, rec, d, index, mover, opp,
+                    if (!quiet) report(Rule.POS_2, block, d, index, mover, opp,
                             game.isTerminal(mover, opp) ? "the position is terminal" : "the mover must pass");
                     return;
                 }
                 int mv = p.move[i] & 0xFF;
                 if (Payload.hasMove(k) && (mv >= game.moveCodes() || ((legal >>> mv) & 1) == 0)) {
-                    report(Rule.MOVE_1, rec, d, index, mover, opp,
+                    if (!quiet) report(Rule.MOVE_1, block, d, index, mover, opp,
                             "stored move " + (mv >= game.moveCodes() ? "code " + mv : game.moveName(mv)) + " is not legal");
                     return;
                 }
-                entryCheck.set(rec, d, index, mover, opp, k, p.lo[i], p.hi[i], mv, legal).run();
+                int in = acc == null ? Integer.MIN_VALUE : acc[(int) index];
+                EntryCheck e = entryCheck.set(block, d, index, mover, opp, k, p.lo[i], p.hi[i], mv, legal, seg, in);
+                e.run();
+                if (acc != null) acc[(int) index] = (byte) Math.max(Byte.MIN_VALUE, e.best);
             }
 
             /** The obligations of one entry (SPEC §9), in the order P, A', P', C, A. */
             final class EntryCheck {
-                BlockRecord rec;
-                int d, lo, hi, mv, k, n, star;
+                long block;
+                int d, lo, hi, mv, k, n, star, best;
                 long index, mover, opp, legal;
+                Segment seg;
 
                 /** Reused for every entry: no allocation per entry. */
-                EntryCheck set(BlockRecord rec, int d, long index, long mover, long opp, int k, int lo, int hi, int mv, long legal) {
-                    this.rec = rec;
+                EntryCheck set(long block, int d, long index, long mover, long opp, int k, int lo, int hi, int mv, long legal, Segment seg, int best) {
+                    this.block = block;
                     this.d = d;
                     this.index = index;
                     this.mover = mover;
@@ -538,19 +747,35 @@ public final class Verifier {
                     this.hi = hi;
                     this.mv = mv;
                     this.legal = legal;
+                    this.seg = seg;
+                    this.best = best;
                     n = 0;
                     star = -1;
                     return this;
                 }
 
                 void fail(String rule, String msg) {
-                    report(rule, rec, d, index, mover, opp, msg);
+                    report(rule, block, d, index, mover, opp, msg);
+                }
+
+                /** Move j's child is looked up in this segment (terminal children: the first). */
+                boolean here(int j) {
+                    return mKind[j] != ELSEWHERE;
                 }
 
                 void run() {
-                    // Only the cut move matters to a lone C.
-                    boolean cutOnly = k == C;
-                    Layer below = prev.discs == d + 1 ? prev : null;
+                    children(false);
+                    checks();
+                }
+
+                /**
+                 * What is known of each move's child in TB order: terminal value, the entry found
+                 * in the segment, MISSING, or ELSEWHERE (another segment's). merge: keep what an
+                 * earlier segment found (the same moves in the same order).
+                 */
+                void children(boolean merge) {
+                    boolean cutOnly = k == C; // only the cut move matters to a lone C
+                    Layer below = seg.table;
                     for (int t = 0; t < tb.length; t++) {
                         int code = tb[t];
                         if (((legal >>> code) & 1) == 0 || (cutOnly && code != mv)) continue;
@@ -558,78 +783,83 @@ public final class Verifier {
                         mCode[n] = code;
                         mType[n] = type;
                         if (code == mv) star = n;
+                        int kind = ELSEWHERE, clo = uMin, chi = uMax;
                         if (type == Game.TERMINAL) {
-                            mKind[n] = TERMINAL_KIND;
-                            mLo[n] = mHi[n] = (int) out[2];
+                            if (seg.first) kind = TERMINAL_KIND;
+                            clo = chi = (int) out[2];
                         } else {
                             canonical(out[0], out[1]);
-                            int idx = below == null ? -1 : below.find(cOcc, cMover);
-                            if (idx < 0) {
-                                mKind[n] = MISSING;
-                                mLo[n] = uMin;
-                                mHi[n] = uMax;
-                            } else {
-                                mKind[n] = below.kind(idx);
-                                int clo = below.x(idx), chi = below.y(idx);
-                                mLo[n] = type == Game.CHILD ? -chi : clo;
-                                mHi[n] = type == Game.CHILD ? -clo : chi;
+                            if (seg.contains(cOcc, cMover)) {
+                                int idx = below == null ? -1 : below.find(cOcc, cMover);
+                                kind = idx < 0 ? MISSING : below.kind(idx);
+                                if (idx >= 0) {
+                                    clo = type == Game.CHILD ? -below.y(idx) : below.x(idx);
+                                    chi = type == Game.CHILD ? -below.x(idx) : below.y(idx);
+                                }
                             }
+                        }
+                        if (!merge || kind != ELSEWHERE) {
+                            mKind[n] = kind;
+                            mLo[n] = clo;
+                            mHi[n] = chi;
                         }
                         n++;
                     }
+                }
+
+                void checks() {
                     if ((k & P) != 0) {
                         for (int j = 0; j < n; j++) serve(j, j == star ? P : AP, "P");
-                        if (max() != lo) fail(Rule.P_1, "P value " + lo + " is not the maximum over the moves, " + describeMax());
+                        maxIs("P", Rule.P_1);
                         tieBreak("P");
                     }
                     if ((k & AP) != 0) {
                         serve(star, PP, "A'");
-                        if (mLo[star] != lo || mHi[star] != lo)
+                        if (here(star) && (mLo[star] != lo || mHi[star] != lo))
                             fail(Rule.AP_1, "A' value " + lo + " but its move " + game.moveName(mv) + " is worth " + range(star));
                         for (int j = 0; j < star; j++)
-                            if (mHi[j] >= lo)
+                            if (here(j) && mHi[j] >= lo)
                                 fail(Rule.TB_1, "A' move " + game.moveName(mv) + ": the earlier move " + game.moveName(mCode[j]) + " may be worth " + mHi[j] + " >= " + lo);
                         for (int j = star + 1; j < n; j++)
-                            if (mHi[j] > lo)
+                            if (here(j) && mHi[j] > lo)
                                 fail(Rule.AP_2, "A' value " + lo + ": the later move " + game.moveName(mCode[j]) + " is not refuted, it may be worth " + mHi[j]);
                     }
                     if ((k & PP) != 0) {
                         for (int j = 0; j < n; j++) serve(j, AP, "P'");
-                        if (max() != lo) fail(Rule.PP_1, "P' value " + lo + " is not the maximum over the moves, " + describeMax());
+                        maxIs("P'", Rule.PP_1);
                         tieBreak("P'");
                     }
-                    if ((k & C) != 0 && mLo[star] < lo)
+                    if ((k & C) != 0 && here(star) && mLo[star] < lo)
                         fail(Rule.CUT_1, "lower bound " + lo + " but the cut move " + game.moveName(mv) + " is only known to be worth " + range(star));
                     if ((k & A) != 0) {
                         for (int j = 0; j < n; j++)
-                            if (mHi[j] > hi)
+                            if (here(j) && mHi[j] > hi)
                                 fail(Rule.ALL_1, "upper bound " + hi + " but move " + game.moveName(mCode[j]) + " may be worth " + mHi[j]);
                     }
                 }
 
                 String range(int j) {
-                    return mLo[j] == mHi[j] ? Integer.toString(mLo[j]) : "[" + mLo[j] + ", " + mHi[j] + "]";
+                    return !here(j) ? "?" : mLo[j] == mHi[j] ? Integer.toString(mLo[j]) : "[" + mLo[j] + ", " + mHi[j] + "]";
                 }
 
-                int max() {
-                    int best = Integer.MIN_VALUE;
-                    for (int j = 0; j < n; j++) best = Math.max(best, mLo[j]);
-                    return best;
-                }
-
-                String describeMax() {
-                    StringBuilder sb = new StringBuilder("found move values");
-                    for (int j = 0; j < n; j++) sb.append(' ').append(game.moveName(mCode[j])).append('=').append(range(j));
-                    return sb.toString();
+                /** The exact value is the maximum over the moves, known once the last segment is seen. */
+                void maxIs(String claim, String rule) {
+                    for (int j = 0; j < n; j++)
+                        if (here(j)) best = Math.max(best, mLo[j]);
+                    if (seg.last && best != lo) {
+                        StringBuilder sb = new StringBuilder(claim + " value " + lo + " is not the maximum over the moves, " + best + "; found move values");
+                        for (int j = 0; j < n; j++) sb.append(' ').append(game.moveName(mCode[j])).append('=').append(range(j));
+                        fail(rule, sb.toString());
+                    }
                 }
 
                 void tieBreak(String claim) {
-                    if (mLo[star] != lo || mHi[star] != lo) {
+                    if (here(star) && (mLo[star] != lo || mHi[star] != lo)) {
                         fail(Rule.TB_1, claim + " move " + game.moveName(mv) + " is worth " + range(star) + ", not the value " + lo);
                         return;
                     }
                     for (int j = 0; j < star; j++)
-                        if (mLo[j] == lo && mHi[j] == lo) {
+                        if (here(j) && mLo[j] == lo && mHi[j] == lo) {
                             fail(Rule.TB_1, claim + " move " + game.moveName(mv) + " is not canonical: the earlier move " + game.moveName(mCode[j]) + " is also worth " + lo);
                             return;
                         }
@@ -637,7 +867,7 @@ public final class Verifier {
 
                 void serve(int j, int need, String claim) {
                     int ck = mKind[j];
-                    if (ck == TERMINAL_KIND) return;
+                    if (ck == TERMINAL_KIND || ck == ELSEWHERE) return;
                     int eff = mType[j] == Game.PASS_CHILD ? passNeed(need) : need;
                     boolean ok = ck != MISSING && (eff == P ? (ck & P) != 0 : eff == AP ? (ck & (P | AP)) != 0 : (ck & (P | PP)) != 0);
                     if (!ok)
@@ -647,7 +877,6 @@ public final class Verifier {
             }
 
         }
-
         // ------------------------------------------------------------------ trailer and root
 
         void trailerAndRoot() throws IOException {
@@ -711,59 +940,30 @@ public final class Verifier {
 
         // ------------------------------------------------------------------ pass 2
 
+        /**
+         * Shallowest layer first: the flags of layer a (needs P, A', P' of SPEC §10.1 and
+         * reachability §10.2, 1 byte per entry) are final once the layer above has been scanned;
+         * scanning a re-reads its blocks, counts its census row and passes needs to its children
+         * in the layer below (loaded whole, or in segments when it does not fit).
+         */
         void pass2() throws IOException {
-            long[] region = new long[66]; // layers above 64 are fatal in pass 1
-            long unreached = 0;
-            String firstUnreached = null;
-            long fuMover = 0, fuOpp = 0;
-            int fuLayer = -1;
-            long fuIndex = -1;
-            Layer a = prev, b = cur; // reuse pass-1 tables
-            a.reset(-1);
-            b.reset(-1);
-            PairSet terminals = new PairSet();
-            int last = (int) blocks - 1;
-            int layerCount = 0;
-            while (last >= 0 || a.discs >= 0) {
-                int L;
-                if (last >= 0) {
-                    L = bLayer[last];
-                    int first = last;
-                    while (first > 0 && bLayer[first - 1] == L) first--;
-                    b.reset(L);
-                    for (int i = first; i <= last; i++) loadBlock(i, b);
-                    last = first - 1;
-                } else {
-                    L = -2;
-                    b.reset(-2);
-                }
-                if (L == rootDiscs) {
-                    int idx = b.find(rootOcc, rootMover);
-                    if (idx >= 0) b.orY(idx, REACHED | (weak ? 0 : P));
-                }
-                if (a.discs >= 0) {
-                    b.index(budget);
-                    terminals.clear();
-                    propagate(a, b.discs == a.discs + 1 ? b : null, terminals);
-                    if (a.discs + 1 < region.length) region[a.discs + 1] += terminals.size();
-                    for (int i = 0; i < a.size; i++) {
-                        int f = a.y(i);
-                        if ((f & (P | AP | PP)) != 0) region[a.discs]++;
-                        if ((f & REACHED) == 0) {
-                            if (unreached++ == 0) {
-                                fuLayer = a.discs;
-                                fuIndex = i;
-                                fuMover = a.mover(i);
-                                fuOpp = a.occ(i) & ~a.mover(i);
-                            }
-                        }
-                    }
-                    layerCount++;
-                    if (opt.progress != null) opt.progress.update(entries, layerCount, 0, 0, 2);
-                }
-                Layer t = a;
-                a = b;
-                b = t;
+            cur.release(budget);
+            prev.release(budget);
+            byte[] flags = null;
+            for (int li = nLayers - 1; li >= 0; li--) {
+                int d = lDiscs[li], below = li > 0 && lDiscs[li - 1] == d + 1 ? li - 1 : -1;
+                byte[] fa = flags != null ? flags : newBytes(lSize[li], d);
+                if (rootFound && d == rootDiscs) fa[(int) rootIndex] |= REACHED | (weak ? 0 : P);
+                byte[] fb = below >= 0 ? newBytes(lSize[below], d + 1) : null;
+                main.terminals.clear();
+                if (workers != null) for (Checker c : workers) c.terminals.clear();
+                int layer = li;
+                forSegments(below, seg -> scan(layer, fa, fb, seg));
+                if (workers != null) for (Checker c : workers) c.terminals.addAllTo(main.terminals);
+                if (d + 1 < region.length) region[d + 1] += main.terminals.size();
+                budget.resize(fa.length, 0, d);
+                flags = fb;
+                if (opt.progress != null) opt.progress.update(entries, nLayers - li, 0, 0, 2);
             }
             res.unreached = unreached;
             int rowsExpected = cells - rootDiscs + 1;
@@ -794,75 +994,46 @@ public final class Verifier {
                     if (game.transform(h.rootMover | h.rootOpponent, g) == rootOcc && game.transform(h.rootMover, g) == rootMover) break;
                 res.rootMove = rootStoredMove < 0 ? -1 : game.mapMove(rootStoredMove, game.inverse(g));
             }
-            res.peakTableBytes = budget.peak - budget.fixed; // layer tables, indexes, block list
+            res.peakTableBytes = budget.peak - budget.fixed; // layer tables, flags, block list
         }
 
-        /** Re-reads block i (pass 2) and appends its keys, kinds and moves to the table. */
-        void loadBlock(int i, Layer t) throws IOException {
-            byte[] frame = ct.read(bOffset[i], bComp[i]);
-            Payload p;
-            try {
-                byte[] raw = DataFrame.decompress(frame, bRaw[i], i);
-                byte[] prevChain = i == 0 ? sha(new byte[] {0}, headerContent) : Arrays.copyOfRange(bChain, (i - 1) * 32, i * 32);
-                byte[] chain = chainOf(prevChain, i, bLayer[i], bCount[i], bRaw[i], raw);
-                if (!Arrays.equals(chain, Arrays.copyOfRange(bChain, i * 32, i * 32 + 32))) throw new FormatException(Rule.HASH_1, "changed");
-                p = Payload.decode(raw, bCount[i], weak, uMin, uMax, i);
-            } catch (FormatException e) {
-                throw new IOException("the file changed between the two passes (block " + i + ")");
-            }
-            t.ensure(t.size + p.count, budget);
-            for (int j = 0; j < p.count; j++) {
-                t.add(p.occ[j], p.mover[j], p.kind[j], p.move[j], 0);
-                if (t.discs == rootDiscs && p.occ[j] == rootOcc && p.mover[j] == rootMover) rootStoredMove = p.move[j] & 0xFF;
-            }
-            if (!Payload.hasMove(rootKind)) rootStoredMove = -1;
-        }
+        final long[] region = new long[67]; // layers above 64 are fatal in pass 1
+        long unreached, fuIndex = -1, fuMover, fuOpp;
+        int fuLayer = -1;
 
-        /** Passes needs (R, SPEC §10.1) and reachability (§10.2) from layer a to the layer below. */
-        void propagate(Layer a, Layer b, PairSet terminals) {
-            int parts = pool == null || a.size < parallelMinEntries ? 1 : Math.max(1, opt.threads);
-            if (parts == 1) {
-                propagate(a, b, terminals, 0, a.size, main, false);
-                return;
-            }
-            if (workers == null) {
-                workers = new Checker[parts];
-                for (int t = 0; t < parts; t++) workers[t] = new Checker(true);
-            }
-            FutureTask<?>[] tasks = new FutureTask<?>[parts];
-            PairSet[] found = new PairSet[parts];
-            int chunk = (a.size + parts - 1) / parts;
-            for (int t = 0; t < parts; t++) {
-                int from = t * chunk, to = Math.min(a.size, from + chunk), tt = t;
-                found[t] = new PairSet();
-                tasks[t] = new FutureTask<>(() -> {
-                    propagate(a, b, found[tt], from, to, workers[tt], true);
-                    return null;
-                });
-                if (t > 0) pool.execute(tasks[t]);
-            }
-            tasks[0].run();
-            for (int t = 0; t < parts; t++) {
-                try {
-                    tasks[t].get();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted");
-                } catch (ExecutionException e) {
-                    throw new IllegalStateException("pass 2 failed: " + e.getCause(), e.getCause());
+        /** Layer li against one segment of the layer below: census (first segment) and needs. */
+        void scan(int li, byte[] fa, byte[] fb, Segment seg) throws IOException {
+            int d = lDiscs[li];
+            Keep keep = new Keep(d);
+            long index = 0;
+            for (int b = lFirst[li]; b < lEnd[li]; b++) {
+                Payload p = reload(b);
+                int m = keep.apply(p);
+                long base = index;
+                index += m;
+                for (int i = 0; seg.first && i < m; i++) {
+                    int f = fa[(int) (base + i)];
+                    if ((f & (P | AP | PP)) != 0) region[d]++;
+                    if ((f & REACHED) == 0 && unreached++ == 0) {
+                        fuLayer = d;
+                        fuIndex = base + i;
+                        fuMover = p.mover[i];
+                        fuOpp = p.occ[i] & ~p.mover[i];
+                    }
                 }
-                found[t].addAllTo(terminals);
+                boolean atomic = pool != null && m >= parallelMinEntries;
+                inParallel(m, (from, to, c) -> propagate(p, from, to, base, fa, fb, seg, c, atomic));
             }
         }
 
-        /** Entries [from, to) of a; atomic when several threads mark b at once. */
-        void propagate(Layer a, Layer b, PairSet terminals, int from, int to, Checker c, boolean atomic) {
-            boolean countTerminals = h.family == Header.CONNECT_FOUR;
+        /** Passes the needs (R, SPEC §10.1) and reachability (§10.2) of entries [from, to) to their children. */
+        void propagate(Payload p, int from, int to, long base, byte[] fa, byte[] fb, Segment seg, Checker c, boolean atomic) {
+            boolean countTerminals = h.family == Header.CONNECT_FOUR && seg.first;
             for (int i = from; i < to; i++) {
-                int f = a.y(i) & 0xFF;
+                int f = fa[(int) (base + i)] & 0xFF;
                 if (f == 0) continue;
-                long mover = a.mover(i), opp = a.occ(i) & ~mover;
-                int k = a.kind(i), mv = a.x(i) & 0xFF;
+                long mover = p.mover[i], opp = p.occ[i] & ~mover;
+                int k = p.kind[i] & 0xFF, mv = Payload.hasMove(k) ? p.move[i] & 0xFF : -1;
                 boolean reached = (f & REACHED) != 0;
                 long legal = game.legalMoveCodes(mover, opp);
                 for (long bits = legal; bits != 0; bits &= bits - 1) {
@@ -877,22 +1048,100 @@ public final class Verifier {
                     if (type == Game.TERMINAL) {
                         if (need != 0 && countTerminals) {
                             c.canonical(c.out[0], c.out[1]);
-                            terminals.add(c.cOcc, c.cMover);
+                            c.terminals.add(c.cOcc, c.cMover);
                         }
                         continue;
                     }
                     if (type == Game.PASS_CHILD) need = passNeeds(need);
-                    if (b == null) continue;
+                    if (seg.table == null) continue;
                     c.canonical(c.out[0], c.out[1]);
-                    int idx = b.find(c.cOcc, c.cMover);
+                    if (!seg.contains(c.cOcc, c.cMover)) continue;
+                    int idx = seg.table.find(c.cOcc, c.cMover);
                     if (idx < 0) continue;
-                    if (atomic) b.orYAtomic(idx, need | (consult ? REACHED : 0));
-                    else b.orY(idx, need | (consult ? REACHED : 0));
+                    int at = (int) (seg.base + idx);
+                    byte bits8 = (byte) (need | (consult ? REACHED : 0));
+                    if (atomic) BYTES.getAndBitwiseOr(fb, at, bits8);
+                    else fb[at] |= bits8;
                 }
             }
         }
     }
 
+    private static final java.lang.invoke.VarHandle BYTES = java.lang.invoke.MethodHandles.arrayElementVarHandle(byte[].class);
+
+    interface RangeTask {
+        void run(int from, int to, Run.Checker c);
+    }
+
+    interface SegmentBody {
+        void scan(Segment seg) throws IOException;
+    }
+
+    /**
+     * A key range of the layer below with its table: keys after (afterOcc, afterMover) unless
+     * first, up to (upOcc, upMover) unless last. base: the layer index of the table's first entry.
+     */
+    static final class Segment {
+        final Layer table;
+        final boolean first, last, bounded;
+        final long afterOcc, afterMover, upOcc, upMover, base, size;
+
+        Segment(Layer table, boolean first, boolean last, boolean bounded, long afterOcc, long afterMover, long upOcc, long upMover, long base) {
+            this.table = table;
+            this.size = table == null ? 0 : table.size;
+            this.first = first;
+            this.last = last;
+            this.bounded = bounded;
+            this.afterOcc = afterOcc;
+            this.afterMover = afterMover;
+            this.upOcc = upOcc;
+            this.upMover = upMover;
+            this.base = base;
+        }
+
+        boolean contains(long occ, long mover) {
+            return (!bounded || after(occ, mover, afterOcc, afterMover)) && (last || !after(occ, mover, upOcc, upMover));
+        }
+    }
+
+    /** Key (occ, mover) comes strictly after key (o, m): unsigned occ, then unsigned mover. */
+    static boolean after(long occ, long mover, long o, long m) {
+        return occ == o ? Long.compareUnsigned(mover, m) > 0 : Long.compareUnsigned(occ, o) > 0;
+    }
+
+    /**
+     * The entries of a layer that pass 1 kept (R-LAY-2 and R-LAY-3 held: with --all the others are
+     * skipped), so that a re-read numbers the entries as pass 1 did.
+     */
+    static final class Keep {
+        final int discs;
+        boolean any;
+        long occ, mover;
+
+        Keep(int discs) {
+            this.discs = discs;
+        }
+
+        /** Moves the kept entries of p to its front; returns how many. */
+        int apply(Payload p) {
+            int m = 0;
+            for (int i = 0; i < p.count; i++) {
+                long o = p.occ[i], mv = p.mover[i];
+                if (Long.bitCount(o) != discs || (any && !after(o, mv, occ, mover))) continue;
+                any = true;
+                occ = o;
+                mover = mv;
+                p.occ[m] = o;
+                p.mover[m] = mv;
+                p.kind[m] = p.kind[i];
+                p.lo[m] = p.lo[i];
+                p.hi[m] = p.hi[i];
+                p.move[m] = p.move[i];
+                m++;
+            }
+            return m;
+        }
+    }
     /** f of SPEC §7.2 on one need: P stays, A' and P' swap. */
     static int passNeed(int need) {
         return need == AP ? PP : need == PP ? AP : need;

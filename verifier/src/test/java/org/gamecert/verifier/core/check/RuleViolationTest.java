@@ -82,6 +82,17 @@ class RuleViolationTest {
         } finally {
             Verifier.parallelMinEntries = saved;
         }
+        // The same first violation when no layer fits in memory (every layer checked in
+        // segments of a few entries), on one thread and on several.
+        for (int threads : new int[] {1, 3}) {
+            Options seg = new Options();
+            seg.threads = threads;
+            seg.strict = o.strict;
+            seg.maxHeldEntries = Math.max(2, r.entries / 20);
+            Result rs = verify(file, seg);
+            assertEquals(Result.Verdict.REJECTED, rs.verdict, () -> "segments: " + rs.verdict + " " + rs.errorMessage);
+            assertEquals(r.firstViolation().toString(), rs.firstViolation().toString(), "segments, threads " + threads);
+        }
         return r;
     }
 

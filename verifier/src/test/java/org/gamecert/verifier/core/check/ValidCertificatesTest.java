@@ -21,7 +21,7 @@ class ValidCertificatesTest {
         return Verifier.verify(p, o);
     }
 
-    void assertVerified(TestCert t, Options o) throws Exception {
+    Result assertVerified(TestCert t, Options o) throws Exception {
         byte[] file = t.write();
         Result r = verify(file, o);
         assertEquals(Result.Verdict.VERIFIED, r.verdict, () -> r.firstViolation() + " " + r.errorMessage);
@@ -32,6 +32,7 @@ class ValidCertificatesTest {
         for (long[] row : t.census) region += row[1];
         assertEquals(region, r.region);
         assertEquals(t.census.size(), r.census.size());
+        return r;
     }
 
     @Test
@@ -54,6 +55,42 @@ class ValidCertificatesTest {
                 Verifier.parallelMinEntries = saved;
             }
         }
+    }
+
+    /** Layers too big for memory are checked in segments: same verdict, census and region. */
+    @Test
+    void layersInSegments() throws Exception {
+        TinySolver oth = new TinySolver(1, 4, 4, 1, null);
+        long[] start = oth.othelloStart();
+        TestCert[] certs = {oth.build(start[0], start[1], 1), oth.build(start[0], start[1], 2), new TinySolver(2, 4, 4, 2, null).build(0, 0, 1)};
+        int saved = Verifier.parallelMinEntries;
+        try {
+            for (TestCert t : certs) {
+                long biggest = maxLayer(t);
+                for (long limit : new long[] {biggest / 2 + 1, biggest / 7 + 1}) {
+                    for (int threads : new int[] {1, 2}) {
+                        Options o = new Options();
+                        o.threads = threads;
+                        o.maxHeldEntries = limit;
+                        Verifier.parallelMinEntries = threads == 1 ? saved : 1;
+                        Result r = assertVerified(t, o);
+                        assertTrue(r.splitLayers > 0, "layers split: " + r.splitLayers);
+                        assertEquals((biggest + limit - 1) / limit, r.maxSegments, "segments of the biggest layer");
+                    }
+                }
+            }
+        } finally {
+            Verifier.parallelMinEntries = saved;
+        }
+    }
+
+    /** Entries in the biggest layer below the root's. */
+    static long maxLayer(TestCert t) {
+        java.util.Map<Integer, Long> n = new java.util.HashMap<>();
+        int rootDiscs = Long.bitCount(t.rootMover | t.rootOpponent);
+        for (TestCert.Entry e : t.entries)
+            if (Long.bitCount(e.occ) > rootDiscs) n.merge(Long.bitCount(e.occ), 1L, Long::sum);
+        return n.values().stream().mapToLong(Long::longValue).max().orElse(0);
     }
 
     @Test
