@@ -34,6 +34,9 @@ final class Report {
         double s = r.nanos / 1e9;
         out.printf("throughput  %.2f s, %,.0f entries/s with %d thread%s; tables peak %,d bytes (%d bytes per entry held)%n",
                 s, s > 0 ? r.entries / s : 0.0, threads, threads == 1 ? "" : "s", r.peakTableBytes, r.bytesPerEntryHeld);
+        if (r.splitLayers > 0)
+            out.printf("memory      %d layer%s too big for --max-memory, looked up in up to %d segments%n",
+                    r.splitLayers, r.splitLayers == 1 ? " was" : "s were", r.maxSegments);
         Violation v = r.firstViolation();
         if (v != null) {
             out.println();
@@ -93,6 +96,8 @@ final class Report {
         j.put("entries_per_second", s > 0 ? r.entries / s : 0.0);
         j.put("peak_table_bytes", r.peakTableBytes);
         j.put("bytes_per_entry_held", r.bytesPerEntryHeld);
+        j.put("split_layers", r.splitLayers);
+        j.put("max_segments", r.maxSegments);
         return j.close('}').toString();
     }
 
