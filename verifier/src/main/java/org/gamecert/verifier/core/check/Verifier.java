@@ -59,6 +59,8 @@ public final class Verifier {
             error(res, "no such file: " + e.getFile());
         } catch (IOException e) {
             error(res, "cannot read the input: " + e.getMessage());
+        } catch (java.io.UncheckedIOException e) {
+            error(res, "cannot read the input: " + e.getCause().getMessage());
         } catch (Layer.OutOfBudget e) {
             error(res, e.getMessage());
         } catch (OutOfMemoryError e) {
@@ -127,7 +129,7 @@ public final class Verifier {
         long rootIndex;
         // the layer being read: held as a table unless too big; its obligations deferred to
         // checkInSegments when the layer below was too big to hold
-        boolean curHeld, deferred, hasLast;
+        boolean curHeld, deferred, hasLast, inBlock;
         long curCount, lastOcc, lastMover;
         Segment whole; // the layer below as one segment, or null table: no layer below
         // layers in file order: disc count, blocks [first, end), entries kept
@@ -163,6 +165,7 @@ public final class Verifier {
         // ------------------------------------------------------------------ reporting
 
         void violation(String rule, long block, int layer, long entry, boolean pos, long mover, long opp, String msg, boolean fatal) {
+            if (deferred && (fatal || !opt.all)) flushDeferred();
             anyViolation = true;
             long n = res.violationCounts.merge(rule, 1L, Long::sum);
             if (n <= opt.maxViolationsPerRule || res.violations.isEmpty())
@@ -326,7 +329,9 @@ public final class Verifier {
                 checkInParallel(rec, p, base);
                 return;
             }
+            inBlock = true;
             for (int i = 0; i < p.count; i++) checkEntry(rec, p, i);
+            inBlock = false;
             afterBlock(p);
         }
 
@@ -353,6 +358,21 @@ public final class Verifier {
             lDiscs[nLayers] = discs;
             lFirst[nLayers] = (int) blocks;
             nLayers++;
+        }
+
+        /**
+         * Before a violation found while reading is reported, the deferred checks of the entries
+         * read so far: they come earlier in the order of checks (SPEC §9).
+         */
+        void flushDeferred() {
+            int li = nLayers - 1;
+            lEnd[li] = (int) blocks + (inBlock ? 1 : 0);
+            lSize[li] = curCount;
+            try {
+                checkInSegments(li);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
 
         void endLayer() throws IOException {
@@ -505,6 +525,7 @@ public final class Verifier {
          * entry). The first violating entry is the same as with the whole layer in memory.
          */
         void checkInSegments(int li) throws IOException {
+            deferred = false;
             int d = lDiscs[li];
             long n = lSize[li];
             byte[] acc = newBytes(n, d);
@@ -520,7 +541,7 @@ public final class Verifier {
                 for (int b = lFirst[li]; b < lEnd[li]; b++) {
                     Payload p = reload(b);
                     int m = keep.apply(p);
-                    long base = index, limit = best[0] == null ? Long.MAX_VALUE : best[0].entry;
+                    long base = index, limit = best[0] == null ? n : best[0].entry; // n: read so far when flushed
                     index += m;
                     if (base >= limit) break;
                     int block = b;

@@ -275,6 +275,40 @@ class RuleViolationTest {
 
     // ------------------------------------------------------------------ layers and positions
 
+    /**
+     * An obligation broken early in a layer and the key order broken later in it: the obligation
+     * is reported first (SPEC §9 order of checks), also when the layer below does not fit in
+     * memory and the layer's obligations are checked in segments after it has been read.
+     */
+    @Test
+    void orderOfChecksWhenLayersAreSplit() throws Exception {
+        TestCert t = othCert.copy();
+        t.chunk = 4;
+        List<Entry> list = new ArrayList<>(t.entries);
+        list.sort((x, y) -> x.layer() != y.layer() ? y.layer() - x.layer()
+                : x.occ != y.occ ? Long.compareUnsigned(x.occ, y.occ) : Long.compareUnsigned(x.mover, y.mover));
+        int biggest = -1, most = 0;
+        java.util.Map<Integer, Integer> count = new java.util.HashMap<>();
+        for (Entry e : list) if (count.merge(e.layer(), 1, Integer::sum) > most) { most = count.get(e.layer()); biggest = e.layer(); }
+        int first = -1, last = -1;
+        for (int i = 0; i < list.size(); i++) {
+            if (list.get(i).layer() != biggest) continue;
+            if (first < 0 && (list.get(i).kind & (TestCert.P | TestCert.AP | TestCert.PP)) != 0) first = i;
+            last = i;
+        }
+        assertTrue(first >= 0 && first < last - 8, "an exact entry early in a big layer: layer " + biggest + " of " + most + ", at " + first + ", last " + last);
+        Entry wrong = list.get(first);
+        wrong.lo = wrong.hi = wrong.lo == 16 ? 15 : wrong.lo + 1; // an exact value off by one
+        list.add(last, list.get(last - 1).copy()); // a repeated key near the layer's end
+        t.entries = list;
+        t.sortEntries = false;
+        Result r = verify(t.write(), new Options());
+        assertEquals(Result.Verdict.REJECTED, r.verdict);
+        assertEquals(biggest, r.firstViolation().layer);
+        assertTrue(!r.firstViolation().rule.equals("R-LAY-3"), "the obligation comes first: " + r.firstViolation());
+        rejects(t.write(), r.firstViolation().rule); // the same first violation with segments
+    }
+
     @Test
     void layers() throws Exception {
         TestCert t = othCert.copy();
