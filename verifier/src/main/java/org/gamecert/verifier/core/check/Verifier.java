@@ -93,13 +93,8 @@ public final class Verifier {
     private static final class Item {
         BlockRecord rec;
         FormatException failure;
-        Future<Decoded> decoded;
+        Future<Payload> decoded;
         boolean trailer;
-    }
-
-    private static final class Decoded {
-        Payload payload;
-        FormatException failure;
     }
 
     private static final class Run {
@@ -127,19 +122,15 @@ public final class Verifier {
         boolean rootFound;
         int rootKind, rootLo, rootHi, rootStoredMove;
         long rootIndex;
-        // the layer being read: held as a table unless too big; its obligations deferred to
-        // checkInSegments when the layer below was too big to hold
-        boolean curHeld, deferred, hasLast, inBlock;
+        // the layer being read: held as a table unless too big (then prev is not held either);
+        // its position rules and obligations are checked once it is complete (deferred)
+        boolean curHeld, prevHeld, deferred, hasLast, inBlock;
         long curCount, lastOcc, lastMover;
-        Segment whole; // the layer below as one segment, or null table: no layer below
         // layers in file order: disc count, blocks [first, end), entries kept
         int nLayers;
         final int[] lDiscs = new int[67], lFirst = new int[67], lEnd = new int[67];
         final long[] lSize = new long[67];
-        // block index for pass 2
-        long[] bOffset = new long[16];
-        int[] bComp = new int[16], bRaw = new int[16], bCount = new int[16], bLayer = new int[16];
-        byte[] bChain = new byte[16 * 32];
+        final java.util.List<BlockRecord> blockList = new java.util.ArrayList<>(); // to re-read blocks
         byte[] lastComputedChain;
         boolean anyViolation;
 
@@ -247,7 +238,7 @@ public final class Verifier {
                 byte[] frame = ct.readDataFrame(rec);
                 byte[] prevChain = lastStoredChain;
                 lastStoredChain = rec.chain;
-                FutureTask<Decoded> task = new FutureTask<>(() -> decodeBlock(rec, frame, prevChain));
+                FutureTask<Payload> task = new FutureTask<>(() -> decodeBlock(rec, frame, prevChain));
                 if (pool != null) pool.execute(task);
                 else task.run();
                 it.decoded = task;
@@ -257,18 +248,13 @@ public final class Verifier {
             return it;
         }
 
-        Decoded decodeBlock(BlockRecord rec, byte[] frame, byte[] prevChain) {
-            Decoded d = new Decoded();
-            try {
-                byte[] raw = DataFrame.decompress(frame, rec.rawLen, rec.index);
-                byte[] chain = chain(prevChain, rec, raw);
-                if (!Arrays.equals(chain, rec.chain))
-                    throw new FormatException(Rule.HASH_1, "block " + rec.index + ": stored chain value " + hex(rec.chain) + " != computed " + hex(chain));
-                d.payload = Payload.decode(raw, rec.count, weak, uMin, uMax, rec.index);
-            } catch (FormatException e) {
-                d.failure = e;
-            }
-            return d;
+        /** R-CON-3 (the frame), R-HASH-1, then the payload's encoding rules. */
+        Payload decodeBlock(BlockRecord rec, byte[] frame, byte[] prevChain) throws FormatException {
+            byte[] raw = DataFrame.decompress(frame, rec.rawLen, rec.index);
+            byte[] chain = chain(prevChain, rec, raw);
+            if (!Arrays.equals(chain, rec.chain))
+                throw new FormatException(Rule.HASH_1, "block " + rec.index + ": stored chain value " + hex(rec.chain) + " != computed " + hex(chain));
+            return Payload.decode(raw, rec.count, weak, uMin, uMax, rec.index);
         }
 
         void pass1() throws IOException {
@@ -284,17 +270,17 @@ public final class Verifier {
                 Item it = queue.poll();
                 if (it.trailer) break;
                 if (it.failure != null) blockFailure(it.rec, it.failure);
-                Decoded d;
+                Payload p = null;
                 try {
-                    d = it.decoded.get();
+                    p = it.decoded.get();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IOException("interrupted");
                 } catch (ExecutionException e) {
-                    throw new IllegalStateException("decoding failed: " + e.getCause(), e.getCause());
+                    if (!(e.getCause() instanceof FormatException)) throw new IllegalStateException("decoding failed: " + e.getCause(), e.getCause());
+                    blockFailure(it.rec, (FormatException) e.getCause());
                 }
-                if (d.failure != null) blockFailure(it.rec, d.failure);
-                consumeBlock(it.rec, d.payload);
+                consumeBlock(it.rec, p);
                 if (opt.progress != null) opt.progress.update(entries, layersDone, ct.position(), ct.size(), 1);
             }
             if (nLayers > 0) endLayer();
@@ -324,11 +310,6 @@ public final class Verifier {
                     curHeld = false;
                 }
             }
-            long base = curCount;
-            if (!deferred && pool != null && !opt.all && p.count >= parallelMinEntries) {
-                checkInParallel(rec, p, base);
-                return;
-            }
             inBlock = true;
             for (int i = 0; i < p.count; i++) checkEntry(rec, p, i);
             inBlock = false;
@@ -339,17 +320,16 @@ public final class Verifier {
         void startLayer(int discs) {
             Layer recycled = prev;
             prev = cur;
-            boolean held = curHeld && prev.discs == discs + 1;
-            if (held) {
+            prevHeld = curHeld && prev.discs == discs + 1;
+            if (prevHeld) {
                 try {
                     prev.index(budget);
                 } catch (Layer.OutOfBudget e) {
-                    held = false;
+                    prevHeld = false;
                 }
             }
-            if (!held) prev.release(budget);
-            deferred = !held && nLayers > 0 && lDiscs[nLayers - 1] == discs + 1;
-            whole = new Segment(held ? prev : null, true, true, false, 0, 0, 0, 0, 0);
+            if (!prevHeld) prev.release(budget);
+            deferred = true;
             cur = recycled;
             cur.reset(discs);
             curHeld = true;
@@ -369,7 +349,7 @@ public final class Verifier {
             lEnd[li] = (int) blocks + (inBlock ? 1 : 0);
             lSize[li] = curCount;
             try {
-                checkInSegments(li);
+                checkLayer(li);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -379,7 +359,7 @@ public final class Verifier {
             int li = nLayers - 1;
             lEnd[li] = (int) blocks;
             lSize[li] = curCount;
-            if (deferred) checkInSegments(li);
+            if (deferred) checkLayer(li);
             layersDone++;
         }
 
@@ -426,32 +406,6 @@ public final class Verifier {
             return best;
         }
 
-        /**
-         * The position and obligation checks of a block's entries only read the layer below, so
-         * ranges of entries are checked on several threads; the layer and key-order checks and the
-         * appends stay sequential, and the first violation in entry order is the one reported.
-         */
-        void checkInParallel(BlockRecord rec, Payload p, long base) {
-            inParallel(p.count, (from, to, c) -> {
-                for (int i = from; i < to; i++)
-                    if (Long.bitCount(p.occ[i]) == rec.layer) c.checkPosition(rec.index, rec.layer, p, i, base + i, whole, false, null);
-            });
-            Violation v = earliest(null);
-            checkedAhead = true;
-            try {
-                for (int i = 0; i < p.count; i++) {
-                    checkEntry(rec, p, i);
-                    if (v != null && v.entry == base + i)
-                        violation(v.rule, v.block, v.layer, v.entry, true, v.mover, v.opponent, v.message, false);
-                }
-            } finally {
-                checkedAhead = false;
-            }
-            afterBlock(p);
-        }
-
-        boolean checkedAhead;
-
         void afterBlock(Payload p) {
             entries += p.count;
             blocks++;
@@ -462,27 +416,12 @@ public final class Verifier {
         }
 
         void rememberBlock(BlockRecord rec) {
-            int i = (int) blocks;
-            if (i == bOffset.length) {
-                int n = i * 2;
-                budget.resize(i * 56L, n * 56L, rec.layer);
-                bOffset = Arrays.copyOf(bOffset, n);
-                bComp = Arrays.copyOf(bComp, n);
-                bRaw = Arrays.copyOf(bRaw, n);
-                bCount = Arrays.copyOf(bCount, n);
-                bLayer = Arrays.copyOf(bLayer, n);
-                bChain = Arrays.copyOf(bChain, n * 32);
-            }
-            bOffset[i] = rec.frameOffset;
-            bComp[i] = rec.compLen;
-            bRaw[i] = rec.rawLen;
-            bCount[i] = rec.count;
-            bLayer[i] = rec.layer;
-            System.arraycopy(rec.chain, 0, bChain, i * 32, 32);
+            budget.resize(0, 128, rec.layer); // the record, its chain value, the list's slot
+            blockList.add(rec);
             lastComputedChain = rec.chain; // equal to the computed value: R-HASH-1 held
         }
 
-        /** R-LAY-2, R-LAY-3, then (unless deferred) the position and obligation checks of entry i. */
+        /** R-LAY-2 and R-LAY-3 of entry i; its other rules are checked when its layer is complete. */
         void checkEntry(BlockRecord rec, Payload p, int i) {
             long occ = p.occ[i], mover = p.mover[i], opp = occ & ~mover;
             int k = p.kind[i] & 0xFF, d = rec.layer;
@@ -511,31 +450,32 @@ public final class Verifier {
                 rootIndex = index;
                 rootStoredMove = Payload.hasMove(k) ? p.move[i] & 0xFF : -1;
             }
-            if (checkedAhead || deferred) return; // checked in parallel, or later in segments
-            main.checkPosition(rec.index, d, p, i, index, whole, false, null);
         }
 
-        // ------------------------------------------------------------------ layers beyond memory
+        // ------------------------------------------------------------------ a complete layer
 
         /**
-         * Layer li's obligations when the layer below did not fit in memory: the layer below is
-         * loaded in key-range segments, and for each segment layer li is re-read and every child in
-         * that range is looked up. A child belongs to exactly one segment, so each obligation is
-         * checked once; the maximum over the moves is carried from segment to segment (1 byte per
-         * entry). The first violating entry is the same as with the whole layer in memory.
+         * The position rules and obligations of layer li's entries, re-read from the file, against
+         * the layer below: held whole, or loaded in key-range segments when it did not fit in
+         * memory. A child belongs to exactly one segment, so each obligation is checked once; the
+         * maximum over the moves is carried from segment to segment (1 byte per entry). The first
+         * violation is the one a check with the layer below held whole finds.
          */
-        void checkInSegments(int li) throws IOException {
+        void checkLayer(int li) throws IOException {
             deferred = false;
-            int d = lDiscs[li];
+            int d = lDiscs[li], below = li > 0 && lDiscs[li - 1] == d + 1 ? li - 1 : -1;
             long n = lSize[li];
-            byte[] acc = newBytes(n, d);
-            Arrays.fill(acc, Byte.MIN_VALUE);
+            byte[][] acc = {null};
             Violation[] best = {null};
-            if (curHeld && budget.max - budget.used < cur.bytes()) { // rather fewer segments than holding this layer
+            if (below >= 0 && !prevHeld && curHeld && budget.max - budget.used < cur.bytes()) { // fewer segments rather than this layer held
                 cur.release(budget);
                 curHeld = false;
             }
-            forSegments(li - 1, seg -> {
+            forSegments(below, seg -> {
+                if (acc[0] == null && !seg.last) {
+                    acc[0] = newBytes(n, d);
+                    Arrays.fill(acc[0], Byte.MIN_VALUE);
+                }
                 Keep keep = new Keep(d);
                 long index = 0;
                 for (int b = lFirst[li]; b < lEnd[li]; b++) {
@@ -546,16 +486,16 @@ public final class Verifier {
                     if (base >= limit) break;
                     int block = b;
                     if (opt.all) {
-                        for (int i = 0; i < m; i++) main.checkPosition(block, d, p, i, base + i, seg, !seg.first, acc);
+                        for (int i = 0; i < m; i++) main.checkPosition(block, d, p, i, base + i, seg, !seg.first, acc[0]);
                         continue;
                     }
                     inParallel(m, (from, to, c) -> {
-                        for (int i = from; i < to && base + i < limit; i++) c.checkPosition(block, d, p, i, base + i, seg, !seg.first, acc);
+                        for (int i = from; i < to && base + i < limit; i++) c.checkPosition(block, d, p, i, base + i, seg, !seg.first, acc[0]);
                     });
                     best[0] = earliest(best[0]);
                 }
             });
-            budget.resize(n, 0, d);
+            if (acc[0] != null) budget.resize(n, 0, d);
             Violation v = best[0];
             if (v != null && !isPositionRule(v.rule)) v = recheck(li, v);
             if (v != null) violation(v.rule, v.block, v.layer, v.entry, true, v.mover, v.opponent, v.message, false);
@@ -571,15 +511,15 @@ public final class Verifier {
          * when the layer below is held whole. Its position rules held: they come first.
          */
         Violation recheck(int li, Violation found) throws IOException {
-            int b = lFirst[li], d = lDiscs[li];
+            int b = lFirst[li], d = lDiscs[li], below = li > 0 && lDiscs[li - 1] == d + 1 ? li - 1 : -1;
             long base = 0; // no entry of this layer was skipped: a skip ends the run first
-            while (base + bCount[b] <= found.entry) base += bCount[b++];
+            while (base + blockList.get(b).count <= found.entry) base += blockList.get(b++).count;
             Payload p = reload(b);
             int i = (int) (found.entry - base), k = p.kind[i] & 0xFF, mv = p.move[i] & 0xFF;
             long mover = p.mover[i], opp = p.occ[i] & ~mover, block = b;
             Checker c = workers[0];
             Checker.EntryCheck e = c.entryCheck;
-            forSegments(li - 1, seg -> e.set(block, d, found.entry, mover, opp, k, p.lo[i], p.hi[i], mv, game.legalMoveCodes(mover, opp), seg, 0)
+            forSegments(below, seg -> e.set(block, d, found.entry, mover, opp, k, p.lo[i], p.hi[i], mv, game.legalMoveCodes(mover, opp), seg, 0)
                     .children(!seg.first));
             e.seg = new Segment(null, true, true, false, 0, 0, 0, 0, 0);
             e.best = Integer.MIN_VALUE;
@@ -593,15 +533,15 @@ public final class Verifier {
         }
 
         /**
-         * Loads layer li (-1: none) into the spare table segment by segment, each as many entries
-         * as the memory left allows, and runs body on each.
+         * Runs body on layer li (-1: none) as one segment when it is held, else loads it into the
+         * spare table segment by segment, each as many entries as the memory left allows.
          */
         void forSegments(int li, SegmentBody body) throws IOException {
-            prev.release(budget);
-            if (li < 0) {
-                body.scan(new Segment(null, true, true, false, 0, 0, 0, 0, 0));
+            if (li < 0 || (prevHeld && prev.discs == lDiscs[li])) {
+                body.scan(new Segment(li < 0 ? null : prev, true, true, false, 0, 0, 0, 0, 0));
                 return;
             }
+            prev.release(budget);
             long room = Math.min(Math.min(Layer.MAX_ENTRIES, opt.maxHeldEntries), (budget.max - budget.used) / (prev.bytesPerEntry() + 2)); // entries and their index
             if (room < 1) throw new Layer.OutOfBudget("layer " + lDiscs[li] + " does not fit in the memory left under --max-memory " + budget.max);
             prev.reset(lDiscs[li]);
@@ -648,13 +588,9 @@ public final class Verifier {
 
         /** Re-reads block i (checked again against its chain value: the file must not change). */
         Payload reload(int i) throws IOException {
-            byte[] frame = ct.read(bOffset[i], bComp[i]);
+            BlockRecord r = blockList.get(i);
             try {
-                byte[] raw = DataFrame.decompress(frame, bRaw[i], i);
-                byte[] prevChain = i == 0 ? sha(new byte[] {0}, headerContent) : Arrays.copyOfRange(bChain, (i - 1) * 32, i * 32);
-                byte[] chain = chainOf(prevChain, i, bLayer[i], bCount[i], bRaw[i], raw);
-                if (!Arrays.equals(chain, Arrays.copyOfRange(bChain, i * 32, i * 32 + 32))) throw new FormatException(Rule.HASH_1, "changed");
-                return Payload.decode(raw, bCount[i], weak, uMin, uMax, i);
+                return decodeBlock(r, ct.read(r.frameOffset, r.compLen), i == 0 ? sha(new byte[] {0}, headerContent) : blockList.get(i - 1).chain);
             } catch (FormatException e) {
                 throw new IOException("the file changed while it was being read (block " + i + ")");
             }
@@ -668,7 +604,6 @@ public final class Verifier {
             final long[] out = new long[3];
             long cOcc, cMover;
             Violation first; // worker: the first violation of its range
-            final PairSet terminals = new PairSet(); // pass 2: terminal positions of R met by this thread
 
             Checker(boolean worker) {
                 this.worker = worker;
@@ -970,18 +905,17 @@ public final class Verifier {
         void pass2() throws IOException {
             cur.release(budget);
             prev.release(budget);
+            prevHeld = false;
             byte[] flags = null;
             for (int li = nLayers - 1; li >= 0; li--) {
                 int d = lDiscs[li], below = li > 0 && lDiscs[li - 1] == d + 1 ? li - 1 : -1;
                 byte[] fa = flags != null ? flags : newBytes(lSize[li], d);
                 if (rootFound && d == rootDiscs) fa[(int) rootIndex] |= REACHED | (weak ? 0 : P);
                 byte[] fb = below >= 0 ? newBytes(lSize[below], d + 1) : null;
-                main.terminals.clear();
-                if (workers != null) for (Checker c : workers) c.terminals.clear();
+                terminals.clear();
                 int layer = li;
                 forSegments(below, seg -> scan(layer, fa, fb, seg));
-                if (workers != null) for (Checker c : workers) c.terminals.addAllTo(main.terminals);
-                if (d + 1 < region.length) region[d + 1] += main.terminals.size();
+                if (d + 1 < region.length) region[d + 1] += terminals.size();
                 budget.resize(fa.length, 0, d);
                 flags = fb;
                 if (opt.progress != null) opt.progress.update(entries, nLayers - li, 0, 0, 2);
@@ -1019,6 +953,8 @@ public final class Verifier {
         }
 
         final long[] region = new long[67]; // layers above 64 are fatal in pass 1
+        // Connect Four: terminal positions of R in the layer below (SPEC §10.3 counts them), any thread
+        final java.util.Set<Key> terminals = java.util.concurrent.ConcurrentHashMap.newKeySet();
         long unreached, fuIndex = -1, fuMover, fuOpp;
         int fuLayer = -1;
 
@@ -1069,7 +1005,7 @@ public final class Verifier {
                     if (type == Game.TERMINAL) {
                         if (need != 0 && countTerminals) {
                             c.canonical(c.out[0], c.out[1]);
-                            c.terminals.add(c.cOcc, c.cMover);
+                            terminals.add(new Key(c.cOcc, c.cMover));
                         }
                         continue;
                     }
@@ -1196,20 +1132,16 @@ public final class Verifier {
         return md.digest();
     }
 
-    static byte[] chain(byte[] prev, BlockRecord rec, byte[] raw) {
-        return chainOf(prev, rec.index, rec.layer, rec.count, rec.rawLen, raw);
-    }
-
     /** h_i of SPEC §3. */
-    static byte[] chainOf(byte[] prev, long index, long layer, long count, long rawLen, byte[] raw) {
+    static byte[] chain(byte[] prev, BlockRecord rec, byte[] raw) {
         MessageDigest md = sha256();
         byte[] head = new byte[1 + 32 + 8 + 12];
         head[0] = 1;
         System.arraycopy(prev, 0, head, 1, 32);
-        Bytes.putU64(head, 33, index);
-        Bytes.putU32(head, 41, layer);
-        Bytes.putU32(head, 45, count);
-        Bytes.putU32(head, 49, rawLen);
+        Bytes.putU64(head, 33, rec.index);
+        Bytes.putU32(head, 41, rec.layer);
+        Bytes.putU32(head, 45, rec.count);
+        Bytes.putU32(head, 49, rec.rawLen);
         md.update(head);
         md.update(raw);
         return md.digest();
@@ -1221,53 +1153,6 @@ public final class Verifier {
         return sb.toString();
     }
 
-    /** A set of (occ, mover) pairs, open addressing; for terminal positions of R in one layer. */
-    static final class PairSet {
-        long[] keys = new long[2 * 1024];
-        boolean[] used = new boolean[1024];
-        int size;
-
-        void clear() {
-            Arrays.fill(used, false);
-            size = 0;
-        }
-
-        int size() {
-            return size;
-        }
-
-        void add(long a, long b) {
-            if (2 * (size + 1) > used.length) grow();
-            int mask = used.length - 1;
-            int i = (int) (mix(a * 31 + b) & mask);
-            while (used[i]) {
-                if (keys[2 * i] == a && keys[2 * i + 1] == b) return;
-                i = (i + 1) & mask;
-            }
-            used[i] = true;
-            keys[2 * i] = a;
-            keys[2 * i + 1] = b;
-            size++;
-        }
-
-        void addAllTo(PairSet other) {
-            for (int i = 0; i < used.length; i++) if (used[i]) other.add(keys[2 * i], keys[2 * i + 1]);
-        }
-
-        private void grow() {
-            long[] oldKeys = keys;
-            boolean[] oldUsed = used;
-            keys = new long[oldKeys.length * 2];
-            used = new boolean[oldUsed.length * 2];
-            size = 0;
-            for (int i = 0; i < oldUsed.length; i++) if (oldUsed[i]) add(oldKeys[2 * i], oldKeys[2 * i + 1]);
-        }
-
-        private static long mix(long x) {
-            x ^= x >>> 33;
-            x *= 0xff51afd7ed558ccdL;
-            x ^= x >>> 33;
-            return x;
-        }
-    }
+    /** A position's key. */
+    record Key(long occ, long mover) {}
 }
