@@ -416,7 +416,7 @@ public final class Verifier {
         }
 
         void rememberBlock(BlockRecord rec) {
-            budget.resize(0, 128, rec.layer); // the record, its chain value, the list's slot
+            need(128, rec.layer); // the record, its chain value, the list's slot
             blockList.add(rec);
             lastComputedChain = rec.chain; // equal to the computed value: R-HASH-1 held
         }
@@ -465,17 +465,14 @@ public final class Verifier {
             deferred = false;
             int d = lDiscs[li], below = li > 0 && lDiscs[li - 1] == d + 1 ? li - 1 : -1;
             long n = lSize[li];
-            byte[][] acc = {null};
             Violation[] best = {null};
-            if (below >= 0 && !prevHeld && curHeld && budget.max - budget.used < cur.bytes()) { // fewer segments rather than this layer held
+            byte[] acc = below >= 0 && !prevHeld ? newBytes(n, d) : null; // the layer below may need segments
+            if (acc != null) Arrays.fill(acc, Byte.MIN_VALUE);
+            if (acc != null && curHeld && budget.max - budget.used < cur.bytes()) { // fewer segments rather than this layer held
                 cur.release(budget);
                 curHeld = false;
             }
             forSegments(below, seg -> {
-                if (acc[0] == null && !seg.last) {
-                    acc[0] = newBytes(n, d);
-                    Arrays.fill(acc[0], Byte.MIN_VALUE);
-                }
                 Keep keep = new Keep(d);
                 long index = 0;
                 for (int b = lFirst[li]; b < lEnd[li]; b++) {
@@ -486,16 +483,16 @@ public final class Verifier {
                     if (base >= limit) break;
                     int block = b;
                     if (opt.all) {
-                        for (int i = 0; i < m; i++) main.checkPosition(block, d, p, i, base + i, seg, !seg.first, acc[0]);
+                        for (int i = 0; i < m; i++) main.checkPosition(block, d, p, i, base + i, seg, !seg.first, acc);
                         continue;
                     }
                     inParallel(m, (from, to, c) -> {
-                        for (int i = from; i < to && base + i < limit; i++) c.checkPosition(block, d, p, i, base + i, seg, !seg.first, acc[0]);
+                        for (int i = from; i < to && base + i < limit; i++) c.checkPosition(block, d, p, i, base + i, seg, !seg.first, acc);
                     });
                     best[0] = earliest(best[0]);
                 }
             });
-            if (acc[0] != null) budget.resize(n, 0, d);
+            if (acc != null) budget.resize(n, 0, d);
             Violation v = best[0];
             if (v != null && !isPositionRule(v.rule)) v = recheck(li, v);
             if (v != null) violation(v.rule, v.block, v.layer, v.entry, true, v.mover, v.opponent, v.message, false);
@@ -582,8 +579,17 @@ public final class Verifier {
 
         byte[] newBytes(long n, int d) {
             if (n > Integer.MAX_VALUE - 16) throw new Layer.OutOfBudget("layer " + d + " has more than 2^31 entries");
-            budget.resize(0, n, d);
+            need(n, d);
             return new byte[(int) n];
+        }
+
+        /** Memory that must be had: the layer being read gives its table up first if need be. */
+        void need(long bytes, int d) {
+            if (curHeld && budget.used + bytes > budget.max) {
+                cur.release(budget);
+                curHeld = false;
+            }
+            budget.resize(0, bytes, d);
         }
 
         /** Re-reads block i (checked again against its chain value: the file must not change). */

@@ -84,6 +84,42 @@ class ValidCertificatesTest {
         }
     }
 
+    /**
+     * Real memory limits, from far too small to ample: each run verifies with the same census or
+     * ends in error for lack of memory (never rejected, never an internal error), and some verify
+     * with layers split.
+     */
+    @Test
+    void maxMemoryFromTooSmallToAmple() throws Exception {
+        TinySolver oth = new TinySolver(1, 4, 4, 1, null);
+        long[] start = oth.othelloStart();
+        TestCert t = oth.build(start[0], start[1], 1);
+        t.maxBlockEntries = 512;
+        t.maxBlockBytes = 1 << 14;
+        Result whole = assertVerified(t, new Options());
+        int split = 0;
+        for (int threads : new int[] {1, 2}) {
+            long fixed = (2L * t.maxBlockBytes + 1024 + 22 * t.maxBlockEntries) * (threads + 1);
+            for (double f : new double[] {0.001, 0.02, 0.05, 0.1, 0.2, 0.4, 1, 3}) {
+                Options o = new Options();
+                o.threads = threads;
+                o.maxMemory = fixed + (long) (f * 16 * t.entries.size());
+                Result r = verify(t.write(), o);
+                String what = "threads " + threads + ", max memory " + o.maxMemory + ": " + r.verdict + " " + r.errorMessage;
+                if (r.verdict == Result.Verdict.ERROR) {
+                    assertTrue(r.errorMessage.contains("--max-memory"), what);
+                    continue;
+                }
+                assertEquals(Result.Verdict.VERIFIED, r.verdict, what);
+                assertEquals(whole.region, r.region, what);
+                for (int i = 0; i < whole.census.size(); i++)
+                    assertEquals(java.util.Arrays.toString(whole.census.get(i)), java.util.Arrays.toString(r.census.get(i)), what);
+                if (r.splitLayers > 0) split++;
+            }
+        }
+        assertTrue(split >= 4, "verified with layers split in " + split + " runs");
+    }
+
     /** Entries in the biggest layer below the root's. */
     static long maxLayer(TestCert t) {
         java.util.Map<Integer, Long> n = new java.util.HashMap<>();
