@@ -483,11 +483,11 @@ public final class Verifier {
                     if (base >= limit) break;
                     int block = b;
                     if (opt.all) {
-                        for (int i = 0; i < m; i++) main.checkPosition(block, d, p, i, base + i, seg, !seg.first, acc);
+                        for (int i = 0; i < m; i++) main.checkPosition(block, d, p, i, base + i, seg, !seg.first(), acc);
                         continue;
                     }
                     inParallel(m, (from, to, c) -> {
-                        for (int i = from; i < to && base + i < limit; i++) c.checkPosition(block, d, p, i, base + i, seg, !seg.first, acc);
+                        for (int i = from; i < to && base + i < limit; i++) c.checkPosition(block, d, p, i, base + i, seg, !seg.first(), acc);
                     });
                     best[0] = earliest(best[0]);
                 }
@@ -517,8 +517,8 @@ public final class Verifier {
             Checker c = workers[0];
             Checker.EntryCheck e = c.entryCheck;
             forSegments(below, seg -> e.set(block, d, found.entry, mover, opp, k, p.lo[i], p.hi[i], mv, game.legalMoveCodes(mover, opp), seg, 0)
-                    .children(!seg.first));
-            e.seg = new Segment(null, true, true, false, 0, 0, 0, 0, 0);
+                    .children(!seg.first()));
+            e.seg = Segment.whole(null);
             e.best = Integer.MIN_VALUE;
             c.first = null;
             try {
@@ -535,7 +535,7 @@ public final class Verifier {
          */
         void forSegments(int li, SegmentBody body) throws IOException {
             if (li < 0 || (prevHeld && prev.discs == lDiscs[li])) {
-                body.scan(new Segment(li < 0 ? null : prev, true, true, false, 0, 0, 0, 0, 0));
+                body.scan(Segment.whole(li < 0 ? null : prev));
                 return;
             }
             prev.release(budget);
@@ -569,9 +569,9 @@ public final class Verifier {
         Segment scanSegment(Segment previous, boolean last, SegmentBody body) throws IOException {
             prev.index(budget);
             boolean first = previous == null;
-            long afterOcc = first ? 0 : previous.upOcc, afterMover = first ? 0 : previous.upMover;
+            long afterOcc = first ? 0 : previous.upOcc(), afterMover = first ? 0 : previous.upMover();
             long upOcc = prev.size > 0 ? prev.occ(prev.size - 1) : afterOcc, upMover = prev.size > 0 ? prev.mover(prev.size - 1) : afterMover;
-            Segment seg = new Segment(prev, first, last, !first, afterOcc, afterMover, upOcc, upMover, first ? 0 : previous.base + previous.size);
+            Segment seg = new Segment(prev, first, last, afterOcc, afterMover, upOcc, upMover, first ? 0 : previous.base() + previous.size(), prev.size);
             body.scan(seg);
             prev.reset(prev.discs);
             return seg;
@@ -737,7 +737,7 @@ public final class Verifier {
                  */
                 void children(boolean merge) {
                     boolean cutOnly = k == C; // only the cut move matters to a lone C
-                    Layer below = seg.table;
+                    Layer below = seg.table();
                     for (int t = 0; t < tb.length; t++) {
                         int code = tb[t];
                         if (((legal >>> code) & 1) == 0 || (cutOnly && code != mv)) continue;
@@ -747,7 +747,7 @@ public final class Verifier {
                         if (code == mv) star = n;
                         int kind = ELSEWHERE, clo = uMin, chi = uMax;
                         if (type == Game.TERMINAL) {
-                            if (seg.first) kind = TERMINAL_KIND;
+                            if (seg.first()) kind = TERMINAL_KIND;
                             clo = chi = (int) out[2];
                         } else {
                             canonical(out[0], out[1]);
@@ -808,7 +808,7 @@ public final class Verifier {
                 void maxIs(String claim, String rule) {
                     for (int j = 0; j < n; j++)
                         if (here(j)) best = Math.max(best, mLo[j]);
-                    if (seg.last && best != lo) {
+                    if (seg.last() && best != lo) {
                         StringBuilder sb = new StringBuilder(claim + " value " + lo + " is not the maximum over the moves, " + best + "; found move values");
                         for (int j = 0; j < n; j++) sb.append(' ').append(game.moveName(mCode[j])).append('=').append(range(j));
                         fail(rule, sb.toString());
@@ -974,7 +974,7 @@ public final class Verifier {
                 int m = keep.apply(p);
                 long base = index;
                 index += m;
-                for (int i = 0; seg.first && i < m; i++) {
+                for (int i = 0; seg.first() && i < m; i++) {
                     int f = fa[(int) (base + i)];
                     if ((f & (P | AP | PP)) != 0) region[d]++;
                     if ((f & REACHED) == 0 && unreached++ == 0) {
@@ -991,7 +991,7 @@ public final class Verifier {
 
         /** Passes the needs (R, SPEC §10.1) and reachability (§10.2) of entries [from, to) to their children. */
         void propagate(Payload p, int from, int to, long base, byte[] fa, byte[] fb, Segment seg, Checker c, boolean atomic) {
-            boolean countTerminals = h.family == Header.CONNECT_FOUR && seg.first;
+            boolean countTerminals = h.family == Header.CONNECT_FOUR && seg.first();
             for (int i = from; i < to; i++) {
                 int f = fa[(int) (base + i)] & 0xFF;
                 if (f == 0) continue;
@@ -1016,12 +1016,12 @@ public final class Verifier {
                         continue;
                     }
                     if (type == Game.PASS_CHILD) need = passNeeds(need);
-                    if (seg.table == null) continue;
+                    if (seg.table() == null) continue;
                     c.canonical(c.out[0], c.out[1]);
                     if (!seg.contains(c.cOcc, c.cMover)) continue;
-                    int idx = seg.table.find(c.cOcc, c.cMover);
+                    int idx = seg.table().find(c.cOcc, c.cMover);
                     if (idx < 0) continue;
-                    int at = (int) (seg.base + idx);
+                    int at = (int) (seg.base() + idx);
                     byte bits8 = (byte) (need | (consult ? REACHED : 0));
                     if (atomic) BYTES.getAndBitwiseOr(fb, at, bits8);
                     else fb[at] |= bits8;
@@ -1041,29 +1041,17 @@ public final class Verifier {
     }
 
     /**
-     * A key range of the layer below with its table: keys after (afterOcc, afterMover) unless
-     * first, up to (upOcc, upMover) unless last. base: the layer index of the table's first entry.
+     * A key range of the layer below with its table (the layer's entries base.. base+size-1):
+     * keys after (afterOcc, afterMover) unless first, up to (upOcc, upMover) unless last.
      */
-    static final class Segment {
-        final Layer table;
-        final boolean first, last, bounded;
-        final long afterOcc, afterMover, upOcc, upMover, base, size;
-
-        Segment(Layer table, boolean first, boolean last, boolean bounded, long afterOcc, long afterMover, long upOcc, long upMover, long base) {
-            this.table = table;
-            this.size = table == null ? 0 : table.size;
-            this.first = first;
-            this.last = last;
-            this.bounded = bounded;
-            this.afterOcc = afterOcc;
-            this.afterMover = afterMover;
-            this.upOcc = upOcc;
-            this.upMover = upMover;
-            this.base = base;
+    record Segment(Layer table, boolean first, boolean last, long afterOcc, long afterMover, long upOcc, long upMover, long base, long size) {
+        /** All of the table (null: no layer below). */
+        static Segment whole(Layer table) {
+            return new Segment(table, true, true, 0, 0, 0, 0, 0, table == null ? 0 : table.size);
         }
 
         boolean contains(long occ, long mover) {
-            return (!bounded || after(occ, mover, afterOcc, afterMover)) && (last || !after(occ, mover, upOcc, upMover));
+            return (first || after(occ, mover, afterOcc, afterMover)) && (last || !after(occ, mover, upOcc, upMover));
         }
     }
 
