@@ -24,6 +24,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -111,6 +112,14 @@ class ProducedCertificatesVerifyTest {
         assertEquals(Long.parseLong(tm.group(3)), r.entries, "entries");
         if (mode.equals("weak")) assertEquals(0, regionTotal, "weak certificates have no region");
         else assertTrue(regionTotal > 0);
+
+        // As if no layer fitted in memory: every layer checked in segments, the same outcome.
+        opt.maxHeldEntries = Math.max(2, r.entries / 10);
+        Result s = Verifier.verify(cert, opt);
+        assertEquals(Result.Verdict.VERIFIED, s.verdict, () -> "in segments: " + s.errorMessage + " " + s.firstViolation());
+        assertTrue(s.splitLayers > 0, "layers were split");
+        assertEquals(r.commitment, s.commitment);
+        for (int i = 0; i < r.census.size(); i++) assertArrayEquals(r.census.get(i), s.census.get(i), "census row " + i);
     }
 
     /** Pascal Pons' end-game positions: the producer's value (weak mode) has the sign of his score. */

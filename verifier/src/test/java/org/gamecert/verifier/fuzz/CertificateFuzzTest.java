@@ -74,6 +74,15 @@ class CertificateFuzzTest {
             if (r.verdict == Result.Verdict.REJECTED) assertNotNull(r.firstViolation(), "rejected without a rule id");
             if (r.verdict == Result.Verdict.VERIFIED)
                 assertTrue(validCommitments().contains(r.commitment), "verified an input that is no known valid certificate: " + r.commitment);
+            // The same input with every layer checked in segments: the same outcome, no internal error.
+            o.maxHeldEntries = 64;
+            Result s = Verifier.verify(tmp, o);
+            for (Result x : new Result[] {r, s})
+                assertTrue(x.errorMessage == null || !x.errorMessage.startsWith("internal error"), x.errorMessage);
+            if (r.verdict != Result.Verdict.ERROR && s.verdict != Result.Verdict.ERROR) {
+                assertEquals(r.verdict, s.verdict, "in segments");
+                assertEquals(String.valueOf(r.firstViolation()), String.valueOf(s.firstViolation()), "in segments");
+            }
         } finally {
             Files.deleteIfExists(tmp);
         }
