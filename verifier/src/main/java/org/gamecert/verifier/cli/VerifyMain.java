@@ -173,7 +173,8 @@ public final class VerifyMain implements Callable<Integer> {
     static final class Progress implements Options.Progress {
         private final PrintStream err;
         private final long start = System.nanoTime();
-        private long last;
+        private long last, passStart = start;
+        private int pass = 1;
         private boolean printed;
 
         Progress(PrintStream err) {
@@ -185,13 +186,17 @@ public final class VerifyMain implements Callable<Integer> {
         public void update(long entries, int layers, long bytesRead, long fileSize, int pass) {
             if (err == null) return;
             long now = System.nanoTime();
+            if (pass != this.pass) { // rates and ETA per pass
+                this.pass = pass;
+                passStart = now;
+            }
             if (now - start < 2_000_000_000L || now - last < 1_000_000_000L) return;
             last = now;
-            double s = (now - start) / 1e9;
+            double s = Math.max(1e-3, (now - passStart) / 1e9);
             String eta = "";
-            if (pass == 1 && fileSize > 0 && bytesRead > 0) {
-                double frac = (double) bytesRead / fileSize;
-                eta = String.format(", %.0f%% of the file, ETA pass 1 %.0f s", 100 * frac, s / frac - s);
+            if (fileSize > 0 && bytesRead > 0) { // pass 1: file offsets; pass 2: entries
+                double frac = Math.min(1, (double) bytesRead / fileSize);
+                eta = String.format(", %.0f%% done, ETA pass %d %.0f s", 100 * frac, pass, s / frac - s);
             }
             err.printf("\rpass %d: %,d entries, %d layers done, %,.0f entries/s%s   ", pass, entries, layers, entries / s, eta);
             printed = true;

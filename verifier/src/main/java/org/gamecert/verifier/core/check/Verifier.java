@@ -281,7 +281,6 @@ public final class Verifier {
                     blockFailure(it.rec, (FormatException) e.getCause());
                 }
                 consumeBlock(it.rec, p);
-                if (opt.progress != null) opt.progress.update(entries, layersDone, ct.position(), ct.size(), 1);
             }
             if (nLayers > 0) endLayer();
         }
@@ -353,6 +352,14 @@ public final class Verifier {
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
+        }
+
+        long done; // entries checked in this pass (counted in the first segment of a layer)
+
+        /** Progress: of `of`, `at` are done (pass 1: file offsets; pass 2: entries). */
+        void progress(int pass, long at, long of, int m) {
+            done += m;
+            if (opt.progress != null) opt.progress.update(done, layersDone, at, of, pass);
         }
 
         void endLayer() throws IOException {
@@ -490,6 +497,7 @@ public final class Verifier {
                         for (int i = from; i < to && base + i < limit; i++) c.checkPosition(block, d, p, i, base + i, seg, !seg.first(), acc);
                     });
                     best[0] = earliest(best[0]);
+                    if (seg.first()) progress(1, blockList.get(b).frameOffset, ct.size(), m);
                 }
             });
             if (acc != null) budget.resize(n, 0, d);
@@ -909,6 +917,8 @@ public final class Verifier {
          * in the layer below (loaded whole, or in segments when it does not fit).
          */
         void pass2() throws IOException {
+            done = 0;
+            layersDone = 0;
             cur.release(budget);
             prev.release(budget);
             prevHeld = false;
@@ -924,7 +934,7 @@ public final class Verifier {
                 if (d + 1 < region.length) region[d + 1] += terminals.size();
                 budget.resize(fa.length, 0, d);
                 flags = fb;
-                if (opt.progress != null) opt.progress.update(entries, nLayers - li, 0, 0, 2);
+                layersDone++;
             }
             res.unreached = unreached;
             int rowsExpected = cells - rootDiscs + 1;
@@ -986,6 +996,7 @@ public final class Verifier {
                 }
                 boolean atomic = pool != null && m >= parallelMinEntries;
                 inParallel(m, (from, to, c) -> propagate(p, from, to, base, fa, fb, seg, c, atomic));
+                if (seg.first()) progress(2, done + m, entries, m);
             }
         }
 
