@@ -354,6 +354,7 @@ public final class Verifier {
             }
         }
 
+        java.util.BitSet tbReported; // --all, layer below in segments: entries whose R-TB-1 was reported
         long done; // entries checked in this pass (counted in the first segment of a layer)
 
         /** Progress: of `of`, `at` are done (pass 1: file offsets; pass 2: entries). */
@@ -475,6 +476,8 @@ public final class Verifier {
             Violation[] best = {null};
             byte[] acc = below >= 0 && !prevHeld ? newBytes(n, d) : null; // the layer below may need segments
             if (acc != null) Arrays.fill(acc, Byte.MIN_VALUE);
+            if (acc != null && opt.all) need(n / 8 + 8, d);
+            tbReported = acc != null && opt.all ? new java.util.BitSet((int) n) : null;
             if (acc != null && curHeld && budget.max - budget.used < cur.bytes()) { // fewer segments rather than this layer held
                 cur.release(budget);
                 curHeld = false;
@@ -500,7 +503,8 @@ public final class Verifier {
                     if (seg.first()) progress(1, blockList.get(b).frameOffset, ct.size(), m);
                 }
             });
-            if (acc != null) budget.resize(n, 0, d);
+            if (acc != null) budget.resize(n + (tbReported != null ? n / 8 + 8 : 0), 0, d);
+            tbReported = null;
             Violation v = best[0];
             if (v != null && !isPositionRule(v.rule)) v = recheck(li, v);
             if (v != null) violation(v.rule, v.block, v.layer, v.entry, true, v.mover, v.opponent, v.message, false);
@@ -547,7 +551,7 @@ public final class Verifier {
                 return;
             }
             prev.release(budget);
-            long room = Math.min(Math.min(Layer.MAX_ENTRIES, opt.maxHeldEntries), (budget.max - budget.used) / (prev.bytesPerEntry() + 2)); // entries and their index
+            long room = Math.min(Math.min(Layer.MAX_ENTRIES, opt.maxHeldEntries), (budget.max - budget.used - 64) / (prev.bytesPerEntry() + 2)); // entries, their index
             if (room < 1) throw new Layer.OutOfBudget("layer " + lDiscs[li] + " does not fit in the memory left under --max-memory " + budget.max);
             prev.reset(lDiscs[li]);
             prev.ensure((int) Math.min(room, lSize[li]), budget, true);
@@ -823,16 +827,18 @@ public final class Verifier {
                     }
                 }
 
+                /** The first failure only, once per entry also when its moves are split over segments. */
                 void tieBreak(String claim) {
-                    if (here(star) && (mLo[star] != lo || mHi[star] != lo)) {
-                        fail(Rule.TB_1, claim + " move " + game.moveName(mv) + " is worth " + range(star) + ", not the value " + lo);
-                        return;
-                    }
-                    for (int j = 0; j < star; j++)
-                        if (here(j) && mLo[j] == lo && mHi[j] == lo) {
-                            fail(Rule.TB_1, claim + " move " + game.moveName(mv) + " is not canonical: the earlier move " + game.moveName(mCode[j]) + " is also worth " + lo);
-                            return;
-                        }
+                    if (tbReported != null && tbReported.get((int) index)) return;
+                    String why = null;
+                    if (here(star) && (mLo[star] != lo || mHi[star] != lo))
+                        why = claim + " move " + game.moveName(mv) + " is worth " + range(star) + ", not the value " + lo;
+                    for (int j = 0; why == null && j < star; j++)
+                        if (here(j) && mLo[j] == lo && mHi[j] == lo)
+                            why = claim + " move " + game.moveName(mv) + " is not canonical: the earlier move " + game.moveName(mCode[j]) + " is also worth " + lo;
+                    if (why == null) return;
+                    if (tbReported != null) tbReported.set((int) index);
+                    fail(Rule.TB_1, why);
                 }
 
                 void serve(int j, int need, String claim) {
