@@ -24,9 +24,11 @@ import org.gamecert.verifier.core.rules.Game;
 import org.gamecert.verifier.core.rules.OthelloRules;
 
 /**
- * Checks a certificate file against SPEC v1. Pass 1 reads the file in order (deepest layer first)
- * and checks every entry against the layer below it; pass 2 re-reads the layers shallowest first
- * to compute the region R, reachability and the census (SPEC §10).
+ * Checks a certificate file against SPEC v1. Pass 1 reads the file in order (deepest layer first),
+ * and once a layer is complete re-reads it and checks every entry against the layer below it;
+ * pass 2 re-reads the layers shallowest first to compute the region R, reachability and the
+ * census (SPEC §10). The layer below is held whole when it fits in --max-memory, else it is loaded
+ * in key-range segments (forSegments); the outcome is the same either way.
  */
 public final class Verifier {
     private static final int P = Payload.P, AP = Payload.AP, PP = Payload.PP, A = Payload.A, C = Payload.C;
@@ -122,8 +124,8 @@ public final class Verifier {
         boolean rootFound;
         int rootKind, rootLo, rootHi, rootStoredMove;
         long rootIndex;
-        // the layer being read: held as a table unless too big (then prev is not held either);
-        // its position rules and obligations are checked once it is complete (deferred)
+        // the layer being read: kept as a table unless too big (then, as the next layer's layer
+        // below, it is loaded in segments); its entries are checked once it is complete (deferred)
         boolean curHeld, prevHeld, deferred, hasLast, inBlock;
         long curCount, lastOcc, lastMover;
         // layers in file order: disc count, blocks [first, end), entries kept
