@@ -32,13 +32,12 @@ class SegmentReviewTest {
 
     @BeforeAll
     static void build() {
-        oth = new TinySolver(1, 4, 4, 1, null);
-        long[] s = oth.othelloStart();
-        othCert = oth.build(s[0], s[1], 1);
-        othWeak = oth.build(s[0], s[1], 2);
-        c4 = new TinySolver(2, 4, 4, 2, null);
-        long[] root = RuleViolationTest.c4Position(c4, "1234");
-        c4Cert = c4.build(root[0], root[1], 1);
+        RuleViolationTest.build(); // the same certificates as the rule tests
+        oth = RuleViolationTest.oth;
+        othCert = RuleViolationTest.othCert;
+        othWeak = RuleViolationTest.othWeak;
+        c4 = RuleViolationTest.c4;
+        c4Cert = RuleViolationTest.c4Cert;
     }
 
     Result verify(byte[] file, Options o) throws Exception {
