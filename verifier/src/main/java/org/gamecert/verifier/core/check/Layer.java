@@ -87,12 +87,16 @@ final class Layer {
         }
     }
 
-    // Bucket index over the sorted keys: bucket(occ) = (occ - minOcc) >>> shift is monotone, so
-    // bucket b's entries are [start[b], start[b+1]); about 4 entries per bucket, 1 byte per entry.
+    // Bucket index over the sorted keys: bucket(key) = (project(key) - min) >>> shift is monotone,
+    // so bucket b's entries are [start[b], start[b+1]); about 4 entries per bucket, 1 byte per
+    // entry. project is the occupancy, except in a layer of few distinct occupancies (deep layers:
+    // long runs of one occupancy), where it is the occupancy's rank among them, then the mover.
     private int[] start = new int[0];
+    private long[] runOcc = new long[0]; // sign-flipped distinct occupancies, when few
+    private int runs; // 0: project by the occupancy
     private boolean indexed;
-    private long minOcc, maxOcc;
-    private int shift;
+    private long minKey, span;
+    private int shift, moverShift;
 
     void reset(int discs) {
         this.discs = discs;
@@ -110,17 +114,35 @@ final class Layer {
             budget.resize(start.length * 4L, (buckets + 1) * 4L, discs);
             start = new int[buckets + 1];
         }
-        minOcc = keys[0];
-        maxOcc = keys[2 * (size - 1)];
-        long span = maxOcc - minOcc;
+        int distinct = 1;
+        for (int i = 1; i < size && distinct <= size >> 8; i++)
+            if (keys[2 * i] != keys[2 * i - 2]) distinct++;
+        runs = 0;
+        if (distinct <= size >> 8) {
+            if (runOcc.length < distinct) {
+                budget.resize(runOcc.length * 8L, distinct * 8L, discs);
+                runOcc = new long[distinct];
+            }
+            for (int i = 0; i < size; i++)
+                if (i == 0 || keys[2 * i] != keys[2 * i - 2]) runOcc[runs++] = keys[2 * i] ^ Long.MIN_VALUE;
+            moverShift = Math.max(0, 64 - Long.numberOfLeadingZeros(moverMask) - (64 - 27));
+        }
+        minKey = project(0, 0);
+        span = project(size - 1, runs - 1) - minKey;
         shift = Math.max(0, 64 - Long.numberOfLeadingZeros(span) - bits);
         int b = 0;
-        for (int i = 0; i < size; i++) {
-            int bi = (int) ((keys[2 * i] - minOcc) >>> shift);
+        for (int i = 0, r = 0; i < size; i++) {
+            if (runs > 0 && i > 0 && keys[2 * i] != keys[2 * i - 2]) r++;
+            int bi = (int) ((project(i, r) - minKey) >>> shift);
             while (b <= bi) start[b++] = i;
         }
         while (b <= buckets) start[b++] = size;
         indexed = true;
+    }
+
+    /** The projection of entry i, whose occupancy is the r-th distinct one. */
+    private long project(int i, int r) {
+        return runs == 0 ? keys[2 * i] : (long) r << (64 - 27) | (keys[2 * i + 1] & moverMask) >>> moverShift;
     }
 
     /** Room for needed entries; grows by half again unless exact (a segment of known size). */
@@ -137,7 +159,7 @@ final class Layer {
 
     /** The bytes this table's arrays take. */
     long bytes() {
-        return keys.length / 2 * (long) bytesPerEntry() + start.length * 4L;
+        return keys.length / 2 * (long) bytesPerEntry() + start.length * 4L + runOcc.length * 8L;
     }
 
     /** Gives the table's memory back (a layer too big to hold, or a segment no longer needed). */
@@ -146,6 +168,7 @@ final class Layer {
         keys = new long[0];
         if (data != null) data = new int[0];
         start = new int[0];
+        runOcc = new long[0];
         size = 0;
         indexed = false;
     }
@@ -154,8 +177,14 @@ final class Layer {
     int find(long o, long m) {
         int lo = 0, hi = size - 1;
         if (indexed) {
-            if (Long.compareUnsigned(o, minOcc) < 0 || Long.compareUnsigned(o, maxOcc) > 0) return -1;
-            int b = (int) ((o - minOcc) >>> shift);
+            long key = o;
+            if (runs > 0) {
+                int r = java.util.Arrays.binarySearch(runOcc, 0, runs, o ^ Long.MIN_VALUE);
+                if (r < 0) return -1;
+                key = (long) r << (64 - 27) | m >>> moverShift;
+            }
+            if (Long.compareUnsigned(key - minKey, span) > 0) return -1;
+            int b = (int) ((key - minKey) >>> shift);
             lo = start[b];
             hi = start[b + 1] - 1;
         }

@@ -113,8 +113,7 @@ public final class Verifier {
         long rootOcc, rootMover; // canonical
         byte[] headerContent;
 
-        // pass 1 state
-        Layer prev, cur;
+        // pass 1: the file read in order (hash chain, decoding, R-LAY-*)
         Layer.Budget budget;
         long lastLayer = -1;
         byte[] lastStoredChain;
@@ -124,9 +123,8 @@ public final class Verifier {
         boolean rootFound;
         int rootKind, rootLo, rootHi, rootStoredMove;
         long rootIndex;
-        // the layer being read: kept as a table unless too big (then, as the next layer's layer
-        // below, it is loaded in segments); its entries are checked once it is complete (deferred)
-        boolean curHeld, prevHeld, deferred, hasLast, inBlock;
+        boolean streaming = true, hasLast, inBlock;
+        int curDiscs = -1;
         long curCount, lastOcc, lastMover;
         // layers in file order: disc count, blocks [first, end), entries kept
         int nLayers;
@@ -135,6 +133,11 @@ public final class Verifier {
         final java.util.List<BlockRecord> blockList = new java.util.ArrayList<>(); // to re-read blocks
         byte[] lastComputedChain;
         boolean anyViolation;
+
+        // pass 2: the layer below (whole or a segment), the flags of the layer below being marked
+        Layer table;
+        int tableLayer = -1; // the layer table holds whole, -1: none
+        byte[] childFlags;
 
         final Checker main = new Checker(false);
         Checker[] workers; // parallel checking of a block's entries (--threads > 1, first violation only)
@@ -149,8 +152,10 @@ public final class Verifier {
         void run() throws IOException {
             readHeader();
             pass1();
-            trailerAndRoot();
+            streaming = false;
             pass2();
+            trailerAndRoot();
+            census();
             if (!anyViolation) res.verdict = Result.Verdict.VERIFIED;
             else throw new Stop();
         }
@@ -158,7 +163,7 @@ public final class Verifier {
         // ------------------------------------------------------------------ reporting
 
         void violation(String rule, long block, int layer, long entry, boolean pos, long mover, long opp, String msg, boolean fatal) {
-            if (deferred && (fatal || !opt.all)) flushDeferred();
+            if (streaming && (fatal || !opt.all)) checkReadSoFar();
             anyViolation = true;
             long n = res.violationCounts.merge(rule, 1L, Long::sum);
             if (n <= opt.maxViolationsPerRule || res.violations.isEmpty())
@@ -168,6 +173,23 @@ public final class Verifier {
 
         void fatal(String rule, String msg) {
             violation(rule, -1, -1, -1, false, 0, 0, msg, true);
+        }
+
+        /**
+         * Before a violation found while reading is reported, the checks of the entries read so
+         * far: they come earlier in the order of checks (SPEC §9).
+         */
+        void checkReadSoFar() {
+            streaming = false;
+            int li = nLayers - 1;
+            if (li < 0) return;
+            lEnd[li] = (int) blocks + (inBlock ? 1 : 0);
+            lSize[li] = curCount;
+            try {
+                pass2();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
 
         // ------------------------------------------------------------------ header
@@ -204,12 +226,11 @@ public final class Verifier {
             rootOcc = main.cOcc;
             rootMover = main.cMover;
             lastStoredChain = sha(new byte[] {0}, headerContent);
-            // Signed width for values, move codes (-1: none) and the pass-2 flags.
+            // Signed width for values and move codes.
             int width = 32 - Integer.numberOfLeadingZeros(Math.max(Math.max(uMax, game.moveCodes() - 1), 15)) + 1;
             int boardBits = 64 - Long.numberOfLeadingZeros(game.boardMask());
-            prev = new Layer(boardBits, width);
-            cur = new Layer(boardBits, width);
-            res.bytesPerEntryHeld = cur.bytesPerEntry();
+            table = new Layer(boardBits, width);
+            res.bytesPerEntryHeld = table.bytesPerEntry();
             // Fixed overhead: blocks in flight (payload, frame, decoded columns) per decoding thread.
             long perBlock = 2L * h.maxBlockBytes + 1024 + 22L * h.maxBlockEntries;
             budget = new Layer.Budget(opt.maxMemory, perBlock * (Math.max(1, opt.threads) + 1));
@@ -259,6 +280,7 @@ public final class Verifier {
             return Payload.decode(raw, rec.count, weak, uMin, uMax, rec.index);
         }
 
+        /** Reads the blocks in file order: framing, hash chain, decoding, R-LAY-*; the root's entry. */
         void pass1() throws IOException {
             ArrayDeque<Item> queue = new ArrayDeque<>();
             int depth = Math.max(1, opt.threads);
@@ -291,73 +313,39 @@ public final class Verifier {
             if (rec == null) fatal(e.rule(), e.getMessage());
             long entry = -1;
             if (e instanceof Payload.EntryFormatException && ((Payload.EntryFormatException) e).entry >= 0)
-                entry = ((Payload.EntryFormatException) e).entry + (rec.layer == cur.discs ? curCount : 0);
+                entry = ((Payload.EntryFormatException) e).entry + (rec.layer == curDiscs ? curCount : 0);
             violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
                     (entry >= 0 ? "" : "block " + rec.index + ": ") + e.getMessage(), true);
         }
 
-        void consumeBlock(BlockRecord rec, Payload p) throws IOException {
-            if (rec.layer != cur.discs) {
+        void consumeBlock(BlockRecord rec, Payload p) {
+            if (rec.layer != curDiscs) {
                 if (nLayers > 0) endLayer();
-                startLayer(rec.layer);
+                lDiscs[nLayers] = curDiscs = rec.layer;
+                lFirst[nLayers++] = (int) blocks;
+                curCount = 0;
+                hasLast = false;
             }
-            rememberBlock(rec);
-            if (curHeld) {
-                try {
-                    if (curCount + p.count > Math.min(Layer.MAX_ENTRIES, opt.maxHeldEntries)) throw new Layer.OutOfBudget("too many entries for one table");
-                    cur.ensure((int) curCount + p.count, budget, false);
-                } catch (Layer.OutOfBudget e) { // too big to hold: the next layer is checked in segments
-                    cur.release(budget);
-                    curHeld = false;
-                }
-            }
+            budget.resize(0, 128, rec.layer); // the record, its chain value, the list's slot
+            blockList.add(rec);
+            lastComputedChain = rec.chain; // equal to the computed value: R-HASH-1 held
             inBlock = true;
             for (int i = 0; i < p.count; i++) checkEntry(rec, p, i);
             inBlock = false;
-            afterBlock(p);
+            entries += p.count;
+            blocks++;
+            res.entries = entries;
+            res.blocks = blocks;
+            progress(1, rec.frameOffset, ct.size(), p.count);
         }
 
-        /** A new layer: the finished one becomes the layer below if it is held and adjacent. */
-        void startLayer(int discs) {
-            Layer recycled = prev;
-            prev = cur;
-            prevHeld = curHeld && prev.discs == discs + 1;
-            if (prevHeld) {
-                try {
-                    prev.index(budget);
-                } catch (Layer.OutOfBudget e) {
-                    prevHeld = false;
-                }
-            }
-            if (!prevHeld) prev.release(budget);
-            deferred = true;
-            cur = recycled;
-            cur.reset(discs);
-            curHeld = true;
-            curCount = 0;
-            hasLast = false;
-            lDiscs[nLayers] = discs;
-            lFirst[nLayers] = (int) blocks;
-            nLayers++;
+        void endLayer() {
+            lEnd[nLayers - 1] = (int) blocks;
+            lSize[nLayers - 1] = curCount;
+            layersDone++;
         }
 
-        /**
-         * Before a violation found while reading is reported, the deferred checks of the entries
-         * read so far: they come earlier in the order of checks (SPEC §9).
-         */
-        void flushDeferred() {
-            int li = nLayers - 1;
-            lEnd[li] = (int) blocks + (inBlock ? 1 : 0);
-            lSize[li] = curCount;
-            try {
-                checkLayer(li);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        }
-
-        java.util.BitSet tbReported; // --all, layer below in segments: entries whose R-TB-1 was reported
-        long done; // entries checked in this pass (counted in the first segment of a layer)
+        long done; // entries done in this pass
 
         /** Progress: of `of`, `at` are done (pass 1: file offsets; pass 2: entries). */
         void progress(int pass, long at, long of, int m) {
@@ -365,12 +353,33 @@ public final class Verifier {
             if (opt.progress != null) opt.progress.update(done, layersDone, at, of, pass);
         }
 
-        void endLayer() throws IOException {
-            int li = nLayers - 1;
-            lEnd[li] = (int) blocks;
-            lSize[li] = curCount;
-            if (deferred) checkLayer(li);
-            layersDone++;
+        /** R-LAY-2 and R-LAY-3 of entry i; its other rules are checked in pass 2. */
+        void checkEntry(BlockRecord rec, Payload p, int i) {
+            long occ = p.occ[i], mover = p.mover[i], opp = occ & ~mover;
+            int k = p.kind[i] & 0xFF, d = rec.layer;
+            if (Long.bitCount(occ) != d) {
+                violation(Rule.LAY_2, rec.index, d, curCount, true, mover, opp,
+                        "entry has " + Long.bitCount(occ) + " discs in a block of layer " + d, d > 64);
+                return;
+            }
+            if (hasLast && !after(occ, mover, lastOcc, lastMover)) {
+                violation(Rule.LAY_3, rec.index, d, curCount, true, mover, opp,
+                        occ == lastOcc && mover == lastMover ? "the key repeats the previous entry's" : "the key is smaller than the previous entry's", false);
+                return;
+            }
+            hasLast = true;
+            lastOcc = occ;
+            lastMover = mover;
+            long index = curCount++;
+            if (!Payload.isExact(k)) layerAux[d]++;
+            if (d == rootDiscs && occ == rootOcc && mover == rootMover) {
+                rootFound = true;
+                rootKind = k;
+                rootLo = p.lo[i];
+                rootHi = p.hi[i];
+                rootIndex = index;
+                rootStoredMove = Payload.hasMove(k) ? p.move[i] & 0xFF : -1;
+            }
         }
 
         /** Runs task on ranges of [0, count), one per worker, the first on this thread. */
@@ -416,74 +425,73 @@ public final class Verifier {
             return best;
         }
 
-        void afterBlock(Payload p) {
-            entries += p.count;
-            blocks++;
-            res.entries = entries;
-            res.blocks = blocks;
-            res.peakEntriesHeld = Math.max(res.peakEntriesHeld, (long) cur.size + prev.size);
-            res.peakTableBytes = budget.peak - budget.fixed;
+        // ------------------------------------------------------------------ pass 2
+
+        final long[] region = new long[67]; // layers above 64 are fatal in pass 1
+        // Connect Four: terminal positions of R in the layer below (SPEC §10.3 counts them), any thread
+        final java.util.Set<Key> terminals = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        long unreached, fuIndex = -1;
+        int fuLayer = -1;
+        java.util.BitSet tbReported; // --all, layer below in segments: entries whose R-TB-1 was reported
+
+        /**
+         * Shallowest layer first, each layer's entries re-read and checked against the layer below
+         * (SPEC §9), and their needs (R, SPEC §10.1) and reachability (§10.2) passed to their
+         * children there, 1 byte of flags per entry: a layer's flags are final once the layer above
+         * it has been checked. Layers come deepest first in the file, so a violation found in a
+         * layer is earlier in the order of checks than any found before it: the last one found is
+         * reported (after the checks of all layers, with --all every one is reported as found).
+         */
+        void pass2() throws IOException {
+            done = 0;
+            layersDone = 0;
+            byte[] flags = null;
+            Violation found = null;
+            for (int li = nLayers - 1; li >= 0; li--) {
+                int d = lDiscs[li], below = li > 0 && lDiscs[li - 1] == d + 1 ? li - 1 : -1;
+                if (tableLayer != below) dropTable();
+                byte[] fa = flags != null ? flags : newBytes(lSize[li], d);
+                if (rootFound && d == rootDiscs && rootIndex < fa.length) fa[(int) rootIndex] |= REACHED | (weak ? 0 : P);
+                childFlags = below >= 0 ? newBytes(lSize[below], d + 1) : null;
+                terminals.clear();
+                Violation v = checkLayer(li, below, fa);
+                if (v != null) found = v;
+                for (int i = 0; i < fa.length; i++) {
+                    if ((fa[i] & (P | AP | PP)) != 0) region[d]++;
+                    if ((fa[i] & REACHED) == 0 && unreached++ == 0) {
+                        fuLayer = li;
+                        fuIndex = i;
+                    }
+                }
+                if (d + 1 < region.length) region[d + 1] += terminals.size();
+                budget.resize(fa.length, 0, d);
+                flags = childFlags;
+                layersDone++;
+            }
+            dropTable();
+            if (found != null) violation(found.rule, found.block, found.layer, found.entry, true, found.mover, found.opponent, found.message, false);
         }
 
-        void rememberBlock(BlockRecord rec) {
-            need(128, rec.layer); // the record, its chain value, the list's slot
-            blockList.add(rec);
-            lastComputedChain = rec.chain; // equal to the computed value: R-HASH-1 held
+        void dropTable() {
+            table.release(budget);
+            tableLayer = -1;
         }
-
-        /** R-LAY-2 and R-LAY-3 of entry i; its other rules are checked when its layer is complete. */
-        void checkEntry(BlockRecord rec, Payload p, int i) {
-            long occ = p.occ[i], mover = p.mover[i], opp = occ & ~mover;
-            int k = p.kind[i] & 0xFF, d = rec.layer;
-            if (Long.bitCount(occ) != d) {
-                violation(Rule.LAY_2, rec.index, d, curCount, true, mover, opp,
-                        "entry has " + Long.bitCount(occ) + " discs in a block of layer " + d, d > 64);
-                return;
-            }
-            if (hasLast && !after(occ, mover, lastOcc, lastMover)) {
-                violation(Rule.LAY_3, rec.index, d, curCount, true, mover, opp,
-                        occ == lastOcc && mover == lastMover ? "the key repeats the previous entry's" : "the key is smaller than the previous entry's", false);
-                return;
-            }
-            hasLast = true;
-            lastOcc = occ;
-            lastMover = mover;
-            long index = curCount++;
-            // Appended before its own checks so that --all keeps the layer complete for lookups.
-            if (curHeld) cur.add(occ, mover, k, p.lo[i], p.hi[i]);
-            if (!Payload.isExact(k)) layerAux[d]++;
-            if (d == rootDiscs && occ == rootOcc && mover == rootMover) {
-                rootFound = true;
-                rootKind = k;
-                rootLo = p.lo[i];
-                rootHi = p.hi[i];
-                rootIndex = index;
-                rootStoredMove = Payload.hasMove(k) ? p.move[i] & 0xFF : -1;
-            }
-        }
-
-        // ------------------------------------------------------------------ a complete layer
 
         /**
          * The position rules and obligations of layer li's entries, re-read from the file, against
-         * the layer below: held whole, or loaded in key-range segments when it did not fit in
+         * the layer below: held whole, or loaded in key-range segments when it does not fit in
          * memory. A child belongs to exactly one segment, so each obligation is checked once; the
-         * maximum over the moves is carried from segment to segment (1 byte per entry). The first
-         * violation is the one a check with the layer below held whole finds.
+         * maximum over the moves is carried from segment to segment (1 byte per entry). Returns
+         * the first violation, the one a check with the layer below held whole finds.
          */
-        void checkLayer(int li) throws IOException {
-            deferred = false;
-            int d = lDiscs[li], below = li > 0 && lDiscs[li - 1] == d + 1 ? li - 1 : -1;
+        Violation checkLayer(int li, int below, byte[] fa) throws IOException {
+            int d = lDiscs[li];
             long n = lSize[li];
             Violation[] best = {null};
-            byte[] acc = below >= 0 && !prevHeld ? newBytes(n, d) : null; // the layer below may need segments
+            byte[] acc = below >= 0 && lSize[below] > room() ? newBytes(n, d) : null; // in segments
             if (acc != null) Arrays.fill(acc, Byte.MIN_VALUE);
-            if (acc != null && opt.all) need(n / 8 + 8, d);
+            if (acc != null && opt.all) budget.resize(0, n / 8 + 8, d);
             tbReported = acc != null && opt.all ? new java.util.BitSet((int) n) : null;
-            if (acc != null && curHeld && budget.max - budget.used < cur.bytes()) { // fewer segments rather than this layer held
-                cur.release(budget);
-                curHeld = false;
-            }
             forSegments(below, seg -> {
                 Keep keep = new Keep(d);
                 long index = 0;
@@ -495,21 +503,21 @@ public final class Verifier {
                     if (base >= limit) break;
                     int block = b;
                     if (opt.all) {
-                        for (int i = 0; i < m; i++) main.checkPosition(block, d, p, i, base + i, seg, !seg.first(), acc);
-                        continue;
+                        for (int i = 0; i < m; i++) main.checkPosition(block, d, p, i, base + i, seg, acc, fa);
+                    } else {
+                        inParallel(m, (from, to, c) -> {
+                            for (int i = from; i < to && base + i < limit; i++) c.checkPosition(block, d, p, i, base + i, seg, acc, fa);
+                        });
+                        best[0] = earliest(best[0]);
                     }
-                    inParallel(m, (from, to, c) -> {
-                        for (int i = from; i < to && base + i < limit; i++) c.checkPosition(block, d, p, i, base + i, seg, !seg.first(), acc);
-                    });
-                    best[0] = earliest(best[0]);
-                    if (seg.first()) progress(1, blockList.get(b).frameOffset, ct.size(), m);
+                    if (seg.first()) progress(2, done + m, entries, m);
                 }
             });
             if (acc != null) budget.resize(n + (tbReported != null ? n / 8 + 8 : 0), 0, d);
             tbReported = null;
             Violation v = best[0];
-            if (v != null && !isPositionRule(v.rule)) v = recheck(li, v);
-            if (v != null) violation(v.rule, v.block, v.layer, v.entry, true, v.mover, v.opponent, v.message, false);
+            if (v != null && !isPositionRule(v.rule)) v = recheck(li, below, v);
+            return v;
         }
 
         static boolean isPositionRule(String rule) {
@@ -521,8 +529,8 @@ public final class Verifier {
          * segment by segment), so that the rule named is the first in the order of SPEC §9, as
          * when the layer below is held whole. Its position rules held: they come first.
          */
-        Violation recheck(int li, Violation found) throws IOException {
-            int b = lFirst[li], d = lDiscs[li], below = li > 0 && lDiscs[li - 1] == d + 1 ? li - 1 : -1;
+        Violation recheck(int li, int below, Violation found) throws IOException {
+            int b = lFirst[li], d = lDiscs[li];
             long base = 0; // no entry of this layer was skipped: a skip ends the run first
             while (base + blockList.get(b).count <= found.entry) base += blockList.get(b++).count;
             Payload p = reload(b);
@@ -530,7 +538,7 @@ public final class Verifier {
             long mover = p.mover[i], opp = p.occ[i] & ~mover, block = b;
             Checker c = workers[0];
             Checker.EntryCheck e = c.entryCheck;
-            forSegments(below, seg -> e.set(block, d, found.entry, mover, opp, k, p.lo[i], p.hi[i], mv, game.legalMoveCodes(mover, opp), seg, 0)
+            forSegments(below, seg -> e.set(block, d, found.entry, mover, opp, k, p.lo[i], p.hi[i], mv, game.legalMoveCodes(mover, opp), seg, 0, 0)
                     .children(!seg.first()));
             e.seg = Segment.whole(null);
             e.best = Integer.MIN_VALUE;
@@ -543,20 +551,26 @@ public final class Verifier {
             return found; // not expected: the checks found nothing this time
         }
 
+        /** Entries of the layer below that fit in the memory left (with their index). */
+        long room() {
+            long free = budget.max - budget.used - 64 + (tableLayer >= 0 ? table.bytes() : 0);
+            return Math.min(Math.min(Layer.MAX_ENTRIES, opt.maxHeldEntries), free / (table.bytesPerEntry() + 2));
+        }
+
         /**
-         * Runs body on layer li (-1: none) as one segment when it is held, else loads it into the
-         * spare table segment by segment, each as many entries as the memory left allows.
+         * Runs body on layer li (-1: none) as one segment when it fits in memory, else loads it
+         * segment by segment, each as many entries as the memory left allows.
          */
         void forSegments(int li, SegmentBody body) throws IOException {
-            if (li < 0 || (prevHeld && prev.discs == lDiscs[li])) {
-                body.scan(Segment.whole(li < 0 ? null : prev));
+            if (li < 0 || tableLayer == li) {
+                body.scan(Segment.whole(li < 0 ? null : table));
                 return;
             }
-            prev.release(budget);
-            long room = Math.min(Math.min(Layer.MAX_ENTRIES, opt.maxHeldEntries), (budget.max - budget.used - 64) / (prev.bytesPerEntry() + 2)); // entries, their index
+            long room = room();
+            dropTable();
             if (room < 1) throw new Layer.OutOfBudget("layer " + lDiscs[li] + " does not fit in the memory left under --max-memory " + budget.max);
-            prev.reset(lDiscs[li]);
-            prev.ensure((int) Math.min(room, lSize[li]), budget, true);
+            table.reset(lDiscs[li]);
+            table.ensure((int) Math.min(room, lSize[li]), budget, true);
             Keep keep = new Keep(lDiscs[li]);
             Segment seg = null;
             int parts = 0;
@@ -564,46 +578,43 @@ public final class Verifier {
                 Payload p = reload(b);
                 int m = keep.apply(p);
                 for (int j = 0; j < m; j++) {
-                    if (prev.size == room) {
+                    if (table.size == room) {
                         seg = scanSegment(seg, false, body);
                         parts++;
                     }
-                    prev.add(p.occ[j], p.mover[j], p.kind[j], p.lo[j], p.hi[j]);
+                    table.add(p.occ[j], p.mover[j], p.kind[j], p.lo[j], p.hi[j]);
                 }
             }
-            scanSegment(seg, true, body);
-            prev.release(budget);
+            res.peakEntriesHeld = Math.max(res.peakEntriesHeld, table.size);
             if (++parts > 1) {
+                scanSegment(seg, true, body);
+                dropTable();
                 res.splitLayers++;
                 res.maxSegments = Math.max(res.maxSegments, parts);
+            } else { // held whole: kept for the recheck
+                table.index(budget);
+                tableLayer = li;
+                body.scan(Segment.whole(table));
             }
+            res.peakTableBytes = budget.peak - budget.fixed;
         }
 
         /** Indexes the table, runs body on it as the segment after previous, and empties it. */
         Segment scanSegment(Segment previous, boolean last, SegmentBody body) throws IOException {
-            prev.index(budget);
+            table.index(budget);
             boolean first = previous == null;
             long afterOcc = first ? 0 : previous.upOcc(), afterMover = first ? 0 : previous.upMover();
-            long upOcc = prev.size > 0 ? prev.occ(prev.size - 1) : afterOcc, upMover = prev.size > 0 ? prev.mover(prev.size - 1) : afterMover;
-            Segment seg = new Segment(prev, first, last, afterOcc, afterMover, upOcc, upMover, first ? 0 : previous.base() + previous.size(), prev.size);
+            long upOcc = table.size > 0 ? table.occ(table.size - 1) : afterOcc, upMover = table.size > 0 ? table.mover(table.size - 1) : afterMover;
+            Segment seg = new Segment(table, first, last, afterOcc, afterMover, upOcc, upMover, first ? 0 : previous.base() + previous.size(), table.size);
             body.scan(seg);
-            prev.reset(prev.discs);
+            table.reset(table.discs);
             return seg;
         }
 
         byte[] newBytes(long n, int d) {
             if (n > Integer.MAX_VALUE - 16) throw new Layer.OutOfBudget("layer " + d + " has more than 2^31 entries");
-            need(n, d);
+            budget.resize(0, n, d);
             return new byte[(int) n];
-        }
-
-        /** Memory that must be had: the layer being read gives its table up first if need be. */
-        void need(long bytes, int d) {
-            if (curHeld && budget.used + bytes > budget.max) {
-                cur.release(budget);
-                curHeld = false;
-            }
-            budget.resize(0, bytes, d);
         }
 
         /** Re-reads block i (checked again against its chain value: the file must not change). */
@@ -671,10 +682,12 @@ public final class Verifier {
 
             /**
              * R-POS-1, R-POS-3, R-POS-2, R-MOVE-1 and the obligations of entry i against segment
-             * seg of the layer below; quiet: a position rule that fails was reported before, skip.
-             * acc (segments only): the maximum over the moves of earlier segments, per entry.
+             * seg of the layer below (a position rule that fails is reported in the first segment);
+             * acc (segments only): the maximum over the moves of earlier segments, per entry; fa:
+             * the flags of the entry's layer, passed on to its children in the layer below.
              */
-            void checkPosition(long block, int d, Payload p, int i, long index, Segment seg, boolean quiet, byte[] acc) {
+            void checkPosition(long block, int d, Payload p, int i, long index, Segment seg, byte[] acc, byte[] fa) {
+                boolean quiet = !seg.first();
                 long occ = p.occ[i], mover = p.mover[i], opp = occ & ~mover;
                 int k = p.kind[i] & 0xFF;
                 if (!game.isLegalPosition(mover, opp)) {
@@ -699,7 +712,7 @@ public final class Verifier {
                     return;
                 }
                 int in = acc == null ? Integer.MIN_VALUE : acc[(int) index];
-                EntryCheck e = entryCheck.set(block, d, index, mover, opp, k, p.lo[i], p.hi[i], mv, legal, seg, in);
+                EntryCheck e = entryCheck.set(block, d, index, mover, opp, k, p.lo[i], p.hi[i], mv, legal, seg, in, fa[(int) index]);
                 e.run();
                 if (acc != null) acc[(int) index] = (byte) Math.max(Byte.MIN_VALUE, e.best);
             }
@@ -707,12 +720,13 @@ public final class Verifier {
             /** The obligations of one entry (SPEC §9), in the order P, A', P', C, A. */
             final class EntryCheck {
                 long block;
-                int d, lo, hi, mv, k, n, star, best;
+                int d, lo, hi, mv, k, n, star, best, flags;
                 long index, mover, opp, legal;
                 Segment seg;
 
                 /** Reused for every entry: no allocation per entry. */
-                EntryCheck set(long block, int d, long index, long mover, long opp, int k, int lo, int hi, int mv, long legal, Segment seg, int best) {
+                EntryCheck set(long block, int d, long index, long mover, long opp, int k, int lo, int hi, int mv, long legal, Segment seg, int best, int flags) {
+                    this.flags = flags & 0xFF;
                     this.block = block;
                     this.d = d;
                     this.index = index;
@@ -747,7 +761,8 @@ public final class Verifier {
                 /**
                  * What is known of each move's child in TB order: terminal value, the entry found
                  * in the segment, MISSING, or ELSEWHERE (another segment's). merge: keep what an
-                 * earlier segment found (the same moves in the same order).
+                 * earlier segment found (the same moves in the same order). The entry's flags go
+                 * to the children it consults (SPEC §10.2) with the needs of §10.1.
                  */
                 void children(boolean merge) {
                     boolean cutOnly = k == C; // only the cut move matters to a lone C
@@ -759,10 +774,17 @@ public final class Verifier {
                         mCode[n] = code;
                         mType[n] = type;
                         if (code == mv) star = n;
+                        int need = (flags & P) != 0 ? (code == mv ? P : AP) : 0;
+                        if ((flags & AP) != 0 && code == mv) need |= PP;
+                        if ((flags & PP) != 0) need |= AP;
                         int kind = ELSEWHERE, clo = uMin, chi = uMax;
                         if (type == Game.TERMINAL) {
                             if (seg.first()) kind = TERMINAL_KIND;
                             clo = chi = (int) out[2];
+                            if (need != 0 && seg.first() && h.family == Header.CONNECT_FOUR) {
+                                canonical(out[0], out[1]);
+                                terminals.add(new Key(cOcc, cMover));
+                            }
                         } else {
                             canonical(out[0], out[1]);
                             if (seg.contains(cOcc, cMover)) {
@@ -771,6 +793,8 @@ public final class Verifier {
                                 if (idx >= 0) {
                                     clo = type == Game.CHILD ? -below.y(idx) : below.x(idx);
                                     chi = type == Game.CHILD ? -below.x(idx) : below.y(idx);
+                                    int bits = (type == Game.PASS_CHILD ? passNeeds(need) : need) | (flags & REACHED);
+                                    if (bits != 0) BYTES.getAndBitwiseOr(childFlags, (int) (seg.base() + idx), (byte) bits);
                                 }
                             }
                         }
@@ -916,34 +940,8 @@ public final class Verifier {
         long trailerRows;
         String commitmentHex;
 
-        // ------------------------------------------------------------------ pass 2
-
-        /**
-         * Shallowest layer first: the flags of layer a (needs P, A', P' of SPEC §10.1 and
-         * reachability §10.2, 1 byte per entry) are final once the layer above has been scanned;
-         * scanning a re-reads its blocks, counts its census row and passes needs to its children
-         * in the layer below (loaded whole, or in segments when it does not fit).
-         */
-        void pass2() throws IOException {
-            done = 0;
-            layersDone = 0;
-            cur.release(budget);
-            prev.release(budget);
-            prevHeld = false;
-            byte[] flags = null;
-            for (int li = nLayers - 1; li >= 0; li--) {
-                int d = lDiscs[li], below = li > 0 && lDiscs[li - 1] == d + 1 ? li - 1 : -1;
-                byte[] fa = flags != null ? flags : newBytes(lSize[li], d);
-                if (rootFound && d == rootDiscs) fa[(int) rootIndex] |= REACHED | (weak ? 0 : P);
-                byte[] fb = below >= 0 ? newBytes(lSize[below], d + 1) : null;
-                terminals.clear();
-                int layer = li;
-                forSegments(below, seg -> scan(layer, fa, fb, seg));
-                if (d + 1 < region.length) region[d + 1] += terminals.size();
-                budget.resize(fa.length, 0, d);
-                flags = fb;
-                layersDone++;
-            }
+        /** R-CENSUS-1 and R-REACH-1 (SPEC §10) from pass 2's counts. */
+        void census() throws IOException {
             res.unreached = unreached;
             int rowsExpected = cells - rootDiscs + 1;
             long total = 0;
@@ -964,7 +962,7 @@ public final class Verifier {
                 }
             }
             if (opt.strict && unreached > 0)
-                violation(Rule.REACH_1, -1, fuLayer, fuIndex, true, fuMover, fuOpp, unreached + " entries are unreached (--strict)", true);
+                reportUnreached();
             if (!anyViolation) res.commitment = commitmentHex;
             if (rootFound) {
                 // The stored move, stated in the root's own orientation (SPEC §7.4).
@@ -976,75 +974,19 @@ public final class Verifier {
             res.peakTableBytes = budget.peak - budget.fixed; // layer tables, flags, block list
         }
 
-        final long[] region = new long[67]; // layers above 64 are fatal in pass 1
-        // Connect Four: terminal positions of R in the layer below (SPEC §10.3 counts them), any thread
-        final java.util.Set<Key> terminals = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        long unreached, fuIndex = -1, fuMover, fuOpp;
-        int fuLayer = -1;
-
-        /** Layer li against one segment of the layer below: census (first segment) and needs. */
-        void scan(int li, byte[] fa, byte[] fb, Segment seg) throws IOException {
-            int d = lDiscs[li];
-            Keep keep = new Keep(d);
-            long index = 0;
-            for (int b = lFirst[li]; b < lEnd[li]; b++) {
-                Payload p = reload(b);
+        /** R-REACH-1 at the first unreached entry (shallowest layer first). */
+        void reportUnreached() throws IOException {
+            int b = lFirst[fuLayer];
+            long base = 0;
+            Keep keep = new Keep(lDiscs[fuLayer]);
+            while (true) {
+                Payload p = reload(b++);
                 int m = keep.apply(p);
-                long base = index;
-                index += m;
-                for (int i = 0; seg.first() && i < m; i++) {
-                    int f = fa[(int) (base + i)];
-                    if ((f & (P | AP | PP)) != 0) region[d]++;
-                    if ((f & REACHED) == 0 && unreached++ == 0) {
-                        fuLayer = d;
-                        fuIndex = base + i;
-                        fuMover = p.mover[i];
-                        fuOpp = p.occ[i] & ~p.mover[i];
-                    }
+                if (fuIndex < base + m) {
+                    int i = (int) (fuIndex - base);
+                    violation(Rule.REACH_1, -1, lDiscs[fuLayer], fuIndex, true, p.mover[i], p.occ[i] & ~p.mover[i], unreached + " entries are unreached (--strict)", true);
                 }
-                boolean atomic = pool != null && m >= parallelMinEntries;
-                inParallel(m, (from, to, c) -> propagate(p, from, to, base, fa, fb, seg, c, atomic));
-                if (seg.first()) progress(2, done + m, entries, m);
-            }
-        }
-
-        /** Passes the needs (R, SPEC §10.1) and reachability (§10.2) of entries [from, to) to their children. */
-        void propagate(Payload p, int from, int to, long base, byte[] fa, byte[] fb, Segment seg, Checker c, boolean atomic) {
-            boolean countTerminals = h.family == Header.CONNECT_FOUR && seg.first();
-            for (int i = from; i < to; i++) {
-                int f = fa[(int) (base + i)] & 0xFF;
-                if (f == 0) continue;
-                long mover = p.mover[i], opp = p.occ[i] & ~mover;
-                int k = p.kind[i] & 0xFF, mv = Payload.hasMove(k) ? p.move[i] & 0xFF : -1;
-                boolean reached = (f & REACHED) != 0;
-                long legal = game.legalMoveCodes(mover, opp);
-                for (long bits = legal; bits != 0; bits &= bits - 1) {
-                    int code = Long.numberOfTrailingZeros(bits);
-                    boolean consult = reached && ((k & (P | AP | PP | A)) != 0 || ((k & C) != 0 && code == mv));
-                    int need = 0;
-                    if ((f & P) != 0) need |= code == mv ? P : AP;
-                    if ((f & AP) != 0 && code == mv) need |= PP;
-                    if ((f & PP) != 0) need |= AP;
-                    if (!consult && need == 0) continue;
-                    int type = game.child(mover, opp, code, c.out);
-                    if (type == Game.TERMINAL) {
-                        if (need != 0 && countTerminals) {
-                            c.canonical(c.out[0], c.out[1]);
-                            terminals.add(new Key(c.cOcc, c.cMover));
-                        }
-                        continue;
-                    }
-                    if (type == Game.PASS_CHILD) need = passNeeds(need);
-                    if (seg.table() == null) continue;
-                    c.canonical(c.out[0], c.out[1]);
-                    if (!seg.contains(c.cOcc, c.cMover)) continue;
-                    int idx = seg.table().find(c.cOcc, c.cMover);
-                    if (idx < 0) continue;
-                    int at = (int) (seg.base() + idx);
-                    byte bits8 = (byte) (need | (consult ? REACHED : 0));
-                    if (atomic) BYTES.getAndBitwiseOr(fb, at, bits8);
-                    else fb[at] |= bits8;
-                }
+                base += m;
             }
         }
     }
