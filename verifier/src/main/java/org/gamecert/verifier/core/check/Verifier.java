@@ -445,6 +445,7 @@ public final class Verifier {
         void pass2() throws IOException {
             done = 0;
             layersDone = 0;
+            int listed = res.violations.size();
             byte[] flags = null;
             Violation found = null;
             for (int li = nLayers - 1; li >= 0; li--) {
@@ -469,6 +470,8 @@ public final class Verifier {
                 layersDone++;
             }
             dropTable();
+            // --all: as listed in the order of checks (the first ones of a rule over its cap are those found first)
+            res.violations.subList(listed, res.violations.size()).sort((x, y) -> x.block != y.block ? Long.compare(x.block, y.block) : Long.compare(x.entry, y.entry));
             if (found != null) violation(found.rule, found.block, found.layer, found.entry, true, found.mover, found.opponent, found.message, false);
         }
 

@@ -498,6 +498,27 @@ class RuleViolationTest {
         rejects(t.write(), "R-ALL-1");
     }
 
+    /** Pass 2 checks the shallowest layer first, but the violation reported is the first in the file. */
+    @Test
+    void firstViolationInFileOrderAcrossLayers() throws Exception {
+        TestCert t = othCert.copy();
+        Entry r = root(t, oth);
+        r.lo = r.hi = r.lo + 2; // R-P-1 in the shallowest layer, the last in the file
+        Entry deep = null;
+        for (Entry e : t.entries)
+            if (e.kind != TestCert.A && (deep == null || e.layer() > deep.layer())) deep = e;
+        Result shallowOnly = rejects(t.write(), "R-P-1");
+        int occupied = Long.numberOfTrailingZeros(deep.occ);
+        deep.move = occupied; // R-MOVE-1 in the deepest layer, earlier in the file
+        Result both = rejects(t.write(), "R-MOVE-1");
+        assertEquals(deep.layer(), both.firstViolation().layer);
+        assertTrue(both.firstViolation().layer > shallowOnly.firstViolation().layer);
+        Options all = new Options();
+        all.all = true;
+        Result r2 = verify(t.write(), all);
+        assertEquals(List.of("R-MOVE-1", "R-P-1"), r2.violations.stream().map(v -> v.rule).toList().subList(0, 2), "--all lists them in file order");
+    }
+
     @Test
     void census1() throws Exception {
         TestCert t = c4Cert.copy();
