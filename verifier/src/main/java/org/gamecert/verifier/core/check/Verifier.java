@@ -44,7 +44,7 @@ public final class Verifier {
     public static Result verify(Path path, Options options) {
         Result res = new Result();
         long t0 = System.nanoTime();
-        ExecutorService pool = options.threads > 1 ? Executors.newFixedThreadPool(options.threads - 1, r -> {
+        ExecutorService pool = options.threads > 1 ? Executors.newFixedThreadPool(options.threads, r -> {
             Thread t = new Thread(r, "verifier-decode");
             t.setDaemon(true);
             return t;
@@ -107,6 +107,7 @@ public final class Verifier {
         Header h;
         Game game;
         int[] tb;
+        final int[] tbPlace = new int[64];
         int group, uMin, uMax, cells;
         boolean weak;
         int rootDiscs;
@@ -211,6 +212,7 @@ public final class Verifier {
             res.rootValue = h.rootValue;
             game = h.family == Header.OTHELLO ? new OthelloRules(h.width) : new ConnectFourRules(h.width, h.height);
             tb = h.tb;
+            for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;
             group = h.symmetry == 0 ? 1 : game.symmetryCount();
             uMin = game.uMin();
             uMax = game.uMax();
@@ -497,14 +499,12 @@ public final class Verifier {
             tbReported = acc != null && opt.all ? new java.util.BitSet((int) n) : null;
             forSegments(below, seg -> {
                 Keep keep = new Keep(d);
-                long index = 0;
-                for (int b = lFirst[li]; b < lEnd[li]; b++) {
-                    Payload p = reload(b);
+                long[] index = {0};
+                eachBlock(li, (block, p) -> {
                     int m = keep.apply(p);
-                    long base = index, limit = best[0] == null ? n : best[0].entry; // n: read so far when flushed
-                    index += m;
-                    if (base >= limit) break;
-                    int block = b;
+                    long base = index[0], limit = best[0] == null ? n : best[0].entry; // n: read so far when flushed
+                    index[0] += m;
+                    if (base >= limit) return false;
                     if (opt.all) {
                         for (int i = 0; i < m; i++) main.checkPosition(block, d, p, i, base + i, seg, acc, fa);
                     } else {
@@ -514,7 +514,8 @@ public final class Verifier {
                         best[0] = earliest(best[0]);
                     }
                     if (seg.first()) progress(2, done + m, entries, m);
-                }
+                    return true;
+                });
             });
             if (acc != null) budget.resize(n + (tbReported != null ? n / 8 + 8 : 0), 0, d);
             tbReported = null;
@@ -575,25 +576,25 @@ public final class Verifier {
             table.reset(lDiscs[li]);
             table.ensure((int) Math.min(room, lSize[li]), budget, true);
             Keep keep = new Keep(lDiscs[li]);
-            Segment seg = null;
-            int parts = 0;
-            for (int b = lFirst[li]; b < lEnd[li]; b++) {
-                Payload p = reload(b);
+            Segment[] seg = {null};
+            int[] parts = {0};
+            eachBlock(li, (b, p) -> {
                 int m = keep.apply(p);
                 for (int j = 0; j < m; j++) {
                     if (table.size == room) {
-                        seg = scanSegment(seg, false, body);
-                        parts++;
+                        seg[0] = scanSegment(seg[0], false, body);
+                        parts[0]++;
                     }
                     table.add(p.occ[j], p.mover[j], p.kind[j], p.lo[j], p.hi[j]);
                 }
-            }
+                return true;
+            });
             res.peakEntriesHeld = Math.max(res.peakEntriesHeld, table.size);
-            if (++parts > 1) {
-                scanSegment(seg, true, body);
+            if (parts[0] > 0) {
+                scanSegment(seg[0], true, body);
                 dropTable();
                 res.splitLayers++;
-                res.maxSegments = Math.max(res.maxSegments, parts);
+                res.maxSegments = Math.max(res.maxSegments, parts[0] + 1);
             } else { // held whole: kept for the recheck
                 table.index(budget);
                 tableLayer = li;
@@ -618,6 +619,33 @@ public final class Verifier {
             if (n > Integer.MAX_VALUE - 16) throw new Layer.OutOfBudget("layer " + d + " has more than 2^31 entries");
             budget.resize(0, n, d);
             return new byte[(int) n];
+        }
+
+        /** Re-reads the blocks of layer li in order, each decoded on the pool while the one before is used. */
+        void eachBlock(int li, BlockBody body) throws IOException {
+            FutureTask<Payload> next = null;
+            try {
+                for (int b = lFirst[li]; b < lEnd[li]; b++) {
+                    FutureTask<Payload> now = next != null ? next : reloadTask(b);
+                    next = b + 1 < lEnd[li] ? reloadTask(b + 1) : null;
+                    if (!body.use(b, now.get())) break;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted");
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof IOException) throw (IOException) e.getCause();
+                throw new IllegalStateException("decoding failed: " + e.getCause(), e.getCause());
+            } finally {
+                if (next != null) next.cancel(false);
+            }
+        }
+
+        FutureTask<Payload> reloadTask(int b) {
+            FutureTask<Payload> task = new FutureTask<>(() -> reload(b));
+            if (pool != null) pool.execute(task);
+            else task.run();
+            return task;
         }
 
         /** Re-reads block i (checked again against its chain value: the file must not change). */
@@ -768,11 +796,11 @@ public final class Verifier {
                  * to the children it consults (SPEC §10.2) with the needs of §10.1.
                  */
                 void children(boolean merge) {
-                    boolean cutOnly = k == C; // only the cut move matters to a lone C
+                    long order = 0; // the moves' places in TB, lowest first; a lone C: only its cut move
+                    for (long bits = k == C ? 1L << mv : legal; bits != 0; bits &= bits - 1) order |= 1L << tbPlace[Long.numberOfTrailingZeros(bits)];
                     Layer below = seg.table();
-                    for (int t = 0; t < tb.length; t++) {
-                        int code = tb[t];
-                        if (((legal >>> code) & 1) == 0 || (cutOnly && code != mv)) continue;
+                    for (; order != 0; order &= order - 1) {
+                        int code = tb[Long.numberOfTrailingZeros(order)];
                         int type = game.child(mover, opp, code, out);
                         mCode[n] = code;
                         mType[n] = type;
@@ -998,6 +1026,11 @@ public final class Verifier {
 
     interface RangeTask {
         void run(int from, int to, Run.Checker c);
+    }
+
+    interface BlockBody {
+        /** Uses block b; false: no more blocks are needed. */
+        boolean use(int b, Payload p) throws IOException;
     }
 
     interface SegmentBody {
