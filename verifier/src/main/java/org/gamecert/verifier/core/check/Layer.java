@@ -2,21 +2,20 @@ package org.gamecert.verifier.core.check;
 
 /**
  * One layer's entries in key order, in primitive arrays (no object per entry). The key (occ,
- * mover) is two adjacent longs; the kind and two small signed fields (pass 1: lo, hi; pass 2: the
- * stored move, the flags) go into the mover's unused high bits when the board leaves room (16
- * bytes per entry: Othello 4×4 and 6×6, Connect Four up to W·(H+1) = 49), else into an int[]
- * (20 bytes per entry: Othello 8×8).
+ * mover) is two adjacent longs; the kind and the bounds lo, hi go into the mover's unused high
+ * bits when the board leaves room (16 bytes per entry: Othello 4×4 and 6×6, Connect Four up to
+ * W·(H+1) = 56), else into an int[] (20 bytes per entry: Othello 8×8).
  */
 final class Layer {
     static final int MAX_ENTRIES = (Integer.MAX_VALUE >> 1) - 16; // keys of one table in one long[]
     int discs = -1;
     int size;
     private long[] keys = new long[0]; // occ, mover (| packed fields) of entry i at 2i, 2i+1
-    private int[] data;                // kind | x << 8 | y << 16, when not packed
-    private final int shiftData, width; // packed: fields start at bit shiftData, x and y are width bits
+    private int[] data;                // kind | lo << 8 | hi << 16, when not packed
+    private final int shiftData, width; // packed: fields start at bit shiftData, lo and hi are width bits
     private final long moverMask, fieldMask;
 
-    /** boardBits: 64 - leading zeros of the board mask; width: bits for a signed x or y. */
+    /** boardBits: 64 - leading zeros of the board mask; width: bits for a signed bound. */
     Layer(int boardBits, int width) {
         this.width = width;
         boolean packed = boardBits + 5 + 2 * width <= 64;
@@ -46,13 +45,11 @@ final class Layer {
         return (int) (fields(i) & (data == null ? 0x1F : 0xFF));
     }
 
-    /** Pass 1: the lower bound; pass 2: the stored move (-1: none). */
-    int x(int i) {
+    int lo(int i) {
         return data == null ? signed(fields(i) >>> 5) : (byte) (data[i] >>> 8);
     }
 
-    /** Pass 1: the upper bound; pass 2: the flags. */
-    int y(int i) {
+    int hi(int i) {
         return data == null ? signed(fields(i) >>> (5 + width)) : (byte) (data[i] >>> 16);
     }
 
@@ -61,29 +58,15 @@ final class Layer {
         return (int) (v << (64 - width) >> (64 - width));
     }
 
-    void orY(int i, int bits) {
-        if (data == null) keys[2 * i + 1] |= (bits & fieldMask) << (shiftData + 5 + width);
-        else data[i] |= (bits & 0xFF) << 16;
-    }
-
-    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.arrayElementVarHandle(long[].class);
-    private static final java.lang.invoke.VarHandle INTS = java.lang.invoke.MethodHandles.arrayElementVarHandle(int[].class);
-
-    /** orY for several threads marking the same layer (pass 2). */
-    void orYAtomic(int i, int bits) {
-        if (data == null) LONGS.getAndBitwiseOr(keys, 2 * i + 1, (bits & fieldMask) << (shiftData + 5 + width));
-        else INTS.getAndBitwiseOr(data, i, (bits & 0xFF) << 16);
-    }
-
-    void add(long occ, long mover, int kind, int x, int y) {
+    void add(long occ, long mover, int kind, int lo, int hi) {
         int i = size++;
         keys[2 * i] = occ;
         if (data == null) {
-            long f = (kind & 0x1F) | (x & fieldMask) << 5 | (y & fieldMask) << (5 + width);
+            long f = (kind & 0x1F) | (lo & fieldMask) << 5 | (hi & fieldMask) << (5 + width);
             keys[2 * i + 1] = mover | f << shiftData;
         } else {
             keys[2 * i + 1] = mover;
-            data[i] = (kind & 0xFF) | (x & 0xFF) << 8 | (y & 0xFF) << 16;
+            data[i] = (kind & 0xFF) | (lo & 0xFF) << 8 | (hi & 0xFF) << 16;
         }
     }
 

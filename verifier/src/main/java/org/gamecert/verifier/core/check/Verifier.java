@@ -228,8 +228,7 @@ public final class Verifier {
             rootOcc = main.cOcc;
             rootMover = main.cMover;
             lastStoredChain = sha(new byte[] {0}, headerContent);
-            // Signed width for values and move codes.
-            int width = 32 - Integer.numberOfLeadingZeros(Math.max(Math.max(uMax, game.moveCodes() - 1), 15)) + 1;
+            int width = 32 - Integer.numberOfLeadingZeros(uMax) + 1; // bits for a signed value in [-uMax, uMax]
             int boardBits = 64 - Long.numberOfLeadingZeros(game.boardMask());
             table = new Layer(boardBits, width);
             res.bytesPerEntryHeld = table.bytesPerEntry();
@@ -822,8 +821,8 @@ public final class Verifier {
                                 int idx = below == null ? -1 : below.find(cOcc, cMover);
                                 kind = idx < 0 ? MISSING : below.kind(idx);
                                 if (idx >= 0) {
-                                    clo = type == Game.CHILD ? -below.y(idx) : below.x(idx);
-                                    chi = type == Game.CHILD ? -below.x(idx) : below.y(idx);
+                                    clo = type == Game.CHILD ? -below.hi(idx) : below.lo(idx);
+                                    chi = type == Game.CHILD ? -below.lo(idx) : below.hi(idx);
                                     int bits = (type == Game.PASS_CHILD ? passNeeds(need) : need) | (flags & REACHED);
                                     if (bits != 0) BYTES.getAndBitwiseOr(childFlags, (int) (seg.base() + idx), (byte) bits);
                                 }
