@@ -1,24 +1,27 @@
 package org.gamecert.verifier.core.check;
 
+import org.gamecert.verifier.core.format.Payload;
+
 /**
  * One layer's entries in key order, in primitive arrays (no object per entry). The key (occ,
- * mover) is two adjacent longs; the kind and the bounds lo, hi go into the mover's unused high
- * bits when the board leaves room (16 bytes per entry: Othello 4×4 and 6×6, Connect Four up to
- * W·(H+1) = 56), else into an int[] (20 bytes per entry: Othello 8×8).
+ * mover) is two adjacent longs; the kind, the bounds lo, hi and the move go into the mover's
+ * unused high bits when the board leaves room (16 bytes per entry: Othello 4×4 and 6×6, Connect
+ * Four up to W·(H+1) = 53), else into an int[] (20 bytes per entry: Othello 8×8).
  */
 final class Layer {
     static final int MAX_ENTRIES = (Integer.MAX_VALUE >> 1) - 16; // keys of one table in one long[]
     int discs = -1;
     int size;
     private long[] keys = new long[0]; // occ, mover (| packed fields) of entry i at 2i, 2i+1
-    private int[] data;                // kind | lo << 8 | hi << 16, when not packed
-    private final int shiftData, width; // packed: fields start at bit shiftData, lo and hi are width bits
+    private int[] data;                // kind | lo << 8 | hi << 16 | move << 24, when not packed
+    private final int shiftData, width, moveBits; // packed: fields from bit shiftData, lo and hi are width bits
     private final long moverMask, fieldMask;
 
-    /** boardBits: 64 - leading zeros of the board mask; width: bits for a signed bound. */
-    Layer(int boardBits, int width) {
+    /** boardBits: 64 - leading zeros of the board mask; width: bits for a signed bound; moveBits: for a move code. */
+    Layer(int boardBits, int width, int moveBits) {
         this.width = width;
-        boolean packed = boardBits + 5 + 2 * width <= 64;
+        this.moveBits = moveBits;
+        boolean packed = boardBits + 5 + 2 * width + moveBits <= 64;
         shiftData = packed ? boardBits : -1;
         moverMask = packed ? (1L << boardBits) - 1 : -1L;
         fieldMask = (1L << width) - 1;
@@ -53,20 +56,40 @@ final class Layer {
         return data == null ? signed(fields(i) >>> (5 + width)) : (byte) (data[i] >>> 16);
     }
 
+    /** The stored move (meaningful for kinds with a move). */
+    int move(int i) {
+        return data == null ? (int) (fields(i) >>> (5 + 2 * width) & ((1 << moveBits) - 1)) : data[i] >>> 24;
+    }
+
+    /** Entries [from, from + n) as a decoded block. */
+    Payload slice(int from, int n) {
+        Payload p = new Payload(n);
+        for (int j = 0; j < n; j++) {
+            int i = from + j, k = kind(i);
+            p.occ[j] = occ(i);
+            p.mover[j] = mover(i);
+            p.kind[j] = (byte) k;
+            p.lo[j] = (byte) lo(i);
+            p.hi[j] = (byte) hi(i);
+            p.move[j] = (byte) (Payload.hasMove(k) ? move(i) : -1);
+        }
+        return p;
+    }
+
     private int signed(long f) {
         long v = f & fieldMask;
         return (int) (v << (64 - width) >> (64 - width));
     }
 
-    void add(long occ, long mover, int kind, int lo, int hi) {
+    void add(long occ, long mover, int kind, int lo, int hi, int move) {
         int i = size++;
         keys[2 * i] = occ;
         if (data == null) {
-            long f = (kind & 0x1F) | (lo & fieldMask) << 5 | (hi & fieldMask) << (5 + width);
+            long f = (kind & 0x1F) | (lo & fieldMask) << 5 | (hi & fieldMask) << (5 + width) | (move & ((1L << moveBits) - 1)) << (5 + 2 * width);
             keys[2 * i + 1] = mover | f << shiftData;
         } else {
             keys[2 * i + 1] = mover;
-            data[i] = (kind & 0xFF) | (lo & 0xFF) << 8 | (hi & 0xFF) << 16;
+            data[i] = (kind & 0xFF) | (lo & 0xFF) << 8 | (hi & 0xFF) << 16 | move << 24;
         }
     }
 

@@ -131,13 +131,14 @@ public final class Verifier {
         int nLayers;
         final int[] lDiscs = new int[67], lFirst = new int[67], lEnd = new int[67];
         final long[] lSize = new long[67];
+        final boolean[] lReread = new boolean[67]; // entries skipped, or off the board, or a move code the table cuts
         final java.util.List<BlockRecord> blockList = new java.util.ArrayList<>(); // to re-read blocks
         byte[] lastComputedChain;
         boolean anyViolation;
 
         // pass 2: the layer below (whole or a segment), the flags of the layer below being marked
-        Layer table;
-        int tableLayer = -1; // the layer table holds whole, -1: none
+        Layer table, upper; // upper: the layer being checked, when it was held whole as the layer below
+        int tableLayer = -1, upperLayer = -1; // the layers they hold whole, -1: none
         byte[] childFlags;
 
         final Checker main = new Checker(false);
@@ -230,7 +231,9 @@ public final class Verifier {
             lastStoredChain = sha(new byte[] {0}, headerContent);
             int width = 32 - Integer.numberOfLeadingZeros(uMax) + 1; // bits for a signed value in [-uMax, uMax]
             int boardBits = 64 - Long.numberOfLeadingZeros(game.boardMask());
-            table = new Layer(boardBits, width);
+            int moveBits = 32 - Integer.numberOfLeadingZeros(game.moveCodes() - 1);
+            table = new Layer(boardBits, width, moveBits);
+            upper = new Layer(boardBits, width, moveBits);
             res.bytesPerEntryHeld = table.bytesPerEntry();
             // Fixed overhead: blocks in flight (payload, frame, decoded columns) per decoding thread.
             long perBlock = 2L * h.maxBlockBytes + 1024 + 22L * h.maxBlockEntries;
@@ -358,6 +361,8 @@ public final class Verifier {
         void checkEntry(BlockRecord rec, Payload p, int i) {
             long occ = p.occ[i], mover = p.mover[i], opp = occ & ~mover;
             int k = p.kind[i] & 0xFF, d = rec.layer;
+            lReread[nLayers - 1] |= Long.bitCount(occ) != d || (hasLast && !after(occ, mover, lastOcc, lastMover))
+                    || (occ & ~game.boardMask()) != 0 || (Payload.hasMove(k) && (p.move[i] & 0xFF) >= game.moveCodes());
             if (Long.bitCount(occ) != d) {
                 violation(Rule.LAY_2, rec.index, d, curCount, true, mover, opp,
                         "entry has " + Long.bitCount(occ) + " discs in a block of layer " + d, d > 64);
@@ -451,7 +456,15 @@ public final class Verifier {
             Violation found = null;
             for (int li = nLayers - 1; li >= 0; li--) {
                 int d = lDiscs[li], below = li > 0 && lDiscs[li - 1] == d + 1 ? li - 1 : -1;
-                if (tableLayer != below) dropTable();
+                dropUpper();
+                if (tableLayer == li && !lReread[li]) { // held whole: no re-read
+                    Layer t = upper;
+                    upper = table;
+                    upperLayer = li;
+                    table = t;
+                    tableLayer = -1;
+                }
+                dropTable();
                 byte[] fa = flags != null ? flags : newBytes(lSize[li], d);
                 if (rootFound && d == rootDiscs && rootIndex < fa.length) fa[(int) rootIndex] |= REACHED | (weak ? 0 : P);
                 childFlags = below >= 0 ? newBytes(lSize[below], d + 1) : null;
@@ -471,9 +484,15 @@ public final class Verifier {
                 layersDone++;
             }
             dropTable();
+            dropUpper();
             // --all: as listed in the order of checks (the first ones of a rule over its cap are those found first)
             res.violations.subList(listed, res.violations.size()).sort((x, y) -> x.block != y.block ? Long.compare(x.block, y.block) : Long.compare(x.entry, y.entry));
             if (found != null) violation(found.rule, found.block, found.layer, found.entry, true, found.mover, found.opponent, found.message, false);
+        }
+
+        void dropUpper() {
+            upper.release(budget);
+            upperLayer = -1;
         }
 
         void dropTable() {
@@ -492,6 +511,7 @@ public final class Verifier {
             int d = lDiscs[li];
             long n = lSize[li];
             Violation[] best = {null};
+            if (below >= 0 && lSize[below] > room()) dropUpper(); // the layer below whole rather than this one held
             byte[] acc = below >= 0 && lSize[below] > room() ? newBytes(n, d) : null; // in segments
             if (acc != null) Arrays.fill(acc, Byte.MIN_VALUE);
             if (acc != null && opt.all) budget.resize(0, n / 8 + 8, d);
@@ -584,7 +604,7 @@ public final class Verifier {
                         seg[0] = scanSegment(seg[0], false, body);
                         parts[0]++;
                     }
-                    table.add(p.occ[j], p.mover[j], p.kind[j], p.lo[j], p.hi[j]);
+                    table.add(p.occ[j], p.mover[j], p.kind[j], p.lo[j], p.hi[j], p.move[j]);
                 }
                 return true;
             });
@@ -622,6 +642,10 @@ public final class Verifier {
 
         /** Re-reads the blocks of layer li in order, each decoded on the pool while the one before is used. */
         void eachBlock(int li, BlockBody body) throws IOException {
+            if (upperLayer == li) { // held: no decoding
+                for (int b = lFirst[li], at = 0; b < lEnd[li] && body.use(b, upper.slice(at, blockList.get(b).count)); b++) at += blockList.get(b).count;
+                return;
+            }
             FutureTask<Payload> next = null;
             try {
                 for (int b = lFirst[li]; b < lEnd[li]; b++) {

@@ -14,7 +14,7 @@ public final class Payload {
     public final long[] occ, mover;
     public final byte[] kind, lo, hi, move; // move = -1 (0xFF) for {A}: no stored move
 
-    private Payload(int n) {
+    public Payload(int n) {
         count = n;
         occ = new long[n];
         mover = new long[n];

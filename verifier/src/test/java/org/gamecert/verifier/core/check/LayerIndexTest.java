@@ -29,12 +29,21 @@ class LayerIndexTest {
     }
 
     static void check(int boardBits, int width, TreeSet<Key> set, Random rnd) {
-        Layer layer = new Layer(boardBits, width);
+        Layer layer = new Layer(boardBits, width, 6);
         layer.reset(Long.bitCount(set.first().occ()));
         layer.ensure(set.size(), new Layer.Budget(Long.MAX_VALUE, 0), true);
         List<Key> list = new ArrayList<>(set);
-        for (Key k : list) layer.add(k.occ(), k.mover(), 0x10, 3, -3);
+        for (int i = 0; i < list.size(); i++) layer.add(list.get(i).occ(), list.get(i).mover(), i % 2 == 0 ? 0x10 : 0x18, -(i % 5), i % 7, i % 64);
         layer.index(new Layer.Budget(Long.MAX_VALUE, 0));
+        org.gamecert.verifier.core.format.Payload p = layer.slice(0, list.size());
+        for (int i = 0; i < list.size(); i++) { // the fields come back as stored
+            assertEquals(list.get(i).occ(), p.occ[i]);
+            assertEquals(list.get(i).mover(), p.mover[i]);
+            assertEquals(i % 2 == 0 ? 0x10 : 0x18, p.kind[i]);
+            assertEquals(-(i % 5), p.lo[i]);
+            assertEquals(i % 7, p.hi[i]);
+            assertEquals(i % 64, p.move[i]);
+        }
         for (int i = 0; i < list.size(); i++) assertEquals(i, layer.find(list.get(i).occ(), list.get(i).mover()), "present key " + i);
         for (int t = 0; t < 20_000; t++) {
             Key k = list.get(rnd.nextInt(list.size()));

@@ -92,6 +92,8 @@ class RuleViolationTest {
             Result rs = verify(file, seg);
             assertEquals(Result.Verdict.REJECTED, rs.verdict, () -> "segments: " + rs.verdict + " " + rs.errorMessage);
             assertEquals(r.firstViolation().toString(), rs.firstViolation().toString(), "segments, threads " + threads);
+            assertEquals(r.firstViolation().mover, rs.firstViolation().mover, "the same position");
+            assertEquals(r.firstViolation().opponent, rs.firstViolation().opponent, "the same position");
         }
         return r;
     }
@@ -341,6 +343,12 @@ class RuleViolationTest {
         long occ = 0b1111L | (1L << 6) | (1L << 9) | (1L << 10);
         t.entries.add(new Entry(occ & ~(1L << 5), 1L, TestCert.A, -16, 16, 0));
         rejects(t.write(), "R-POS-1");
+        // discs off the board (the key encoding allows any 64-bit occupancy), reported as stored
+        t = othCert.copy();
+        long centre = (1L << 5) | (1L << 6) | (1L << 9) | (1L << 10), far = (1L << 20) | (1L << 40);
+        t.entries.add(new Entry(centre | far, (1L << 5) | (1L << 40), TestCert.C, 2, 16, 0));
+        Result off = rejects(t.write(), "R-POS-1");
+        assertEquals((1L << 5) | (1L << 40), off.firstViolation().mover);
         // a non-canonical copy of a canonical entry
         t = othCert.copy();
         Entry pick = null;
