@@ -162,16 +162,6 @@ public final class Payload {
         return out;
     }
 
-    /** Inverse of pdep for x within mask. */
-    public static long pext(long x, long mask) {
-        long out = 0;
-        int i = 0;
-        for (long m = mask; m != 0; m &= m - 1, i++) {
-            if ((x & m & -m) != 0) out |= 1L << i;
-        }
-        return out;
-    }
-
     private static FormatException fail(String rule, long block, int entry, String message) {
         return new EntryFormatException(rule, message, entry);
     }

@@ -20,7 +20,7 @@ class PayloadBitsTest {
     }
 
     @Test
-    void pdepMatchesReferenceAndPextInvertsIt() {
+    void pdepMatchesReferenceAndTheWritersPextInvertsIt() {
         SplittableRandom rnd = new SplittableRandom(20261122);
         long[] edge = {0L, -1L, 1L, 1L << 63, 0xFFL << 56, 0x0F0F0F0F0F0F0F0FL, (1L << 36) - 1, (1L << 42) - 1};
         for (int i = 0; i < 200_000; i++) {
@@ -30,7 +30,7 @@ class PayloadBitsTest {
             if (bits < 64) c &= (1L << bits) - 1;
             long dep = Payload.pdep(c, mask);
             assertEquals(referencePdep(c, mask), dep, () -> "pdep(" + Long.toHexString(mask) + ")");
-            assertEquals(c, Payload.pext(dep, mask));
+            assertEquals(c, org.gamecert.verifier.testcert.TestCert.pext(dep, mask)); // the writer's inverse
         }
     }
 }
