@@ -24,11 +24,12 @@ import org.gamecert.verifier.core.rules.Game;
 import org.gamecert.verifier.core.rules.OthelloRules;
 
 /**
- * Checks a certificate file against SPEC v1. Pass 1 reads the file in order (deepest layer first),
- * and once a layer is complete re-reads it and checks every entry against the layer below it;
- * pass 2 re-reads the layers shallowest first to compute the region R, reachability and the
- * census (SPEC §10). The layer below is held whole when it fits in --max-memory, else it is loaded
- * in key-range segments (forSegments); the outcome is the same either way.
+ * Checks a certificate file against SPEC v1. Pass 1 reads the file in order (deepest layer first):
+ * framing, hash chain, decoding, key order. Pass 2 goes over the layers shallowest first, checks
+ * every entry against the layer below it (SPEC §9) and, with the same lookups, passes the region's
+ * needs and reachability down (SPEC §10). The layer below is held whole when it fits in
+ * --max-memory, else it is loaded in key-range segments (forSegments); the outcome is the same
+ * either way.
  */
 public final class Verifier {
     private static final int P = Payload.P, AP = Payload.AP, PP = Payload.PP, A = Payload.A, C = Payload.C;
@@ -73,8 +74,7 @@ public final class Verifier {
             if (pool != null) pool.shutdownNow();
             res.nanos = System.nanoTime() - t0;
         }
-        if (res.verdict != Result.Verdict.ERROR && res.verdict != Result.Verdict.VERIFIED) res.commitment = null;
-        if (res.verdict == Result.Verdict.ERROR) res.commitment = null;
+        if (res.verdict != Result.Verdict.VERIFIED) res.commitment = null;
         return res;
     }
 
