@@ -640,18 +640,18 @@ public final class Verifier {
             return new byte[(int) n];
         }
 
-        /** Re-reads the blocks of layer li in order, each decoded on the pool while the one before is used. */
+        /** Re-reads the blocks of layer li in order, the next ones decoded on the pool while one is used. */
         void eachBlock(int li, BlockBody body) throws IOException {
             if (upperLayer == li) { // held: no decoding
                 for (int b = lFirst[li], at = 0; b < lEnd[li] && body.use(b, upper.slice(at, blockList.get(b).count)); b++) at += blockList.get(b).count;
                 return;
             }
-            FutureTask<Payload> next = null;
+            ArrayDeque<FutureTask<Payload>> ahead = new ArrayDeque<>(); // --threads blocks decoding while one is used
+            int depth = pool == null ? 1 : opt.threads + 1;
             try {
-                for (int b = lFirst[li]; b < lEnd[li]; b++) {
-                    FutureTask<Payload> now = next != null ? next : reloadTask(b);
-                    next = b + 1 < lEnd[li] ? reloadTask(b + 1) : null;
-                    if (!body.use(b, now.get())) break;
+                for (int b = lFirst[li], next = b; b < lEnd[li]; b++) {
+                    while (next < lEnd[li] && ahead.size() < depth) ahead.add(reloadTask(next++));
+                    if (!body.use(b, ahead.poll().get())) break;
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -660,7 +660,7 @@ public final class Verifier {
                 if (e.getCause() instanceof IOException) throw (IOException) e.getCause();
                 throw new IllegalStateException("decoding failed: " + e.getCause(), e.getCause());
             } finally {
-                if (next != null) next.cancel(false);
+                for (FutureTask<Payload> t : ahead) t.cancel(false);
             }
         }
 
