@@ -608,7 +608,7 @@ public final class Verifier {
                 }
                 return true;
             });
-            res.peakEntriesHeld = Math.max(res.peakEntriesHeld, table.size);
+            res.peakEntriesHeld = Math.max(res.peakEntriesHeld, (long) table.size + (upperLayer >= 0 ? upper.size : 0));
             if (parts[0] > 0) {
                 scanSegment(seg[0], true, body);
                 dropTable();
