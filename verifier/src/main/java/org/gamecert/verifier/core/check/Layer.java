@@ -98,8 +98,12 @@ final class Layer {
     // entry. project is the occupancy, except in a layer of few distinct occupancies (deep layers:
     // long runs of one occupancy), where it is the occupancy's rank among them, then the mover.
     private int[] start = new int[0];
-    private long[] runOcc = new long[0]; // sign-flipped distinct occupancies, when few
-    private int runs; // 0: project by the occupancy
+    // the distinct occupancies' ranks, when few: a hash table (open addressing, at most half full)
+    // by a multiplier drawn per run, so that no input can be made to collide
+    private static final long RUN_HASH = new java.security.SecureRandom().nextLong() | 1;
+    private long[] runOcc = new long[0];
+    private int[] runRank = new int[0]; // rank + 1, 0: empty slot
+    private int runs, runBits; // runs = 0: project by the occupancy
     private boolean indexed;
     private long minKey, span;
     private int shift, moverShift;
@@ -125,12 +129,17 @@ final class Layer {
             if (keys[2 * i] != keys[2 * i - 2]) distinct++;
         runs = 0;
         if (distinct <= size >> 8) {
-            if (runOcc.length < distinct) {
-                budget.resize(runOcc.length * 8L, distinct * 8L, discs);
-                runOcc = new long[distinct];
+            runBits = 65 - Long.numberOfLeadingZeros(distinct);
+            budget.resize(runOcc.length * 12L, 12L << runBits, discs);
+            runOcc = new long[1 << runBits];
+            runRank = new int[1 << runBits];
+            for (int i = 0; i < size; i++) {
+                if (i > 0 && keys[2 * i] == keys[2 * i - 2]) continue;
+                int h = runSlot(keys[2 * i]);
+                while (runRank[h] != 0) h = (h + 1) & (runRank.length - 1);
+                runOcc[h] = keys[2 * i];
+                runRank[h] = ++runs;
             }
-            for (int i = 0; i < size; i++)
-                if (i == 0 || keys[2 * i] != keys[2 * i - 2]) runOcc[runs++] = keys[2 * i] ^ Long.MIN_VALUE;
             moverShift = Math.max(0, 64 - Long.numberOfLeadingZeros(moverMask) - (64 - 27));
         }
         minKey = project(0, 0);
@@ -144,6 +153,10 @@ final class Layer {
         }
         while (b <= buckets) start[b++] = size;
         indexed = true;
+    }
+
+    private int runSlot(long occ) {
+        return (int) ((occ * RUN_HASH) >>> (64 - runBits));
     }
 
     /** The projection of entry i, whose occupancy is the r-th distinct one. */
@@ -165,7 +178,7 @@ final class Layer {
 
     /** The bytes this table's arrays take. */
     long bytes() {
-        return keys.length / 2 * (long) bytesPerEntry() + start.length * 4L + runOcc.length * 8L;
+        return keys.length / 2 * (long) bytesPerEntry() + start.length * 4L + runOcc.length * 12L;
     }
 
     /** Gives the table's memory back (a layer too big to hold, or a segment no longer needed). */
@@ -175,6 +188,7 @@ final class Layer {
         if (data != null) data = new int[0];
         start = new int[0];
         runOcc = new long[0];
+        runRank = new int[0];
         size = 0;
         indexed = false;
     }
@@ -185,9 +199,10 @@ final class Layer {
         if (indexed) {
             long key = o;
             if (runs > 0) {
-                int r = java.util.Arrays.binarySearch(runOcc, 0, runs, o ^ Long.MIN_VALUE);
-                if (r < 0) return -1;
-                key = (long) r << (64 - 27) | m >>> moverShift;
+                int h = runSlot(o);
+                while (runRank[h] != 0 && runOcc[h] != o) h = (h + 1) & (runRank.length - 1);
+                if (runRank[h] == 0) return -1;
+                key = (long) (runRank[h] - 1) << (64 - 27) | m >>> moverShift;
             }
             if (Long.compareUnsigned(key - minKey, span) > 0) return -1;
             int b = (int) ((key - minKey) >>> shift);
