@@ -168,9 +168,23 @@ public final class Verifier {
             if (streaming && (fatal || !opt.all)) checkReadSoFar();
             anyViolation = true;
             long n = res.violationCounts.merge(rule, 1L, Long::sum);
-            if (n <= opt.maxViolationsPerRule || res.violations.isEmpty())
-                res.violations.add(new Violation(rule, block, layer, entry, pos, mover, opp, msg));
+            Violation v = new Violation(rule, block, layer, entry, pos, mover, opp, msg);
+            if (n <= opt.maxViolationsPerRule || res.violations.isEmpty()) {
+                res.violations.add(v);
+            } else if (block >= 0) { // over the cap: keep the first in the file (pass 2 finds shallow layers first)
+                int last = -1;
+                for (int i = 0; i < res.violations.size(); i++) {
+                    Violation x = res.violations.get(i);
+                    if (x.rule.equals(rule) && x.block >= 0 && (last < 0 || before(res.violations.get(last), x))) last = i;
+                }
+                if (last >= 0 && before(v, res.violations.get(last))) res.violations.set(last, v);
+            }
             if (fatal || !opt.all) throw new Stop();
+        }
+
+        /** x's entry comes before y's in the file (stable for violations of one entry). */
+        static boolean before(Violation x, Violation y) {
+            return x.block != y.block ? x.block < y.block : x.entry < y.entry;
         }
 
         void fatal(String rule, String msg) {
@@ -451,7 +465,6 @@ public final class Verifier {
         void pass2() throws IOException {
             done = 0;
             layersDone = 0;
-            int listed = res.violations.size();
             byte[] flags = null;
             Violation found = null;
             for (int li = nLayers - 1; li >= 0; li--) {
@@ -485,8 +498,7 @@ public final class Verifier {
             }
             dropTable();
             dropUpper();
-            // --all: as listed in the order of checks (the first ones of a rule over its cap are those found first)
-            res.violations.subList(listed, res.violations.size()).sort((x, y) -> x.block != y.block ? Long.compare(x.block, y.block) : Long.compare(x.entry, y.entry));
+            res.violations.sort((x, y) -> before(x, y) ? -1 : before(y, x) ? 1 : 0); // --all: in the order of checks
             if (found != null) violation(found.rule, found.block, found.layer, found.entry, true, found.mover, found.opponent, found.message, false);
         }
 
@@ -574,10 +586,10 @@ public final class Verifier {
             return found; // not expected: the checks found nothing this time
         }
 
-        /** Entries of the layer below that fit in the memory left (with their index). */
+        /** Entries of the layer below that fit in the memory left (with their index: under 3 bytes per entry). */
         long room() {
             long free = budget.max - budget.used - 64 + (tableLayer >= 0 ? table.bytes() : 0);
-            return Math.min(Math.min(Layer.MAX_ENTRIES, opt.maxHeldEntries), free / (table.bytesPerEntry() + 2));
+            return Math.min(Math.min(Layer.MAX_ENTRIES, opt.maxHeldEntries), free / (table.bytesPerEntry() + 3));
         }
 
         /**
@@ -636,6 +648,7 @@ public final class Verifier {
 
         byte[] newBytes(long n, int d) {
             if (n > Integer.MAX_VALUE - 16) throw new Layer.OutOfBudget("layer " + d + " has more than 2^31 entries");
+            if (budget.used + n > budget.max) dropUpper(); // flags must be had; the held layer can be re-read
             budget.resize(0, n, d);
             return new byte[(int) n];
         }

@@ -527,6 +527,31 @@ class RuleViolationTest {
         assertEquals(List.of("R-MOVE-1", "R-P-1"), r2.violations.stream().map(v -> v.rule).toList().subList(0, 2), "--all lists them in file order");
     }
 
+    /** --all over the per-rule cap keeps a rule's first violations in file order, and the same first one. */
+    @Test
+    void allModeKeepsTheFirstViolationsOfARule() throws Exception {
+        TestCert t = othCert.copy();
+        for (int i = 0; i < t.tb.length / 2; i++) { // the reverse TB order: canonical moves change everywhere
+            int x = t.tb[i];
+            t.tb[i] = t.tb[t.tb.length - 1 - i];
+            t.tb[t.tb.length - 1 - i] = x;
+        }
+        byte[] file = t.write();
+        Result first = verify(file, new Options());
+        Options all = new Options();
+        all.all = true;
+        Result capped = verify(file, all);
+        all.maxViolationsPerRule = Integer.MAX_VALUE;
+        Result every = verify(file, all);
+        long tb1 = every.violationCounts.get("R-TB-1");
+        assertTrue(tb1 > 10, "several layers of R-TB-1: " + tb1);
+        assertEquals(first.firstViolation().toString(), capped.firstViolation().toString());
+        assertEquals(first.firstViolation().toString(), every.firstViolation().toString());
+        List<String> keptTb = capped.violations.stream().filter(v -> v.rule.equals("R-TB-1")).map(Violation::toString).toList();
+        List<String> allTb = every.violations.stream().filter(v -> v.rule.equals("R-TB-1")).map(Violation::toString).toList();
+        assertEquals(allTb.subList(0, 10), keptTb);
+    }
+
     @Test
     void census1() throws Exception {
         TestCert t = c4Cert.copy();

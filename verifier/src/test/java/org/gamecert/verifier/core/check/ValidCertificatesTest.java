@@ -120,6 +120,43 @@ class ValidCertificatesTest {
         assertTrue(split >= 4, "verified with layers split in " + split + " runs");
     }
 
+    /**
+     * More memory never turns a verified certificate into an error: a fine sweep of --max-memory
+     * from the fixed overhead up (the flags, the held layer, segments and their indexes all
+     * compete for it; a review found two budgets that did before).
+     */
+    @Test
+    void moreMemoryNeverEndsInError() throws Exception {
+        TinySolver c4 = new TinySolver(2, 4, 4, 2, null);
+        long[] root = RuleViolationTest.c4Position(c4, "12");
+        TestCert t = c4.build(root[0], root[1], 1);
+        Result whole = assertVerified(t, new Options());
+        byte[] file = t.write();
+        for (int threads : new int[] {1, 2}) {
+            Options probe = new Options();
+            probe.threads = threads;
+            probe.maxMemory = 1;
+            Result r0 = verify(file, probe);
+            long fixed = Long.parseLong(r0.errorMessage.replaceAll(".*limits need (\\d+) bytes.*", "$1"));
+            long step = Math.max(1, t.entries.size() / 6), firstVerified = -1;
+            for (long extra = 0; extra <= 24L * t.entries.size(); extra += step) {
+                Options o = new Options();
+                o.threads = threads;
+                o.maxMemory = fixed + extra;
+                Result r = verify(file, o);
+                String what = "threads " + threads + ", max memory fixed + " + extra + ": " + r.verdict + " " + r.errorMessage;
+                if (r.verdict == Result.Verdict.VERIFIED) {
+                    if (firstVerified < 0) firstVerified = extra;
+                    assertEquals(whole.region, r.region, what);
+                } else {
+                    assertEquals(Result.Verdict.ERROR, r.verdict, what);
+                    assertTrue(firstVerified < 0, what + " (verified with fixed + " + firstVerified + ")");
+                }
+            }
+            assertTrue(firstVerified >= 0, "verified somewhere in the sweep");
+        }
+    }
+
     /** Entries in the biggest layer below the root's. */
     static long maxLayer(TestCert t) {
         java.util.Map<Integer, Long> n = new java.util.HashMap<>();
