@@ -50,12 +50,7 @@ class CheckingPassReviewTest {
     }
 
     static Options opts(int threads, boolean all, boolean strict, long held) {
-        Options o = new Options();
-        o.threads = threads;
-        o.all = all;
-        o.strict = strict;
-        o.maxHeldEntries = held;
-        return o;
+        return SegmentReviewTest.opts(threads, strict, all, held);
     }
 
     /** Everything a verdict states, except the order of the --all list. */
