@@ -197,6 +197,8 @@ public final class Verifier {
          */
         void checkReadSoFar() {
             streaming = false;
+            for (Item it : queue) if (it.decoded != null) it.decoded.cancel(false); // their memory is pass 2's now
+            queue.clear();
             int li = nLayers - 1;
             if (li < 0) return;
             lEnd[li] = (int) blocks + (inBlock ? 1 : 0);
@@ -299,9 +301,10 @@ public final class Verifier {
         }
 
         /** Reads the blocks in file order: framing, hash chain, decoding, R-LAY-*; the root's entry. */
+        final ArrayDeque<Item> queue = new ArrayDeque<>(); // blocks read ahead in pass 1
+
         void pass1() throws IOException {
-            ArrayDeque<Item> queue = new ArrayDeque<>();
-            int depth = Math.max(1, opt.threads);
+            int depth = pool == null ? 1 : opt.threads + 1; // --threads decoding while one is used
             boolean readerDone = false;
             while (true) {
                 while (!readerDone && queue.size() < depth) {
