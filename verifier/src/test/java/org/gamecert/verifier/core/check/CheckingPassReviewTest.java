@@ -40,13 +40,7 @@ class CheckingPassReviewTest {
     }
 
     Result verify(byte[] file, Options o) throws Exception {
-        Path p = dir.resolve("c" + System.nanoTime() + ".gsc");
-        Files.write(p, file);
-        try {
-            return Verifier.verify(p, o);
-        } finally {
-            Files.delete(p);
-        }
+        return SegmentReviewTest.verifyIn(dir, file, o);
     }
 
     static Options opts(int threads, boolean all, boolean strict, long held) {

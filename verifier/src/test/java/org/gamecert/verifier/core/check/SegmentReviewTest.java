@@ -41,6 +41,11 @@ class SegmentReviewTest {
     }
 
     Result verify(byte[] file, Options o) throws Exception {
+        return verifyIn(dir, file, o);
+    }
+
+    /** Verifies file written to a fresh name in dir, then deletes it. */
+    static Result verifyIn(Path dir, byte[] file, Options o) throws Exception {
         Path p = dir.resolve("c" + System.nanoTime() + ".gsc");
         Files.write(p, file);
         try {
