@@ -722,7 +722,8 @@ public final class Verifier {
             final long[] occImages = new long[8];
             final EntryCheck entryCheck = new EntryCheck();
 
-            void canonical(long mover, long opp) {
+            /** Sets (cOcc, cMover) to the canonical form of the position; returns cOcc. */
+            long canonical(long mover, long opp) {
                 long occ = mover | opp, bo = occ, bm = mover;
                 if (group > 1) {
                     // Occupancy images first; the mover is transformed only under the minimal ones.
@@ -746,8 +747,8 @@ public final class Verifier {
                         if (Long.compareUnsigned(m, bm) < 0) bm = m;
                     }
                 }
-                cOcc = bo;
                 cMover = bm;
+                return cOcc = bo;
             }
 
             /**
@@ -764,8 +765,8 @@ public final class Verifier {
                     if (!quiet) report(Rule.POS_1, block, d, index, mover, opp, "not a legal position");
                     return;
                 }
-                canonical(mover, opp);
-                if (cOcc != occ || cMover != mover) {
+                // A reached entry was found by its parent's lookup of a canonical form: it is one.
+                if ((fa[(int) index] & REACHED) == 0 && (canonical(mover, opp) != occ || cMover != mover)) {
                     if (!quiet) report(Rule.POS_3, block, d, index, mover, opp, "the key is not the canonical form of its position");
                     return;
                 }
