@@ -17,3 +17,15 @@ ensure_jar() { # ensure_jar MODULE  -> prints the jar path
   fi
   printf '%s\n' "$jar"
 }
+
+# JVM options for the verifier, before GAMECERT_JAVA_OPTS (which can override them): the
+# throughput collector (no concurrent marking competing for the cores with the checking
+# threads) and transparent huge pages for the heap where the kernel offers them (fewer TLB misses
+# in the random lookups of the layer tables). Measured on the 6x6 20-empties certificate:
+# 5.7 s -> 4.8 s with 2 threads.
+verifier_jvm_opts() {
+  printf '%s\n' -XX:+UseParallelGC
+  if grep -qs -e '\[always\]' -e '\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled; then
+    printf '%s\n' -XX:+UseTransparentHugePages
+  fi
+}
