@@ -29,9 +29,9 @@ public final class TinySolver {
         this.symmetry = symmetry;
         this.c4 = family == 2;
         this.game = c4 ? new ConnectFourRules(width, height) : new OthelloRules(width);
-        this.group = symmetry == 0 ? 1 : game.symmetryCount();
+        this.group = symmetry == 0 ? 1 : game.symmetryCount;
         if (tb == null) {
-            tb = new int[game.moveCodes()];
+            tb = new int[game.moveCodes];
             if (c4) {
                 int k = 0;
                 for (int dist = 0; dist <= width; dist++)
@@ -42,7 +42,7 @@ public final class TinySolver {
             }
         }
         this.tb = tb;
-        if (game.cells() + (c4 ? width : 0) > 32) throw new IllegalArgumentException("tiny games only");
+        if (game.cells + (c4 ? width : 0) > 32) throw new IllegalArgumentException("tiny games only");
     }
 
     static long key(long mover, long opp) {
@@ -171,7 +171,7 @@ public final class TinySolver {
                 if (game.child(mover, opp, Long.numberOfTrailingZeros(m), out) != Game.TERMINAL) auxWork.add(canonicalKey(out[0], out[1]));
         }
         int rootDiscs = Long.bitCount(rootMover | rootOpp);
-        for (int d = rootDiscs; d <= game.cells(); d++) {
+        for (int d = rootDiscs; d <= game.cells; d++) {
             long region = 0, auxCount = 0;
             for (long k : needs.keySet()) if (Long.bitCount(occOf(k)) == d) region++;
             if (c4) region += terminals.getOrDefault(d, Set.of()).size();

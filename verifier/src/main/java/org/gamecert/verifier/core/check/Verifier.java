@@ -230,10 +230,10 @@ public final class Verifier {
             game = h.family == Header.OTHELLO ? new OthelloRules(h.width) : new ConnectFourRules(h.width, h.height);
             tb = h.tb;
             for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;
-            group = h.symmetry == 0 ? 1 : game.symmetryCount();
-            uMin = game.uMin();
-            uMax = game.uMax();
-            cells = game.cells();
+            group = h.symmetry == 0 ? 1 : game.symmetryCount;
+            uMin = game.uMin;
+            uMax = game.uMax;
+            cells = game.cells;
             weak = h.mode == Header.WEAK;
             long rm = h.rootMover, ro = h.rootOpponent;
             if ((rm & ro) != 0) violation(Rule.HDR_2, -1, -1, -1, false, rm, ro, "root_mover and root_opponent overlap", true);
@@ -246,8 +246,8 @@ public final class Verifier {
             rootMover = main.cMover;
             lastStoredChain = sha(new byte[] {0}, headerContent);
             int width = 32 - Integer.numberOfLeadingZeros(uMax) + 1; // bits for a signed value in [-uMax, uMax]
-            int boardBits = 64 - Long.numberOfLeadingZeros(game.boardMask());
-            int moveBits = 32 - Integer.numberOfLeadingZeros(game.moveCodes() - 1);
+            int boardBits = 64 - Long.numberOfLeadingZeros(game.boardMask);
+            int moveBits = 32 - Integer.numberOfLeadingZeros(game.moveCodes - 1);
             table = new Layer(boardBits, width, moveBits);
             upper = new Layer(boardBits, width, moveBits);
             res.bytesPerEntryHeld = table.bytesPerEntry();
@@ -379,7 +379,7 @@ public final class Verifier {
             long occ = p.occ[i], mover = p.mover[i], opp = occ & ~mover;
             int k = p.kind[i] & 0xFF, d = rec.layer;
             lReread[nLayers - 1] |= Long.bitCount(occ) != d || (hasLast && !after(occ, mover, lastOcc, lastMover))
-                    || (occ & ~game.boardMask()) != 0 || (Payload.hasMove(k) && (p.move[i] & 0xFF) >= game.moveCodes());
+                    || (occ & ~game.boardMask) != 0 || (Payload.hasMove(k) && (p.move[i] & 0xFF) >= game.moveCodes);
             if (Long.bitCount(occ) != d) {
                 violation(Rule.LAY_2, rec.index, d, curCount, true, mover, opp,
                         "entry has " + Long.bitCount(occ) + " discs in a block of layer " + d, d > 64);
@@ -777,9 +777,9 @@ public final class Verifier {
                     return;
                 }
                 int mv = p.move[i] & 0xFF;
-                if (Payload.hasMove(k) && (mv >= game.moveCodes() || ((legal >>> mv) & 1) == 0)) {
+                if (Payload.hasMove(k) && (mv >= game.moveCodes || ((legal >>> mv) & 1) == 0)) {
                     if (!quiet) report(Rule.MOVE_1, block, d, index, mover, opp,
-                            "stored move " + (mv >= game.moveCodes() ? "code " + mv : game.moveName(mv)) + " is not legal");
+                            "stored move " + (mv >= game.moveCodes ? "code " + mv : game.moveName(mv)) + " is not legal");
                     return;
                 }
                 int in = acc == null ? Integer.MIN_VALUE : acc[(int) index];

@@ -4,9 +4,9 @@ package org.gamecert.verifier.core.rules;
  * Connect Four W×H (SPEC §7.3): cell (c, r) is bit c·(H+1) + r, rows from the bottom; bit
  * c·(H+1) + H is an always-empty sentinel, so line tests by shifting never wrap between columns.
  */
-public final class ConnectFourRules implements Game {
+public final class ConnectFourRules extends Game {
     private final int w, h, stride;
-    private final long mask, top; // top: the highest playable cell of each column
+    private final long top; // the highest playable cell of each column
     private final long[] column; // the H playable cells of each column
     // The mirror as delta swaps: swap the outer halves of the columns (a middle one stays), then
     // the same within both halves at once, and so on: about log2(W) swaps.
@@ -14,19 +14,18 @@ public final class ConnectFourRules implements Game {
     private final int[] mirrorShifts;
 
     public ConnectFourRules(int width, int height) {
+        super(width * height, width, -1, 1, 2, cells(width, height));
         if (width < 1 || height < 1 || width * (height + 1) > 64)
             throw new IllegalArgumentException("Connect Four " + width + "x" + height);
         w = width;
         h = height;
         stride = h + 1;
         column = new long[w];
-        long m = 0, t = 0;
+        long t = 0;
         for (int c = 0; c < w; c++) {
             column[c] = ((1L << h) - 1) << (c * stride);
-            m |= column[c];
             t |= 1L << (c * stride + h - 1);
         }
-        mask = m;
         top = t;
         mirrorShifts = new int[31 - Integer.numberOfLeadingZeros(w)]; // blocks of W, W/2, ... > 1
         mirrorMasks = new long[mirrorShifts.length];
@@ -40,37 +39,10 @@ public final class ConnectFourRules implements Game {
         }
     }
 
-    public int width() {
-        return w;
-    }
-
-    public int height() {
-        return h;
-    }
-
-    @Override
-    public int cells() {
-        return w * h;
-    }
-
-    @Override
-    public int moveCodes() {
-        return w;
-    }
-
-    @Override
-    public int uMin() {
-        return -1;
-    }
-
-    @Override
-    public int uMax() {
-        return 1;
-    }
-
-    @Override
-    public long boardMask() {
-        return mask;
+    private static long cells(int w, int h) { // the playable cells: H of every column of H + 1
+        long m = 0;
+        for (int c = 0; c < w; c++) m |= ((1L << h) - 1) << (c * (h + 1));
+        return m;
     }
 
     /** True when the discs contain four in a line. */
@@ -102,7 +74,7 @@ public final class ConnectFourRules implements Game {
         long m = mover | moveDelta(mover, opponent, code), occ = m | opponent;
         out[0] = opponent;
         out[1] = m;
-        if (hasFour(m) || occ == mask) {
+        if (hasFour(m) || occ == boardMask) {
             out[2] = hasFour(m) ? 1 : hasFour(opponent) ? -1 : 0;
             return TERMINAL;
         }
@@ -115,7 +87,7 @@ public final class ConnectFourRules implements Game {
     @Override
     public boolean isLegalPosition(long mover, long opponent) {
         long occ = mover | opponent;
-        if ((mover & opponent) != 0 || (occ & ~mask) != 0) return false;
+        if ((mover & opponent) != 0 || (occ & ~boardMask) != 0) return false;
         for (int c = 0; c < w; c++) {
             long col = (occ & column[c]) >>> (c * stride);
             if ((col & (col + 1)) != 0) return false; // a floating disc
@@ -126,17 +98,12 @@ public final class ConnectFourRules implements Game {
 
     @Override
     public boolean isTerminal(long mover, long opponent) {
-        return hasFour(opponent) || (mover | opponent) == mask;
+        return hasFour(opponent) || (mover | opponent) == boardMask;
     }
 
     @Override
     public int terminalValue(long mover, long opponent) {
         return hasFour(opponent) ? -1 : hasFour(mover) ? 1 : 0;
-    }
-
-    @Override
-    public int symmetryCount() {
-        return 2;
     }
 
     @Override

@@ -2,68 +2,69 @@ package org.gamecert.verifier.core.rules;
 
 /**
  * The rules of one game of SPEC §7, on bitboards. A position is (mover, opponent); move codes are
- * numbered 0..moveCodes()-1 as in SPEC §7.1/§7.3. Implementations are immutable and thread-safe.
+ * numbered 0..moveCodes-1 as in SPEC §7.1/§7.3. Implementations are immutable and thread-safe.
  */
-public interface Game {
+public abstract class Game {
     /** Child kinds returned by {@link #child}. */
-    int CHILD = 0, PASS_CHILD = 1, TERMINAL = 2;
+    public static final int CHILD = 0, PASS_CHILD = 1, TERMINAL = 2;
 
-    int cells();
+    /** Cells of the board, move codes, the utility range, the symmetries of the full group (SPEC §7). */
+    public final int cells, moveCodes, uMin, uMax, symmetryCount;
+    /** The board's squares as bits. */
+    public final long boardMask;
 
-    int moveCodes();
-
-    int uMin();
-
-    int uMax();
-
-    long boardMask();
+    Game(int cells, int moveCodes, int uMin, int uMax, int symmetryCount, long boardMask) {
+        this.cells = cells;
+        this.moveCodes = moveCodes;
+        this.uMin = uMin;
+        this.uMax = uMax;
+        this.symmetryCount = symmetryCount;
+        this.boardMask = boardMask;
+    }
 
     /** Bit k set when move code k is legal for the mover. */
-    long legalMoveCodes(long mover, long opponent);
+    public abstract long legalMoveCodes(long mover, long opponent);
 
     /** The discs that become the mover's when it plays code (placed disc and flips). */
-    long moveDelta(long mover, long opponent, int code);
+    public abstract long moveDelta(long mover, long opponent, int code);
 
     /** SPEC R-POS-1 (disjointness included). */
-    boolean isLegalPosition(long mover, long opponent);
+    public abstract boolean isLegalPosition(long mover, long opponent);
 
     /** True when the game is over at this position. */
-    boolean isTerminal(long mover, long opponent);
+    public abstract boolean isTerminal(long mover, long opponent);
 
     /** R-POS-2 holds: not terminal and the mover has a move (legal = legalMoveCodes). */
-    default boolean storable(long mover, long opponent, long legal) {
+    public boolean storable(long mover, long opponent, long legal) {
         return legal != 0 && !isTerminal(mover, opponent);
     }
 
     /** The utility of a terminal position from its mover's point of view. */
-    int terminalValue(long mover, long opponent);
-
-    /** Number of symmetries of the full group of the game (8 for Othello, 2 for Connect Four). */
-    int symmetryCount();
+    public abstract int terminalValue(long mover, long opponent);
 
     /** Image of a bitboard under symmetry g, numbered as listed in SPEC §7.4. */
-    long transform(long bits, int g);
+    public abstract long transform(long bits, int g);
 
     /** All images of a bitboard, out[g] = transform(bits, g) for every g of the full group. */
-    default void images(long bits, long[] out) {
-        for (int g = 0; g < symmetryCount(); g++) out[g] = transform(bits, g);
+    public void images(long bits, long[] out) {
+        for (int g = 0; g < symmetryCount; g++) out[g] = transform(bits, g);
     }
 
     /** The symmetry g^-1. */
-    int inverse(int g);
+    public abstract int inverse(int g);
 
     /** The code of move `code` after applying symmetry g to the board. */
-    int mapMove(int code, int g);
+    public abstract int mapMove(int code, int g);
 
     /** SPEC §7.5 name of a move code: an Othello square (a1) or a 1-based Connect Four column. */
-    String moveName(int code);
+    public abstract String moveName(int code);
 
     /**
      * The successor of a legal move (SPEC §7.2): returns CHILD (out = child, sign -1), PASS_CHILD
      * (out = child after the opponent's pass, sign +1) or TERMINAL (out = the terminal position with
      * the opponent to move, out[2] = the move's value from the mover's point of view).
      */
-    default int child(long mover, long opponent, int code, long[] out) {
+    public int child(long mover, long opponent, int code, long[] out) {
         long delta = moveDelta(mover, opponent, code);
         long m = mover | delta, o = opponent & ~delta;
         out[0] = o;

@@ -4,12 +4,12 @@ package org.gamecert.verifier.core.rules;
  * Othello N×N (SPEC §7.1) on the compact layout: square (r, c) is bit r·N + c, a1 = bit 0.
  * Directions are shifts with masks that stop runs at the board's edges.
  */
-public final class OthelloRules implements Game {
+public final class OthelloRules extends Game {
     private static final int[] INVERSE = {0, 1, 2, 3, 4, 6, 5, 7};
     private static final int MIRROR_COLUMNS = 0b11001010, MIRROR_ROWS = 0b10101100;
 
+    public final int size;
     private final int n;
-    private final long mask;
     private final long notEdge, centre;
     // rays[8q + d]: the squares from q (exclusive) to the edge in direction d; d < 4 go to higher
     // bits (east, north, north-east, north-west), d >= 4 are the opposite directions.
@@ -20,15 +20,15 @@ public final class OthelloRules implements Game {
     private final int hs0, hs1, hs2, vs0, vs1, vs2, ts0, ts1, ts2;
 
     public OthelloRules(int n) {
+        super(n * n, n * n, -n * n, n * n, 8, n == 8 ? -1L : (1L << (n * n)) - 1);
         if (n != 4 && n != 6 && n != 8) throw new IllegalArgumentException("Othello size " + n);
-        this.n = n;
-        this.mask = n == 8 ? -1L : (1L << (n * n)) - 1;
+        this.n = size = n;
         long col0 = 0, colLast = 0;
         for (int r = 0; r < n; r++) {
             col0 |= 1L << (r * n);
             colLast |= 1L << (r * n + n - 1);
         }
-        notEdge = mask & ~col0 & ~colLast;
+        notEdge = boardMask & ~col0 & ~colLast;
         rays = new long[8 * n * n];
         int[][] dirs = {{0, 1}, {1, 0}, {1, 1}, {1, -1}, {0, -1}, {-1, 0}, {-1, -1}, {-1, 1}};
         for (int q = 0; q < n * n; q++)
@@ -77,46 +77,17 @@ public final class OthelloRules implements Game {
         return 1L << (r * n + c);
     }
 
-    public int size() {
-        return n;
-    }
-
-    @Override
-    public int cells() {
-        return n * n;
-    }
-
-    @Override
-    public int moveCodes() {
-        return n * n;
-    }
-
-    @Override
-    public int uMin() {
-        return -n * n;
-    }
-
-    @Override
-    public int uMax() {
-        return n * n;
-    }
-
-    @Override
-    public long boardMask() {
-        return mask;
-    }
-
     // Runs of opponent discs: horizontal and diagonal runs may not include an edge column, so a
     // shift by 1 or N±1 can never carry a run around the board's side.
     public long legalMoves(long mover, long opponent) {
-        long empty = ~(mover | opponent) & mask, inner = opponent & notEdge;
+        long empty = ~(mover | opponent) & boardMask, inner = opponent & notEdge;
         return moves(mover, inner, empty, 1) | moves(mover, opponent, empty, n)
                 | moves(mover, inner, empty, n + 1) | moves(mover, inner, empty, n - 1);
     }
 
     /** legalMoves(mover, opponent) != 0, stopping at the first direction with a move. */
     public boolean hasMoves(long mover, long opponent) {
-        long empty = ~(mover | opponent) & mask, inner = opponent & notEdge;
+        long empty = ~(mover | opponent) & boardMask, inner = opponent & notEdge;
         return moves(mover, opponent, empty, n) != 0 || moves(mover, inner, empty, 1) != 0
                 || moves(mover, inner, empty, n + 1) != 0 || moves(mover, inner, empty, n - 1) != 0;
     }
@@ -142,7 +113,7 @@ public final class OthelloRules implements Game {
     /** The discs flipped by a disc at square: on each ray, the opponent discs before a mover disc. */
     public long flips(long mover, long opponent, int square) {
         long q = 1L << square;
-        if (((mover | opponent) & q) != 0 || (q & mask) == 0) return 0;
+        if (((mover | opponent) & q) != 0 || (q & boardMask) == 0) return 0;
         long f = 0;
         for (int d = 0; d < 4; d++) {
             long ray = rays[8 * square + d], stop = ray & ~opponent;
@@ -195,7 +166,7 @@ public final class OthelloRules implements Game {
     @Override
     public boolean isLegalPosition(long mover, long opponent) {
         long occ = mover | opponent;
-        return (mover & opponent) == 0 && (occ & ~mask) == 0 && (occ & centre) == centre;
+        return (mover & opponent) == 0 && (occ & ~boardMask) == 0 && (occ & centre) == centre;
     }
 
     @Override
@@ -206,11 +177,6 @@ public final class OthelloRules implements Game {
     @Override
     public boolean isTerminal(long mover, long opponent) {
         return !hasMoves(mover, opponent) && !hasMoves(opponent, mover);
-    }
-
-    @Override
-    public int symmetryCount() {
-        return 8;
     }
 
     private static long swap(long x, long m, int s) {

@@ -218,10 +218,10 @@ class CheckingPassReviewTest {
         Random rnd = new Random(7);
         int sizes = 0;
         for (Game g : games()) {
-            int width = 32 - Integer.numberOfLeadingZeros(g.uMax()) + 1;
-            long board = g.boardMask();
+            int width = 32 - Integer.numberOfLeadingZeros(g.uMax) + 1;
+            long board = g.boardMask;
             int boardBits = 64 - Long.numberOfLeadingZeros(board);
-            int moveBits = 32 - Integer.numberOfLeadingZeros(g.moveCodes() - 1);
+            int moveBits = 32 - Integer.numberOfLeadingZeros(g.moveCodes - 1);
             int[] cells = new int[Long.bitCount(board)];
             for (int i = 0, j = 0; i < 64; i++) if ((board >>> i & 1) != 0) cells[j++] = i;
             for (boolean runs : new boolean[] {false, true}) {
@@ -243,16 +243,16 @@ class CheckingPassReviewTest {
                 int[] kinds = {0x01, 0x02, 0x04, 0x06, 0x08, 0x10, 0x18};
                 for (int i = 0; i < list.size(); i++) {
                     int k = kinds[i % kinds.length];
-                    int lo = i % 3 == 0 ? -g.uMax() : g.uMax() - i % 2, hi = i % 5 == 0 ? g.uMax() : lo;
-                    int mv = Payload.hasMove(k) ? (i % 4 == 0 ? g.moveCodes() - 1 : i % g.moveCodes()) : -1;
+                    int lo = i % 3 == 0 ? -g.uMax : g.uMax - i % 2, hi = i % 5 == 0 ? g.uMax : lo;
+                    int mv = Payload.hasMove(k) ? (i % 4 == 0 ? g.moveCodes - 1 : i % g.moveCodes) : -1;
                     layer.add(list.get(i)[0], list.get(i)[1], k, lo, hi, mv);
                 }
                 layer.index(new Layer.Budget(Long.MAX_VALUE, 0));
                 Payload p = layer.slice(0, list.size());
                 for (int i = 0; i < list.size(); i++) {
                     int k = kinds[i % kinds.length];
-                    int lo = i % 3 == 0 ? -g.uMax() : g.uMax() - i % 2, hi = i % 5 == 0 ? g.uMax() : lo;
-                    int mv = Payload.hasMove(k) ? (i % 4 == 0 ? g.moveCodes() - 1 : i % g.moveCodes()) : -1;
+                    int lo = i % 3 == 0 ? -g.uMax : g.uMax - i % 2, hi = i % 5 == 0 ? g.uMax : lo;
+                    int mv = Payload.hasMove(k) ? (i % 4 == 0 ? g.moveCodes - 1 : i % g.moveCodes) : -1;
                     String at = g + " entry " + i;
                     assertEquals(list.get(i)[0], p.occ[i], at);
                     assertEquals(list.get(i)[1], p.mover[i], at);

@@ -459,7 +459,7 @@ class RuleViolationTest {
         boolean ap1 = false, ap2 = false;
         for (TinySolver s : List.of(oth, c4)) {
             TestCert base = s == oth ? othCert : c4Cert;
-            int uMax = s.game.uMax();
+            int uMax = s.game.uMax;
             for (Entry e : ofKind(base, TestCert.AP)) {
                 if (!ap1 && e.lo < uMax) {
                     TestCert t = base.copy();
@@ -484,7 +484,7 @@ class RuleViolationTest {
                     Entry c = base.find(k >>> 32, k & 0xFFFFFFFFL);
                     if (c == null || c.kind != (TestCert.C | TestCert.A) || parents(base, s, c.occ, c.mover).size() != 1) continue;
                     TestCert t = base.copy();
-                    t.find(c.occ, c.mover).lo = s.game.uMin();
+                    t.find(c.occ, c.mover).lo = s.game.uMin;
                     rejects(t.write(), "R-AP-2");
                     ap2 = true;
                     break;

@@ -89,7 +89,7 @@ class OthelloRulesTest {
             NaiveOthello naive = new NaiveOthello(n);
             SplittableRandom rnd = new SplittableRandom(99 + n);
             for (int i = 0; i < 3000; i++) {
-                long a = rnd.nextLong() & rules.boardMask(), b = rnd.nextLong() & rules.boardMask() & ~a;
+                long a = rnd.nextLong() & rules.boardMask, b = rnd.nextLong() & rules.boardMask & ~a;
                 long moves = rules.legalMoves(a, b);
                 boolean[] legal = naive.legal(naive.board(a, b), 1);
                 for (int q = 0; q < n * n; q++) assertEquals(legal[q], ((moves >>> q) & 1) != 0);

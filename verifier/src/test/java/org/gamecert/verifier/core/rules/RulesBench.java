@@ -75,7 +75,7 @@ public final class RulesBench {
         long[] out = new long[8];
         for (int i = 0; i < s.mover.length; i++) {
             game.images(s.mover[i] | s.opp[i], out);
-            for (int g = 0; g < game.symmetryCount(); g++) x += out[g] * (g + 1);
+            for (int g = 0; g < game.symmetryCount; g++) x += out[g] * (g + 1);
         }
         return x;
     }
@@ -105,7 +105,7 @@ public final class RulesBench {
         for (int i = 0; i < games.length; i++) {
             Game g = games[i];
             streams[i] = g instanceof OthelloRules
-                    ? playouts(g, othelloStart(((OthelloRules) g).size(), true), othelloStart(((OthelloRules) g).size(), false), count, 42)
+                    ? playouts(g, othelloStart(((OthelloRules) g).size, true), othelloStart(((OthelloRules) g).size, false), count, 42)
                     : playouts(g, 0, 0, count, 42);
         }
         String[] opNames = {"legalMoveCodes", "child", "images"};

@@ -48,9 +48,9 @@ class RulesCrossCheckTest {
             int[] kinds = new int[3];
             for (int i = 0; i < 20000; i++) {
                 // dense boards (few empties) so that passes and ends are common
-                long empty = rnd.nextLong() & rnd.nextLong() & rnd.nextLong() & rules.boardMask();
+                long empty = rnd.nextLong() & rnd.nextLong() & rnd.nextLong() & rules.boardMask;
                 if (i % 2 == 0) empty &= rnd.nextLong();
-                long a = rnd.nextLong() & rules.boardMask() & ~empty, b = rules.boardMask() & ~empty & ~a;
+                long a = rnd.nextLong() & rules.boardMask & ~empty, b = rules.boardMask & ~empty & ~a;
                 long legal = rules.legalMoveCodes(a, b);
                 for (long l = legal; l != 0; l &= l - 1) assertSameChild(rules, a, b, Long.numberOfTrailingZeros(l), kinds);
             }
@@ -78,7 +78,7 @@ class RulesCrossCheckTest {
                 }
                 for (int code = 0; code < w; code++)
                     if (((rules.legalMoveCodes(a, b) >>> code) & 1) != 0) assertSameChild(rules, a, b, code, kinds);
-                long any = rnd.nextLong() & rules.boardMask(), mirrored = 0;
+                long any = rnd.nextLong() & rules.boardMask, mirrored = 0;
                 for (int c = 0; c < w; c++) mirrored |= ((any >>> (c * stride)) & ((1L << stride) - 1)) << ((w - 1 - c) * stride);
                 assertEquals(mirrored, rules.transform(any, 1), w + "x" + h);
                 assertEquals(any, rules.transform(any, 0));
