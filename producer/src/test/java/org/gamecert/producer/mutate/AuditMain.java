@@ -157,7 +157,7 @@ public final class AuditMain {
                 if (r.verdict == Result.Verdict.REJECTED) {
                     t.rejected++;
                     Violation v = r.firstViolation();
-                    String rule = v == null ? "?" : v.rule;
+                    String rule = v == null ? "?" : v.rule();
                     t.rules.merge(rule, 1L, Long::sum);
                     if (mu.expectedRules.contains(rule)) t.expectedRule++;
                     else if (t.unexpected.size() < 5) t.unexpected.add(label + " -> " + v);

@@ -106,12 +106,12 @@ public final class CorpusMain {
                     Result r = Verifier.verify(tmp, new Options());
                     if (r.verdict == Result.Verdict.VERIFIED) continue; // possibly equivalent: not a corpus example
                     Violation v = r.firstViolation();
-                    if (r.verdict != Result.Verdict.REJECTED || v == null || !m.expectedRules.contains(v.rule))
+                    if (r.verdict != Result.Verdict.REJECTED || v == null || !m.expectedRules.contains(v.rule()))
                         throw new IOException("class " + m.name + " seed " + seed + " on " + e.getKey() + ": " + r.verdict + " " + v
                                 + " (expected one of " + m.expectedRules + ")");
                     String file = "mutants/" + m.name + ".gsc";
                     Files.write(dir.resolve(file), mu.bytes);
-                    found = new Line(file, "rejected", v.rule, m.name, "from " + e.getKey() + ", seed " + seed + ": " + mu.detail);
+                    found = new Line(file, "rejected", v.rule(), m.name, "from " + e.getKey() + ", seed " + seed + ": " + mu.detail);
                     break search;
                 }
             }
@@ -166,7 +166,7 @@ public final class CorpusMain {
                     Files.write(tmp, mu.bytes);
                     Result r = Verifier.verify(tmp, new Options());
                     Violation v = r.firstViolation();
-                    if (r.verdict != Result.Verdict.REJECTED || v == null || !v.rule.equals(rc[0])) continue;
+                    if (r.verdict != Result.Verdict.REJECTED || v == null || !v.rule().equals(rc[0])) continue;
                     String file = "rejected-" + rc[0].toLowerCase().substring(2) + ".gsc";
                     Files.write(dir.resolve(file), mu.bytes);
                     hex(dir, file, mu.bytes);

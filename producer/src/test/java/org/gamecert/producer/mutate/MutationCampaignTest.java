@@ -73,7 +73,7 @@ class MutationCampaignTest {
                     Files.write(tmp, mu.bytes);
                     Result r = Verifier.verify(tmp, new Options());
                     Violation v = r.firstViolation();
-                    if (r.verdict == Result.Verdict.REJECTED && v != null && m.expectedRules.contains(v.rule)) continue;
+                    if (r.verdict == Result.Verdict.REJECTED && v != null && m.expectedRules.contains(v.rule())) continue;
                     if (r.verdict == Result.Verdict.VERIFIED && m.mayBeEquivalent && brute.get(i).firstFalseClaim(mu.bytes) == null) continue;
                     failures.add(m.name + " input " + i + " seed " + seed + " (" + mu.detail + "): " + r.verdict + " " + v);
                 }
@@ -153,7 +153,7 @@ class MutationCampaignTest {
                 files.get(0).toString(), "--out", mut.toString()}, new PrintStream(out), new PrintStream(err)));
         Result r = Verifier.verify(mut, new Options());
         assertEquals(Result.Verdict.REJECTED, r.verdict);
-        assertTrue(Mutations.byName("exact-value-shift").expectedRules.contains(r.firstViolation().rule));
+        assertTrue(Mutations.byName("exact-value-shift").expectedRules.contains(r.firstViolation().rule()));
         assertEquals(2, ProduceMain.run(new String[]{"mutate", "--class", "no-such-class", "--in", files.get(0).toString(),
                 "--out", mut.toString()}, new PrintStream(out), new PrintStream(err)));
         assertEquals(1, ProduceMain.run(new String[]{"mutate", "--class", "kind-exact-in-weak", "--in", files.get(0).toString(),

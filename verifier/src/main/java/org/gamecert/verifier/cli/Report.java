@@ -40,22 +40,22 @@ final class Report {
         Violation v = r.firstViolation();
         if (v != null) {
             out.println();
-            out.println("first violation: " + v.rule);
-            if (v.block >= 0) out.println("  block     " + v.block);
-            if (v.layer >= 0) out.println("  layer     " + v.layer + " discs");
-            if (v.entry >= 0) out.println("  entry     " + v.entry + " (index within its layer)");
-            if (v.hasPosition) {
-                out.println("  position  " + PositionText.text(r, v.mover, v.opponent));
-                out.print(PositionText.diagram(r, v.mover, v.opponent, "            "));
+            out.println("first violation: " + v.rule());
+            if (v.block() >= 0) out.println("  block     " + v.block());
+            if (v.layer() >= 0) out.println("  layer     " + v.layer() + " discs");
+            if (v.entry() >= 0) out.println("  entry     " + v.entry() + " (index within its layer)");
+            if (v.hasPosition()) {
+                out.println("  position  " + PositionText.text(r, v.mover(), v.opponent()));
+                out.print(PositionText.diagram(r, v.mover(), v.opponent(), "            "));
             }
-            out.println("  " + v.message);
+            out.println("  " + v.message());
             if (r.violations.size() > 1 || r.violationCounts.size() > 1) {
                 out.println();
                 out.println("violations by rule (up to the cap listed per rule):");
                 for (Map.Entry<String, Long> e : r.violationCounts.entrySet()) {
                     out.printf("  %-11s %,d%n", e.getKey(), e.getValue());
                     for (Violation w : r.violations)
-                        if (w.rule.equals(e.getKey())) out.println("      " + w);
+                        if (w.rule().equals(e.getKey())) out.println("      " + w);
                 }
             }
         }
@@ -102,12 +102,12 @@ final class Report {
     }
 
     private static Json violation(Json j, Result r, Violation v) {
-        j.put("rule", v.rule);
-        j.put("block", v.block);
-        j.put("layer", v.layer);
-        j.put("entry", v.entry);
-        j.put("position", v.hasPosition ? PositionText.text(r, v.mover, v.opponent) : null);
-        j.put("message", v.message);
+        j.put("rule", v.rule());
+        j.put("block", v.block());
+        j.put("layer", v.layer());
+        j.put("entry", v.entry());
+        j.put("position", v.hasPosition() ? PositionText.text(r, v.mover(), v.opponent()) : null);
+        j.put("message", v.message());
         return j;
     }
 }

@@ -50,7 +50,7 @@ class CorpusTest {
             assertEquals(row[2], r.verdict.name().toLowerCase(Locale.ROOT), () -> file + ": " + r.firstViolation() + " " + r.errorMessage);
             if (row[2].equals("rejected")) {
                 Violation v = r.firstViolation();
-                assertEquals(row[3], v == null ? null : v.rule, () -> file + ": first violation " + v);
+                assertEquals(row[3], v == null ? null : v.rule(), () -> file + ": first violation " + v);
             }
             if (row[2].equals("verified")) assertTrue(r.commitment != null && r.commitment.startsWith("sha256:"));
             // The same outcome when the layers do not fit in memory and are checked in segments.

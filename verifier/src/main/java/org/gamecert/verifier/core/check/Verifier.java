@@ -60,10 +60,8 @@ public final class Verifier {
             res.verdict = Result.Verdict.REJECTED;
         } catch (NoSuchFileException e) {
             error(res, "no such file: " + e.getFile());
-        } catch (IOException e) {
-            error(res, "cannot read the input: " + e.getMessage());
-        } catch (java.io.UncheckedIOException e) {
-            error(res, "cannot read the input: " + e.getCause().getMessage());
+        } catch (IOException | java.io.UncheckedIOException e) {
+            error(res, "cannot read the input: " + (e.getCause() instanceof IOException ? e.getCause() : e).getMessage());
         } catch (Layer.OutOfBudget e) {
             error(res, e.getMessage());
         } catch (OutOfMemoryError e) {
@@ -175,7 +173,7 @@ public final class Verifier {
                 int last = -1;
                 for (int i = 0; i < res.violations.size(); i++) {
                     Violation x = res.violations.get(i);
-                    if (x.rule.equals(rule) && x.block >= 0 && (last < 0 || before(res.violations.get(last), x))) last = i;
+                    if (x.rule().equals(rule) && x.block() >= 0 && (last < 0 || before(res.violations.get(last), x))) last = i;
                 }
                 if (last >= 0 && before(v, res.violations.get(last))) res.violations.set(last, v);
             }
@@ -184,7 +182,7 @@ public final class Verifier {
 
         /** x's entry comes before y's in the file (stable for violations of one entry). */
         static boolean before(Violation x, Violation y) {
-            return x.block != y.block ? x.block < y.block : x.entry < y.entry;
+            return x.block() != y.block() ? x.block() < y.block() : x.entry() < y.entry();
         }
 
         void fatal(String rule, String msg) {
@@ -281,7 +279,14 @@ public final class Verifier {
                 byte[] frame = ct.readDataFrame(rec);
                 byte[] prevChain = lastStoredChain;
                 lastStoredChain = rec.chain;
-                FutureTask<Payload> task = new FutureTask<>(() -> decodeBlock(rec, frame, prevChain));
+                FutureTask<Payload> task = new FutureTask<>(() -> {
+                    try {
+                        return decodeBlock(rec, frame, prevChain);
+                    } catch (FormatException e) {
+                        it.failure = e; // seen by the reader after the task's get()
+                        return null;
+                    }
+                });
                 if (pool != null) pool.execute(task);
                 else task.run();
                 it.decoded = task;
@@ -314,17 +319,8 @@ public final class Verifier {
                 }
                 Item it = queue.poll();
                 if (it.trailer) break;
+                Payload p = it.decoded == null ? null : await(it.decoded);
                 if (it.failure != null) blockFailure(it.rec, it.failure);
-                Payload p = null;
-                try {
-                    p = it.decoded.get();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted");
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof FormatException)) throw new IllegalStateException("decoding failed: " + e.getCause(), e.getCause());
-                    blockFailure(it.rec, (FormatException) e.getCause());
-                }
                 consumeBlock(it.rec, p);
             }
             if (nLayers > 0) endLayer();
@@ -406,7 +402,7 @@ public final class Verifier {
         }
 
         /** Runs task on ranges of [0, count), one per worker, the first on this thread. */
-        void inParallel(int count, RangeTask task) {
+        void inParallel(int count, RangeTask task) throws IOException {
             int parts = pool == null || count < parallelMinEntries ? 1 : Math.max(1, opt.threads);
             if (workers == null) {
                 workers = new Checker[Math.max(1, opt.threads)];
@@ -429,22 +425,13 @@ public final class Verifier {
                 if (t > 0) pool.execute(tasks[t]);
             }
             tasks[0].run();
-            for (FutureTask<?> t : tasks) {
-                try {
-                    t.get();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted");
-                } catch (ExecutionException e) {
-                    throw new IllegalStateException("checking failed: " + e.getCause(), e.getCause());
-                }
-            }
+            for (FutureTask<?> t : tasks) await(t);
         }
 
         /** The earliest violation the workers found, or best if that is earlier. */
         Violation earliest(Violation best) {
             for (Checker c : workers)
-                if (c.first != null && (best == null || c.first.entry < best.entry)) best = c.first;
+                if (c.first != null && (best == null || c.first.entry() < best.entry())) best = c.first;
             return best;
         }
 
@@ -502,7 +489,7 @@ public final class Verifier {
             dropTable();
             dropUpper();
             res.violations.sort((x, y) -> before(x, y) ? -1 : before(y, x) ? 1 : 0); // --all: in the order of checks
-            if (found != null) violation(found.rule, found.block, found.layer, found.entry, true, found.mover, found.opponent, found.message, false);
+            if (found != null) violation(found.rule(), found.block(), found.layer(), found.entry(), true, found.mover(), found.opponent(), found.message(), false);
         }
 
         void dropUpper() {
@@ -536,7 +523,7 @@ public final class Verifier {
                 long[] index = {0};
                 eachBlock(li, (block, p) -> {
                     int m = keep.apply(p);
-                    long base = index[0], limit = best[0] == null ? n : best[0].entry; // n: read so far when flushed
+                    long base = index[0], limit = best[0] == null ? n : best[0].entry(); // n: read so far when flushed
                     index[0] += m;
                     if (base >= limit) return false;
                     if (opt.all) {
@@ -554,7 +541,7 @@ public final class Verifier {
             if (acc != null) budget.resize(n + (tbReported != null ? n / 8 + 8 : 0), 0, d);
             tbReported = null;
             Violation v = best[0];
-            if (v != null && !isPositionRule(v.rule)) v = recheck(li, below, v);
+            if (v != null && !isPositionRule(v.rule())) v = recheck(li, below, v);
             return v;
         }
 
@@ -570,13 +557,13 @@ public final class Verifier {
         Violation recheck(int li, int below, Violation found) throws IOException {
             int b = lFirst[li], d = lDiscs[li];
             long base = 0; // no entry of this layer was skipped: a skip ends the run first
-            while (base + blockList.get(b).count <= found.entry) base += blockList.get(b++).count;
+            while (base + blockList.get(b).count <= found.entry()) base += blockList.get(b++).count;
             Payload p = reload(b);
-            int i = (int) (found.entry - base), k = p.kind[i] & 0xFF, mv = p.move[i] & 0xFF;
+            int i = (int) (found.entry() - base), k = p.kind[i] & 0xFF, mv = p.move[i] & 0xFF;
             long mover = p.mover[i], opp = p.occ[i] & ~mover, block = b;
             Checker c = workers[0];
             Checker.EntryCheck e = c.entryCheck;
-            forSegments(below, seg -> e.set(block, d, found.entry, mover, opp, k, p.lo[i], p.hi[i], mv, game.legalMoveCodes(mover, opp), seg, 0, 0)
+            forSegments(below, seg -> e.set(block, d, found.entry(), mover, opp, k, p.lo[i], p.hi[i], mv, game.legalMoveCodes(mover, opp), seg, 0, 0)
                     .children(!seg.first()));
             e.seg = Segment.whole(null);
             e.best = Integer.MIN_VALUE;
@@ -667,14 +654,8 @@ public final class Verifier {
             try {
                 for (int b = lFirst[li], next = b; b < lEnd[li]; b++) {
                     while (next < lEnd[li] && ahead.size() < depth) ahead.add(reloadTask(next++));
-                    if (!body.use(b, ahead.poll().get())) break;
+                    if (!body.use(b, await(ahead.poll()))) break;
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted");
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof IOException) throw (IOException) e.getCause();
-                throw new IllegalStateException("decoding failed: " + e.getCause(), e.getCause());
             } finally {
                 for (FutureTask<Payload> t : ahead) t.cancel(false);
             }
@@ -1130,6 +1111,19 @@ public final class Verifier {
             return m;
         }
     }
+    /** The task's result; a failure of reading rethrown as such, any other as an internal error. */
+    static <T> T await(java.util.concurrent.Future<T> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException) throw (IOException) e.getCause();
+            throw new IllegalStateException("a task failed: " + e.getCause(), e.getCause());
+        }
+    }
+
     /** f of SPEC §7.2 on one need: P stays, A' and P' swap. */
     static int passNeed(int need) {
         return need == AP ? PP : need == PP ? AP : need;
@@ -1179,9 +1173,7 @@ public final class Verifier {
     }
 
     public static String hex(byte[] b) {
-        StringBuilder sb = new StringBuilder();
-        for (byte x : b) sb.append(String.format("%02x", x));
-        return sb.toString();
+        return java.util.HexFormat.of().formatHex(b);
     }
 
     /** A position's key. */

@@ -17,11 +17,11 @@ public final class Header {
         byte[] magic = r.bytes(4, "magic");
         if (magic[0] != 'G' || magic[1] != 'S' || magic[2] != 'C' || magic[3] != 'F')
             throw fail("magic is not GSCF");
-        version = r.u16("version");
+        version = (int) r.u(2, "version");
         if (version != 1) throw fail("version " + version + " (this verifier knows version 1 only)");
-        family = r.u8("family");
-        width = r.u8("width");
-        height = r.u8("height");
+        family = (int) r.u(1, "family");
+        width = (int) r.u(1, "width");
+        height = (int) r.u(1, "height");
         if (family == OTHELLO) {
             if (width != height || (width != 4 && width != 6 && width != 8))
                 throw fail("Othello " + width + "x" + height + " is not a game of SPEC §7.1");
@@ -31,33 +31,33 @@ public final class Header {
         } else {
             throw fail("unknown game family " + family);
         }
-        utility = r.u8("utility");
+        utility = (int) r.u(1, "utility");
         if (utility != family) throw fail("utility " + utility + " is not the family's (" + family + ")");
-        symmetry = r.u8("symmetry");
+        symmetry = (int) r.u(1, "symmetry");
         if (symmetry != 0 && symmetry != family) throw fail("symmetry " + symmetry + " is not 0 or the family's");
-        mode = r.u8("mode");
+        mode = (int) r.u(1, "mode");
         if (mode != SEMI_STRONG && mode != WEAK) throw fail("mode " + mode);
-        int tbLen = r.u8("tb_len");
+        int tbLen = (int) r.u(1, "tb_len");
         int codes = family == OTHELLO ? width * width : width;
         if (tbLen != codes) throw fail("tb_len " + tbLen + ", expected " + codes);
         tb = new int[tbLen];
         boolean[] seen = new boolean[tbLen];
         for (int i = 0; i < tbLen; i++) {
-            int m = r.u8("tb");
+            int m = (int) r.u(1, "tb");
             if (m >= tbLen || seen[m]) throw fail("tb is not a permutation of 0.." + (tbLen - 1));
             seen[m] = true;
             tb[i] = m;
         }
-        rootMover = r.u64("root_mover");
-        rootOpponent = r.u64("root_opponent");
-        rootValue = (byte) r.u8("root_value");
-        long mbb = r.u32("max_block_bytes");
+        rootMover = r.u(8, "root_mover");
+        rootOpponent = r.u(8, "root_opponent");
+        rootValue = (byte) r.u(1, "root_value");
+        long mbb = r.u(4, "max_block_bytes");
         if (mbb < 1 || mbb > (1 << 24)) throw fail("max_block_bytes " + mbb + " outside 1..2^24");
         maxBlockBytes = (int) mbb;
-        long mbe = r.u32("max_block_entries");
+        long mbe = r.u(4, "max_block_entries");
         if (mbe < 1 || mbe > (1 << 20)) throw fail("max_block_entries " + mbe + " outside 1..2^20");
         maxBlockEntries = (int) mbe;
-        int infoLen = r.u16("info_len");
+        int infoLen = (int) r.u(2, "info_len");
         if (infoLen > 4096) throw fail("info_len " + infoLen + " > 4096");
         info = r.bytes(infoLen, "info");
         if (contentLength != 40 + tbLen + infoLen)
@@ -79,6 +79,7 @@ public final class Header {
         return new FormatException(Rule.HDR_1, message);
     }
 
+    /** The fields in order, each checked to lie within the content. */
     private static final class Reader {
         final byte[] b;
         int pos;
@@ -87,40 +88,17 @@ public final class Header {
             this.b = b;
         }
 
-        private void need(int n, String field) throws FormatException {
-            if (pos + n > b.length) throw fail("field " + field + " runs past the header content");
-        }
-
         byte[] bytes(int n, String field) throws FormatException {
-            need(n, field);
-            byte[] out = java.util.Arrays.copyOfRange(b, pos, pos + n);
+            if (pos + n > b.length) throw fail("field " + field + " runs past the header content");
             pos += n;
-            return out;
+            return java.util.Arrays.copyOfRange(b, pos - n, pos);
         }
 
-        int u8(String field) throws FormatException {
-            need(1, field);
-            return b[pos++] & 0xFF;
-        }
-
-        int u16(String field) throws FormatException {
-            need(2, field);
-            int v = (b[pos] & 0xFF) | (b[pos + 1] & 0xFF) << 8;
-            pos += 2;
-            return v;
-        }
-
-        long u32(String field) throws FormatException {
-            need(4, field);
-            long v = Bytes.u32(b, pos);
-            pos += 4;
-            return v;
-        }
-
-        long u64(String field) throws FormatException {
-            need(8, field);
-            long v = Bytes.u64(b, pos);
-            pos += 8;
+        /** An unsigned little-endian field of n bytes. */
+        long u(int n, String field) throws FormatException {
+            byte[] x = bytes(n, field);
+            long v = 0;
+            for (int i = n - 1; i >= 0; i--) v = v << 8 | (x[i] & 0xFF);
             return v;
         }
     }

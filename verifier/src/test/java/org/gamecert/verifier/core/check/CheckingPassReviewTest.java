@@ -56,19 +56,19 @@ class CheckingPassReviewTest {
             for (long[] c : r.census) sb.append(' ').append(Arrays.toString(c));
         }
         Violation v = r.firstViolation();
-        if (v != null) sb.append(" first ").append(v).append(" at ").append(Long.toHexString(v.mover)).append(':').append(Long.toHexString(v.opponent));
+        if (v != null) sb.append(" first ").append(v).append(" at ").append(Long.toHexString(v.mover())).append(':').append(Long.toHexString(v.opponent()));
         if (r.verdict == Result.Verdict.ERROR) sb.append(" error ").append(r.errorMessage);
         return sb.toString();
     }
 
     static String first(Result r) {
         Violation v = r.firstViolation();
-        return r.verdict + " " + v + " at " + Long.toHexString(v.mover) + ":" + Long.toHexString(v.opponent);
+        return r.verdict + " " + v + " at " + Long.toHexString(v.mover()) + ":" + Long.toHexString(v.opponent());
     }
 
     static List<String> sortedAll(Result r) {
         List<String> out = new ArrayList<>();
-        for (Violation v : r.violations) out.add(v.rule + " block " + v.block + " layer " + v.layer + " entry " + v.entry + " @" + Long.toHexString(v.mover) + ":" + Long.toHexString(v.opponent));
+        for (Violation v : r.violations) out.add(v.rule() + " block " + v.block() + " layer " + v.layer() + " entry " + v.entry() + " @" + Long.toHexString(v.mover()) + ":" + Long.toHexString(v.opponent()));
         out.sort(null);
         return out;
     }
@@ -156,7 +156,7 @@ class CheckingPassReviewTest {
                 if (both == null) continue;
                 Result rs = verify(shallow.write(), new Options()), rd = verify(deep.write(), new Options());
                 if (rs.verdict != Result.Verdict.REJECTED || rd.verdict != Result.Verdict.REJECTED) continue;
-                assertEquals(layers[b], rd.firstViolation().layer);
+                assertEquals(layers[b], rd.firstViolation().layer());
                 for (int threads : new int[] {1, 3})
                     for (long held : new long[] {Long.MAX_VALUE, 700}) {
                         Result r = verify(both.write(), opts(threads, false, false, held));
@@ -177,13 +177,13 @@ class CheckingPassReviewTest {
         }
         assertNotNull(deep);
         Result lie = verify(deep.write(), new Options());
-        int lieBlock = (int) lie.firstViolation().block;
+        int lieBlock = (int) lie.firstViolation().block();
         TestCert broken = deep.copy();
         broken.payloadHook = (blk, raw) -> blk == lieBlock + 1 ? Arrays.copyOf(raw, raw.length + 1) : raw; // a byte left over: R-ENC-2
         TestCert onlyBroken = base.copy();
         onlyBroken.payloadHook = broken.payloadHook;
         Result enc = verify(onlyBroken.write(), new Options());
-        assertEquals("R-ENC-2", enc.firstViolation().rule, () -> outcome(enc));
+        assertEquals("R-ENC-2", enc.firstViolation().rule(), () -> outcome(enc));
         for (int threads : new int[] {1, 3})
             for (long held : new long[] {Long.MAX_VALUE, 700}) {
                 Result r = verify(broken.write(), opts(threads, false, false, held));
@@ -192,8 +192,8 @@ class CheckingPassReviewTest {
         // With --all: both, the lie first in block order.
         Result all = verify(broken.write(), opts(1, true, false, Long.MAX_VALUE));
         List<String> rules = new ArrayList<>();
-        for (Violation v : all.violations) rules.add(v.rule);
-        assertTrue(rules.contains("R-ENC-2") && rules.contains(lie.firstViolation().rule), rules::toString);
+        for (Violation v : all.violations) rules.add(v.rule());
+        assertTrue(rules.contains("R-ENC-2") && rules.contains(lie.firstViolation().rule()), rules::toString);
     }
 
     // ------------------------------------------------------------------ Layer for every game size

@@ -121,16 +121,16 @@ class HostileInputTest {
             b[rec + 8 + field + 3] = (byte) 0x7F;
             Result r = verify(b);
             assertEquals(Result.Verdict.REJECTED, r.verdict);
-            assertEquals("R-CON-2", r.firstViolation().rule);
+            assertEquals("R-CON-2", r.firstViolation().rule());
         }
         byte[] b = small.clone();
         b[rec + 4] = (byte) 0xFF; // BLOCK frame size
-        assertEquals("R-CON-1", verify(b).firstViolation().rule);
+        assertEquals("R-CON-1", verify(b).firstViolation().rule());
         // a trailer declaring 2^32 - 1 content bytes
         byte[] t = small.clone();
         int trailer = t.length - (8 + 52 + 20 * cert.census.size());
         t[trailer + 4] = (byte) 0xF7;
         t[trailer + 5] = t[trailer + 6] = t[trailer + 7] = (byte) 0xFF;
-        assertEquals("R-CON-1", verify(t).firstViolation().rule);
+        assertEquals("R-CON-1", verify(t).firstViolation().rule());
     }
 }

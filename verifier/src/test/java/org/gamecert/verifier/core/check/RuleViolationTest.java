@@ -66,7 +66,7 @@ class RuleViolationTest {
     Result rejects(byte[] file, String rule, Options o) throws Exception {
         Result r = verify(file, o);
         assertEquals(Result.Verdict.REJECTED, r.verdict, () -> "expected " + rule + ", got " + r.verdict + " " + r.errorMessage);
-        assertEquals(rule, r.firstViolation().rule, () -> r.firstViolation().toString());
+        assertEquals(rule, r.firstViolation().rule(), () -> r.firstViolation().toString());
         assertNull(r.commitment, "no commitment on rejection");
         covered.add(rule);
         // The same first violation with entries checked on several threads.
@@ -92,8 +92,8 @@ class RuleViolationTest {
             Result rs = verify(file, seg);
             assertEquals(Result.Verdict.REJECTED, rs.verdict, () -> "segments: " + rs.verdict + " " + rs.errorMessage);
             assertEquals(r.firstViolation().toString(), rs.firstViolation().toString(), "segments, threads " + threads);
-            assertEquals(r.firstViolation().mover, rs.firstViolation().mover, "the same position");
-            assertEquals(r.firstViolation().opponent, rs.firstViolation().opponent, "the same position");
+            assertEquals(r.firstViolation().mover(), rs.firstViolation().mover(), "the same position");
+            assertEquals(r.firstViolation().opponent(), rs.firstViolation().opponent(), "the same position");
         }
         return r;
     }
@@ -166,7 +166,7 @@ class RuleViolationTest {
         TestCert t = othCert.copy();
         t.recordHook = (i, rec) -> rec[2] += 1;
         Result r = rejects(t.write(), "R-CON-3");
-        assertTrue(r.firstViolation().message.contains("Frame_Content_Size"));
+        assertTrue(r.firstViolation().message().contains("Frame_Content_Size"));
     }
 
     @Test
@@ -306,9 +306,9 @@ class RuleViolationTest {
         t.sortEntries = false;
         Result r = verify(t.write(), new Options());
         assertEquals(Result.Verdict.REJECTED, r.verdict);
-        assertEquals(biggest, r.firstViolation().layer);
-        assertTrue(!r.firstViolation().rule.equals("R-LAY-3"), "the obligation comes first: " + r.firstViolation());
-        rejects(t.write(), r.firstViolation().rule); // the same first violation with segments
+        assertEquals(biggest, r.firstViolation().layer());
+        assertTrue(!r.firstViolation().rule().equals("R-LAY-3"), "the obligation comes first: " + r.firstViolation());
+        rejects(t.write(), r.firstViolation().rule()); // the same first violation with segments
     }
 
     @Test
@@ -348,7 +348,7 @@ class RuleViolationTest {
         long centre = (1L << 5) | (1L << 6) | (1L << 9) | (1L << 10), far = (1L << 20) | (1L << 40);
         t.entries.add(new Entry(centre | far, (1L << 5) | (1L << 40), TestCert.C, 2, 16, 0));
         Result off = rejects(t.write(), "R-POS-1");
-        assertEquals((1L << 5) | (1L << 40), off.firstViolation().mover);
+        assertEquals((1L << 5) | (1L << 40), off.firstViolation().mover());
         // a non-canonical copy of a canonical entry
         t = othCert.copy();
         Entry pick = null;
@@ -402,7 +402,7 @@ class RuleViolationTest {
             }
             t.entries.remove(child);
             Result res = rejects(t.write(), "R-SERVE-1");
-            assertEquals(Long.bitCount(r.occ), res.firstViolation().layer);
+            assertEquals(Long.bitCount(r.occ), res.firstViolation().layer());
         }
     }
 
@@ -519,12 +519,12 @@ class RuleViolationTest {
         int occupied = Long.numberOfTrailingZeros(deep.occ);
         deep.move = occupied; // R-MOVE-1 in the deepest layer, earlier in the file
         Result both = rejects(t.write(), "R-MOVE-1");
-        assertEquals(deep.layer(), both.firstViolation().layer);
-        assertTrue(both.firstViolation().layer > shallowOnly.firstViolation().layer);
+        assertEquals(deep.layer(), both.firstViolation().layer());
+        assertTrue(both.firstViolation().layer() > shallowOnly.firstViolation().layer());
         Options all = new Options();
         all.all = true;
         Result r2 = verify(t.write(), all);
-        assertEquals(List.of("R-MOVE-1", "R-P-1"), r2.violations.stream().map(v -> v.rule).toList().subList(0, 2), "--all lists them in file order");
+        assertEquals(List.of("R-MOVE-1", "R-P-1"), r2.violations.stream().map(v -> v.rule()).toList().subList(0, 2), "--all lists them in file order");
     }
 
     /** --all over the per-rule cap keeps a rule's first violations in file order, and the same first one. */
@@ -547,8 +547,8 @@ class RuleViolationTest {
         assertTrue(tb1 > 10, "several layers of R-TB-1: " + tb1);
         assertEquals(first.firstViolation().toString(), capped.firstViolation().toString());
         assertEquals(first.firstViolation().toString(), every.firstViolation().toString());
-        List<String> keptTb = capped.violations.stream().filter(v -> v.rule.equals("R-TB-1")).map(Violation::toString).toList();
-        List<String> allTb = every.violations.stream().filter(v -> v.rule.equals("R-TB-1")).map(Violation::toString).toList();
+        List<String> keptTb = capped.violations.stream().filter(v -> v.rule().equals("R-TB-1")).map(Violation::toString).toList();
+        List<String> allTb = every.violations.stream().filter(v -> v.rule().equals("R-TB-1")).map(Violation::toString).toList();
         assertEquals(allTb.subList(0, 10), keptTb);
     }
 

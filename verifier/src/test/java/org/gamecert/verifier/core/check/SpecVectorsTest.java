@@ -43,10 +43,10 @@ class SpecVectorsTest {
                 }
                 Result res = Verifier.verify(p, new Options());
                 String verdict = res.verdict.name().toLowerCase(java.util.Locale.ROOT);
-                String rule = res.firstViolation() == null ? "-" : res.firstViolation().rule;
+                String rule = res.firstViolation() == null ? "-" : res.firstViolation().rule();
                 if (!verdict.equals(f[1]) || (f[1].equals("rejected") && !rule.equals(f[2])))
                     failures.add(f[0] + ": expected " + f[1] + " " + f[2] + ", got " + verdict + " " + rule
-                            + (res.firstViolation() != null ? " (" + res.firstViolation().message + ")" : "")
+                            + (res.firstViolation() != null ? " (" + res.firstViolation().message() + ")" : "")
                             + (res.errorMessage != null ? " (" + res.errorMessage + ")" : ""));
                 checked++;
             }
