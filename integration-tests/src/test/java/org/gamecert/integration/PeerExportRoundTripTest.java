@@ -51,7 +51,7 @@ class PeerExportRoundTripTest {
             assertEquals(row[0], t.region, "region at " + t.discs + " discs");
             assertEquals(row[1], t.auxiliary, "auxiliary at " + t.discs + " discs");
         }
-        assertEquals(ours.rootValue, (int) asDir.rootValue);
+        assertEquals(ours.header.rootValue, (int) asDir.rootValue);
 
         Path archive = dir.resolve("postprocess3.tar.zst");
         produce("export", "--format", "peer-6x6", "--in", cert.toString(), "--out", archive.toString(), "--split-size", "20k");

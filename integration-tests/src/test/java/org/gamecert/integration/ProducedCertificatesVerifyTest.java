@@ -100,7 +100,7 @@ class ProducedCertificatesVerifyTest {
         assertEquals(0, r.unreached, "unreached entries");
 
         // The root value and the commitment id that the producer printed are the verifier's.
-        assertEquals(Integer.parseInt(field(produced, "root value\\s+(-?\\d+)")), r.rootValue);
+        assertEquals(Integer.parseInt(field(produced, "root value\\s+(-?\\d+)")), r.header.rootValue);
         assertEquals(field(produced, "commitment\\s+(sha256:[0-9a-f]{64})"), r.commitment);
         // The census the producer printed equals the one the verifier counted itself.
         long regionTotal = 0, auxTotal = 0;
@@ -133,7 +133,7 @@ class ProducedCertificatesVerifyTest {
         assertEquals(0, rc);
         Result r = Verifier.verify(cert, new Options());
         assertEquals(Result.Verdict.VERIFIED, r.verdict, () -> String.valueOf(r.firstViolation()));
-        assertEquals(Integer.signum(score), r.rootValue, "WDL value vs Pons' score " + score);
+        assertEquals(Integer.signum(score), r.header.rootValue, "WDL value vs Pons' score " + score);
     }
 
     static Stream<Arguments> ponsLines() throws IOException {

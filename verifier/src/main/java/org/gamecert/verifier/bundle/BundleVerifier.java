@@ -101,7 +101,7 @@ public final class BundleVerifier {
                     case VERIFIED:
                         o.verdict = "verified";
                         o.commitment = res.commitment;
-                        o.rootValue = res.rootValue;
+                        o.rootValue = res.header.rootValue;
                         if (!res.commitment.equals(o.claimedCommitment)) {
                             o.verdict = "rejected";
                             o.failure = "its commitment is " + res.commitment + " but bag-info.txt names " + o.claimedCommitment;

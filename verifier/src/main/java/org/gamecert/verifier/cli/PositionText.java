@@ -13,15 +13,15 @@ final class PositionText {
     static String text(Result r, long mover, long opp) {
         StringBuilder sb = new StringBuilder();
         char me = 'X', other = 'O';
-        if (r.family == 2 && Long.bitCount(opp) > Long.bitCount(mover)) {
+        if (r.header.family == 2 && Long.bitCount(opp) > Long.bitCount(mover)) {
             me = 'O';
             other = 'X';
         }
-        if (r.family == 1) {
-            int n = r.width;
+        if (r.header.family == 1) {
+            int n = r.header.width;
             for (int i = 0; i < n * n; i++) sb.append(cell(mover, opp, i, me, other));
         } else {
-            int w = r.width, h = r.height;
+            int w = r.header.width, h = r.header.height;
             for (int row = h - 1; row >= 0; row--)
                 for (int c = 0; c < w; c++) sb.append(cell(mover, opp, c * (h + 1) + row, me, other));
         }
@@ -31,8 +31,8 @@ final class PositionText {
     static String diagram(Result r, long mover, long opp, String indent) {
         String t = text(r, mover, opp);
         StringBuilder sb = new StringBuilder();
-        if (r.family == 1) {
-            int n = r.width;
+        if (r.header.family == 1) {
+            int n = r.header.width;
             sb.append(indent).append("  ");
             for (int c = 0; c < n; c++) sb.append(' ').append((char) ('a' + c));
             sb.append('\n');
@@ -42,7 +42,7 @@ final class PositionText {
                 sb.append('\n');
             }
         } else {
-            int w = r.width, h = r.height;
+            int w = r.header.width, h = r.header.height;
             for (int row = 0; row < h; row++) {
                 sb.append(indent).append(' ');
                 for (int c = 0; c < w; c++) sb.append(' ').append(t.charAt(row * w + c));
@@ -62,16 +62,16 @@ final class PositionText {
 
     static String moveName(Result r, int code) {
         if (code < 0) return "-";
-        if (r.family == 1) return "" + (char) ('a' + code % r.width) + (code / r.width + 1);
+        if (r.header.family == 1) return "" + (char) ('a' + code % r.header.width) + (code / r.header.width + 1);
         return Integer.toString(code + 1);
     }
 
     static String game(Result r) {
-        if (r.family == 0) return null;
-        return (r.family == 1 ? "othello:" : "connect4:") + r.width + "x" + r.height;
+        if (r.header == null) return null;
+        return (r.header.family == 1 ? "othello:" : "connect4:") + r.header.width + "x" + r.header.height;
     }
 
     static String mode(Result r) {
-        return r.mode == 1 ? "semi-strong" : r.mode == 2 ? "weak" : null;
+        return r.header == null ? null : r.header.mode == 1 ? "semi-strong" : r.header.mode == 2 ? "weak" : null;
     }
 }

@@ -15,10 +15,10 @@ final class Report {
 
     static void human(Result r, String path, int threads, PrintStream out) {
         out.println("gamecert verifier (SPEC v1): " + path);
-        if (r.family != 0) {
-            String sym = r.symmetry == 0 ? "no symmetry" : r.symmetry == 1 ? "dihedral-8 symmetry" : "mirror symmetry";
+        if (r.header != null) {
+            String sym = r.header.symmetry == 0 ? "no symmetry" : r.header.symmetry == 1 ? "dihedral-8 symmetry" : "mirror symmetry";
             out.printf("game        %s, %s, %s%n", PositionText.game(r), PositionText.mode(r), sym);
-            out.printf("root        %s  claimed value %+d%s%n", PositionText.text(r, r.rootMover, r.rootOpponent), r.rootValue,
+            out.printf("root        %s  claimed value %+d%s%n", PositionText.text(r, r.header.rootMover, r.header.rootOpponent), r.header.rootValue,
                     r.rootMove >= 0 ? ", canonical move " + PositionText.moveName(r, r.rootMove) : "");
         }
         out.println("verdict     " + verdictName(r.verdict).toUpperCase(java.util.Locale.ROOT));
@@ -66,9 +66,9 @@ final class Report {
         j.put("verdict", verdictName(r.verdict));
         j.put("game", PositionText.game(r));
         j.put("mode", PositionText.mode(r));
-        if (r.family != 0) {
-            j.put("root", PositionText.text(r, r.rootMover, r.rootOpponent));
-            j.put("root_value", r.rootValue);
+        if (r.header != null) {
+            j.put("root", PositionText.text(r, r.header.rootMover, r.header.rootOpponent));
+            j.put("root_value", r.header.rootValue);
             j.put("root_move", r.rootMove >= 0 ? PositionText.moveName(r, r.rootMove) : null);
         }
         j.put("commitment", r.commitment);

@@ -227,9 +227,7 @@ final class Layer {
 
         Budget(long max, long fixed) {
             this.max = max;
-            this.fixed = fixed;
-            this.used = fixed;
-            this.peak = fixed;
+            this.fixed = this.used = this.peak = fixed;
         }
 
         void resize(long oldBytes, long newBytes, int discs) {

@@ -11,9 +11,7 @@ public final class Result {
 
     public Verdict verdict = Verdict.ERROR;
     public String errorMessage;
-    public int family, width, height, symmetry, mode; // 0 when the header was not read
-    public long rootMover, rootOpponent;
-    public int rootValue;
+    public org.gamecert.verifier.core.format.Header header; // null when the header was not read
     public int rootMove = -1;        // the stored canonical move mapped to the root's orientation
     public String commitment;        // "sha256:..." computed; only set when verified
     public long entries, blocks;

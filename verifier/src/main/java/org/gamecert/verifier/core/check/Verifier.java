@@ -79,7 +79,6 @@ public final class Verifier {
     private static void error(Result res, String message) {
         res.verdict = Result.Verdict.ERROR;
         res.errorMessage = message;
-        res.commitment = null;
     }
 
     /** Thrown after a violation that ends the check (the first one, or a fatal one with --all). */
@@ -106,7 +105,7 @@ public final class Verifier {
         Game game;
         int[] tb;
         final int[] tbPlace = new int[64];
-        int group, uMin, uMax, cells;
+        int group;
         boolean weak;
         int rootDiscs;
         long rootOcc, rootMover; // canonical
@@ -217,21 +216,11 @@ public final class Verifier {
             } catch (FormatException e) {
                 fatal(e.rule(), e.getMessage());
             }
-            res.family = h.family;
-            res.width = h.width;
-            res.height = h.height;
-            res.symmetry = h.symmetry;
-            res.mode = h.mode;
-            res.rootMover = h.rootMover;
-            res.rootOpponent = h.rootOpponent;
-            res.rootValue = h.rootValue;
+            res.header = h;
             game = h.family == Header.OTHELLO ? new OthelloRules(h.width) : new ConnectFourRules(h.width, h.height);
             tb = h.tb;
             for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;
             group = h.symmetry == 0 ? 1 : game.symmetryCount;
-            uMin = game.uMin;
-            uMax = game.uMax;
-            cells = game.cells;
             weak = h.mode == Header.WEAK;
             long rm = h.rootMover, ro = h.rootOpponent;
             if ((rm & ro) != 0) violation(Rule.HDR_2, -1, -1, -1, false, rm, ro, "root_mover and root_opponent overlap", true);
@@ -239,11 +228,10 @@ public final class Verifier {
             if (game.isTerminal(rm, ro)) violation(Rule.HDR_2, -1, -1, -1, true, rm, ro, "the root is terminal", true);
             if (game.legalMoveCodes(rm, ro) == 0) violation(Rule.HDR_2, -1, -1, -1, true, rm, ro, "the root's mover must pass", true);
             rootDiscs = Long.bitCount(rm | ro);
-            main.canonical(rm, ro);
-            rootOcc = main.cOcc;
+            rootOcc = main.canonical(rm, ro);
             rootMover = main.cMover;
             lastStoredChain = sha(new byte[] {0}, headerContent);
-            int width = 32 - Integer.numberOfLeadingZeros(uMax) + 1; // bits for a signed value in [-uMax, uMax]
+            int width = 32 - Integer.numberOfLeadingZeros(game.uMax) + 1; // bits for a signed value in [-uMax, uMax]
             int boardBits = 64 - Long.numberOfLeadingZeros(game.boardMask);
             int moveBits = 32 - Integer.numberOfLeadingZeros(game.moveCodes - 1);
             table = new Layer(boardBits, width, moveBits);
@@ -302,7 +290,7 @@ public final class Verifier {
             byte[] chain = chain(prevChain, rec, raw);
             if (!Arrays.equals(chain, rec.chain))
                 throw new FormatException(Rule.HASH_1, "block " + rec.index + ": stored chain value " + hex(rec.chain) + " != computed " + hex(chain));
-            return Payload.decode(raw, rec.count, weak, uMin, uMax, rec.index);
+            return Payload.decode(raw, rec.count, weak, game.uMin, game.uMax, rec.index);
         }
 
         /** Reads the blocks in file order: framing, hash chain, decoding, R-LAY-*; the root's entry. */
@@ -353,7 +341,7 @@ public final class Verifier {
             blocks++;
             res.entries = entries;
             res.blocks = blocks;
-            progress(1, rec.frameOffset, ct.size(), p.count);
+            progress(1, rec.frameOffset, ct.size, p.count);
         }
 
         void endLayer() {
@@ -829,7 +817,7 @@ public final class Verifier {
                         int need = (flags & P) != 0 ? (code == mv ? P : AP) : 0;
                         if ((flags & AP) != 0 && code == mv) need |= PP;
                         if ((flags & PP) != 0) need |= AP;
-                        int kind = ELSEWHERE, clo = uMin, chi = uMax;
+                        int kind = ELSEWHERE, clo = game.uMin, chi = game.uMax;
                         if (type == Game.TERMINAL) {
                             if (seg.first()) kind = TERMINAL_KIND;
                             clo = chi = (int) out[2];
@@ -995,16 +983,16 @@ public final class Verifier {
         /** R-CENSUS-1 and R-REACH-1 (SPEC §10) from pass 2's counts. */
         void census() throws IOException {
             res.unreached = unreached;
-            int rowsExpected = cells - rootDiscs + 1;
+            int rowsExpected = game.cells - rootDiscs + 1;
             long total = 0;
-            for (int dd = rootDiscs; dd <= cells; dd++) {
+            for (int dd = rootDiscs; dd <= game.cells; dd++) {
                 long aux = dd < layerAux.length ? layerAux[dd] : 0;
                 res.census.add(new long[] {dd, region[dd], aux});
                 total += region[dd];
             }
             res.region = total;
             if (trailerRows != rowsExpected) {
-                fatal(Rule.CENSUS_1, "trailer has " + trailerRows + " census rows, expected " + rowsExpected + " (discs " + rootDiscs + ".." + cells + ")");
+                fatal(Rule.CENSUS_1, "trailer has " + trailerRows + " census rows, expected " + rowsExpected + " (discs " + rootDiscs + ".." + game.cells + ")");
             }
             for (int r = 0; r < rowsExpected; r++) {
                 long[] mine = res.census.get(r), theirs = trailerCensus[r];
@@ -1134,12 +1122,9 @@ public final class Verifier {
     }
 
     public static String kindName(int k) {
-        if (k <= 0) return "{}";
-        StringBuilder sb = new StringBuilder("{");
-        String[] names = {"P", "A'", "P'", "A", "C"};
-        for (int i = 0; i < 5; i++)
-            if ((k & (1 << i)) != 0) sb.append(sb.length() > 1 ? ", " : "").append(names[i]);
-        return sb.append('}').toString();
+        java.util.StringJoiner names = new java.util.StringJoiner(", ", "{", "}");
+        for (int i = 0; i < 5 && k > 0; i++) if ((k & (1 << i)) != 0) names.add(new String[] {"P", "A'", "P'", "A", "C"}[i]);
+        return names.toString();
     }
 
     static MessageDigest sha256() {

@@ -18,17 +18,13 @@ public final class Container implements Closeable {
     static final int BLOCK_RECORD_SIZE = 48, TRAILER_MIN = 52, CENSUS_ROW = 20;
 
     private final FileChannel channel;
-    private final long size;
+    public final long size; // the file's length
     private long pos;
     private long blockIndex;
 
     public Container(Path path) throws IOException {
         channel = FileChannel.open(path, StandardOpenOption.READ);
         size = channel.size();
-    }
-
-    public long size() {
-        return size;
     }
 
     public long position() {

@@ -71,10 +71,6 @@ public final class Header {
         return new Header(new Reader(content), content.length);
     }
 
-    public int cells() {
-        return family == OTHELLO ? width * width : width * height;
-    }
-
     private static FormatException fail(String message) {
         return new FormatException(Rule.HDR_1, message);
     }

@@ -78,20 +78,10 @@ public final class Payload {
             int k = e.kind[i];
             int lo = uMin, hi = uMax;
             if (isExact(k)) {
-                if (p + 1 > raw.length) throw fail(Rule.ENC_2, block, i, "values section runs past raw_len");
-                lo = hi = raw[p++];
-                checkValue(lo, uMin, uMax, block, i);
+                lo = hi = value(raw, p++, uMin, uMax, block, i);
             } else {
-                if ((k & C) != 0) {
-                    if (p + 1 > raw.length) throw fail(Rule.ENC_2, block, i, "values section runs past raw_len");
-                    lo = raw[p++];
-                    checkValue(lo, uMin, uMax, block, i);
-                }
-                if ((k & A) != 0) {
-                    if (p + 1 > raw.length) throw fail(Rule.ENC_2, block, i, "values section runs past raw_len");
-                    hi = raw[p++];
-                    checkValue(hi, uMin, uMax, block, i);
-                }
+                if ((k & C) != 0) lo = value(raw, p++, uMin, uMax, block, i);
+                if ((k & A) != 0) hi = value(raw, p++, uMin, uMax, block, i);
                 if (lo > hi) throw fail(Rule.VAL_0, block, i, "lower bound " + lo + " > upper bound " + hi);
             }
             e.lo[i] = (byte) lo;
@@ -114,8 +104,12 @@ public final class Payload {
         if (weak && isExact(k)) throw fail(Rule.KIND_2, block, i, String.format("kind 0x%02X holds an exact kind in a weak certificate", k));
     }
 
-    private static void checkValue(int v, int uMin, int uMax, long block, int i) throws FormatException {
+    /** The value byte at p: within the section (R-ENC-2) and the utility range (R-VAL-0). */
+    private static int value(byte[] raw, int p, int uMin, int uMax, long block, int i) throws FormatException {
+        if (p >= raw.length) throw fail(Rule.ENC_2, block, i, "values section runs past raw_len");
+        int v = raw[p];
         if (v < uMin || v > uMax) throw fail(Rule.VAL_0, block, i, "value " + v + " outside [" + uMin + ", " + uMax + "]");
+        return v;
     }
 
     /** Unsigned LEB128, at most 10 bytes, < 2^64, minimal (R-ENC-1); past the end is R-ENC-2. */
