@@ -17,11 +17,4 @@ public final class Rule {
     public static final String CUT_1 = "R-CUT-1", ALL_1 = "R-ALL-1";
     public static final String ROOT_1 = "R-ROOT-1", ROOT_2 = "R-ROOT-2", ROOT_3 = "R-ROOT-3";
     public static final String REACH_1 = "R-REACH-1", CENSUS_1 = "R-CENSUS-1";
-
-    /** All rule ids, in the order of SPEC Appendix A. */
-    public static final String[] ALL = {
-        CON_1, CON_2, CON_3, HASH_1, HASH_2, HASH_3, HDR_1, HDR_2, ENC_1, ENC_2, ENC_3, KIND_1,
-        KIND_2, VAL_0, MOVE_1, LAY_1, LAY_2, LAY_3, POS_1, POS_2, POS_3, SERVE_1, P_1, TB_1, AP_1,
-        AP_2, PP_1, CUT_1, ALL_1, ROOT_1, ROOT_2, ROOT_3, REACH_1, CENSUS_1
-    };
 }
