@@ -51,11 +51,8 @@ public final class Verifier {
             return t;
         }) : null;
         try (Container ct = new Container(path)) {
-            if (!ct.isCertificate()) {
-                res.errorMessage = "not a certificate (no gamecert HEADER frame at the start of the file)";
-            } else {
-                new Verifier.Run(ct, options, res, pool).run();
-            }
+            if (ct.isCertificate()) new Verifier.Run(ct, options, res, pool).run();
+            else res.errorMessage = "not a certificate (no gamecert HEADER frame at the start of the file)";
         } catch (Stop stop) {
             res.verdict = Result.Verdict.REJECTED;
         } catch (NoSuchFileException e) {
@@ -88,12 +85,11 @@ public final class Verifier {
         }
     }
 
-    /** A block read ahead: a framing failure, or a decode task, or the trailer's turn. */
+    /** A block read ahead: a framing failure, or a decode task, or (neither) the trailer's turn. */
     private static final class Item {
         BlockRecord rec;
         FormatException failure;
         Future<Payload> decoded;
-        boolean trailer;
     }
 
     private static final class Run {
@@ -250,10 +246,7 @@ public final class Verifier {
             Item it = new Item();
             try {
                 BlockRecord rec = ct.nextBlockRecord();
-                if (rec == null) {
-                    it.trailer = true;
-                    return it;
-                }
+                if (rec == null) return it; // the trailer
                 it.rec = rec;
                 if (lastLayer >= 0 && rec.layerU32 > lastLayer)
                     throw new FormatException(Rule.LAY_1, "block " + rec.index + " has layer " + rec.layerU32 + " after a block of layer " + lastLayer);
@@ -303,10 +296,10 @@ public final class Verifier {
                 while (!readerDone && queue.size() < depth) {
                     Item it = readItem();
                     queue.add(it);
-                    readerDone = it.trailer || it.failure != null;
+                    readerDone = it.rec == null || it.failure != null;
                 }
                 Item it = queue.poll();
-                if (it.trailer) break;
+                if (it.rec == null && it.failure == null) break; // the trailer
                 Payload p = it.decoded == null ? null : await(it.decoded);
                 if (it.failure != null) blockFailure(it.rec, it.failure);
                 consumeBlock(it.rec, p);
@@ -680,12 +673,11 @@ public final class Verifier {
             }
 
             void report(String rule, long block, int d, long index, long mover, long opp, String msg) {
-                if (!worker) {
-                    violation(rule, block, d, index, true, mover, opp, msg, false);
-                    return;
+                if (worker) { // the first of its range; the caller picks the earliest
+                    first = new Violation(rule, block, d, index, true, mover, opp, msg);
+                    throw new Stop();
                 }
-                first = new Violation(rule, block, d, index, true, mover, opp, msg);
-                throw new Stop();
+                violation(rule, block, d, index, true, mover, opp, msg, false);
             }
 
             final long[] occImages = new long[8];
@@ -962,9 +954,7 @@ public final class Verifier {
             res.entries = entries;
             res.blocks = blocks;
             long rm = h.rootMover, ro = h.rootOpponent;
-            if (!rootFound) {
-                violation(Rule.ROOT_1, -1, rootDiscs, -1, true, rm, ro, "no entry for the root's canonical form", true);
-            }
+            if (!rootFound) violation(Rule.ROOT_1, -1, rootDiscs, -1, true, rm, ro, "no entry for the root's canonical form", true);
             if (!weak && ((rootKind & P) == 0 || rootLo != h.rootValue))
                 violation(Rule.ROOT_2, -1, rootDiscs, -1, true, rm, ro, "root entry has kinds " + kindName(rootKind) + " and value "
                         + rootLo + "; the header claims P with value " + h.rootValue, true);
@@ -991,9 +981,8 @@ public final class Verifier {
                 total += region[dd];
             }
             res.region = total;
-            if (trailerRows != rowsExpected) {
+            if (trailerRows != rowsExpected)
                 fatal(Rule.CENSUS_1, "trailer has " + trailerRows + " census rows, expected " + rowsExpected + " (discs " + rootDiscs + ".." + game.cells + ")");
-            }
             for (int r = 0; r < rowsExpected; r++) {
                 long[] mine = res.census.get(r), theirs = trailerCensus[r];
                 if (mine[0] != theirs[0] || mine[1] != theirs[1] || mine[2] != theirs[2]) {
