@@ -61,9 +61,10 @@ final class Layer {
         return data == null ? (int) (fields(i) >>> (5 + 2 * width) & ((1 << moveBits) - 1)) : data[i] >>> 24;
     }
 
-    /** Entries [from, from + n) as a decoded block. */
-    Payload slice(int from, int n) {
-        Payload p = new Payload(n);
+    /** Entries [from, from + n) as a decoded block (into reuse when it is long enough). */
+    Payload slice(int from, int n, Payload reuse) {
+        Payload p = reuse != null && reuse.occ.length >= n ? reuse : new Payload(n);
+        p.count = n;
         for (int j = 0; j < n; j++) {
             int i = from + j, k = kind(i);
             p.occ[j] = occ(i);

@@ -283,11 +283,15 @@ public final class Verifier {
             byte[] chain = chain(prevChain, rec, raw);
             if (!Arrays.equals(chain, rec.chain))
                 throw new FormatException(Rule.HASH_1, "block " + rec.index + ": stored chain value " + hex(rec.chain) + " != computed " + hex(chain));
-            return Payload.decode(raw, rec.count, weak, game.uMin, game.uMax, rec.index);
+            return Payload.decode(raw, rec.count, weak, game.uMin, game.uMax, rec.index, spare.poll());
         }
 
         /** Reads the blocks in file order: framing, hash chain, decoding, R-LAY-*; the root's entry. */
         final ArrayDeque<Item> queue = new ArrayDeque<>(); // blocks read ahead in pass 1
+        // Decoded blocks' columns once used, for the next ones: no garbage per block (GC pauses,
+        // page faults of fresh memory). A decoding task takes one, the consumer gives it back.
+        final java.util.Queue<Payload> spare = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        Payload sliced; // the same for the blocks of the held layer (one thread)
 
         void pass1() throws IOException {
             int depth = pool == null ? 1 : opt.threads + 1; // --threads decoding while one is used
@@ -303,6 +307,7 @@ public final class Verifier {
                 Payload p = it.decoded == null ? null : await(it.decoded);
                 if (it.failure != null) blockFailure(it.rec, it.failure);
                 consumeBlock(it.rec, p);
+                spare.add(p);
             }
             if (nLayers > 0) endLayer();
         }
@@ -522,12 +527,9 @@ public final class Verifier {
             if (acc != null) budget.resize(n + (tbReported != null ? n / 8 + 8 : 0), 0, d);
             tbReported = null;
             Violation v = best[0];
-            if (v != null && !isPositionRule(v.rule())) v = recheck(li, below, v);
+            // (a position rule comes first: its entry's other checks cannot come before it)
+            if (v != null && !java.util.List.of(Rule.POS_1, Rule.POS_2, Rule.POS_3, Rule.MOVE_1).contains(v.rule())) v = recheck(li, below, v);
             return v;
-        }
-
-        static boolean isPositionRule(String rule) {
-            return rule.equals(Rule.POS_1) || rule.equals(Rule.POS_2) || rule.equals(Rule.POS_3) || rule.equals(Rule.MOVE_1);
         }
 
         /**
@@ -627,7 +629,7 @@ public final class Verifier {
         /** Re-reads the blocks of layer li in order, the next ones decoded on the pool while one is used. */
         void eachBlock(int li, BlockBody body) throws IOException {
             if (upperLayer == li) { // held: no decoding
-                for (int b = lFirst[li], at = 0; b < lEnd[li] && body.use(b, upper.slice(at, blockList.get(b).count)); b++) at += blockList.get(b).count;
+                for (int b = lFirst[li], at = 0; b < lEnd[li] && body.use(b, sliced = upper.slice(at, blockList.get(b).count, sliced)); b++) at += blockList.get(b).count;
                 return;
             }
             ArrayDeque<FutureTask<Payload>> ahead = new ArrayDeque<>(); // --threads blocks decoding while one is used
@@ -635,7 +637,9 @@ public final class Verifier {
             try {
                 for (int b = lFirst[li], next = b; b < lEnd[li]; b++) {
                     while (next < lEnd[li] && ahead.size() < depth) ahead.add(reloadTask(next++));
-                    if (!body.use(b, await(ahead.poll()))) break;
+                    Payload p = await(ahead.poll());
+                    if (!body.use(b, p)) break;
+                    spare.add(p);
                 }
             } finally {
                 for (FutureTask<Payload> t : ahead) t.cancel(false);
@@ -951,8 +955,6 @@ public final class Verifier {
                         + " entries; read " + blocks + " blocks, " + entries + " entries");
             if (!Arrays.equals(stored, commitment))
                 fatal(Rule.HASH_3, "stored commitment " + hex(stored) + " != computed " + hex(commitment));
-            res.entries = entries;
-            res.blocks = blocks;
             long rm = h.rootMover, ro = h.rootOpponent;
             if (!rootFound) violation(Rule.ROOT_1, -1, rootDiscs, -1, true, rm, ro, "no entry for the root's canonical form", true);
             if (!weak && ((rootKind & P) == 0 || rootLo != h.rootValue))

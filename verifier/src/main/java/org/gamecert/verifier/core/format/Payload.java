@@ -10,7 +10,7 @@ import org.gamecert.verifier.core.check.Rule;
 public final class Payload {
     public static final int P = 0x01, AP = 0x02, PP = 0x04, A = 0x08, C = 0x10;
 
-    public final int count;
+    public int count; // the columns may be longer: a buffer reused for another block
     public final long[] occ, mover;
     public final byte[] kind, lo, hi, move; // move = -1 (0xFF) for {A}: no stored move
 
@@ -38,10 +38,12 @@ public final class Payload {
 
     /**
      * Decodes count entries of raw; weak = header mode 2; values must lie in [uMin, uMax].
-     * The caller has bounded count by the header's max_block_entries.
+     * The caller has bounded count by the header's max_block_entries. reuse: columns to decode
+     * into when long enough (else null, or too short: new ones).
      */
-    public static Payload decode(byte[] raw, int count, boolean weak, int uMin, int uMax, long block) throws FormatException {
-        Payload e = new Payload(count);
+    public static Payload decode(byte[] raw, int count, boolean weak, int uMin, int uMax, long block, Payload reuse) throws FormatException {
+        Payload e = reuse != null && reuse.occ.length >= count ? reuse : new Payload(count);
+        e.count = count;
         int[] pos = {0};
         long occ = 0, c = 0;
         for (int i = 0; i < count; i++) {

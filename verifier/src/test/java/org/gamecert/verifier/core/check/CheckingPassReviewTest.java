@@ -248,7 +248,7 @@ class CheckingPassReviewTest {
                     layer.add(list.get(i)[0], list.get(i)[1], k, lo, hi, mv);
                 }
                 layer.index(new Layer.Budget(Long.MAX_VALUE, 0));
-                Payload p = layer.slice(0, list.size());
+                Payload p = layer.slice(0, list.size(), null);
                 for (int i = 0; i < list.size(); i++) {
                     int k = kinds[i % kinds.length];
                     int lo = i % 3 == 0 ? -g.uMax : g.uMax - i % 2, hi = i % 5 == 0 ? g.uMax : lo;

@@ -35,7 +35,7 @@ class LayerIndexTest {
         List<Key> list = new ArrayList<>(set);
         for (int i = 0; i < list.size(); i++) layer.add(list.get(i).occ(), list.get(i).mover(), i % 2 == 0 ? 0x10 : 0x18, -(i % 5), i % 7, i % 64);
         layer.index(new Layer.Budget(Long.MAX_VALUE, 0));
-        org.gamecert.verifier.core.format.Payload p = layer.slice(0, list.size());
+        org.gamecert.verifier.core.format.Payload p = layer.slice(0, list.size(), null);
         for (int i = 0; i < list.size(); i++) { // the fields come back as stored
             assertEquals(list.get(i).occ(), p.occ[i]);
             assertEquals(list.get(i).mover(), p.mover[i]);
@@ -43,6 +43,15 @@ class LayerIndexTest {
             assertEquals(-(i % 5), p.lo[i]);
             assertEquals(i % 7, p.hi[i]);
             assertEquals(i % 64, p.move[i]);
+        }
+        // a slice into a reused, longer Payload: the same entries, count set to the slice's
+        int from = list.size() / 3, n = list.size() / 4;
+        org.gamecert.verifier.core.format.Payload q = layer.slice(from, n, p);
+        org.junit.jupiter.api.Assertions.assertSame(p, q);
+        assertEquals(n, q.count);
+        for (int j = 0; j < n; j++) {
+            assertEquals(list.get(from + j).mover(), q.mover[j]);
+            assertEquals((from + j) % 64, q.move[j]);
         }
         for (int i = 0; i < list.size(); i++) assertEquals(i, layer.find(list.get(i).occ(), list.get(i).mover()), "present key " + i);
         for (int t = 0; t < 20_000; t++) {
