@@ -1029,7 +1029,10 @@ public final class Verifier {
     }
 
     interface BlockBody {
-        /** Uses block b; false: no more blocks are needed. */
+        /**
+         * Uses block b; false: no more blocks are needed. p is lent: once use returns, its columns
+         * are decoded over for a later block (Run.spare), so nothing may keep p or its arrays.
+         */
         boolean use(int b, Payload p) throws IOException;
     }
 
