@@ -527,7 +527,7 @@ public final class Verifier {
             if (acc != null) budget.resize(n + (tbReported != null ? n / 8 + 8 : 0), 0, d);
             tbReported = null;
             Violation v = best[0];
-            // (a position rule comes first: its entry's other checks cannot come before it)
+            // (a position rule needs no recheck: it is decided without the children, before the rest)
             if (v != null && !java.util.List.of(Rule.POS_1, Rule.POS_2, Rule.POS_3, Rule.MOVE_1).contains(v.rule())) v = recheck(li, below, v);
             return v;
         }
