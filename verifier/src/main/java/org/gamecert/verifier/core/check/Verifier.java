@@ -684,36 +684,14 @@ public final class Verifier {
                 violation(rule, block, d, index, true, mover, opp, msg, false);
             }
 
-            final long[] occImages = new long[8];
+            final long[] occImages = new long[9]; // Game.canonical's scratch and mover
             final EntryCheck entryCheck = new EntryCheck();
 
             /** Sets (cOcc, cMover) to the canonical form of the position; returns cOcc. */
             long canonical(long mover, long opp) {
-                long occ = mover | opp, bo = occ, bm = mover;
-                if (group > 1) {
-                    // Occupancy images first; the mover is transformed only under the minimal ones.
-                    game.images(occ, occImages);
-                    int best = 0;
-                    boolean tie = false;
-                    for (int g = 1; g < group; g++) {
-                        int cmp = Long.compareUnsigned(occImages[g], bo);
-                        if (cmp < 0) {
-                            bo = occImages[g];
-                            best = g;
-                            tie = false;
-                        } else if (cmp == 0) {
-                            tie = true;
-                        }
-                    }
-                    bm = best == 0 ? mover : game.transform(mover, best);
-                    for (int g = best + 1; tie && g < group; g++) {
-                        if (occImages[g] != bo) continue;
-                        long m = game.transform(mover, g);
-                        if (Long.compareUnsigned(m, bm) < 0) bm = m;
-                    }
-                }
-                cMover = bm;
-                return cOcc = bo;
+                cOcc = game.canonical(mover, opp, group, occImages);
+                cMover = occImages[8];
+                return cOcc;
             }
 
             /**

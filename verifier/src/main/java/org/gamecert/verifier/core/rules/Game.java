@@ -50,6 +50,35 @@ public abstract class Game {
         for (int g = 0; g < symmetryCount; g++) out[g] = transform(bits, g);
     }
 
+    /**
+     * The canonical form (SPEC §7.4) among the images under the first `group` symmetries (1: none):
+     * the least occupancy, then the least mover. Returns its occupancy; out[8] = its mover;
+     * out[0..7]: scratch. The mover is transformed only under the symmetries of least occupancy.
+     */
+    public long canonical(long mover, long opp, int group, long[] out) {
+        long occ = mover | opp, bo = occ, bm = mover;
+        if (group > 1) {
+            images(occ, out);
+            int best = 0;
+            boolean tie = false;
+            for (int g = 1; g < group; g++) {
+                int cmp = Long.compareUnsigned(out[g], bo);
+                if (cmp < 0) {
+                    bo = out[g];
+                    best = g;
+                    tie = false;
+                } else if (cmp == 0) {
+                    tie = true;
+                }
+            }
+            bm = best == 0 ? mover : transform(mover, best);
+            for (int g = best + 1; tie && g < group; g++)
+                if (out[g] == bo && Long.compareUnsigned(transform(mover, g), bm) < 0) bm = transform(mover, g);
+        }
+        out[8] = bm;
+        return bo;
+    }
+
     /** The symmetry g^-1. */
     public abstract int inverse(int g);
 

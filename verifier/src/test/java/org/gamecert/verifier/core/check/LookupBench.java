@@ -24,34 +24,14 @@ public final class LookupBench {
     private static long sink;
     private static Game game;
     private static int group;
-    private static final long[] images = new long[8];
+    private static final long[] images = new long[9];
     private static long cMover;
 
-    /** The canonical form, as the checker computes it (Verifier.Run.Checker.canonical). */
+    /** The canonical form, by the verifier's own code (Game.canonical); cMover gets its mover. */
     static long canonical(long mover, long opp) {
-        long occ = mover | opp, bo = occ, bm = mover;
-        if (group == 1) {
-            cMover = mover;
-            return occ;
-        }
-        game.images(occ, images);
-        int best = 0;
-        boolean tie = false;
-        for (int g = 1; g < group; g++) {
-            int cmp = Long.compareUnsigned(images[g], bo);
-            if (cmp < 0) {
-                bo = images[g];
-                best = g;
-                tie = false;
-            } else if (cmp == 0) {
-                tie = true;
-            }
-        }
-        bm = best == 0 ? mover : game.transform(mover, best);
-        for (int g = best + 1; tie && g < group; g++)
-            if (images[g] == bo && Long.compareUnsigned(game.transform(mover, g), bm) < 0) bm = game.transform(mover, g);
-        cMover = bm;
-        return bo;
+        long occ = game.canonical(mover, opp, group, images);
+        cMover = images[8];
+        return occ;
     }
 
     public static void main(String[] args) throws Exception {

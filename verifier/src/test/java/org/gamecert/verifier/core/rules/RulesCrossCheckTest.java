@@ -90,4 +90,48 @@ class RulesCrossCheckTest {
             assertTrue(kinds[Game.CHILD] > 0 && kinds[Game.TERMINAL] > 0, w + "x" + h + " kinds");
         }
     }
+
+    /** SPEC §7.4 spelled out: the least (occupancy, mover) over the images, compared unsigned. */
+    static long[] definedCanonical(java.util.function.BiFunction<Long, Integer, Long> transform, int group, long mover, long opp) {
+        long bo = mover | opp, bm = mover;
+        for (int g = 1; g < group; g++) {
+            long o = transform.apply(mover | opp, g), m = transform.apply(mover, g);
+            int c = Long.compareUnsigned(o, bo);
+            if (c < 0 || (c == 0 && Long.compareUnsigned(m, bm) < 0)) {
+                bo = o;
+                bm = m;
+            }
+        }
+        return new long[] {bo, bm};
+    }
+
+    @Test
+    void canonicalFormIsTheLeastImage() {
+        SplittableRandom rnd = new SplittableRandom(20261123);
+        long[] out = new long[9];
+        for (int n : new int[] {4, 6, 8}) {
+            OthelloRules rules = new OthelloRules(n);
+            NaiveOthello naive = new NaiveOthello(n);
+            for (int t = 0; t < 20_000; t++) {
+                long occ = rnd.nextLong() & rules.boardMask;
+                if (t % 4 == 0) occ |= rules.transform(occ, 1 + rnd.nextInt(7)); // symmetric boards: ties
+                long mover = occ & rnd.nextLong();
+                if (t % 8 == 1) mover = occ & (mover | rules.transform(mover, 4)); // ties in the mover too
+                long[] want = definedCanonical((b, g) -> naive.transform(b, g), 8, mover, occ & ~mover);
+                assertEquals(want[0], rules.canonical(mover, occ & ~mover, 8, out), "occupancy, " + n + "x" + n);
+                assertEquals(want[1], out[8], "mover, " + n + "x" + n);
+                assertEquals(occ, rules.canonical(mover, occ & ~mover, 1, out), "no symmetry: the position itself");
+                assertEquals(mover, out[8]);
+            }
+        }
+        ConnectFourRules c4 = new ConnectFourRules(7, 6);
+        for (int t = 0; t < 20_000; t++) {
+            long occ = rnd.nextLong() & c4.boardMask, mover = occ & rnd.nextLong();
+            if (t % 4 == 0) occ |= c4.transform(occ, 1);
+            mover &= occ;
+            long[] want = definedCanonical((b, g) -> c4.transform(b, g), 2, mover, occ & ~mover);
+            assertEquals(want[0], c4.canonical(mover, occ & ~mover, 2, out), "connect four occupancy");
+            assertEquals(want[1], out[8], "connect four mover");
+        }
+    }
 }
