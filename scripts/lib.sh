@@ -1,6 +1,6 @@
 # Shared by the entry-point scripts: build a module's runnable jar when it is missing or older
 # than its sources, quietly, offline first (works without network once dependencies are cached).
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd -P "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 
 ensure_jar() { # ensure_jar MODULE  -> prints the jar path
   local module="$1" jar="$ROOT/$1/target/$1.jar"

@@ -26,7 +26,7 @@ public final class BenchProduce {
 
     public static void main(String[] args) throws Exception {
         boolean quick = false, searchOnly = false;
-        Path data = Path.of("../shared/data");
+        Path data = Path.of("testdata/known-answers");
         int threads = 1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
