@@ -7,54 +7,117 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
 /**
  * What `scripts/verify PATH` was given: one of our certificates, a release bundle (BagIt), or the
- * published 6×6 tablebase in its own format. Decided from content where the name is ambiguous (an
- * archive may be either a bundle or peer tables): only a few headers are read, nothing is trusted.
+ * published 6×6 tablebase in its own format. Decided from content: our magic, the Zstandard frame
+ * magic, the tar header's "ustar" at offset 257, the BagIt tag files or the tablebase's file names
+ * among an archive's first entries, the tablebase's CSV header. The file name is only a hint, used
+ * for what content cannot tell (a later split part starts mid-stream). Only a few headers are read;
+ * nothing is trusted: each kind's own reader checks everything again.
  */
 enum InputKind {
     CERTIFICATE, BUNDLE, PEER;
 
+    /** The kind to check the input as, and what was seen in it (for messages). */
+    record Detection(InputKind kind, String what) {}
+
     /** Little-endian magic of the HEADER skippable frame (SPEC §2). */
     private static final int CERT_MAGIC = 0x184D2A50;
+    /** Little-endian magic of a Zstandard frame (RFC 8878 §3.1.1). */
+    private static final int ZSTD_MAGIC = 0xFD2FB528;
+    /** The first line of the tablebase's CSV tables. */
+    private static final String PEER_CSV_HEADER = "obf,disccount,nodekindcode,lowerbound,upperbound";
+    private static final int SNIFF = 512;
 
     static InputKind detect(Path path) {
-        if (Files.isDirectory(path)) return Files.exists(path.resolve("bagit.txt")) ? BUNDLE : PEER;
-        String name = path.getFileName() == null ? "" : path.getFileName().toString().toLowerCase(Locale.ROOT);
-        if (name.endsWith(".csv")) return PEER;
-        if (!Files.isRegularFile(path)) return CERTIFICATE; // let the certificate reader say what is wrong
-        try (InputStream in = Files.newInputStream(path)) {
-            byte[] b = in.readNBytes(4);
-            if (b.length == 4 && ((b[0] & 0xFF) | (b[1] & 0xFF) << 8 | (b[2] & 0xFF) << 16 | (b[3] & 0xFF) << 24) == CERT_MAGIC)
-                return CERTIFICATE;
-        } catch (IOException e) {
-            return CERTIFICATE;
-        }
-        boolean archive = name.endsWith(".tar") || name.endsWith(".tar.zst") || name.endsWith(".tzst")
-                || name.matches(".*\\.(tar|tar\\.zst|tzst)\\.(\\d{2,4}|part\\d+|[a-z]{2})");
-        if (!archive) return CERTIFICATE;
-        return archiveHoldsBag(path, name) ? BUNDLE : PEER;
+        return describe(path).kind();
     }
 
-    /** True when one of the archive's first entries is a BagIt tag file. */
-    private static boolean archiveHoldsBag(Path path, String name) {
-        try (InputStream raw = new BufferedInputStream(Files.newInputStream(path), 1 << 16)) {
-            InputStream s = name.contains(".tar.zst") || name.contains(".tzst") ? new ZstdInputStream(raw) : raw;
+    static Detection describe(Path path) {
+        if (Files.isDirectory(path))
+            return Files.exists(path.resolve("bagit.txt")) ? new Detection(BUNDLE, "a directory holding bagit.txt (a BagIt bag)")
+                    : new Detection(PEER, "a directory without bagit.txt (tablebase tables)");
+        String name = path.getFileName() == null ? "" : path.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (!Files.isRegularFile(path)) return new Detection(CERTIFICATE, "no regular file");
+        byte[] head;
+        try (InputStream in = Files.newInputStream(path)) {
+            head = in.readNBytes(SNIFF);
+        } catch (IOException e) {
+            return new Detection(CERTIFICATE, "a file that cannot be read (" + e.getMessage() + ")");
+        }
+        if (head.length == 0) return new Detection(CERTIFICATE, "an empty file");
+        if (le32(head) == CERT_MAGIC) return new Detection(CERTIFICATE, "a gamecert certificate (magic 0x184D2A50)");
+        if (le32(head) == ZSTD_MAGIC) {
+            byte[] inner = zstdHead(path);
+            if (isTar(inner)) return tarContents(path, true, "a Zstandard-compressed tar archive");
+            boolean split = isSplitPartName(name);
+            return new Detection(split ? PEER : CERTIFICATE, "Zstandard-compressed data that does not start with a tar header"
+                    + (split ? " (the name says: a split part)" : ""));
+        }
+        if (isTar(head)) return tarContents(path, false, "a tar archive");
+        String text = new String(head, StandardCharsets.ISO_8859_1);
+        if (text.startsWith(PEER_CSV_HEADER)) return new Detection(PEER, "a tablebase CSV table (its header line)");
+        if (isSplitPartName(name)) return new Detection(PEER, "a later part of a split archive (by its name)");
+        if (name.endsWith(".csv")) return new Detection(PEER, "a .csv file (by its name) without the tablebase's header line");
+        return new Detection(CERTIFICATE, looksLikeText(head) ? "text, not a certificate, tar archive or Zstandard frame"
+                : String.format("binary data starting %s: not a certificate, tar archive or Zstandard frame", hex(head)));
+    }
+
+    private static int le32(byte[] b) {
+        if (b.length < 4) return 0;
+        return (b[0] & 0xFF) | (b[1] & 0xFF) << 8 | (b[2] & 0xFF) << 16 | (b[3] & 0xFF) << 24;
+    }
+
+    /** POSIX/GNU tar: "ustar" at offset 257 of the first header block. */
+    private static boolean isTar(byte[] b) {
+        return b.length >= 262 && new String(b, 257, 5, StandardCharsets.ISO_8859_1).equals("ustar");
+    }
+
+    private static boolean isSplitPartName(String name) {
+        return name.matches(".*\\.(tar|tar\\.zst|tzst)\\.(\\d{2,4}|part\\d+|[a-z]{2})");
+    }
+
+    /** The first bytes of the decompressed stream (a bounded read; errors give what was read). */
+    private static byte[] zstdHead(Path path) {
+        try (InputStream z = new ZstdInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16))) {
+            return z.readNBytes(SNIFF);
+        } catch (IOException | RuntimeException e) {
+            return new byte[0];
+        }
+    }
+
+    /** A tar archive is a bundle when one of its first entries is a BagIt tag file, else tables. */
+    private static Detection tarContents(Path path, boolean zstd, String what) {
+        try (InputStream raw = new BufferedInputStream(Files.newInputStream(path), 1 << 16);
+             InputStream s = zstd ? new ZstdInputStream(raw) : raw) {
             TarArchiveInputStream tar = new TarArchiveInputStream(s);
             for (int i = 0; i < 8; i++) {
                 TarArchiveEntry e = tar.getNextEntry();
                 if (e == null) break;
                 String n = e.getName();
-                if (n.endsWith("bagit.txt") || n.endsWith("bag-info.txt")) return true;
-                if (n.contains("optimal_reopening_ab_table_all_")) return false;
+                if (n.endsWith("bagit.txt") || n.endsWith("bag-info.txt"))
+                    return new Detection(BUNDLE, what + " holding a BagIt bag");
+                if (n.contains("optimal_reopening_ab_table_all_")) return new Detection(PEER, what + " holding tablebase tables");
             }
         } catch (IOException | RuntimeException e) {
             // Unreadable here: the peer reader (which also checks SHA256SUMS) will say what is wrong.
         }
-        return false;
+        return new Detection(PEER, what + " with neither BagIt tag files nor tablebase tables among its first entries");
+    }
+
+    private static boolean looksLikeText(byte[] b) {
+        for (byte x : b) if (x < 0x09 || (x > 0x0D && x < 0x20)) return false;
+        return true;
+    }
+
+    private static String hex(byte[] b) {
+        StringBuilder s = new StringBuilder("0x");
+        for (int i = 0; i < Math.min(8, b.length); i++) s.append(String.format("%02x", b[i] & 0xFF));
+        return s.toString();
     }
 }

@@ -13,6 +13,11 @@ import java.nio.file.Path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.github.luben.zstd.ZstdOutputStream;
+import java.io.OutputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+
 /** `scripts/verify PATH` sends each kind of input to the right checker. */
 class InputKindTest {
     static final Path VECTORS = Path.of("../format-spec/vectors").toAbsolutePath().normalize();
@@ -47,6 +52,52 @@ class InputKindTest {
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         assertEquals(3, rc, out.toString(StandardCharsets.UTF_8));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("incomplete"));
+    }
+
+    /** A tar (optionally Zstandard-compressed) holding the given names, each with a line of text. */
+    private static void tar(Path out, boolean zstd, String... names) throws IOException {
+        try (OutputStream f = Files.newOutputStream(out); OutputStream z = zstd ? new ZstdOutputStream(f) : f;
+             TarArchiveOutputStream t = new TarArchiveOutputStream(z)) {
+            for (String n : names) {
+                byte[] b = (n + "\n").getBytes(StandardCharsets.UTF_8);
+                TarArchiveEntry e = new TarArchiveEntry(n);
+                e.setSize(b.length);
+                t.putArchiveEntry(e);
+                t.write(b);
+                t.closeArchiveEntry();
+            }
+        }
+    }
+
+    @Test
+    void archivesAreRecognizedByContentWhateverTheirName(@TempDir Path dir) throws IOException {
+        Path bundle = dir.resolve("bundle.tar.download"), bad = dir.resolve("x.bad"), tables = dir.resolve("tables.bin");
+        tar(bundle, true, "bag/bagit.txt", "bag/bag-info.txt");
+        tar(bad, false, "bag/bagit.txt");
+        tar(tables, true, "postprocess3/optimal_reopening_ab_table_all_26.txt");
+        assertEquals(InputKind.BUNDLE, InputKind.detect(bundle));
+        assertTrue(InputKind.describe(bundle).what().contains("Zstandard-compressed tar archive holding a BagIt bag"));
+        assertEquals(InputKind.BUNDLE, InputKind.detect(bad));
+        assertEquals(InputKind.PEER, InputKind.detect(tables));
+    }
+
+    @Test
+    void aTablebaseCsvIsRecognizedByItsHeaderLine(@TempDir Path dir) throws IOException {
+        Path renamed = dir.resolve("opening.txt");
+        Files.copy(PEER_CSV, renamed);
+        assertEquals(InputKind.PEER, InputKind.detect(renamed));
+    }
+
+    @Test
+    void unknownContentIsDescribed(@TempDir Path dir) throws IOException {
+        Path text = dir.resolve("notes.gsc"), bin = dir.resolve("blob.gsc"), empty = dir.resolve("empty.gsc");
+        Files.writeString(text, "hello\n");
+        Files.write(bin, new byte[] {1, 2, 3, 4, 5, 0, 0, 7});
+        Files.write(empty, new byte[0]);
+        assertEquals(InputKind.CERTIFICATE, InputKind.detect(text)); // the certificate reader says what is wrong
+        assertTrue(InputKind.describe(text).what().startsWith("text"), InputKind.describe(text).what());
+        assertTrue(InputKind.describe(bin).what().contains("0x0102030405000007"), InputKind.describe(bin).what());
+        assertEquals("an empty file", InputKind.describe(empty).what());
     }
 
     @Test
