@@ -103,17 +103,73 @@ public final class CertificateWriter {
         return write(out, header, layersRootFirst, region, aux, rootLayer, 1);
     }
 
-    /** A block to write: its layer, entry range, payload and compressed frame. */
+    /** A block to write: its layer, entry count, payload and compressed frame. */
     private static final class Block {
-        final LayerEntries layer; final int from, to;
+        final int layer, count;
         byte[] raw, comp;
-        Block(LayerEntries layer, int from, int to) { this.layer = layer; this.from = from; this.to = to; }
-        Block encode() {
-            raw = payload(layer, from, to);
-            if (raw.length > MAX_BLOCK_BYTES) throw new IllegalStateException("block too large");
-            comp = Zstd.compress(raw, ZSTD_LEVEL);
-            return this;
+        Block(int layer, int count, byte[] raw, byte[] comp) { this.layer = layer; this.count = count; this.raw = raw; this.comp = comp; }
+    }
+
+    /** The blocks of a certificate in file order (deepest layer first), one at a time. */
+    private interface BlockSource {
+        /** The next block, or null after the last. */
+        Block next() throws IOException;
+    }
+
+    /** Encodes entries [from, to) of a layer: its payload (SPEC §5.2) and the compressed frame. */
+    private static Block encode(LayerEntries e, int from, int to) {
+        byte[] raw = payload(e, from, to);
+        if (raw.length > MAX_BLOCK_BYTES) throw new IllegalStateException("block too large");
+        return new Block(e.layer, to - from, raw, Zstd.compress(raw, ZSTD_LEVEL));
+    }
+
+    /**
+     * Encodes the blocks of some layers (in the order given), up to {@code threads} at a time, and
+     * hands them on in order; the bytes do not depend on {@code threads}.
+     */
+    private static final class Encoder implements BlockSource, AutoCloseable {
+        private final List<int[]> plan = new java.util.ArrayList<>(); // {layer index, from, to}
+        private final List<LayerEntries> layers;
+        private final java.util.concurrent.ExecutorService pool;
+        private final java.util.ArrayDeque<java.util.concurrent.Future<Block>> inFlight = new java.util.ArrayDeque<>();
+        private final int window;
+        private int next, handed;
+
+        Encoder(List<LayerEntries> layersInFileOrder, int threads) {
+            layers = layersInFileOrder;
+            for (int li = 0; li < layers.size(); li++) {
+                LayerEntries e = layers.get(li);
+                for (int from = 0; from < e.count; from += MAX_BLOCK_ENTRIES)
+                    plan.add(new int[] {li, from, Math.min(e.count, from + MAX_BLOCK_ENTRIES)});
+            }
+            window = 2 * Math.max(1, threads);
+            pool = threads > 1 ? java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+                Thread t = new Thread(r, "compress");
+                t.setDaemon(true);
+                return t;
+            }) : null;
         }
+
+        @Override public Block next() throws IOException {
+            if (handed == plan.size()) return null;
+            if (pool == null) {
+                int[] b = plan.get(handed++);
+                return encode(layers.get(b[0]), b[1], b[2]);
+            }
+            while (next < plan.size() && inFlight.size() < window) {
+                int[] b = plan.get(next++);
+                inFlight.add(pool.submit(() -> encode(layers.get(b[0]), b[1], b[2])));
+            }
+            handed++;
+            try { return inFlight.poll().get(); }
+            catch (InterruptedException ie) { Thread.currentThread().interrupt(); throw new IOException("interrupted", ie); }
+            catch (java.util.concurrent.ExecutionException ee) {
+                if (ee.getCause() instanceof RuntimeException) throw (RuntimeException) ee.getCause();
+                throw new IOException(ee.getCause());
+            }
+        }
+
+        @Override public void close() { if (pool != null) pool.shutdownNow(); }
     }
 
     /**
@@ -122,26 +178,93 @@ public final class CertificateWriter {
      */
     public static Written write(Path out, byte[] header, List<LayerEntries> layersRootFirst, long[] region, long[] aux,
                                 int rootLayer, int threads) throws IOException {
-        List<Block> plan = new java.util.ArrayList<>();
-        for (int li = layersRootFirst.size() - 1; li >= 0; li--) {
-            LayerEntries e = layersRootFirst.get(li);
-            for (int from = 0; from < e.count; from += MAX_BLOCK_ENTRIES)
-                plan.add(new Block(e, from, Math.min(e.count, from + MAX_BLOCK_ENTRIES)));
-        }
-        java.util.concurrent.ExecutorService pool = threads > 1 ? java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "compress");
-            t.setDaemon(true);
-            return t;
-        }) : null;
-        try {
-            return writePlan(out, header, plan, region, aux, rootLayer, pool, Math.max(1, threads));
-        } finally {
-            if (pool != null) pool.shutdownNow();
+        List<LayerEntries> deepestFirst = new java.util.ArrayList<>(layersRootFirst);
+        java.util.Collections.reverse(deepestFirst);
+        try (Encoder blocks = new Encoder(deepestFirst, threads)) {
+            return writeBlocks(out, header, blocks, region, aux, rootLayer);
         }
     }
 
-    private static Written writePlan(Path out, byte[] header, List<Block> plan, long[] region, long[] aux, int rootLayer,
-                                     java.util.concurrent.ExecutorService pool, int window) throws IOException {
+    /** A finished layer in its final encoding, kept in a file until the certificate is written. */
+    public static final class LayerFile {
+        public final int layer;
+        public final long entries, blocks, bytes;
+        public final Path path;
+        public LayerFile(int layer, long entries, long blocks, long bytes, Path path) {
+            this.layer = layer; this.entries = entries; this.blocks = blocks; this.bytes = bytes; this.path = path;
+        }
+    }
+
+    /**
+     * Writes a finished layer's blocks, exactly as they will stand in the certificate, to a file:
+     * per block u32 entry count, u32 payload length, u32 compressed length, the compressed frame
+     * (little-endian). Written under a temporary name, forced to disk and renamed, so a file under
+     * its final name is always whole.
+     */
+    public static LayerFile spill(LayerEntries e, Path file, int threads) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        long blocks = 0;
+        try (Encoder enc = new Encoder(List.of(e), threads);
+             java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.CREATE,
+                     java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE);
+             OutputStream os = new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 20)) {
+            for (Block b; (b = enc.next()) != null; blocks++) {
+                ByteBuffer h = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+                h.putInt(b.count).putInt(b.raw.length).putInt(b.comp.length);
+                os.write(h.array());
+                os.write(b.comp);
+            }
+            os.flush();
+            ch.force(true);
+        }
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        return new LayerFile(e.layer, e.count, blocks, Files.size(file), file);
+    }
+
+    /**
+     * Writes the certificate from finished layers kept in files ({@link #spill}), streaming them
+     * deepest first: one block in memory at a time. The same bytes as {@link #write} of the same
+     * layers; each block's payload is recovered by decompression for the hash chain, and its length
+     * checked against the one recorded.
+     */
+    public static Written writeFromFiles(Path out, byte[] header, List<LayerFile> layersRootFirst, long[] region, long[] aux,
+                                         int rootLayer) throws IOException {
+        BlockSource blocks = new BlockSource() {
+            int li = layersRootFirst.size() - 1;
+            java.io.DataInputStream in;
+            LayerFile current;
+            long left;
+
+            @Override public Block next() throws IOException {
+                while (left == 0) {
+                    if (in != null) { in.close(); in = null; }
+                    if (li < 0) return null;
+                    LayerFile f = layersRootFirst.get(li--);
+                    in = new java.io.DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(f.path), 1 << 20));
+                    left = f.blocks;
+                    current = f;
+                }
+                left--;
+                byte[] h = in.readNBytes(12);
+                if (h.length != 12) throw new IOException("layer file " + current.path + " is truncated");
+                ByteBuffer hb = ByteBuffer.wrap(h).order(ByteOrder.LITTLE_ENDIAN);
+                int count = hb.getInt(), rawLen = hb.getInt(), compLen = hb.getInt();
+                if (count <= 0 || count > MAX_BLOCK_ENTRIES || rawLen < 0 || rawLen > MAX_BLOCK_BYTES || compLen < 0
+                        || compLen > Zstd.compressBound(MAX_BLOCK_BYTES))
+                    throw new IOException("layer file " + current.path + " is damaged (block sizes)");
+                byte[] comp = in.readNBytes(compLen);
+                if (comp.length != compLen) throw new IOException("layer file " + current.path + " is truncated");
+                byte[] raw = Zstd.decompress(comp, rawLen);
+                if (raw.length != rawLen) throw new IOException("layer file " + current.path + " is damaged (payload length)");
+                if (left == 0) { in.close(); in = null; }
+                return new Block(current.layer, count, raw, comp);
+            }
+        };
+        return writeBlocks(out, header, blocks, region, aux, rootLayer);
+    }
+
+    private static Written writeBlocks(Path out, byte[] header, BlockSource blocks, long[] region, long[] aux, int rootLayer)
+            throws IOException {
         Path dir = out.toAbsolutePath().getParent();
         Path tmp = Files.createTempFile(dir, "." + out.getFileName() + ".", ".tmp");
         Written w = new Written();
@@ -153,25 +276,9 @@ public final class CertificateWriter {
                 md.update(header);
                 byte[] chain = md.digest();
                 long blockIndex = 0, entries = 0;
-                java.util.ArrayDeque<java.util.concurrent.Future<Block>> inFlight = new java.util.ArrayDeque<>();
-                int next = 0;
-                for (int bi = 0; bi < plan.size(); bi++) {
-                    Block blk;
-                    if (pool == null) blk = plan.get(bi).encode();
-                    else {
-                        while (next < plan.size() && inFlight.size() < 2 * window) {
-                            Block todo = plan.get(next++);
-                            inFlight.add(pool.submit(todo::encode));
-                        }
-                        try { blk = inFlight.poll().get(); }
-                        catch (InterruptedException ie) { Thread.currentThread().interrupt(); throw new IOException("interrupted", ie); }
-                        catch (java.util.concurrent.ExecutionException ee) {
-                            if (ee.getCause() instanceof RuntimeException) throw (RuntimeException) ee.getCause();
-                            throw new IOException(ee.getCause());
-                        }
-                    }
+                for (Block blk; (blk = blocks.next()) != null; ) {
                     byte[] raw = blk.raw, comp = blk.comp;
-                    int count = blk.to - blk.from, layer = blk.layer.layer;
+                    int count = blk.count, layer = blk.layer;
                     ByteBuffer hb = ByteBuffer.allocate(1 + 32 + 8 + 12).order(ByteOrder.LITTLE_ENDIAN);
                     hb.put((byte) 1).put(chain).putLong(blockIndex).putInt(layer).putInt(count).putInt(raw.length);
                     md.reset();
@@ -182,7 +289,6 @@ public final class CertificateWriter {
                     rec.putInt(layer).putInt(count).putInt(raw.length).putInt(comp.length).put(chain);
                     frame(os, MAGIC_BLOCK, rec.array());
                     os.write(comp);
-                    blk.raw = null; blk.comp = null;
                     blockIndex++;
                     entries += count;
                 }

@@ -49,46 +49,105 @@ public final class Extractor {
 
     public void shutdown() { pool.shutdownNow(); }
 
+    /**
+     * Where finished layers go, and where the state before each layer may be saved so that a killed
+     * run can continue from there ({@link #resume}). Called from the extracting thread only.
+     */
+    public interface Store {
+        /** Layer {@code e.layer} is finished (only layers with entries are passed on). */
+        void layerDone(LayerEntries e) throws java.io.IOException;
+
+        /** Everything needed to continue from layer {@code s.layer} (its needs not yet processed). */
+        default void beforeLayer(State s) throws java.io.IOException {}
+    }
+
+    /**
+     * The extraction between two layers: the needs of layer {@link #layer} in key order and all that
+     * the layers before it contributed. A pure function of the game, root and mode (no search order,
+     * threads or table contents), so resuming from it gives the same certificate.
+     */
+    public static final class State {
+        public Mode mode;
+        public int layer, rootLayer, rootValue, rootMoveCanonical = -1;
+        public long rootCanonMover, rootCanonOpponent;
+        public long[] region, aux;
+        public long entries;
+        public NeedMap.Sorted needs;
+    }
+
+    /** Extracts everything in memory: the layers are kept in the result (small solves, tests). */
     public Result run(long rootMover, long rootOpponent, Mode mode) {
         Result res = new Result();
+        try {
+            State s = run(rootMover, rootOpponent, mode, e -> res.layers.add(e));
+            res.rootValue = s.rootValue;
+            res.rootLayer = s.rootLayer;
+            res.rootMoveCanonical = s.rootMoveCanonical;
+            res.region = s.region;
+            res.aux = s.aux;
+            res.entries = s.entries;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e); // the in-memory store does no I/O
+        }
+        return res;
+    }
+
+    /** Extracts from the root, handing each finished layer to the store; returns the final state. */
+    public State run(long rootMover, long rootOpponent, Mode mode, Store store) throws java.io.IOException {
+        State s = new State();
         long[] canon = new long[2];
         game.canonical(rootMover, rootOpponent, canon);
-        res.rootLayer = game.discs(rootMover, rootOpponent);
-        res.rootValue = oracle.value(canon[0], canon[1]);
-        int rows = game.cells - res.rootLayer + 1;
-        res.region = new long[rows];
-        res.aux = new long[rows];
+        s.mode = mode;
+        s.rootCanonMover = canon[0];
+        s.rootCanonOpponent = canon[1];
+        s.rootLayer = game.discs(rootMover, rootOpponent);
+        s.layer = s.rootLayer;
+        s.rootValue = oracle.value(canon[0], canon[1]);
+        int rows = game.cells - s.rootLayer + 1;
+        s.region = new long[rows];
+        s.aux = new long[rows];
         NeedMap cur = new NeedMap();
         if (mode == Mode.SEMI_STRONG) {
-            cur.add(canon[0], canon[1], Kinds.P, NeedMap.NO_LOWER, NeedMap.NO_UPPER, res.rootValue);
+            cur.add(canon[0], canon[1], Kinds.P, NeedMap.NO_LOWER, NeedMap.NO_UPPER, s.rootValue);
         } else {
-            int lower = res.rootValue > game.uMin ? res.rootValue : NeedMap.NO_LOWER;
-            int upper = res.rootValue < game.uMax ? res.rootValue : NeedMap.NO_UPPER;
-            cur.add(canon[0], canon[1], 0, lower, upper, res.rootValue);
+            int lower = s.rootValue > game.uMin ? s.rootValue : NeedMap.NO_LOWER;
+            int upper = s.rootValue < game.uMax ? s.rootValue : NeedMap.NO_UPPER;
+            cur.add(canon[0], canon[1], 0, lower, upper, s.rootValue);
         }
-        for (int d = res.rootLayer; d <= game.cells && cur.size() > 0; d++) {
-            NeedMap.Sorted needs = cur.sorted();
-            cur.clear();
+        s.needs = cur.sorted();
+        return resume(s, store);
+    }
+
+    /** Continues from a state saved by {@link Store#beforeLayer} (or made by {@link #run}). */
+    public State resume(State s, Store store) throws java.io.IOException {
+        while (s.layer <= game.cells && s.needs.size() > 0) {
+            store.beforeLayer(s);
+            int d = s.layer;
+            NeedMap.Sorted needs = s.needs;
             currentLayer = d;
             currentLayerSize = needs.size();
             positionsDone.set(0);
             NeedMap next = new NeedMap();
             LayerEntries entries = processLayer(d, needs, next);
-            int row = d - res.rootLayer;
+            int row = d - s.rootLayer;
             for (int i = 0; i < needs.size(); i++) {
                 int k = needs.kinds[i] & 0xFF;
-                if ((k & Kinds.REGION) != 0 || (k & Kinds.TERMINAL) != 0) res.region[row]++;
+                if ((k & Kinds.REGION) != 0 || (k & Kinds.TERMINAL) != 0) s.region[row]++;
             }
-            for (int i = 0; i < entries.count; i++) if (!Kinds.isExact(entries.kinds[i])) res.aux[row]++;
-            if (d == res.rootLayer) {
-                int r = entries.find(canon[0], canon[1]);
-                if (r >= 0 && (entries.kinds[r] & (Kinds.REGION | Kinds.C)) != 0) res.rootMoveCanonical = entries.move[r] & 0xFF;
+            for (int i = 0; i < entries.count; i++) if (!Kinds.isExact(entries.kinds[i])) s.aux[row]++;
+            if (d == s.rootLayer) {
+                int r = entries.find(s.rootCanonMover, s.rootCanonOpponent);
+                if (r >= 0 && (entries.kinds[r] & (Kinds.REGION | Kinds.C)) != 0) s.rootMoveCanonical = entries.move[r] & 0xFF;
             }
-            res.entries += entries.count;
-            if (entries.count > 0) res.layers.add(entries);
-            cur = next;
+            s.entries += entries.count;
+            s.needs = null; // this layer's needs are no longer needed: free them before the next sort
+            needs = null;
+            if (entries.count > 0) store.layerDone(entries);
+            entries = null;
+            s.needs = next.sorted();
+            s.layer = d + 1;
         }
-        return res;
+        return s;
     }
 
     /** Per-thread scratch: the needs pushed into the next layer, and child buffers. */

@@ -2,6 +2,8 @@ package org.gamecert.producer.cli;
 
 import org.gamecert.producer.cert.CertificateWriter;
 import org.gamecert.producer.cert.Extractor;
+import org.gamecert.producer.cert.LayerEntries;
+import org.gamecert.producer.cert.LayerStore;
 import org.gamecert.producer.game.Game;
 import org.gamecert.producer.search.Oracle;
 import picocli.CommandLine.Command;
@@ -42,12 +44,24 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
     Path out;
     @Option(names = "--census-json", description = "Also write the census as JSON to this file.")
     Path censusJson;
+    @Option(names = "--tmp", paramLabel = "DIR", description = "Where finished layers wait, in their final encoding, until the "
+            + "certificate is written deepest layer first (default: the directory of --out). Needs about the certificate's size.")
+    Path tmp;
+    @Option(names = "--state", paramLabel = "DIR", description = "Checkpoint after every finished layer in DIR (created if "
+            + "missing; finished layers are kept there too). If DIR holds a checkpoint of the same game, root and mode, the "
+            + "solve continues from it; the certificate is byte-identical to an uninterrupted run. Removed on success.")
+    Path state;
     @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
     boolean quiet;
 
     private PrintStream stdout = System.out, stderr = System.err;
 
     @Override public void streams(PrintStream out, PrintStream err) { stdout = out; stderr = err; }
+
+    private static byte[] sha256(byte[] b) {
+        try { return java.security.MessageDigest.getInstance("SHA-256").digest(b); }
+        catch (java.security.NoSuchAlgorithmException e) { throw new IllegalStateException(e); }
+    }
 
     @Override public Integer call() throws IOException {
         Game game;
@@ -72,6 +86,34 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
             throw new ProduceMain.UserError("cannot write --out " + out + ": directory " + dir + " does not exist or is not writable");
         if (Files.isDirectory(outAbs)) throw new ProduceMain.UserError("cannot write --out " + out + ": it is a directory");
 
+        String info = "gamecert producer 0.1.0; " + game.name() + "; " + (m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak");
+        // Everything that determines the certificate (the header without the root value, which the
+        // solve finds): a checkpoint made for anything else is refused.
+        String params = CertificateWriter.hex(sha256(CertificateWriter.header(game, m, root[0], root[1], 0, info)));
+        Path work;
+        boolean ownWork = state == null;
+        try {
+            if (state != null) work = Files.createDirectories(state);
+            else {
+                Path base = tmp != null ? tmp : dir;
+                if (!Files.isDirectory(base)) throw new ProduceMain.UserError("--tmp " + base + " is not a directory");
+                work = Files.createTempDirectory(base, ".gamecert-solve-");
+            }
+        } catch (IOException e) {
+            throw new ProduceMain.UserError("cannot make the working directory: " + e.getMessage());
+        }
+        LayerStore store = new LayerStore(work, params, state != null, nThreads);
+        try {
+            return solveAndWrite(game, m, root, nThreads, outAbs, dir, info, work, store);
+        } finally {
+            if (ownWork) { // a run without --state leaves nothing behind, whatever happened
+                try { store.clean(); Files.deleteIfExists(work); } catch (IOException e) { /* best effort */ }
+            }
+        }
+    }
+
+    private Integer solveAndWrite(Game game, Extractor.Mode m, long[] root, int nThreads, Path outAbs, Path dir, String info,
+                                  Path work, LayerStore store) {
         long t0 = System.nanoTime();
         Oracle oracle = new Oracle(game, ttMb);
         Extractor ex = new Extractor(oracle, nThreads);
@@ -80,24 +122,65 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
             t.setDaemon(true);
             return t;
         });
-        if (!quiet) progress.scheduleAtFixedRate(() -> {
-            double s = (System.nanoTime() - t0) / 1e9;
-            long nodes = oracle.nodes();
-            stderr.printf(Locale.ROOT, "[%6.1fs] layer %d: %d/%d positions, entries %d, nodes %d, %.2f M nodes/s%n",
-                    s, ex.currentLayer, ex.positionsDone.get(), ex.currentLayerSize, ex.entriesDone.get(), nodes, nodes / s / 1e6);
+        // On a terminal: a status line every 2 s. In a log: one line per finished layer only.
+        boolean terminal = System.console() != null;
+        long[] layerStart = {t0};
+        if (!quiet && terminal) progress.scheduleAtFixedRate(() -> {
+            long now = System.nanoTime();
+            double s = (now - t0) / 1e9, inLayer = (now - layerStart[0]) / 1e9;
+            long nodes = oracle.nodes(), done = ex.positionsDone.get(), size = ex.currentLayerSize;
+            String eta = done > 0 && size > done ? String.format(Locale.ROOT, ", layer ETA %.0f s", inLayer * (size - done) / done) : "";
+            stderr.printf(Locale.ROOT, "[%6.1fs] layer %d: %d/%d positions, entries %d, nodes %d, %.2f M nodes/s%s%n",
+                    s, ex.currentLayer, done, size, ex.entriesDone.get(), nodes, nodes / s / 1e6, eta);
         }, 2, 2, TimeUnit.SECONDS);
-        Extractor.Result res;
+        Extractor.State res;
         try {
-            res = ex.run(root[0], root[1], m);
+            Extractor.State saved = store.load();
+            /** Passes everything to the store, and prints one line per finished layer. */
+            class Reporting implements Extractor.Store {
+                int lastLayer = -1;
+                long lastSize;
+
+                @Override public void beforeLayer(Extractor.State s) throws IOException {
+                    finished();
+                    store.beforeLayer(s);
+                    lastLayer = s.layer;
+                    lastSize = s.needs.size();
+                    layerStart[0] = System.nanoTime();
+                }
+
+                @Override public void layerDone(LayerEntries e) throws IOException { store.layerDone(e); }
+
+                void finished() {
+                    if (quiet || lastLayer < 0) return;
+                    long now = System.nanoTime();
+                    stderr.printf(Locale.ROOT, "[%6.1fs] layer %d done: %d positions in %.1f s; entries so far %d%n",
+                            (now - t0) / 1e9, lastLayer, lastSize, (now - layerStart[0]) / 1e9, ex.entriesDone.get());
+                }
+            }
+            Reporting reporting = new Reporting();
+            if (saved != null) {
+                if (!quiet) stderr.printf(Locale.ROOT, "resuming from the checkpoint in %s: layer %d, %d finished layers%n",
+                        work, saved.layer, store.layers().size());
+                ex.entriesDone.set(saved.entries);
+                res = ex.resume(saved, reporting);
+            } else {
+                res = ex.run(root[0], root[1], m, reporting);
+            }
+            reporting.finished();
+        } catch (IOException e) {
+            progress.shutdownNow();
+            throw new ProduceMain.UserError("cannot keep the solve's layers in " + work + ": " + e.getMessage()
+                    + (Files.exists(work) ? "" : " (the directory is gone)"), ProduceMain.EXIT_FAILURE);
         } finally {
             ex.shutdown();
         }
         long tSolved = System.nanoTime();
-        String info = "gamecert producer 0.1.0; " + game.name() + "; " + (m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak");
         byte[] header = CertificateWriter.header(game, m, root[0], root[1], res.rootValue, info);
         CertificateWriter.Written w;
         try {
-            w = CertificateWriter.write(outAbs, header, res.layers, res.region, res.aux, res.rootLayer, nThreads);
+            w = CertificateWriter.writeFromFiles(outAbs, header, store.layers(), res.region, res.aux, res.rootLayer);
+            store.clean();
         } catch (IOException e) {
             progress.shutdownNow();
             throw new ProduceMain.UserError("cannot write --out " + out + ": " + e.getMessage());
@@ -128,6 +211,8 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
                 w.entries == 0 ? 0.0 : (double) w.fileBytes / w.entries, w.blocks);
         o.printf(Locale.ROOT, "search        %d nodes, %.2f M nodes/s, solve %.2f s, total %.2f s, %d threads%n", nodes,
                 nodes / Math.max(solveSecs, 1e-9) / 1e6, solveSecs, secs, nThreads);
+        o.printf(Locale.ROOT, "temp disk     peak %d bytes (finished layers and needs in %s)%n", store.peakDiskBytes(),
+                state != null ? state : (tmp != null ? tmp : dir));
         if (censusJson != null) {
             StringBuilder sb = new StringBuilder();
             sb.append("{\"game\":\"").append(game.name()).append("\",\"mode\":\"")

@@ -1,0 +1,220 @@
+package org.gamecert.producer.cert;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Finished layers on disk in their final encoding, and (with checkpoints on) the extraction's
+ * state before each layer, so that a run killed at any moment continues from the last layer
+ * boundary and ends with the same certificate.
+ *
+ * <p>Files in the directory: {@code layer-D.blocks} (a finished layer, {@link CertificateWriter#spill}),
+ * {@code needs-D.bin} (the sorted needs of layer D: per record mover, opponent as u64 and kinds,
+ * lower, upper, known as bytes, big-endian) and {@code checkpoint.txt}, which names everything
+ * else. Every file is written under a temporary name, forced to disk and renamed, the checkpoint
+ * last; so the checkpoint always describes whole files, and a file it does not name is left over
+ * from a run killed after it and is overwritten.
+ */
+public final class LayerStore implements Extractor.Store {
+    static final String CHECKPOINT = "checkpoint.txt", MAGIC = "gamecert-solve-checkpoint 1";
+
+    private final Path dir;
+    private final String params;
+    private final boolean checkpoints;
+    private final int threads;
+    private final List<CertificateWriter.LayerFile> layers = new ArrayList<>();
+    private long peakDiskBytes, needsBytes;
+
+    /**
+     * @param params a digest of everything that determines the certificate (game, root, mode,
+     *               producer version): a checkpoint made with other parameters is refused
+     */
+    public LayerStore(Path dir, String params, boolean checkpoints, int threads) {
+        this.dir = dir;
+        this.params = params;
+        this.checkpoints = checkpoints;
+        this.threads = threads;
+    }
+
+    /** The finished layers so far, root layer first. */
+    public List<CertificateWriter.LayerFile> layers() { return layers; }
+
+    /** The most this store has held on disk at once (layer files and the needs file). */
+    public long peakDiskBytes() { return peakDiskBytes; }
+
+    @Override public void layerDone(LayerEntries e) throws IOException {
+        layers.add(CertificateWriter.spill(e, dir.resolve("layer-" + e.layer + ".blocks"), threads));
+        noteDisk();
+    }
+
+    private void noteDisk() {
+        long sum = needsBytes;
+        for (CertificateWriter.LayerFile f : layers) sum += f.bytes;
+        peakDiskBytes = Math.max(peakDiskBytes, sum);
+    }
+
+    @Override public void beforeLayer(Extractor.State s) throws IOException {
+        if (!checkpoints) return;
+        String needsName = "needs-" + s.layer + ".bin";
+        Path needs = dir.resolve(needsName);
+        writeAtomically(needs, out -> {
+            DataOutputStream d = new DataOutputStream(out);
+            NeedMap.Sorted n = s.needs;
+            for (int i = 0; i < n.size(); i++) {
+                d.writeLong(n.mover[i]);
+                d.writeLong(n.opponent[i]);
+                d.writeByte(n.kinds[i]);
+                d.writeByte(n.lower[i]);
+                d.writeByte(n.upper[i]);
+                d.writeByte(n.known[i]);
+            }
+            d.flush();
+        });
+        needsBytes = Files.size(needs);
+        noteDisk();
+        StringBuilder c = new StringBuilder(MAGIC).append('\n');
+        c.append("params ").append(params).append('\n');
+        c.append("mode ").append(s.mode.name()).append('\n');
+        c.append("layer ").append(s.layer).append('\n');
+        c.append("root_layer ").append(s.rootLayer).append('\n');
+        c.append("root_value ").append(s.rootValue).append('\n');
+        c.append("root_move_canonical ").append(s.rootMoveCanonical).append('\n');
+        c.append("root_canonical ").append(Long.toHexString(s.rootCanonMover)).append(' ')
+                .append(Long.toHexString(s.rootCanonOpponent)).append('\n');
+        c.append("entries ").append(s.entries).append('\n');
+        c.append("region ").append(join(s.region)).append('\n');
+        c.append("aux ").append(join(s.aux)).append('\n');
+        c.append("needs ").append(needsName).append(' ').append(s.needs.size()).append('\n');
+        for (CertificateWriter.LayerFile f : layers)
+            c.append("layer_file ").append(f.layer).append(' ').append(f.entries).append(' ').append(f.blocks).append(' ')
+                    .append(f.bytes).append(' ').append(f.path.getFileName()).append('\n');
+        byte[] text = c.toString().getBytes(StandardCharsets.UTF_8);
+        writeAtomically(dir.resolve(CHECKPOINT), out -> out.write(text));
+        // The checkpoint no longer names older needs files: remove them.
+        try (var files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                String f = p.getFileName().toString();
+                if (f.startsWith("needs-") && f.endsWith(".bin") && !f.equals(needsName)) Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /**
+     * The state saved in {@code dir}, with the finished layers it names restored into this store;
+     * null when there is no checkpoint. A checkpoint of other parameters, or one whose files are
+     * missing or of the wrong size, is an error (the message says which).
+     */
+    public Extractor.State load() throws IOException {
+        Path cp = dir.resolve(CHECKPOINT);
+        if (!Files.exists(cp)) return null;
+        List<String> lines = Files.readAllLines(cp, StandardCharsets.UTF_8);
+        if (lines.isEmpty() || !lines.get(0).equals(MAGIC)) throw new IOException(cp + " is not a solve checkpoint");
+        Map<String, String> kv = new LinkedHashMap<>();
+        List<String> layerLines = new ArrayList<>();
+        for (String l : lines.subList(1, lines.size())) {
+            int sp = l.indexOf(' ');
+            if (sp < 0) throw new IOException(cp + ": bad line '" + l + "'");
+            if (l.startsWith("layer_file ")) layerLines.add(l.substring(sp + 1));
+            else kv.put(l.substring(0, sp), l.substring(sp + 1));
+        }
+        if (!params.equals(kv.get("params")))
+            throw new IOException("the checkpoint in " + dir + " was made for other parameters (game, root, mode or producer "
+                    + "version); resume with the same ones, or use another --state directory");
+        try {
+            Extractor.State s = new Extractor.State();
+            s.mode = Extractor.Mode.valueOf(kv.get("mode"));
+            s.layer = Integer.parseInt(kv.get("layer"));
+            s.rootLayer = Integer.parseInt(kv.get("root_layer"));
+            s.rootValue = Integer.parseInt(kv.get("root_value"));
+            s.rootMoveCanonical = Integer.parseInt(kv.get("root_move_canonical"));
+            String[] rc = kv.get("root_canonical").split(" ");
+            s.rootCanonMover = Long.parseUnsignedLong(rc[0], 16);
+            s.rootCanonOpponent = Long.parseUnsignedLong(rc[1], 16);
+            s.entries = Long.parseLong(kv.get("entries"));
+            s.region = longs(kv.get("region"));
+            s.aux = longs(kv.get("aux"));
+            String[] nf = kv.get("needs").split(" ");
+            int n = Integer.parseInt(nf[1]);
+            Path needs = dir.resolve(nf[0]);
+            if (!Files.isRegularFile(needs) || Files.size(needs) != 20L * n)
+                throw new IOException("the checkpoint's needs file " + needs + " is missing or of the wrong size");
+            NeedMap.Sorted sorted = new NeedMap.Sorted(n);
+            try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(needs), 1 << 20))) {
+                for (int i = 0; i < n; i++) {
+                    sorted.mover[i] = in.readLong();
+                    sorted.opponent[i] = in.readLong();
+                    sorted.kinds[i] = in.readByte();
+                    sorted.lower[i] = in.readByte();
+                    sorted.upper[i] = in.readByte();
+                    sorted.known[i] = in.readByte();
+                }
+            }
+            s.needs = sorted;
+            needsBytes = Files.size(needs);
+            layers.clear();
+            for (String l : layerLines) {
+                String[] f = l.split(" ");
+                Path p = dir.resolve(f[4]);
+                long bytes = Long.parseLong(f[3]);
+                if (!Files.isRegularFile(p) || Files.size(p) != bytes)
+                    throw new IOException("the checkpoint's layer file " + p + " is missing or of the wrong size");
+                layers.add(new CertificateWriter.LayerFile(Integer.parseInt(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), bytes, p));
+            }
+            noteDisk();
+            return s;
+        } catch (RuntimeException e) {
+            throw new IOException(cp + " is damaged: " + e);
+        }
+    }
+
+    /** Removes every file this store writes (after the certificate is written). */
+    public void clean() throws IOException {
+        try (var files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                String f = p.getFileName().toString();
+                if (f.equals(CHECKPOINT) || f.startsWith(CHECKPOINT + ".") || f.startsWith("layer-") || f.startsWith("needs-"))
+                    Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    private interface Writer { void write(OutputStream out) throws IOException; }
+
+    private static void writeAtomically(Path file, Writer w) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE);
+             OutputStream os = new java.io.BufferedOutputStream(Channels.newOutputStream(ch), 1 << 20)) {
+            w.write(os);
+            os.flush();
+            ch.force(true);
+        }
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static String join(long[] a) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < a.length; i++) b.append(i == 0 ? "" : ",").append(a[i]);
+        return b.toString();
+    }
+
+    private static long[] longs(String s) {
+        String[] f = s.split(",");
+        long[] a = new long[f.length];
+        for (int i = 0; i < f.length; i++) a[i] = Long.parseLong(f[i]);
+        return a;
+    }
+}
