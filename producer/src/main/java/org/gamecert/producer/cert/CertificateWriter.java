@@ -196,29 +196,110 @@ public final class CertificateWriter {
     }
 
     /**
-     * Writes a finished layer's blocks, exactly as they will stand in the certificate, to a file:
+     * Writes a layer's blocks, exactly as they will stand in the certificate, to a file as its entries
+     * arrive (in blocks of exactly {@link #MAX_BLOCK_ENTRIES} but the last, whatever the parts):
      * per block u32 entry count, u32 payload length, u32 compressed length, the compressed frame
-     * (little-endian). Written under a temporary name, forced to disk and renamed, so a file under
-     * its final name is always whole.
+     * (little-endian). Up to {@code threads} blocks are compressed at a time. Written under a
+     * temporary name, forced to disk and renamed by {@link #finish}, so a file under its final name
+     * is always whole.
      */
-    public static LayerFile spill(LayerEntries e, Path file, int threads) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        long blocks = 0;
-        try (Encoder enc = new Encoder(List.of(e), threads);
-             java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.CREATE,
-                     java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE);
-             OutputStream os = new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 20)) {
-            for (Block b; (b = enc.next()) != null; blocks++) {
-                ByteBuffer h = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
-                h.putInt(b.count).putInt(b.raw.length).putInt(b.comp.length);
-                os.write(h.array());
-                os.write(b.comp);
+    public static final class LayerFileWriter implements AutoCloseable {
+        private final Path file, tmp;
+        private final int layer;
+        private final java.nio.channels.FileChannel ch;
+        private final OutputStream os;
+        private final java.util.concurrent.ExecutorService pool;
+        private final java.util.ArrayDeque<java.util.concurrent.Future<Block>> inFlight = new java.util.ArrayDeque<>();
+        private final int window;
+        private LayerEntries buffer;
+        private int buffered;
+        private long entries, blocks;
+        private boolean finished;
+
+        public LayerFileWriter(Path file, int layer, int threads) throws IOException {
+            this.file = file;
+            this.layer = layer;
+            this.tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE);
+            os = new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 20);
+            window = 2 * Math.max(1, threads);
+            pool = threads > 1 ? java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+                Thread t = new Thread(r, "compress");
+                t.setDaemon(true);
+                return t;
+            }) : null;
+        }
+
+        /** The next entries of the layer, in key order. */
+        public void append(LayerEntries part) throws IOException {
+            for (int at = 0; at < part.count; ) {
+                if (buffer == null) buffer = new LayerEntries(layer, MAX_BLOCK_ENTRIES);
+                int n = Math.min(part.count - at, MAX_BLOCK_ENTRIES - buffered);
+                buffer.copyFrom(part, at, buffered, n);
+                buffered += n;
+                at += n;
+                if (buffered == MAX_BLOCK_ENTRIES) emit();
             }
+        }
+
+        private void emit() throws IOException {
+            LayerEntries full = buffer;
+            int n = buffered;
+            buffer = null;
+            buffered = 0;
+            entries += n;
+            if (pool == null) { write(encode(full, 0, n)); return; }
+            inFlight.add(pool.submit(() -> encode(full, 0, n)));
+            while (inFlight.size() >= window) write(take());
+        }
+
+        private Block take() throws IOException {
+            try { return inFlight.poll().get(); }
+            catch (InterruptedException ie) { Thread.currentThread().interrupt(); throw new IOException("interrupted", ie); }
+            catch (java.util.concurrent.ExecutionException ee) {
+                if (ee.getCause() instanceof RuntimeException) throw (RuntimeException) ee.getCause();
+                throw new IOException(ee.getCause());
+            }
+        }
+
+        private void write(Block b) throws IOException {
+            ByteBuffer h = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+            h.putInt(b.count).putInt(b.raw.length).putInt(b.comp.length);
+            os.write(h.array());
+            os.write(b.comp);
+            blocks++;
+        }
+
+        /** Writes the last block and puts the file in place; null when the layer had no entry. */
+        public LayerFile finish() throws IOException {
+            if (buffered > 0) emit();
+            while (!inFlight.isEmpty()) write(take());
             os.flush();
             ch.force(true);
+            os.close();
+            finished = true;
+            if (entries == 0) { Files.deleteIfExists(tmp); return null; }
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return new LayerFile(layer, entries, blocks, Files.size(file), file);
         }
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        return new LayerFile(e.layer, e.count, blocks, Files.size(file), file);
+
+        /** Stops; without {@link #finish} the partial file is removed. */
+        @Override public void close() throws IOException {
+            if (pool != null) pool.shutdownNow();
+            if (!finished) {
+                os.close();
+                Files.deleteIfExists(tmp);
+            }
+        }
+    }
+
+    /** Writes a finished layer's blocks to a file at once ({@link LayerFileWriter}). */
+    public static LayerFile spill(LayerEntries e, Path file, int threads) throws IOException {
+        try (LayerFileWriter w = new LayerFileWriter(file, e.layer, threads)) {
+            w.append(e);
+            return w.finish();
+        }
     }
 
     /**

@@ -54,8 +54,11 @@ public final class Extractor {
      * run can continue from there ({@link #resume}). Called from the extracting thread only.
      */
     public interface Store {
-        /** Layer {@code e.layer} is finished (only layers with entries are passed on). */
-        void layerDone(LayerEntries e) throws java.io.IOException;
+        /** The next entries of the layer being processed, in key order (a part of it; never empty). */
+        void entries(LayerEntries part) throws java.io.IOException;
+
+        /** The layer is finished (after all its entries, if it had any). */
+        void layerEnd(int layer) throws java.io.IOException;
 
         /** Everything needed to continue from layer {@code s.layer} (its needs not yet processed). */
         default void beforeLayer(State s) throws java.io.IOException {}
@@ -64,7 +67,7 @@ public final class Extractor {
     /**
      * The extraction between two layers: the needs of layer {@link #layer} in key order and all that
      * the layers before it contributed. A pure function of the game, root and mode (no search order,
-     * threads or table contents), so resuming from it gives the same certificate.
+     * threads, table contents or memory budget), so resuming from it gives the same certificate.
      */
     public static final class State {
         public Mode mode;
@@ -72,14 +75,46 @@ public final class Extractor {
         public long rootCanonMover, rootCanonOpponent;
         public long[] region, aux;
         public long entries;
-        public NeedMap.Sorted needs;
+        public NeedFiles.Source needs;
     }
+
+    /** Positions processed together: bounds the per-thread buffers of pushed needs. */
+    private int chunk = 1 << 18;
+    /** Where a layer's needs go when they outgrow {@link #needBudget} (sorted runs, merged). */
+    private java.nio.file.Path spillDir;
+    private long needBudget = Long.MAX_VALUE;
+    private int runsSpilled;
+
+    /**
+     * Keeps the needs of the layer being processed and of the next within {@code budgetBytes}
+     * together (half each): beyond that they go to {@code dir} as sorted runs and are merged into a
+     * needs file read back in chunks. The certificate does not depend on it.
+     */
+    public void limitNeeds(java.nio.file.Path dir, long budgetBytes, int chunkPositions) {
+        spillDir = dir;
+        needBudget = Math.max(1, budgetBytes / 2);
+        chunk = Math.max(1, chunkPositions);
+    }
+
+    /** Sorted runs written so far (a measure of how often the budget was reached). */
+    public int runsSpilled() { return runsSpilled; }
 
     /** Extracts everything in memory: the layers are kept in the result (small solves, tests). */
     public Result run(long rootMover, long rootOpponent, Mode mode) {
         Result res = new Result();
+        Store inMemory = new Store() {
+            final List<LayerEntries> parts = new ArrayList<>();
+
+            @Override public void entries(LayerEntries part) { parts.add(part); }
+
+            @Override public void layerEnd(int layer) {
+                if (parts.isEmpty()) return;
+                res.layers.add(parts.size() == 1 ? parts.get(0) : LayerEntries.concat(layer, parts));
+                parts.clear();
+            }
+        };
         try {
-            State s = run(rootMover, rootOpponent, mode, e -> res.layers.add(e));
+            State s = run(rootMover, rootOpponent, mode, inMemory);
             res.rootValue = s.rootValue;
             res.rootLayer = s.rootLayer;
             res.rootMoveCanonical = s.rootMoveCanonical;
@@ -114,40 +149,77 @@ public final class Extractor {
             int upper = s.rootValue < game.uMax ? s.rootValue : NeedMap.NO_UPPER;
             cur.add(canon[0], canon[1], 0, lower, upper, s.rootValue);
         }
-        s.needs = cur.sorted();
+        s.needs = new NeedFiles.InMemory(cur.sorted());
         return resume(s, store);
     }
 
     /** Continues from a state saved by {@link Store#beforeLayer} (or made by {@link #run}). */
     public State resume(State s, Store store) throws java.io.IOException {
+        List<Worker> workers = new ArrayList<>();
+        ThreadLocal<Worker> local = ThreadLocal.withInitial(() -> {
+            Worker w = new Worker();
+            synchronized (workers) { workers.add(w); }
+            return w;
+        });
+        NeedFiles.Chunk c = new NeedFiles.Chunk();
         while (s.layer <= game.cells && s.needs.size() > 0) {
             store.beforeLayer(s);
             int d = s.layer;
-            NeedMap.Sorted needs = s.needs;
             currentLayer = d;
-            currentLayerSize = needs.size();
+            currentLayerSize = s.needs.size();
             positionsDone.set(0);
-            NeedMap next = new NeedMap();
-            LayerEntries entries = processLayer(d, needs, next);
+            boolean parallelChildren = threads > 1 && s.needs.size() < 4L * threads;
             int row = d - s.rootLayer;
-            for (int i = 0; i < needs.size(); i++) {
-                int k = needs.kinds[i] & 0xFF;
-                if ((k & Kinds.REGION) != 0 || (k & Kinds.TERMINAL) != 0) s.region[row]++;
+            NeedMap next = new NeedMap();
+            List<java.nio.file.Path> runs = new ArrayList<>();
+            try (NeedFiles.Source needs = s.needs) {
+                while (needs.next(c, chunk)) {
+                    LayerEntries entries = processChunk(d, c, local, parallelChildren);
+                    for (int i = c.from; i < c.to; i++) {
+                        int k = c.needs.kinds[i] & 0xFF;
+                        if ((k & Kinds.REGION) != 0 || (k & Kinds.TERMINAL) != 0) s.region[row]++;
+                    }
+                    for (int i = 0; i < entries.count; i++) if (!Kinds.isExact(entries.kinds[i])) s.aux[row]++;
+                    if (d == s.rootLayer) {
+                        int r = entries.find(s.rootCanonMover, s.rootCanonOpponent);
+                        if (r >= 0 && (entries.kinds[r] & (Kinds.REGION | Kinds.C)) != 0)
+                            s.rootMoveCanonical = entries.move[r] & 0xFF;
+                    }
+                    s.entries += entries.count;
+                    if (entries.count > 0) store.entries(entries);
+                    // The pushes of this chunk go into the next layer's needs, which spill when full.
+                    for (Worker w : workers) {
+                        for (int j = 0; j < w.n; j++) {
+                            if (next.fullBeforeGrowth() && next.bytesAfterGrowth() > needBudget) spillRun(next, d + 1, runs);
+                            next.add(w.m[j], w.o[j], w.kinds[j] & 0xFF, w.lower[j], w.upper[j], w.known[j]);
+                        }
+                        w.n = 0;
+                    }
+                }
             }
-            for (int i = 0; i < entries.count; i++) if (!Kinds.isExact(entries.kinds[i])) s.aux[row]++;
-            if (d == s.rootLayer) {
-                int r = entries.find(s.rootCanonMover, s.rootCanonOpponent);
-                if (r >= 0 && (entries.kinds[r] & (Kinds.REGION | Kinds.C)) != 0) s.rootMoveCanonical = entries.move[r] & 0xFF;
-            }
-            s.entries += entries.count;
+            store.layerEnd(d);
             s.needs = null; // this layer's needs are no longer needed: free them before the next sort
-            needs = null;
-            if (entries.count > 0) store.layerDone(entries);
-            entries = null;
-            s.needs = next.sorted();
+            // Sorting in memory takes 40 bytes a need more: beyond the budget the needs go to a file.
+            if (!runs.isEmpty() || next.bytes() + 40L * next.size() > needBudget) {
+                if (next.size() > 0) spillRun(next, d + 1, runs);
+                java.nio.file.Path merged = spillDir.resolve("needs-" + (d + 1) + ".bin");
+                long n = NeedFiles.merge(runs, merged);
+                for (java.nio.file.Path r : runs) java.nio.file.Files.deleteIfExists(r);
+                s.needs = new NeedFiles.InFile(merged, n);
+            } else {
+                s.needs = new NeedFiles.InMemory(next.sorted());
+            }
             s.layer = d + 1;
         }
         return s;
+    }
+
+    private void spillRun(NeedMap next, int layer, List<java.nio.file.Path> runs) throws java.io.IOException {
+        if (spillDir == null) throw new IllegalStateException("needs over budget but no directory to spill them to");
+        java.nio.file.Path run = spillDir.resolve("run-" + layer + "-" + runs.size() + ".bin");
+        next.writeSortedRun(run);
+        runs.add(run);
+        runsSpilled++;
     }
 
     /** Per-thread scratch: the needs pushed into the next layer, and child buffers. */
@@ -170,19 +242,14 @@ public final class Extractor {
         }
     }
 
-    private LayerEntries processLayer(int d, NeedMap.Sorted needs, NeedMap next) {
-        int n = needs.size();
+    /** Processes needs [c.from, c.to) of layer d: their entries; the needs they push stay in the workers. */
+    private LayerEntries processChunk(int d, NeedFiles.Chunk c, ThreadLocal<Worker> local, boolean parallelChildren) {
+        NeedMap.Sorted needs = c.needs;
+        int from = c.from, n = c.to - c.from;
         byte[] eKind = new byte[n], eV1 = new byte[n], eV2 = new byte[n], eMove = new byte[n];
-        List<Worker> workers = new ArrayList<>();
-        ThreadLocal<Worker> local = ThreadLocal.withInitial(() -> {
-            Worker w = new Worker();
-            synchronized (workers) { workers.add(w); }
-            return w;
-        });
-        boolean parallelChildren = threads > 1 && n < 4L * threads;
         IntStream range = IntStream.range(0, n);
         Runnable body = () -> (threads > 1 ? range.parallel() : range).forEach(i -> {
-            processPosition(needs, i, local.get(), eKind, eV1, eV2, eMove, parallelChildren);
+            processPosition(needs, from + i, i, local.get(), eKind, eV1, eV2, eMove, parallelChildren);
             positionsDone.incrementAndGet();
         });
         if (threads == 1) body.run();
@@ -190,21 +257,19 @@ public final class Extractor {
             try { pool.submit(body).get(); }
             catch (InterruptedException e) { Thread.currentThread().interrupt(); throw new IllegalStateException(e); }
             catch (java.util.concurrent.ExecutionException e) {
-                Throwable c = e.getCause();
-                if (c instanceof RuntimeException) throw (RuntimeException) c;
-                if (c instanceof Error) throw (Error) c;
-                throw new IllegalStateException(c);
+                Throwable cause = e.getCause();
+                if (cause instanceof RuntimeException) throw (RuntimeException) cause;
+                if (cause instanceof Error) throw (Error) cause;
+                throw new IllegalStateException(cause);
             }
         }
-        for (Worker w : workers)
-            for (int j = 0; j < w.n; j++) next.add(w.m[j], w.o[j], w.kinds[j] & 0xFF, w.lower[j], w.upper[j], w.known[j]);
         int count = 0;
         for (int i = 0; i < n; i++) if (eKind[i] != 0) count++;
         LayerEntries le = new LayerEntries(d, count);
         int k = 0;
         for (int i = 0; i < n; i++) {
             if (eKind[i] == 0) continue;
-            le.mover[k] = needs.mover[i]; le.opponent[k] = needs.opponent[i];
+            le.mover[k] = needs.mover[from + i]; le.opponent[k] = needs.opponent[from + i];
             le.kinds[k] = eKind[i]; le.value1[k] = eV1[i]; le.value2[k] = eV2[i]; le.move[k] = eMove[i];
             k++;
         }
@@ -212,7 +277,8 @@ public final class Extractor {
         return le;
     }
 
-    private void processPosition(NeedMap.Sorted needs, int i, Worker w, byte[] eKind, byte[] eV1,
+    /** The entry of need i (written at index e of the outputs) and the needs it pushes. */
+    private void processPosition(NeedMap.Sorted needs, int i, int e, Worker w, byte[] eKind, byte[] eV1,
                                  byte[] eV2, byte[] eMove, boolean parallelChildren) {
         long m = needs.mover[i], o = needs.opponent[i];
         int kinds = needs.kinds[i] & 0xFF;
@@ -258,9 +324,9 @@ public final class Extractor {
                     if (moveAtLeast(sign[q], termV[q], cm[q], co[q], v)) canon = q;
                 if (canon < 0) throw new IllegalStateException("internal error: no move achieves the value");
             }
-            eKind[i] = (byte) Kinds.reduce(region);
-            eV1[i] = (byte) v;
-            eMove[i] = (byte) code[canon];
+            eKind[e] = (byte) Kinds.reduce(region);
+            eV1[e] = (byte) v;
+            eMove[e] = (byte) code[canon];
             if ((region & Kinds.P) != 0) {
                 for (int q = 0; q < k; q++)
                     pushRegion(w, sign[q], cm[q], co[q], tm[q], to[q], q == canon ? Kinds.P : Kinds.AP, wv[q]);
@@ -281,16 +347,16 @@ public final class Extractor {
         if (lower != NeedMap.NO_LOWER) {
             int cut = chooseCut(m, o, k, code, sign, termV, cm, co, lower);
             kindSet |= Kinds.C;
-            eV1[i] = (byte) lower;
-            eMove[i] = (byte) code[cut];
+            eV1[e] = (byte) lower;
+            eMove[e] = (byte) code[cut];
             pushMoveAtLeast(w, sign[cut], cm[cut], co[cut], lower);
         }
         if (upper != NeedMap.NO_UPPER) {
             kindSet |= Kinds.A;
-            eV2[i] = (byte) upper;
+            eV2[e] = (byte) upper;
             for (int q = 0; q < k; q++) pushMoveAtMost(w, sign[q], cm[q], co[q], upper);
         }
-        eKind[i] = (byte) kindSet;
+        eKind[e] = (byte) kindSet;
     }
 
     /** Whether w_m ≥ b for a move described by its sign, terminal value and canonical child. */

@@ -16,6 +16,29 @@ public final class LayerEntries {
         kinds = new byte[count]; value1 = new byte[count]; value2 = new byte[count]; move = new byte[count];
     }
 
+    /** One layer's entries from parts that follow each other in key order. */
+    public static LayerEntries concat(int layer, java.util.List<LayerEntries> parts) {
+        int n = 0;
+        for (LayerEntries p : parts) n += p.count;
+        LayerEntries e = new LayerEntries(layer, n);
+        int at = 0;
+        for (LayerEntries p : parts) {
+            e.copyFrom(p, 0, at, p.count);
+            at += p.count;
+        }
+        return e;
+    }
+
+    /** Copies {@code n} entries of {@code src} from {@code from} to this layer's {@code to}. */
+    public void copyFrom(LayerEntries src, int from, int to, int n) {
+        System.arraycopy(src.mover, from, mover, to, n);
+        System.arraycopy(src.opponent, from, opponent, to, n);
+        System.arraycopy(src.kinds, from, kinds, to, n);
+        System.arraycopy(src.value1, from, value1, to, n);
+        System.arraycopy(src.value2, from, value2, to, n);
+        System.arraycopy(src.move, from, move, to, n);
+    }
+
     public int lowerBound(int i, int uMin) {
         int k = kinds[i];
         if (Kinds.isExact(k)) return value1[i];

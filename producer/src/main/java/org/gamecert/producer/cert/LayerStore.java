@@ -1,7 +1,5 @@
 package org.gamecert.producer.cert;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -21,10 +19,10 @@ import java.util.Map;
  * state before each layer, so that a run killed at any moment continues from the last layer
  * boundary and ends with the same certificate.
  *
- * <p>Files in the directory: {@code layer-D.blocks} (a finished layer, {@link CertificateWriter#spill}),
- * {@code needs-D.bin} (the sorted needs of layer D: per record mover, opponent as u64 and kinds,
- * lower, upper, known as bytes, big-endian) and {@code checkpoint.txt}, which names everything
- * else. Every file is written under a temporary name, forced to disk and renamed, the checkpoint
+ * <p>Files in the directory: {@code layer-D.blocks} (a finished layer, {@link CertificateWriter.LayerFileWriter}),
+ * {@code needs-D.bin} (the sorted needs of layer D, {@link NeedFiles}), {@code run-D-K.bin} (sorted
+ * runs of needs that outgrew memory, merged into a needs file at the end of the layer before) and
+ * {@code checkpoint.txt}, which names everything else. Every file is written under a temporary name, forced to disk and renamed, the checkpoint
  * last; so the checkpoint always describes whole files, and a file it does not name is left over
  * from a run killed after it and is overwritten.
  */
@@ -37,6 +35,8 @@ public final class LayerStore implements Extractor.Store {
     private final int threads;
     private final List<CertificateWriter.LayerFile> layers = new ArrayList<>();
     private long peakDiskBytes, needsBytes;
+    /** Runs between writing a layer's needs file and its checkpoint: tests kill the run there. */
+    Runnable betweenNeedsAndCheckpoint = () -> {};
 
     /**
      * @param params a digest of everything that determines the certificate (game, root, mode,
@@ -55,9 +55,27 @@ public final class LayerStore implements Extractor.Store {
     /** The most this store has held on disk at once (layer files and the needs file). */
     public long peakDiskBytes() { return peakDiskBytes; }
 
-    @Override public void layerDone(LayerEntries e) throws IOException {
-        layers.add(CertificateWriter.spill(e, dir.resolve("layer-" + e.layer + ".blocks"), threads));
+    private CertificateWriter.LayerFileWriter current;
+
+    @Override public void entries(LayerEntries part) throws IOException {
+        if (current == null) current = new CertificateWriter.LayerFileWriter(dir.resolve("layer-" + part.layer + ".blocks"), part.layer, threads);
+        current.append(part);
+    }
+
+    @Override public void layerEnd(int layer) throws IOException {
+        if (current == null) return; // a layer of terminal positions only: no entry, no file
+        try (CertificateWriter.LayerFileWriter w = current) {
+            current = null;
+            CertificateWriter.LayerFile f = w.finish();
+            if (f != null) layers.add(f);
+        }
         noteDisk();
+    }
+
+    /** Abandons the layer being written (after a failure); its partial file is removed. */
+    public void abandon() throws IOException {
+        if (current != null) current.close();
+        current = null;
     }
 
     private void noteDisk() {
@@ -67,24 +85,18 @@ public final class LayerStore implements Extractor.Store {
     }
 
     @Override public void beforeLayer(Extractor.State s) throws IOException {
-        if (!checkpoints) return;
         String needsName = "needs-" + s.layer + ".bin";
         Path needs = dir.resolve(needsName);
-        writeAtomically(needs, out -> {
-            DataOutputStream d = new DataOutputStream(out);
-            NeedMap.Sorted n = s.needs;
-            for (int i = 0; i < n.size(); i++) {
-                d.writeLong(n.mover[i]);
-                d.writeLong(n.opponent[i]);
-                d.writeByte(n.kinds[i]);
-                d.writeByte(n.lower[i]);
-                d.writeByte(n.upper[i]);
-                d.writeByte(n.known[i]);
-            }
-            d.flush();
-        });
-        needsBytes = Files.size(needs);
+        if (checkpoints && s.needs instanceof NeedFiles.InMemory) NeedFiles.write(((NeedFiles.InMemory) s.needs).needs, needs);
+        else if (s.needs instanceof NeedFiles.InFile && !((NeedFiles.InFile) s.needs).path.equals(needs))
+            throw new IllegalStateException("needs file " + ((NeedFiles.InFile) s.needs).path + " is not " + needs);
+        needsBytes = Files.exists(needs) ? Files.size(needs) : 0;
         noteDisk();
+        if (!checkpoints) {
+            removeNeedsOtherThan(needsName);
+            return;
+        }
+        betweenNeedsAndCheckpoint.run();
         StringBuilder c = new StringBuilder(MAGIC).append('\n');
         c.append("params ").append(params).append('\n');
         c.append("mode ").append(s.mode.name()).append('\n');
@@ -103,11 +115,17 @@ public final class LayerStore implements Extractor.Store {
                     .append(f.bytes).append(' ').append(f.path.getFileName()).append('\n');
         byte[] text = c.toString().getBytes(StandardCharsets.UTF_8);
         writeAtomically(dir.resolve(CHECKPOINT), out -> out.write(text));
-        // The checkpoint no longer names older needs files: remove them.
+        // Only now does no checkpoint name the older needs files (a kill before this line resumes
+        // from the previous checkpoint, which still needs them).
+        removeNeedsOtherThan(needsName);
+    }
+
+    /** Removes the needs files of finished layers. */
+    private void removeNeedsOtherThan(String keep) throws IOException {
         try (var files = Files.list(dir)) {
             for (Path p : (Iterable<Path>) files::iterator) {
                 String f = p.getFileName().toString();
-                if (f.startsWith("needs-") && f.endsWith(".bin") && !f.equals(needsName)) Files.deleteIfExists(p);
+                if (f.startsWith("needs-") && !f.equals(keep)) Files.deleteIfExists(p);
             }
         }
     }
@@ -147,22 +165,11 @@ public final class LayerStore implements Extractor.Store {
             s.region = longs(kv.get("region"));
             s.aux = longs(kv.get("aux"));
             String[] nf = kv.get("needs").split(" ");
-            int n = Integer.parseInt(nf[1]);
+            long n = Long.parseLong(nf[1]);
             Path needs = dir.resolve(nf[0]);
-            if (!Files.isRegularFile(needs) || Files.size(needs) != 20L * n)
+            if (!Files.isRegularFile(needs) || Files.size(needs) != (long) NeedFiles.RECORD * n)
                 throw new IOException("the checkpoint's needs file " + needs + " is missing or of the wrong size");
-            NeedMap.Sorted sorted = new NeedMap.Sorted(n);
-            try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(needs), 1 << 20))) {
-                for (int i = 0; i < n; i++) {
-                    sorted.mover[i] = in.readLong();
-                    sorted.opponent[i] = in.readLong();
-                    sorted.kinds[i] = in.readByte();
-                    sorted.lower[i] = in.readByte();
-                    sorted.upper[i] = in.readByte();
-                    sorted.known[i] = in.readByte();
-                }
-            }
-            s.needs = sorted;
+            s.needs = new NeedFiles.InFile(needs, n);
             needsBytes = Files.size(needs);
             layers.clear();
             for (String l : layerLines) {
@@ -185,7 +192,8 @@ public final class LayerStore implements Extractor.Store {
         try (var files = Files.list(dir)) {
             for (Path p : (Iterable<Path>) files::iterator) {
                 String f = p.getFileName().toString();
-                if (f.equals(CHECKPOINT) || f.startsWith(CHECKPOINT + ".") || f.startsWith("layer-") || f.startsWith("needs-"))
+                if (f.equals(CHECKPOINT) || f.startsWith(CHECKPOINT + ".") || f.startsWith("layer-") || f.startsWith("needs-")
+                        || f.startsWith("run-"))
                     Files.deleteIfExists(p);
             }
         }

@@ -24,6 +24,15 @@ public final class NeedMap {
 
     public int size() { return size; }
 
+    /** Bytes held by the table's arrays (8 + 8 + 5 bytes a slot). */
+    public long bytes() { return 21L * (mask + 1); }
+
+    /** Bytes the table would hold after its next growth. */
+    public long bytesAfterGrowth() { return 42L * (mask + 1); }
+
+    /** Whether the next new key makes the table grow. */
+    public boolean fullBeforeGrowth() { return size * 2 >= mask; }
+
     private static int hash(long m, long o) {
         long h = m * 0x9E3779B97F4A7C15L + o * 0xC2B2AE3D27D4EB4FL;
         h ^= h >>> 29; h *= 0xBF58476D1CE4E5B9L; h ^= h >>> 32;
@@ -57,6 +66,32 @@ public final class NeedMap {
         alloc((mask + 1) * 2);
         for (int i = 0; i < om.length; i++)
             if (ou2[i]) add(om[i], oo[i], ok[i] & 0xFF, ol[i], ou[i], kn[i]);
+    }
+
+    /**
+     * Writes the records in SPEC §6 key order to a run file (the format of {@link NeedFiles}) and
+     * empties the table: a layer's needs that outgrow memory are kept as sorted runs, merged later.
+     */
+    public void writeSortedRun(java.nio.file.Path file) throws java.io.IOException {
+        long[] occ = new long[size], mov = new long[size];
+        int[] packed = new int[size];
+        int k = 0;
+        for (int i = 0; i <= mask; i++)
+            if (used[i]) {
+                occ[k] = (km[i] | ko[i]) ^ Long.MIN_VALUE;
+                mov[k] = km[i] ^ Long.MIN_VALUE;
+                packed[k] = (kinds[i] & 0xFF) | (lower[i] & 0xFF) << 8 | (upper[i] & 0xFF) << 16 | (known[i] & 0xFF) << 24;
+                k++;
+            }
+        int n = size;
+        clear();
+        sort(occ, mov, packed, 0, n - 1);
+        try (NeedFiles.Writer w = new NeedFiles.Writer(file)) {
+            for (int j = 0; j < n; j++) {
+                long o = occ[j] ^ Long.MIN_VALUE, m = mov[j] ^ Long.MIN_VALUE;
+                w.write(m, o & ~m, packed[j]);
+            }
+        }
     }
 
     /** The records in SPEC §6 key order (occ, then mover, unsigned), as parallel arrays. */
@@ -119,7 +154,7 @@ public final class NeedMap {
     public static final class Sorted {
         public final long[] mover, opponent;
         public final byte[] kinds, lower, upper, known;
-        Sorted(int n) {
+        public Sorted(int n) {
             mover = new long[n]; opponent = new long[n];
             kinds = new byte[n]; lower = new byte[n]; upper = new byte[n]; known = new byte[n];
         }

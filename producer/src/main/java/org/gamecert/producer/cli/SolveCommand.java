@@ -51,12 +51,32 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
             + "missing; finished layers are kept there too). If DIR holds a checkpoint of the same game, root and mode, the "
             + "solve continues from it; the certificate is byte-identical to an uninterrupted run. Removed on success.")
     Path state;
+    @Option(names = "--max-memory", paramLabel = "SIZE", description = "Memory for the needs of the layer being processed "
+            + "and of the next, e.g. 2g (default: half of what the JVM may use beyond the search table). Beyond it they are "
+            + "spilled to --tmp as sorted runs and merged. Does not change the output.")
+    String maxMemory;
     @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
     boolean quiet;
 
     private PrintStream stdout = System.out, stderr = System.err;
 
     @Override public void streams(PrintStream out, PrintStream err) { stdout = out; stderr = err; }
+
+    /** Parses 123, 64k, 512m, 4g (binary units); -1 if unreadable. */
+    static long parseSize(String s) {
+        String t = s.trim().toLowerCase(Locale.ROOT);
+        int shift = 0;
+        if (t.endsWith("k")) shift = 10;
+        else if (t.endsWith("m")) shift = 20;
+        else if (t.endsWith("g")) shift = 30;
+        if (shift > 0) t = t.substring(0, t.length() - 1);
+        try {
+            long v = Long.parseLong(t);
+            return v <= 0 || v > (Long.MAX_VALUE >> shift) ? -1 : v << shift;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
 
     private static byte[] sha256(byte[] b) {
         try { return java.security.MessageDigest.getInstance("SHA-256").digest(b); }
@@ -90,6 +110,19 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
         // Everything that determines the certificate (the header without the root value, which the
         // solve finds): a checkpoint made for anything else is refused.
         String params = CertificateWriter.hex(sha256(CertificateWriter.header(game, m, root[0], root[1], 0, info)));
+        long heapLeft = Runtime.getRuntime().maxMemory() - (ttMb << 20);
+        if (heapLeft <= 0)
+            throw new ProduceMain.UserError(String.format(Locale.ROOT, "--tt-mb %d is more than this JVM's heap (%d MiB): lower it "
+                    + "or raise -Xmx (GAMECERT_JAVA_OPTS)", ttMb, Runtime.getRuntime().maxMemory() >> 20));
+        long needBudget;
+        if (maxMemory == null) needBudget = heapLeft / 2;
+        else {
+            needBudget = parseSize(maxMemory);
+            if (needBudget <= 0) throw new ProduceMain.UserError("--max-memory: cannot read size '" + maxMemory + "' (e.g. 512m, 4g)");
+            if (needBudget > heapLeft)
+                throw new ProduceMain.UserError(String.format(Locale.ROOT, "--max-memory %s is more than this JVM can give beyond "
+                        + "the %d MiB table (%d MiB): lower it or raise -Xmx (GAMECERT_JAVA_OPTS)", maxMemory, ttMb, heapLeft >> 20));
+        }
         Path work;
         boolean ownWork = state == null;
         try {
@@ -104,7 +137,7 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
         }
         LayerStore store = new LayerStore(work, params, state != null, nThreads);
         try {
-            return solveAndWrite(game, m, root, nThreads, outAbs, dir, info, work, store);
+            return solveAndWrite(game, m, root, nThreads, outAbs, dir, info, work, store, needBudget);
         } finally {
             if (ownWork) { // a run without --state leaves nothing behind, whatever happened
                 try { store.clean(); Files.deleteIfExists(work); } catch (IOException e) { /* best effort */ }
@@ -113,10 +146,11 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
     }
 
     private Integer solveAndWrite(Game game, Extractor.Mode m, long[] root, int nThreads, Path outAbs, Path dir, String info,
-                                  Path work, LayerStore store) {
+                                  Path work, LayerStore store, long needBudget) {
         long t0 = System.nanoTime();
         Oracle oracle = new Oracle(game, ttMb);
         Extractor ex = new Extractor(oracle, nThreads);
+        ex.limitNeeds(work, needBudget, 1 << 18);
         ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "progress");
             t.setDaemon(true);
@@ -149,7 +183,9 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
                     layerStart[0] = System.nanoTime();
                 }
 
-                @Override public void layerDone(LayerEntries e) throws IOException { store.layerDone(e); }
+                @Override public void entries(LayerEntries part) throws IOException { store.entries(part); }
+
+                @Override public void layerEnd(int layer) throws IOException { store.layerEnd(layer); }
 
                 void finished() {
                     if (quiet || lastLayer < 0) return;
@@ -174,6 +210,7 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
                     + (Files.exists(work) ? "" : " (the directory is gone)"), ProduceMain.EXIT_FAILURE);
         } finally {
             ex.shutdown();
+            try { store.abandon(); } catch (IOException e) { /* the failure above is what the user sees */ }
         }
         long tSolved = System.nanoTime();
         byte[] header = CertificateWriter.header(game, m, root[0], root[1], res.rootValue, info);
@@ -211,8 +248,8 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
                 w.entries == 0 ? 0.0 : (double) w.fileBytes / w.entries, w.blocks);
         o.printf(Locale.ROOT, "search        %d nodes, %.2f M nodes/s, solve %.2f s, total %.2f s, %d threads%n", nodes,
                 nodes / Math.max(solveSecs, 1e-9) / 1e6, solveSecs, secs, nThreads);
-        o.printf(Locale.ROOT, "temp disk     peak %d bytes (finished layers and needs in %s)%n", store.peakDiskBytes(),
-                state != null ? state : (tmp != null ? tmp : dir));
+        o.printf(Locale.ROOT, "temp disk     peak %d bytes (finished layers and needs in %s); %d sorted runs of needs spilled%n",
+                store.peakDiskBytes(), state != null ? state : (tmp != null ? tmp : dir), ex.runsSpilled());
         if (censusJson != null) {
             StringBuilder sb = new StringBuilder();
             sb.append("{\"game\":\"").append(game.name()).append("\",\"mode\":\"")

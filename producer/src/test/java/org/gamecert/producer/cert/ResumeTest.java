@@ -29,6 +29,12 @@ import org.junit.jupiter.api.io.TempDir;
 class ResumeTest {
     @TempDir Path dir;
 
+    /** The needs budget and chunk size of the runs below (tiny ones force sorted runs and chunks). */
+    long budget = Long.MAX_VALUE;
+    int chunk = 1 << 18;
+    /** Killed after writing a needs file, before the checkpoint that names it. */
+    boolean crashBeforeCheckpoint;
+
     /** Thrown by the crashing store: stands for a kill at that point. */
     static final class Crash extends RuntimeException {}
 
@@ -65,20 +71,23 @@ class ResumeTest {
         int[] boundaries = {0}, spills = {0};
         Extractor.Store crashing = new Extractor.Store() {
             @Override public void beforeLayer(Extractor.State st) throws IOException {
-                if (boundaries[0]++ == crashAt && !midSpill) throw new Crash();
+                boolean crash = boundaries[0]++ == crashAt && !midSpill;
+                if (crash && !crashBeforeCheckpoint) throw new Crash();
+                store.betweenNeedsAndCheckpoint = crash ? () -> { throw new Crash(); } : () -> {};
                 store.beforeLayer(st);
             }
 
-            @Override public void layerDone(LayerEntries e) throws IOException {
-                if (spills[0]++ == crashAt && midSpill) {
-                    // Killed while writing the layer: a partial file under the temporary name.
-                    Files.write(state.resolve("layer-" + e.layer + ".blocks.tmp"), new byte[] {1, 2, 3});
+            @Override public void entries(LayerEntries part) throws IOException { store.entries(part); }
+
+            @Override public void layerEnd(int layer) throws IOException {
+                // Killed while writing the layer: its blocks so far are in a file under the temporary name.
+                if (Files.exists(state.resolve("layer-" + layer + ".blocks.tmp")) && spills[0]++ == crashAt && midSpill)
                     throw new Crash();
-                }
-                store.layerDone(e);
+                store.layerEnd(layer);
             }
         };
         Extractor ex = new Extractor(new Oracle(s.game(), 1), 1);
+        ex.limitNeeds(state, budget, chunk);
         try {
             Extractor.State saved = store.load();
             return saved == null ? ex.run(s.root()[0], s.root()[1], s.mode(), crashing) : ex.resume(saved, crashing);
@@ -91,6 +100,7 @@ class ResumeTest {
     private byte[] finish(Solve s, Path state) throws IOException {
         LayerStore store = new LayerStore(state, "params", true, 3);
         Extractor ex = new Extractor(new Oracle(s.game(), 4), 3);
+        ex.limitNeeds(state, budget * 3, chunk + 7); // another budget and chunking on resume: the same bytes
         Extractor.State end;
         try {
             Extractor.State saved = store.load();
@@ -121,6 +131,46 @@ class ResumeTest {
                         assertEquals(List.of(), left.filter(p -> !p.toString().endsWith(".tmp")).toList(), "files left behind");
                     }
                 }
+            }
+        }
+    }
+
+    @Test
+    void withNeedsSpilledInSortedRunsAndSmallChunksTooAndAfterCrashes() throws IOException {
+        budget = 12 << 10;
+        chunk = 301;
+        Solve s = reference("connect4:4x5", "", Extractor.Mode.SEMI_STRONG);
+        for (int crashAt = 1; crashAt < s.layersWithNeeds(); crashAt += 3) {
+            Path state = Files.createDirectories(dir.resolve("spilled-" + crashAt));
+            int at = crashAt;
+            assertThrows(Crash.class, () -> runCrashing(s, state, at, false));
+            assertArrayEquals(s.reference(), finish(s, state), "crash at layer boundary " + crashAt);
+        }
+        // And a run that spills, uninterrupted, from the same extractor API.
+        Path state = Files.createDirectories(dir.resolve("spilled-whole"));
+        LayerStore store = new LayerStore(state, "params", false, 2);
+        Extractor ex = new Extractor(new Oracle(s.game(), 1), 2);
+        ex.limitNeeds(state, budget, chunk);
+        Extractor.State end = ex.run(s.root()[0], s.root()[1], s.mode(), store);
+        ex.shutdown();
+        assertTrue(ex.runsSpilled() > 10, "runs spilled: " + ex.runsSpilled());
+        Path out = dir.resolve("spilled.gsc");
+        CertificateWriter.writeFromFiles(out, header(s.game(), s.root(), s.mode(), end.rootValue), store.layers(), end.region,
+                end.aux, end.rootLayer);
+        assertArrayEquals(s.reference(), Files.readAllBytes(out));
+    }
+
+    @Test
+    void aCrashBetweenANeedsFileAndItsCheckpointResumes() throws IOException {
+        crashBeforeCheckpoint = true;
+        for (long b : new long[] {Long.MAX_VALUE, 12 << 10}) { // needs written at the boundary, or merged from runs
+            budget = b;
+            Solve s = reference("connect4:4x5", "", Extractor.Mode.SEMI_STRONG);
+            for (int crashAt = 1; crashAt < s.layersWithNeeds(); crashAt++) {
+                Path state = Files.createDirectories(dir.resolve("between-" + b + "-" + crashAt));
+                int at = crashAt;
+                assertThrows(Crash.class, () -> runCrashing(s, state, at, false));
+                assertArrayEquals(s.reference(), finish(s, state), "crash before checkpoint " + crashAt + ", budget " + b);
             }
         }
     }
@@ -163,12 +213,15 @@ class ResumeTest {
 
     @Test
     void theCommandGivesTheSameBytesWithAndWithoutStateAndLeavesNothingBehind() throws IOException {
-        Path a = dir.resolve("a.gsc"), b = dir.resolve("b.gsc"), tmp = Files.createDirectories(dir.resolve("tmp"));
+        Path a = dir.resolve("a.gsc"), b = dir.resolve("b.gsc"), c = dir.resolve("c.gsc"), tmp = Files.createDirectories(dir.resolve("tmp"));
         Path state = dir.resolve("state");
         assertEquals(0, produce("solve", "--game", "connect4:5x4", "--out", a.toString(), "-q"));
         assertEquals(0, produce("solve", "--game", "connect4:5x4", "--out", b.toString(), "--state", state.toString(),
                 "--tmp", tmp.toString(), "--threads", "1", "--tt-mb", "1", "-q"));
+        assertEquals(0, produce("solve", "--game", "connect4:5x4", "--out", c.toString(), "--tmp", tmp.toString(),
+                "--max-memory", "64k", "--threads", "3", "-q"));
         assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(b));
+        assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(c), "--max-memory 64k (needs spilled in runs)");
         try (var s = Files.list(state); var t = Files.list(tmp); var d = Files.list(dir)) {
             assertEquals(0, s.count(), "the state directory is emptied on success");
             assertEquals(0, t.count(), "--tmp is emptied");
