@@ -1,5 +1,8 @@
 package org.gamecert.producer.cli;
 
+import org.gamecert.producer.command.CommandSupport;
+import org.gamecert.producer.command.CommandSupport.Streams;
+import org.gamecert.producer.command.CommandSupport.UserError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,11 +17,9 @@ import java.io.PrintWriter;
         description = "Solve a game position with reopening alpha-beta and write a gamecert certificate (SPEC v1), or query one.",
         subcommands = {SolveCommand.class, QueryCommand.class, org.gamecert.producer.release.ReleaseCommand.class, org.gamecert.producer.release.KeygenCommand.class, org.gamecert.producer.mutate.MutateCommand.class, org.gamecert.producer.export.ExportCommand.class})
 public final class ProduceMain implements Runnable {
-    public static final int EXIT_OK = 0;
-    /** The certificate could not be produced or read (internal failure, corrupt input file). */
-    public static final int EXIT_FAILURE = 1;
-    /** Malformed request: bad option, unknown game, illegal move sequence, unwritable output. */
-    public static final int EXIT_USAGE = 2;
+    public static final int EXIT_OK = CommandSupport.EXIT_OK;
+    public static final int EXIT_FAILURE = CommandSupport.EXIT_FAILURE;
+    public static final int EXIT_USAGE = CommandSupport.EXIT_USAGE;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -63,14 +64,4 @@ public final class ProduceMain implements Runnable {
         err.flush();
         return rc;
     }
-
-    /** A one-line error for the user (no stack trace), with its exit code. */
-    public static final class UserError extends RuntimeException {
-        final int exitCode;
-        public UserError(String msg, int exitCode) { super(msg); this.exitCode = exitCode; }
-        public UserError(String msg) { this(msg, EXIT_USAGE); }
-    }
-
-    /** Subcommands that print get the caller's streams. */
-    public interface Streams { void streams(PrintStream out, PrintStream err); }
 }

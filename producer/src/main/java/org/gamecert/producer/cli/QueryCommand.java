@@ -1,5 +1,7 @@
 package org.gamecert.producer.cli;
 
+import org.gamecert.producer.command.CommandSupport;
+
 import org.gamecert.producer.cert.CertificateReader;
 import org.gamecert.producer.cert.Kinds;
 import org.gamecert.producer.cert.LayerEntries;
@@ -18,7 +20,7 @@ import java.util.concurrent.Callable;
         description = {"Answer from a certificate (after checking its hash chain): whether a position is in the certified "
                 + "region, its exact value or bounds, its kinds, and the canonical move with the value or bounds of every "
                 + "move that the certificate knows. Moves are shown in the orientation of the position as given."})
-public final class QueryCommand implements Callable<Integer>, ProduceMain.Streams {
+public final class QueryCommand implements Callable<Integer>, CommandSupport.Streams {
     @Parameters(index = "0", description = "Certificate file.")
     Path cert;
     @Option(names = "--moves", description = "Position as a move sequence from the start.")
@@ -33,12 +35,12 @@ public final class QueryCommand implements Callable<Integer>, ProduceMain.Stream
     @Override public void streams(PrintStream out, PrintStream err) { stdout = out; }
 
     @Override public Integer call() {
-        if (moves == null && board == null) throw new ProduceMain.UserError("give the position with --moves or --board");
+        if (moves == null && board == null) throw new CommandSupport.UserError("give the position with --moves or --board");
         CertificateReader r;
         try { r = CertificateReader.read(cert); }
-        catch (NoSuchFileException e) { throw new ProduceMain.UserError("cannot read " + cert + ": no such file"); }
-        catch (CertificateReader.FormatException e) { throw new ProduceMain.UserError("bad certificate " + cert + ": " + e.getMessage(), ProduceMain.EXIT_FAILURE); }
-        catch (IOException | RuntimeException e) { throw new ProduceMain.UserError("cannot read " + cert + ": " + e.getMessage(), ProduceMain.EXIT_FAILURE); }
+        catch (NoSuchFileException e) { throw new CommandSupport.UserError("cannot read " + cert + ": no such file"); }
+        catch (CertificateReader.FormatException e) { throw new CommandSupport.UserError("bad certificate " + cert + ": " + e.getMessage(), CommandSupport.EXIT_FAILURE); }
+        catch (IOException | RuntimeException e) { throw new CommandSupport.UserError("cannot read " + cert + ": " + e.getMessage(), CommandSupport.EXIT_FAILURE); }
         Game game = r.game;
         long[] p = Positions.parse(game, moves, board);
         long m = p[0], o = p[1];
@@ -52,7 +54,7 @@ public final class QueryCommand implements Callable<Integer>, ProduceMain.Stream
             int v = game.terminalValue(m, o);
             if (json) stdout.println(js.append(",\"terminal\":true,\"value\":").append(v).append('}'));
             else out.println("position      terminal, value " + v + " (side to move)");
-            return ProduceMain.EXIT_OK;
+            return CommandSupport.EXIT_OK;
         }
         boolean passed = false;
         if (game.moves(m, o) == 0) { long t = m; m = o; o = t; passed = true; }
@@ -113,6 +115,6 @@ public final class QueryCommand implements Callable<Integer>, ProduceMain.Stream
             first = false;
         }
         if (json) stdout.println(js.append("]}"));
-        return ProduceMain.EXIT_OK;
+        return CommandSupport.EXIT_OK;
     }
 }

@@ -1,5 +1,7 @@
 package org.gamecert.producer.cli;
 
+import org.gamecert.producer.command.CommandSupport;
+
 import org.gamecert.producer.cert.CertificateWriter;
 import org.gamecert.producer.cert.Extractor;
 import org.gamecert.producer.cert.LayerEntries;
@@ -26,7 +28,7 @@ import java.util.concurrent.TimeUnit;
                         + "one side plays the canonical move and the other plays anything (both choices of the side); "
                         + "weak mode certifies the root value only. The output is byte-identical whatever --threads and --tt-mb."},
         sortOptions = false)
-public final class SolveCommand implements Callable<Integer>, ProduceMain.Streams {
+public final class SolveCommand implements Callable<Integer>, CommandSupport.Streams {
     @Option(names = "--game", defaultValue = "othello:4x4",
             description = "Game: othello:4x4, othello:6x6, othello:8x8, connect4:WxH with W*(H+1) <= 64 (default: ${DEFAULT-VALUE}).")
     String gameName;
@@ -86,25 +88,25 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
     @Override public Integer call() throws IOException {
         Game game;
         try { game = Game.parse(gameName); }
-        catch (IllegalArgumentException e) { throw new ProduceMain.UserError(e.getMessage()); }
+        catch (IllegalArgumentException e) { throw new CommandSupport.UserError(e.getMessage()); }
         Extractor.Mode m;
         switch (mode.toLowerCase(Locale.ROOT)) {
             case "semi-strong": case "semistrong": m = Extractor.Mode.SEMI_STRONG; break;
             case "weak": m = Extractor.Mode.WEAK; break;
-            default: throw new ProduceMain.UserError("unknown --mode '" + mode + "' (semi-strong or weak)");
+            default: throw new CommandSupport.UserError("unknown --mode '" + mode + "' (semi-strong or weak)");
         }
         long[] root = Positions.parse(game, moves, board);
-        if (game.isTerminal(root[0], root[1])) throw new ProduceMain.UserError("the root position is terminal (game over): nothing to solve");
+        if (game.isTerminal(root[0], root[1])) throw new CommandSupport.UserError("the root position is terminal (game over): nothing to solve");
         if (game.moves(root[0], root[1]) == 0)
-            throw new ProduceMain.UserError("the side to move must pass in the root position; give the position after the pass");
+            throw new CommandSupport.UserError("the side to move must pass in the root position; give the position after the pass");
         int nThreads = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
-        if (nThreads < 1 || nThreads > 1024) throw new ProduceMain.UserError("--threads must be between 1 and 1024");
-        if (ttMb < 1 || ttMb > 65536) throw new ProduceMain.UserError("--tt-mb must be between 1 and 65536");
+        if (nThreads < 1 || nThreads > 1024) throw new CommandSupport.UserError("--threads must be between 1 and 1024");
+        if (ttMb < 1 || ttMb > 65536) throw new CommandSupport.UserError("--tt-mb must be between 1 and 65536");
         Path outAbs = out.toAbsolutePath();
         Path dir = outAbs.getParent();
         if (dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir))
-            throw new ProduceMain.UserError("cannot write --out " + out + ": directory " + dir + " does not exist or is not writable");
-        if (Files.isDirectory(outAbs)) throw new ProduceMain.UserError("cannot write --out " + out + ": it is a directory");
+            throw new CommandSupport.UserError("cannot write --out " + out + ": directory " + dir + " does not exist or is not writable");
+        if (Files.isDirectory(outAbs)) throw new CommandSupport.UserError("cannot write --out " + out + ": it is a directory");
 
         String info = "gamecert producer 0.1.0; " + game.name() + "; " + (m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak");
         // Everything that determines the certificate (the header without the root value, which the
@@ -112,15 +114,15 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
         String params = CertificateWriter.hex(sha256(CertificateWriter.header(game, m, root[0], root[1], 0, info)));
         long heapLeft = Runtime.getRuntime().maxMemory() - (ttMb << 20);
         if (heapLeft <= 0)
-            throw new ProduceMain.UserError(String.format(Locale.ROOT, "--tt-mb %d is more than this JVM's heap (%d MiB): lower it "
+            throw new CommandSupport.UserError(String.format(Locale.ROOT, "--tt-mb %d is more than this JVM's heap (%d MiB): lower it "
                     + "or raise -Xmx (GAMECERT_JAVA_OPTS)", ttMb, Runtime.getRuntime().maxMemory() >> 20));
         long needBudget;
         if (maxMemory == null) needBudget = heapLeft / 2;
         else {
             needBudget = parseSize(maxMemory);
-            if (needBudget <= 0) throw new ProduceMain.UserError("--max-memory: cannot read size '" + maxMemory + "' (e.g. 512m, 4g)");
+            if (needBudget <= 0) throw new CommandSupport.UserError("--max-memory: cannot read size '" + maxMemory + "' (e.g. 512m, 4g)");
             if (needBudget > heapLeft)
-                throw new ProduceMain.UserError(String.format(Locale.ROOT, "--max-memory %s is more than this JVM can give beyond "
+                throw new CommandSupport.UserError(String.format(Locale.ROOT, "--max-memory %s is more than this JVM can give beyond "
                         + "the %d MiB table (%d MiB): lower it or raise -Xmx (GAMECERT_JAVA_OPTS)", maxMemory, ttMb, heapLeft >> 20));
         }
         Path work;
@@ -129,11 +131,11 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
             if (state != null) work = Files.createDirectories(state);
             else {
                 Path base = tmp != null ? tmp : dir;
-                if (!Files.isDirectory(base)) throw new ProduceMain.UserError("--tmp " + base + " is not a directory");
+                if (!Files.isDirectory(base)) throw new CommandSupport.UserError("--tmp " + base + " is not a directory");
                 work = Files.createTempDirectory(base, ".gamecert-solve-");
             }
         } catch (IOException e) {
-            throw new ProduceMain.UserError("cannot make the working directory: " + e.getMessage());
+            throw new CommandSupport.UserError("cannot make the working directory: " + e.getMessage());
         }
         LayerStore store = new LayerStore(work, params, state != null, nThreads);
         try {
@@ -206,8 +208,8 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
             reporting.finished();
         } catch (IOException e) {
             progress.shutdownNow();
-            throw new ProduceMain.UserError("cannot keep the solve's layers in " + work + ": " + e.getMessage()
-                    + (Files.exists(work) ? "" : " (the directory is gone)"), ProduceMain.EXIT_FAILURE);
+            throw new CommandSupport.UserError("cannot keep the solve's layers in " + work + ": " + e.getMessage()
+                    + (Files.exists(work) ? "" : " (the directory is gone)"), CommandSupport.EXIT_FAILURE);
         } finally {
             ex.shutdown();
             try { store.abandon(); } catch (IOException e) { /* the failure above is what the user sees */ }
@@ -220,7 +222,7 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
             store.clean();
         } catch (IOException e) {
             progress.shutdownNow();
-            throw new ProduceMain.UserError("cannot write --out " + out + ": " + e.getMessage());
+            throw new CommandSupport.UserError("cannot write --out " + out + ": " + e.getMessage());
         }
         progress.shutdownNow();
         double secs = (System.nanoTime() - t0) / 1e9, solveSecs = (tSolved - t0) / 1e9;
@@ -263,8 +265,8 @@ public final class SolveCommand implements Callable<Integer>, ProduceMain.Stream
             sb.append("],\"region_total\":").append(regionTotal).append(",\"aux_total\":").append(auxTotal)
                     .append(",\"entries\":").append(w.entries).append("}\n");
             try { Files.write(censusJson, sb.toString().getBytes(StandardCharsets.UTF_8)); }
-            catch (IOException e) { throw new ProduceMain.UserError("cannot write --census-json " + censusJson + ": " + e.getMessage()); }
+            catch (IOException e) { throw new CommandSupport.UserError("cannot write --census-json " + censusJson + ": " + e.getMessage()); }
         }
-        return ProduceMain.EXIT_OK;
+        return CommandSupport.EXIT_OK;
     }
 }

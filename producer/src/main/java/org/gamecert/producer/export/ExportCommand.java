@@ -1,8 +1,9 @@
 package org.gamecert.producer.export;
 
+import org.gamecert.producer.command.CommandSupport;
+
 import org.gamecert.producer.cert.CertificateReader;
 import org.gamecert.producer.cert.LayerEntries;
-import org.gamecert.producer.cli.ProduceMain;
 import org.gamecert.producer.game.Game;
 import org.gamecert.producer.release.BagFile;
 import org.gamecert.producer.release.BagWriter;
@@ -31,7 +32,7 @@ import java.util.concurrent.Callable;
                         + "the same kind bits and bounds, passes contracted the same way. The stored moves are dropped "
                         + "(that format has none). Output: a directory, or a .tar / .tar.zst (deterministic), optionally "
                         + "split into parts OUT.000, OUT.001, ... with a SHA256SUMS file beside them, as the published bundle is."})
-public final class ExportCommand implements Callable<Integer>, ProduceMain.Streams {
+public final class ExportCommand implements Callable<Integer>, CommandSupport.Streams {
     @Option(names = "--format", required = true, description = "Target format: peer-6x6.")
     String format;
     @Option(names = "--in", required = true, paramLabel = "CERT", description = "Certificate to export (othello:6x6).")
@@ -47,17 +48,17 @@ public final class ExportCommand implements Callable<Integer>, ProduceMain.Strea
     @Override public void streams(PrintStream o, PrintStream e) { stdout = o; }
 
     @Override public Integer call() throws IOException {
-        if (!format.equalsIgnoreCase("peer-6x6")) throw new ProduceMain.UserError("unknown --format '" + format + "' (supported: peer-6x6)");
+        if (!format.equalsIgnoreCase("peer-6x6")) throw new CommandSupport.UserError("unknown --format '" + format + "' (supported: peer-6x6)");
         long split = splitSize == null ? 0 : parseSize(splitSize);
         BagWriter.Format f = BagWriter.formatOf(out);
-        if (split > 0 && f == BagWriter.Format.DIRECTORY) throw new ProduceMain.UserError("--split-size needs a .tar or .tar.zst --out");
+        if (split > 0 && f == BagWriter.Format.DIRECTORY) throw new CommandSupport.UserError("--split-size needs a .tar or .tar.zst --out");
         CertificateReader cert;
         try { cert = CertificateReader.read(in); }
-        catch (NoSuchFileException e) { throw new ProduceMain.UserError("cannot read " + in + ": no such file"); }
-        catch (IOException | RuntimeException e) { throw new ProduceMain.UserError("cannot read " + in + ": " + e.getMessage(), ProduceMain.EXIT_FAILURE); }
+        catch (NoSuchFileException e) { throw new CommandSupport.UserError("cannot read " + in + ": no such file"); }
+        catch (IOException | RuntimeException e) { throw new CommandSupport.UserError("cannot read " + in + ": " + e.getMessage(), CommandSupport.EXIT_FAILURE); }
         Game g = cert.game;
         if (g.family != Game.FAMILY_OTHELLO || g.width != 6)
-            throw new ProduceMain.UserError("peer-6x6 export needs an othello:6x6 certificate, not " + g.name());
+            throw new CommandSupport.UserError("peer-6x6 export needs an othello:6x6 certificate, not " + g.name());
 
         List<BagFile> files = new ArrayList<>();
         long records = 0;
@@ -71,11 +72,11 @@ public final class ExportCommand implements Callable<Integer>, ProduceMain.Strea
             written = BagWriter.write(out, files, 0, split);
             if (split > 0) writeSums(written);
         } catch (IOException e) {
-            throw new ProduceMain.UserError("cannot write " + out + ": " + e.getMessage());
+            throw new CommandSupport.UserError("cannot write " + out + ": " + e.getMessage());
         }
         stdout.printf(Locale.ROOT, "exported %d records in %d tables (discs %d..%d) from %s (%s) to %s%n", records, files.size(),
                 cert.layers.firstKey(), cert.layers.lastKey(), in, cert.commitmentId, split > 0 ? written.size() + " parts " + out + ".000..." : out);
-        return ProduceMain.EXIT_OK;
+        return CommandSupport.EXIT_OK;
     }
 
     /** SHA256SUMS beside the parts, in `sha256sum -c` form. */
@@ -98,6 +99,6 @@ public final class ExportCommand implements Callable<Integer>, ProduceMain.Strea
 
     static long parseSize(String s) {
         try { return org.gamecert.producer.release.ReleaseCommand.parseSize(s); }
-        catch (org.gamecert.producer.release.Release.ReleaseException e) { throw new ProduceMain.UserError(e.getMessage()); }
+        catch (org.gamecert.producer.release.Release.ReleaseException e) { throw new CommandSupport.UserError(e.getMessage()); }
     }
 }

@@ -1,6 +1,7 @@
 package org.gamecert.producer.release;
 
-import org.gamecert.producer.cli.ProduceMain;
+import org.gamecert.producer.command.CommandSupport;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -31,7 +32,7 @@ public final class KeygenCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut(), e = spec.commandLine().getErr();
         Path priv = out.resolveSibling(out.getFileName() + ".key"), pub = out.resolveSibling(out.getFileName() + ".pub");
         for (Path p : new Path[] {priv, pub})
-            if (Files.exists(p)) { e.println("error: " + p + " exists; not overwriting a key"); e.flush(); return ProduceMain.EXIT_USAGE; }
+            if (Files.exists(p)) { e.println("error: " + p + " exists; not overwriting a key"); e.flush(); return CommandSupport.EXIT_USAGE; }
         byte[][] kp = Ed25519Keys.generate(new SecureRandom());
         try {
             Path parent = priv.toAbsolutePath().getParent();
@@ -46,12 +47,12 @@ public final class KeygenCommand implements Callable<Integer> {
         } catch (IOException x) {
             e.println("error: cannot write the key pair: " + x.getMessage());
             e.flush();
-            return ProduceMain.EXIT_USAGE;
+            return CommandSupport.EXIT_USAGE;
         }
         o.println("private key  " + priv + "  (keep secret)");
         o.println("public key   " + pub);
         o.println("fingerprint  " + Ed25519Keys.fingerprint(kp[1]));
         o.flush();
-        return ProduceMain.EXIT_OK;
+        return CommandSupport.EXIT_OK;
     }
 }

@@ -1,6 +1,7 @@
 package org.gamecert.producer.release;
 
-import org.gamecert.producer.cli.ProduceMain;
+import org.gamecert.producer.command.CommandSupport;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -100,15 +101,15 @@ public final class ReleaseCommand implements Callable<Integer> {
             o.println("date        " + (in.date == null ? "none recorded (give --date or SOURCE_DATE_EPOCH)" : in.date));
             o.println("signature   " + (b.fingerprint == null ? "none (unsigned)" : "Ed25519, key fingerprint " + b.fingerprint));
             o.flush();
-            return ProduceMain.EXIT_OK;
+            return CommandSupport.EXIT_OK;
         } catch (Release.ReleaseException x) {
             e.println("error: " + x.getMessage());
             e.flush();
-            return x.usage ? ProduceMain.EXIT_USAGE : ProduceMain.EXIT_FAILURE;
+            return x.usage ? CommandSupport.EXIT_USAGE : CommandSupport.EXIT_FAILURE;
         } catch (IOException x) {
             e.println("error: " + x.getMessage());
             e.flush();
-            return ProduceMain.EXIT_FAILURE;
+            return CommandSupport.EXIT_FAILURE;
         }
     }
 
