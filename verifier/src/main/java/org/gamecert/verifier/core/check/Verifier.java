@@ -980,15 +980,15 @@ public final class Verifier {
             }
             if (opt.strict && unreached > 0)
                 reportUnreached();
-            if (!anyViolation) res.commitment = commitmentHex;
-            if (rootFound) {
-                // The stored move, stated in the root's own orientation (SPEC §7.4).
-                int g = 0;
-                for (; g < group; g++)
-                    if (game.transform(h.rootMover | h.rootOpponent, g) == rootOcc && game.transform(h.rootMover, g) == rootMover) break;
-                res.rootMove = rootStoredMove < 0 ? -1 : game.mapMove(rootStoredMove, game.inverse(g));
-            }
             res.peakTableBytes = budget.peak - budget.fixed; // layer tables, flags, block list
+            if (anyViolation) return; // (--all) then nothing below is established
+            res.commitment = commitmentHex;
+            res.rootKind = rootKind;
+            // The stored move, stated in the root's own orientation (SPEC §7.4).
+            int g = 0;
+            for (; g < group; g++)
+                if (game.transform(h.rootMover | h.rootOpponent, g) == rootOcc && game.transform(h.rootMover, g) == rootMover) break;
+            res.rootMove = rootStoredMove < 0 ? -1 : game.mapMove(rootStoredMove, game.inverse(g));
         }
 
         /** R-REACH-1 at the first unreached entry (shallowest layer first). */
