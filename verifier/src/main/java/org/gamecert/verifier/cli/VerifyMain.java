@@ -112,6 +112,8 @@ public final class VerifyMain implements Callable<Integer> {
                     + " Lower --max-memory or raise the heap (e.g. GAMECERT_JAVA_OPTS=-Xmx8g)%n", maxMemory, mib(room), mib(Runtime.getRuntime().maxMemory()));
             return ERROR;
         }
+        if (maxMemory == null && limit < Options.DEFAULT_MAX_MEMORY && !quiet)
+            err.println("note: --max-memory fitted to the JVM heap: " + mib(limit) + " (of " + mib(Runtime.getRuntime().maxMemory()) + " maximum heap)");
         if (threads < 1 || threads > 256) {
             err.println("error: --threads must be between 1 and 256");
             return ERROR;
