@@ -58,7 +58,7 @@ final class Report {
             if (!verified)
                 out.printf("region      %,d positions counted (a count only: the certificate is not verified); %,d unreached entries%n", r.region, r.unreached);
             else if (r.header.mode == 2)
-                out.printf("region      none: a weak certificate proves the root's value and its bounds only (SPEC §12); %,d unreached entries%n", r.unreached);
+                out.printf("region      none: a weak certificate proves the root's value and the bounds it stores, no region (SPEC §12); %,d unreached entries%n", r.unreached);
             else
                 out.printf("region      %,d positions certified with their exact value and canonical move (R of SPEC §10.1, counted by §10.3); %,d unreached entries%n",
                         r.region, r.unreached);
