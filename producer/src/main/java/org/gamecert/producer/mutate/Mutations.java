@@ -24,6 +24,9 @@ public final class Mutations {
 
     private static final String SERVE = "R-SERVE-1";
 
+    /** Values of a u32 field where a signed 32-bit reading goes wrong: the largest int, its successor, all ones. */
+    private static final long[] U32_EDGES = {0x7FFFFFFFL, 0x80000000L, 0xFFFFFFFFL};
+
     public static final List<MutationClass> ALL = List.of(
         // ---- values and bounds ----
         new MutationClass("exact-value-shift", "an exact value (P, A', P') changed by -2..+2, within the utility range; re-sealed",
@@ -491,8 +494,47 @@ public final class Mutations {
                 Cert.le(all).putInt(at, 0x10000000 + r.nextInt(0x6FFFFFFF));
                 x.result = all;
                 return "frame size at byte " + at + " set huge";
-            }, "R-CON-1")
+            }, "R-CON-1"),
+        // ---- u32 fields at the edges of int (a reader must not narrow, clamp or wrap them) ----
+        new MutationClass("layer-at-2-31-minus-1", "the first block's layer field set to 2^31 - 1 (0x7FFFFFFF); re-sealed, the chain over u32(layer) as SPEC 3 says",
+            false, (c, r, x) -> hugeLayer(c, x, 0x7FFFFFFFL), "R-LAY-2"),
+        new MutationClass("layer-at-2-32-minus-1", "the first block's layer field set to 2^32 - 1 (0xFFFFFFFF); re-sealed, the chain over u32(layer) as SPEC 3 says",
+            false, (c, r, x) -> hugeLayer(c, x, 0xFFFFFFFFL), "R-LAY-2"),
+        new MutationClass("block-field-u32-edge", "a BLOCK record's count, raw_len or comp_len set to 2^31 - 1, 2^31 or 2^32 - 1 (to be refused before any allocation); not re-sealed",
+            false, (c, r, x) -> {
+                Cert.Block b = pick(c.blocks, r);
+                if (b == null) return null;
+                int f = r.nextInt(3);
+                long v = U32_EDGES[r.nextInt(U32_EDGES.length)];
+                if (f == 0) b.count = (int) v; else if (f == 1) b.rawLen = (int) v; else b.compLen = (int) v;
+                x.result = c.writeAsIs();
+                return new String[]{"count", "raw_len", "comp_len"}[f] + " = " + v + " in a layer-" + b.layer + " block";
+            }, "R-CON-2"),
+        new MutationClass("trailer-rows-u32-edge", "the trailer's census row count set to 2^31 - 1, 2^31 or 2^32 - 1 (its frame size unchanged); commitment recomputed over it",
+            false, (c, r, x) -> {
+                long v = U32_EDGES[r.nextInt(U32_EDGES.length)];
+                Cert.le(c.trailer).putInt(16, (int) v);
+                return seal(c, x, "trailer rows = " + v);
+            }, "R-CON-1"),
+        new MutationClass("census-discs-u32-edge", "a trailer census row's disc count set to 2^31 - 1, 2^31 or 2^32 - 1; commitment recomputed over it",
+            false, (c, r, x) -> {
+                int rows = c.censusRows();
+                if (rows == 0) return null;
+                int row = r.nextInt(rows);
+                long v = U32_EDGES[r.nextInt(U32_EDGES.length)];
+                Cert.le(c.trailer).putInt(20 + 20 * row, (int) v);
+                return seal(c, x, "census row " + row + " discs = " + v);
+            }, "R-CENSUS-1")
     );
+
+    /** The first block's layer set to v; re-sealed, so that only R-LAY-2 can reject it (SPEC 9 order). */
+    private static String hugeLayer(Cert c, Ctx x, long v) {
+        if (c.blocks.isEmpty()) return null;
+        Cert.Block b = c.blocks.get(0);
+        int was = b.layer;
+        b.layer = (int) v; // written as the u32 v
+        return seal(c, x, "layer of block 0 " + was + " -> " + v);
+    }
 
     /** The header frame's own size is checked against the header content rules: R-CON-1 (SPEC §2 table). */
     private static String headerSize(byte[] all, Random r, Ctx x) {

@@ -66,6 +66,22 @@ final class PositionText {
         return Integer.toString(code + 1);
     }
 
+    /**
+     * Whether the header's root is exactly the game's initial position (SPEC §7.1, §7.3): Othello's
+     * four centre discs with Black (the first player) to move, Connect Four's empty board. A
+     * certificate proves the value of its root, whatever it is; only this makes it "solved from the
+     * start" (a symmetric image of the start is another root, reported as not the initial one).
+     */
+    static boolean isInitialPosition(Result r) {
+        long mover = 0, opp = 0;
+        if (r.header.family == 1) {
+            int n = r.header.width, h = n / 2;
+            mover = 1L << ((h - 1) * n + h) | 1L << (h * n + h - 1); // Black: (h-1, h) and (h, h-1)
+            opp = 1L << ((h - 1) * n + h - 1) | 1L << (h * n + h);    // White: (h-1, h-1) and (h, h)
+        }
+        return r.header.rootMover == mover && r.header.rootOpponent == opp;
+    }
+
     static String game(Result r) {
         if (r.header == null) return null;
         return (r.header.family == 1 ? "othello:" : "connect4:") + r.header.width + "x" + r.header.height;

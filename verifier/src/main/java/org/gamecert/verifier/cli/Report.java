@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.Map;
 import org.gamecert.verifier.core.check.Result;
 import org.gamecert.verifier.core.check.Violation;
+import org.gamecert.verifier.core.format.Payload;
 
 /** Human and JSON renderings of a {@link Result}. */
 final class Report {
@@ -13,20 +14,54 @@ final class Report {
         return v.name().toLowerCase(java.util.Locale.ROOT);
     }
 
+    /** The root's move when verification established it as the canonical move (a P entry: R-TB-1), else null. */
+    static String canonicalRootMove(Result r) {
+        return r.verdict == Result.Verdict.VERIFIED && r.rootMove >= 0 && (r.rootKind & Payload.P) != 0 ? PositionText.moveName(r, r.rootMove) : null;
+    }
+
+    /**
+     * A verified weak root's cut move (a C entry: R-CUT-1 with the root's bounds equal to its value,
+     * R-ROOT-3, so it achieves the value), else null. Not checked to be the canonical move.
+     */
+    static String cutRootMove(Result r) {
+        return r.verdict == Result.Verdict.VERIFIED && r.rootMove >= 0 && (r.rootKind & Payload.P) == 0 && (r.rootKind & Payload.C) != 0
+                ? PositionText.moveName(r, r.rootMove) : null;
+    }
+
+    /**
+     * Every line says no more than was checked: "proven", "canonical" and "certified" only on
+     * verified, and only for what the certificate's mode proves (SPEC §12); the header's value
+     * otherwise is a claim.
+     */
     static void human(Result r, String path, int threads, PrintStream out) {
+        boolean verified = r.verdict == Result.Verdict.VERIFIED;
         out.println("gamecert verifier (SPEC v1): " + path);
         if (r.header != null) {
             String sym = r.header.symmetry == 0 ? "no symmetry" : r.header.symmetry == 1 ? "dihedral-8 symmetry" : "mirror symmetry";
             out.printf("game        %s, %s, %s%n", PositionText.game(r), PositionText.mode(r), sym);
-            out.printf("root        %s  claimed value %+d%s%n", PositionText.text(r, r.header.rootMover, r.header.rootOpponent), r.header.rootValue,
-                    r.rootMove >= 0 ? ", canonical move " + PositionText.moveName(r, r.rootMove) : "");
+            out.printf("root        %s (%s)%n", PositionText.text(r, r.header.rootMover, r.header.rootOpponent),
+                    PositionText.isInitialPosition(r) ? "the game's initial position" : "not the game's initial position");
+            out.printf("claim       root value %+d%n", r.header.rootValue);
         }
         out.println("verdict     " + verdictName(r.verdict).toUpperCase(java.util.Locale.ROOT));
         if (r.verdict == Result.Verdict.ERROR) out.println("error       " + r.errorMessage);
+        if (verified && r.header != null) {
+            out.printf("proven      root value %+d%s%n", r.header.rootValue,
+                    PositionText.isInitialPosition(r) ? ": the game is solved from the start" : " (of this root only, not of the game from its start)");
+            String canonical = canonicalRootMove(r), cut = cutRootMove(r);
+            if (canonical != null) out.println("root move   " + canonical + ", the canonical move (the earliest optimal move in the header's tie-breaking order)");
+            if (cut != null) out.println("root move   " + cut + " achieves the value (a cut move; weak mode does not check that it is the canonical move)");
+        }
         if (r.commitment != null) out.println("commitment  " + r.commitment);
-        out.printf("entries     %,d in %,d blocks%n", r.entries, r.blocks);
+        out.printf("entries     %,d in %,d blocks%s%n", r.entries, r.blocks, verified ? ", all checked" : " read");
         if (r.region >= 0) {
-            out.printf("region      %,d positions certified (R, census conventions of SPEC §10.3); %,d unreached entries%n", r.region, r.unreached);
+            if (!verified)
+                out.printf("region      %,d positions counted (a count only: the certificate is not verified); %,d unreached entries%n", r.region, r.unreached);
+            else if (r.header.mode == 2)
+                out.printf("region      none: a weak certificate proves the root's value and the bounds it stores, no region (SPEC §12); %,d unreached entries%n", r.unreached);
+            else
+                out.printf("region      %,d positions certified with their exact value and canonical move (R of SPEC §10.1, counted by §10.3); %,d unreached entries%n",
+                        r.region, r.unreached);
             out.println("census      discs       region    auxiliary");
             for (long[] row : r.census)
                 if (row[1] != 0 || row[2] != 0) out.printf("            %5d %12d %12d%n", row[0], row[1], row[2]);
@@ -68,13 +103,17 @@ final class Report {
         j.put("mode", PositionText.mode(r));
         if (r.header != null) {
             j.put("root", PositionText.text(r, r.header.rootMover, r.header.rootOpponent));
-            j.put("root_value", r.header.rootValue);
-            j.put("root_move", r.rootMove >= 0 ? PositionText.moveName(r, r.rootMove) : null);
+            j.put("root_is_initial_position", PositionText.isInitialPosition(r));
+            j.put("root_value", r.header.rootValue); // the header's claim; proven only when verified
+            j.put("root_value_proven", r.verdict == Result.Verdict.VERIFIED);
+            j.put("root_move", canonicalRootMove(r)); // the canonical move, only when established (P)
+            j.put("root_cut_move", cutRootMove(r));   // weak: a move proven to achieve the value, not checked canonical
         }
         j.put("commitment", r.commitment);
         j.put("entries", r.entries);
         j.put("blocks", r.blocks);
         j.put("region", r.region);
+        j.put("region_proven", r.verdict == Result.Verdict.VERIFIED && r.header != null && r.header.mode == 1);
         j.put("unreached", r.unreached);
         j.open("census", '[');
         for (long[] row : r.census)

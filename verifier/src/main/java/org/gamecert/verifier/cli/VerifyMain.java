@@ -42,8 +42,8 @@ public final class VerifyMain implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", description = "Threads for decompressing, hashing and checking (default: ${DEFAULT-VALUE}; with --all the entry checks stay on one thread). The verdict and the reported violation do not depend on N.")
     int threads = Runtime.getRuntime().availableProcessors();
 
-    @Option(names = "--max-memory", paramLabel = "SIZE", description = "Bound on the verifier's tables, e.g. 512m, 4g (default: 2g). A layer too big for it is loaded in key-range segments, each checked against a re-read of the layer above it (slower, same verdict); error only if not even 1 byte per entry of a layer fits.")
-    String maxMemory = "2g";
+    @Option(names = "--max-memory", paramLabel = "SIZE", description = "Bound on the verifier's tables, e.g. 512m, 4g (default: 2g, or less when the JVM heap cannot hold that; a SIZE the heap cannot hold is refused). A layer too big for it is loaded in key-range segments, each checked against a re-read of the layer above it (slower, same verdict); error only if not even 1 byte per entry of a layer fits.")
+    String maxMemory; // null: the default, fitted to the heap
 
     @Option(names = "--strict", description = "Reject unreached entries (R-REACH-1) instead of only counting them.")
     boolean strict;
@@ -51,16 +51,16 @@ public final class VerifyMain implements Callable<Integer> {
     @Option(names = "--all", description = "Keep going after a violation and report violations per rule (capped at 10 listed per rule).")
     boolean all;
 
-    @Option(names = "--pubkey", paramLabel = "FILE", description = "Bundles: the authors' Ed25519 public key; the bundle's signature must verify with it.")
+    @Option(names = "--pubkey", paramLabel = "FILE", description = "Bundles only: the authors' Ed25519 public key; the bundle's signature must verify with it. Refused (exit 2) for inputs that carry no signature, and when FILE cannot be read.")
     Path pubkey;
 
-    @Option(names = "--root", paramLabel = "TEXT", description = "Peer tables: the root position (otherwise the initial position, or the lowest table's records).")
+    @Option(names = "--root", paramLabel = "TEXT", description = "Peer tables only: the root position (otherwise the initial position, or the lowest table's records).")
     String root;
 
-    @Option(names = "--tmp", paramLabel = "DIR", description = "Peer tables: directory for temporary files (pass state, spooled tables).")
+    @Option(names = "--tmp", paramLabel = "DIR", description = "Peer tables only: directory for temporary files (pass state, spooled tables).")
     Path tmp;
 
-    @Option(names = "--state", paramLabel = "DIR", description = "Peer tables: remember verified tables here; a restart with the same DIR skips them.")
+    @Option(names = "--state", paramLabel = "DIR", description = "Peer tables only: remember verified tables here; a restart with the same DIR skips them.")
     Path state;
 
     @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
@@ -98,11 +98,22 @@ public final class VerifyMain implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        long limit = parseSize(maxMemory);
+        long room = tableHeapRoom(), limit = maxMemory == null ? Math.min(Options.DEFAULT_MAX_MEMORY, room) : parseSize(maxMemory);
+        if (maxMemory == null && limit < 1) {
+            err.println("error: the JVM's " + mib(Runtime.getRuntime().maxMemory()) + " maximum heap leaves no room for the tables: raise it (e.g. GAMECERT_JAVA_OPTS=-Xmx2g)");
+            return ERROR;
+        }
         if (limit <= 0) {
             err.println("error: --max-memory: cannot read size '" + maxMemory + "' (e.g. 512m, 4g)");
             return ERROR;
         }
+        if (limit > room) { // refused up front rather than an out-of-memory error once the tables grow
+            err.printf("error: --max-memory %s is more than this JVM's heap can hold for the tables: at most %s of its %s maximum heap."
+                    + " Lower --max-memory or raise the heap (e.g. GAMECERT_JAVA_OPTS=-Xmx8g)%n", maxMemory, mib(room), mib(Runtime.getRuntime().maxMemory()));
+            return ERROR;
+        }
+        if (maxMemory == null && limit < Options.DEFAULT_MAX_MEMORY && !quiet)
+            err.println("note: --max-memory fitted to the JVM heap: " + mib(limit) + " (of " + mib(Runtime.getRuntime().maxMemory()) + " maximum heap)");
         if (threads < 1 || threads > 256) {
             err.println("error: --threads must be between 1 and 256");
             return ERROR;
@@ -116,13 +127,28 @@ public final class VerifyMain implements Callable<Integer> {
                 return ERROR;
             }
         }
+        // An option for another kind of input would be ignored: the user would get less checked than asked for.
+        if (pubkey != null && kind != InputKind.BUNDLE) {
+            err.println("error: --pubkey checks a release bundle's signature, but " + path + " is read as " + kindName(kind)
+                    + ", with no signature: nothing would be checked against the key (drop --pubkey, or give the bundle)");
+            return ERROR;
+        }
+        if (pubkey != null && !(java.nio.file.Files.isRegularFile(pubkey) && java.nio.file.Files.isReadable(pubkey))) {
+            err.println("error: --pubkey: cannot read the key file " + pubkey);
+            return ERROR;
+        }
+        if (kind != InputKind.PEER && (root != null || tmp != null || state != null)) {
+            err.println("error: " + (root != null ? "--root" : tmp != null ? "--tmp" : "--state") + " applies to peer tables only, but " + path
+                    + " is read as " + kindName(kind) + (root != null ? " (a certificate's root is its header's)" : ""));
+            return ERROR;
+        }
         Options o = new Options();
         o.maxMemory = limit;
         o.threads = threads;
         o.strict = strict;
         o.all = all;
         o.maxViolationsPerRule = all ? 10 : 1;
-        if (kind == InputKind.PEER) return verifyPeer();
+        if (kind == InputKind.PEER) return verifyPeer(limit);
         Progress progress = new Progress(quiet ? null : err);
         o.progress = progress;
         if (kind == InputKind.BUNDLE) {
@@ -148,8 +174,8 @@ public final class VerifyMain implements Callable<Integer> {
     }
 
     /** The published 6x6 tablebase's own format: handed to its reader with the options that apply. */
-    private int verifyPeer() {
-        java.util.List<String> a = new java.util.ArrayList<>(java.util.List.of(path.toString(), "--max-memory", maxMemory,
+    private int verifyPeer(long limit) {
+        java.util.List<String> a = new java.util.ArrayList<>(java.util.List.of(path.toString(), "--max-memory", Long.toString(limit),
                 "--threads", Integer.toString(threads)));
         if (root != null) { a.add("--root"); a.add(root); }
         if (tmp != null) { a.add("--tmp"); a.add(tmp.toString()); }
@@ -157,6 +183,28 @@ public final class VerifyMain implements Callable<Integer> {
         if (json) a.add("--json");
         if (quiet) a.add("--quiet");
         return org.gamecert.verifier.peer.PeerMain.run(a.toArray(new String[0]), out, err);
+    }
+
+    static String kindName(InputKind k) {
+        return k == InputKind.CERTIFICATE ? "a certificate" : k == InputKind.BUNDLE ? "a release bundle" : "peer tables";
+    }
+
+    static String mib(long bytes) {
+        return (bytes >> 20) + " MiB";
+    }
+
+    /**
+     * The bytes of heap the tables may be given: the largest heap pool's maximum, less an eighth
+     * (at least 32 MiB) for everything else. The largest pool is where big arrays live (the old
+     * generation of the serial and parallel collectors, about 2/3 of -Xmx; the whole heap with
+     * G1): an array bigger than it fails however much of the heap is free.
+     */
+    static long tableHeapRoom() {
+        long heap = Runtime.getRuntime().maxMemory(), pool = 0;
+        for (java.lang.management.MemoryPoolMXBean p : java.lang.management.ManagementFactory.getMemoryPoolMXBeans())
+            if (p.getType() == java.lang.management.MemoryType.HEAP && p.getUsage() != null) pool = Math.max(pool, p.getUsage().getMax());
+        if (pool <= 0 || pool > heap) pool = heap;
+        return pool - Math.max(32L << 20, pool / 8);
     }
 
     /** Parses 123, 64k, 512m, 4g (binary units); -1 if unreadable. */

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 class VerifyMainTest {
     @TempDir
     static Path dir;
-    static Path valid, rejected, weak;
+    static Path valid, rejected, rejectedDeep, weak, weakOtherCut, notFromStart;
     static byte[] validBytes;
+    static String weakOtherMove;
 
     @BeforeAll
     static void certificates() throws Exception {
@@ -32,7 +33,31 @@ class VerifyMainTest {
         TestCert bad = t.copy();
         bad.rootValue = t.rootValue + 2;
         rejected = Files.write(dir.resolve("rejected.gsc"), bad.write());
-        weak = Files.write(dir.resolve("weak.gsc"), s.build(start[0], start[1], 2).write());
+        bad = t.copy(); // a false value deep down: with --all the check goes on to the census
+        for (TestCert.Entry e : bad.entries)
+            if (e.layer() > 6 && e.kind == TestCert.AP) {
+                e.lo = e.hi = e.lo < 16 ? e.lo + 1 : e.lo - 1;
+                break;
+            }
+        rejectedDeep = Files.write(dir.resolve("rejected-deep.gsc"), bad.write());
+        TestCert w = s.build(start[0], start[1], 2);
+        weak = Files.write(dir.resolve("weak.gsc"), w.write());
+        // The weak root's {C, A} entry with another optimal move as its cut move: still true, so
+        // verified, but that move is not the canonical one (a later move in TB order).
+        long k = s.canonicalKey(start[0], start[1]);
+        TestCert.Entry root = w.find(k >>> 32, k & 0xFFFFFFFFL);
+        long rootOpp = root.occ & ~root.mover;
+        for (long m = s.game.legalMoveCodes(root.mover, rootOpp); m != 0 && weakOtherMove == null; m &= m - 1) {
+            int code = Long.numberOfTrailingZeros(m);
+            if (code != root.move && s.moveValue(root.mover, rootOpp, code) == w.rootValue) {
+                root.move = code;
+                weakOtherMove = "" + (char) ('a' + code % 4) + (code / 4 + 1);
+            }
+        }
+        weakOtherCut = Files.write(dir.resolve("weak-other-cut.gsc"), w.write());
+        long[] after = new long[3]; // one move in: not the initial position
+        s.game.child(start[0], start[1], Long.numberOfTrailingZeros(s.game.legalMoveCodes(start[0], start[1])), after);
+        notFromStart = Files.write(dir.resolve("not-from-start.gsc"), s.build(after[0], after[1], 1).write());
     }
 
     String[] outErr = new String[2];
@@ -101,6 +126,84 @@ class VerifyMainTest {
     void weakAndAll() {
         assertEquals(0, run(weak.toString(), "--strict", "--all"));
         assertTrue(outErr[0].contains("weak"));
+    }
+
+    /** Item 7 of issue 22: "canonical move" only where an exact obligation (P) established it. */
+    @Test
+    void theRootMoveIsCalledCanonicalOnlyWhenItWasCheckedAsSuch() {
+        assertEquals(0, run(valid.toString()));
+        assertTrue(outErr[0].contains(", the canonical move"), outErr[0]);
+        assertTrue(outErr[0].contains("the game's initial position") && outErr[0].contains("solved from the start"), outErr[0]);
+        assertTrue(outErr[0].contains("positions certified with their exact value and canonical move"), outErr[0]);
+        assertEquals(0, run(valid.toString(), "--json"));
+        for (String key : new String[] {"\"root_is_initial_position\":true", "\"root_value_proven\":true", "\"root_cut_move\":null", "\"region_proven\":true"})
+            assertTrue(outErr[0].contains(key), key + " in " + outErr[0]);
+        assertTrue(outErr[0].matches("(?s).*\"root_move\":\"[a-d][1-4]\".*"), outErr[0]);
+
+        assertTrue(weakOtherMove != null, "the start has several optimal moves");
+        for (Path p : new Path[] {weak, weakOtherCut}) {
+            assertEquals(0, run(p.toString()));
+            assertFalse(outErr[0].contains(", the canonical move"), outErr[0]);
+            assertTrue(outErr[0].contains("achieves the value (a cut move; weak mode does not check that it is the canonical move)"), outErr[0]);
+            assertTrue(outErr[0].contains("region      none"), outErr[0]);
+            assertEquals(0, run(p.toString(), "--json"));
+            assertTrue(outErr[0].contains("\"root_move\":null"), outErr[0]);
+            assertTrue(outErr[0].contains("\"region_proven\":false"), outErr[0]);
+        }
+        assertTrue(outErr[0].contains("\"root_cut_move\":\"" + weakOtherMove + "\""), weakOtherMove + " in " + outErr[0]);
+
+        assertEquals(0, run(notFromStart.toString()));
+        assertTrue(outErr[0].contains("not the game's initial position") && !outErr[0].contains("solved from the start"), outErr[0]);
+        assertEquals(0, run(notFromStart.toString(), "--json"));
+        assertTrue(outErr[0].contains("\"root_is_initial_position\":false"), outErr[0]);
+
+        // Rejected, even when the checks went on to the end (--all): nothing proven, nothing canonical.
+        for (String[] args : new String[][] {{rejected.toString()}, {rejected.toString(), "--all"}, {rejectedDeep.toString(), "--all"}}) {
+            assertEquals(1, run(args));
+            for (String word : new String[] {"proven", "canonical", "certified", "root move"})
+                assertFalse(outErr[0].contains(word), word + " in " + outErr[0]);
+            assertTrue(outErr[0].contains("claim       root value"), outErr[0]);
+            String[] json = java.util.Arrays.copyOf(args, args.length + 1);
+            json[args.length] = "--json";
+            assertEquals(1, run(json));
+            for (String key : new String[] {"\"root_value_proven\":false", "\"root_move\":null", "\"root_cut_move\":null", "\"region_proven\":false"})
+                assertTrue(outErr[0].contains(key), key + " in " + outErr[0]);
+        }
+        assertEquals(1, run(rejectedDeep.toString(), "--all"));
+        assertTrue(outErr[0].contains("positions counted (a count only: the certificate is not verified)"), outErr[0]);
+    }
+
+    /** Item 6 of issue 22: an option that would be ignored for this input is a usage error, never a silent 0. */
+    @Test
+    void optionsThatWouldCheckNothingAreRefused() throws Exception {
+        Path key = Files.writeString(dir.resolve("author.pub"), "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n");
+        assertEquals(2, run(valid.toString(), "--pubkey", key.toString()));
+        assertTrue(outErr[1].contains("--pubkey") && outErr[1].contains("a certificate"), outErr[1]);
+        assertEquals("", outErr[0], "nothing verified, nothing reported");
+        Path peerDir = Files.createDirectories(dir.resolve("peer-tables")); // a directory without bagit.txt: peer tables
+        assertEquals(2, run(peerDir.toString(), "--pubkey", key.toString()));
+        assertTrue(outErr[1].contains("peer tables"), outErr[1]);
+        // a key file that cannot be read, where a key applies
+        assertEquals(2, run(valid.toString(), "--format", "bundle", "--pubkey", dir.resolve("no-such.pub").toString()));
+        assertTrue(outErr[1].contains("cannot read the key file"), outErr[1]);
+        assertEquals(2, run(valid.toString(), "--root", "4453"));
+        assertTrue(outErr[1].contains("--root applies to peer tables only"), outErr[1]);
+        assertEquals(2, run(valid.toString(), "--state", dir.resolve("state").toString()));
+        assertEquals(2, run(valid.toString(), "--tmp", dir.toString()));
+        assertEquals(0, run(valid.toString()), "and without them it verifies");
+    }
+
+    /** --max-memory above what the heap can hold is refused up front; the default is fitted to the heap. */
+    @Test
+    void maxMemoryAboveTheHeapIsRefused() {
+        long room = VerifyMain.tableHeapRoom(), heap = Runtime.getRuntime().maxMemory();
+        assertTrue(room > 0 && room < heap, room + " of " + heap);
+        assertEquals(2, run(valid.toString(), "--max-memory", Long.toString(room + 1)));
+        assertTrue(outErr[1].contains("more than this JVM's heap can hold") && outErr[1].contains(VerifyMain.mib(heap) + " maximum heap"), outErr[1]);
+        assertEquals(2, run(valid.toString(), "--max-memory", "1024g", "--json"));
+        assertEquals("", outErr[0]);
+        assertEquals(0, run(valid.toString(), "--max-memory", Long.toString(room)));
+        assertEquals(0, run(valid.toString()), "the default, fitted to the heap when it is smaller");
     }
 
     @Test

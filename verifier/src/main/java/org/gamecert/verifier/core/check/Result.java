@@ -12,7 +12,10 @@ public final class Result {
     public Verdict verdict = Verdict.ERROR;
     public String errorMessage;
     public org.gamecert.verifier.core.format.Header header; // null when the header was not read
-    public int rootMove = -1;        // the stored canonical move mapped to the root's orientation
+    // Set only when verified: the root entry's kinds (P: its move is the canonical move; C: its
+    // cut move, which achieves the root's value) and its stored move in the root's orientation.
+    public int rootKind;
+    public int rootMove = -1;
     public String commitment;        // "sha256:..." computed; only set when verified
     public long entries, blocks;
     public long region = -1;         // |R| counted per census conventions, -1 if not computed

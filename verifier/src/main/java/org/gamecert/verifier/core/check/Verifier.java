@@ -157,7 +157,7 @@ public final class Verifier {
 
         // ------------------------------------------------------------------ reporting
 
-        void violation(String rule, long block, int layer, long entry, boolean pos, long mover, long opp, String msg, boolean fatal) {
+        void violation(String rule, long block, long layer, long entry, boolean pos, long mover, long opp, String msg, boolean fatal) {
             if (streaming && (fatal || !opt.all)) checkReadSoFar();
             anyViolation = true;
             long n = res.violationCounts.merge(rule, 1L, Long::sum);
@@ -248,15 +248,15 @@ public final class Verifier {
                 BlockRecord rec = ct.nextBlockRecord();
                 if (rec == null) return it; // the trailer
                 it.rec = rec;
-                if (lastLayer >= 0 && rec.layerU32 > lastLayer)
-                    throw new FormatException(Rule.LAY_1, "block " + rec.index + " has layer " + rec.layerU32 + " after a block of layer " + lastLayer);
-                lastLayer = rec.layerU32;
-                if (rec.countU32 < 1 || rec.countU32 > h.maxBlockEntries)
-                    throw new FormatException(Rule.CON_2, "block " + rec.index + ": count " + rec.countU32 + " outside 1.." + h.maxBlockEntries);
-                if (rec.rawLenU32 > h.maxBlockBytes)
-                    throw new FormatException(Rule.CON_2, "block " + rec.index + ": raw_len " + rec.rawLenU32 + " > max_block_bytes " + h.maxBlockBytes);
-                if (rec.compLenU32 > rec.rawLenU32 + (rec.rawLenU32 >> 8) + 128)
-                    throw new FormatException(Rule.CON_2, "block " + rec.index + ": comp_len " + rec.compLenU32 + " > raw_len + raw_len/256 + 128");
+                if (lastLayer >= 0 && rec.layer > lastLayer)
+                    throw new FormatException(Rule.LAY_1, "block " + rec.index + " has layer " + rec.layer + " after a block of layer " + lastLayer);
+                lastLayer = rec.layer;
+                if (rec.count < 1 || rec.count > h.maxBlockEntries)
+                    throw new FormatException(Rule.CON_2, "block " + rec.index + ": count " + rec.count + " outside 1.." + h.maxBlockEntries);
+                if (rec.rawLen > h.maxBlockBytes)
+                    throw new FormatException(Rule.CON_2, "block " + rec.index + ": raw_len " + rec.rawLen + " > max_block_bytes " + h.maxBlockBytes);
+                if (rec.compLen > rec.rawLen + (rec.rawLen >> 8) + 128)
+                    throw new FormatException(Rule.CON_2, "block " + rec.index + ": comp_len " + rec.compLen + " > raw_len + raw_len/256 + 128");
                 byte[] frame = ct.readDataFrame(rec);
                 byte[] prevChain = lastStoredChain;
                 lastStoredChain = rec.chain;
@@ -279,11 +279,11 @@ public final class Verifier {
 
         /** R-CON-3 (the frame), R-HASH-1, then the payload's encoding rules. */
         Payload decodeBlock(BlockRecord rec, byte[] frame, byte[] prevChain) throws FormatException {
-            byte[] raw = DataFrame.decompress(frame, rec.rawLen, rec.index);
+            byte[] raw = DataFrame.decompress(frame, Math.toIntExact(rec.rawLen), rec.index); // R-CON-2 held: < 2^25
             byte[] chain = chain(prevChain, rec, raw);
             if (!Arrays.equals(chain, rec.chain))
                 throw new FormatException(Rule.HASH_1, "block " + rec.index + ": stored chain value " + hex(rec.chain) + " != computed " + hex(chain));
-            return Payload.decode(raw, rec.count, weak, game.uMin, game.uMax, rec.index, spare.poll());
+            return Payload.decode(raw, Math.toIntExact(rec.count), weak, game.uMin, game.uMax, rec.index, spare.poll());
         }
 
         /** Reads the blocks in file order: framing, hash chain, decoding, R-LAY-*; the root's entry. */
@@ -318,18 +318,26 @@ public final class Verifier {
             if (e instanceof Payload.EntryFormatException && ((Payload.EntryFormatException) e).entry >= 0)
                 entry = ((Payload.EntryFormatException) e).entry + (rec.layer == curDiscs ? curCount : 0);
             violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
-                    (entry >= 0 ? "" : "block " + rec.index + ": ") + e.getMessage(), true);
+                    (entry >= 0 || e.getMessage().startsWith("block ") ? "" : "block " + rec.index + ": ") + e.getMessage(), true);
         }
 
         void consumeBlock(BlockRecord rec, Payload p) {
-            if (rec.layer != curDiscs) {
+            // No entry has more discs than 64, so a block of a higher layer fails R-LAY-2 at its
+            // first entry. It is the file's first block (R-LAY-1 held, and an earlier block of a
+            // layer above 64 ended the check), so that entry is entry 0 of the layer. This is
+            // decided before the layer is kept: the layers kept are 0..64, d + 1 cannot overflow.
+            if (rec.layer > 64)
+                violation(Rule.LAY_2, rec.index, rec.layer, 0, true, p.mover[0], p.occ[0] & ~p.mover[0],
+                        "entry has " + Long.bitCount(p.occ[0]) + " discs in a block of layer " + rec.layer, true);
+            int layer = (int) rec.layer;
+            if (layer != curDiscs) {
                 if (nLayers > 0) endLayer();
-                lDiscs[nLayers] = curDiscs = rec.layer;
+                lDiscs[nLayers] = curDiscs = layer;
                 lFirst[nLayers++] = (int) blocks;
                 curCount = 0;
                 hasLast = false;
             }
-            budget.resize(0, 128, rec.layer); // the record, its chain value, the list's slot
+            budget.resize(0, 128, layer); // the record, its chain value, the list's slot
             blockList.add(rec);
             lastComputedChain = rec.chain; // equal to the computed value: R-HASH-1 held
             inBlock = true;
@@ -359,12 +367,12 @@ public final class Verifier {
         /** R-LAY-2 and R-LAY-3 of entry i; its other rules are checked in pass 2. */
         void checkEntry(BlockRecord rec, Payload p, int i) {
             long occ = p.occ[i], mover = p.mover[i], opp = occ & ~mover;
-            int k = p.kind[i] & 0xFF, d = rec.layer;
+            int k = p.kind[i] & 0xFF, d = (int) rec.layer; // <= 64: consumeBlock
             lReread[nLayers - 1] |= Long.bitCount(occ) != d || (hasLast && !after(occ, mover, lastOcc, lastMover))
                     || (occ & ~game.boardMask) != 0 || (Payload.hasMove(k) && (p.move[i] & 0xFF) >= game.moveCodes);
             if (Long.bitCount(occ) != d) {
                 violation(Rule.LAY_2, rec.index, d, curCount, true, mover, opp,
-                        "entry has " + Long.bitCount(occ) + " discs in a block of layer " + d, d > 64);
+                        "entry has " + Long.bitCount(occ) + " discs in a block of layer " + d, false);
                 return;
             }
             if (hasLast && !after(occ, mover, lastOcc, lastMover)) {
@@ -629,7 +637,7 @@ public final class Verifier {
         /** Re-reads the blocks of layer li in order, the next ones decoded on the pool while one is used. */
         void eachBlock(int li, BlockBody body) throws IOException {
             if (upperLayer == li) { // held: no decoding
-                for (int b = lFirst[li], at = 0; b < lEnd[li] && body.use(b, sliced = upper.slice(at, blockList.get(b).count, sliced)); b++) at += blockList.get(b).count;
+                for (int b = lFirst[li], at = 0; b < lEnd[li] && body.use(b, sliced = upper.slice(at, (int) blockList.get(b).count, sliced)); b++) at += (int) blockList.get(b).count;
                 return;
             }
             ArrayDeque<FutureTask<Payload>> ahead = new ArrayDeque<>(); // --threads blocks decoding while one is used
@@ -657,7 +665,7 @@ public final class Verifier {
         Payload reload(int i) throws IOException {
             BlockRecord r = blockList.get(i);
             try {
-                return decodeBlock(r, ct.read(r.frameOffset, r.compLen), i == 0 ? sha(new byte[] {0}, headerContent) : blockList.get(i - 1).chain);
+                return decodeBlock(r, ct.read(r.frameOffset, Math.toIntExact(r.compLen)), i == 0 ? sha(new byte[] {0}, headerContent) : blockList.get(i - 1).chain);
             } catch (FormatException e) {
                 throw new IOException("the file changed while it was being read (block " + i + ")");
             }
@@ -966,21 +974,21 @@ public final class Verifier {
             for (int r = 0; r < rowsExpected; r++) {
                 long[] mine = res.census.get(r), theirs = trailerCensus[r];
                 if (mine[0] != theirs[0] || mine[1] != theirs[1] || mine[2] != theirs[2]) {
-                    violation(Rule.CENSUS_1, -1, (int) mine[0], -1, false, 0, 0, "census row " + r + ": trailer says discs " + theirs[0]
-                            + " region " + theirs[1] + " auxiliary " + theirs[2] + "; counted region " + mine[1] + " auxiliary " + mine[2], true);
+                    violation(Rule.CENSUS_1, -1, (int) mine[0], -1, false, 0, 0, "census row " + r + ": trailer says discs " + theirs[0] + " region "
+                            + Long.toUnsignedString(theirs[1]) + " auxiliary " + Long.toUnsignedString(theirs[2]) + "; counted region " + mine[1] + " auxiliary " + mine[2], true);
                 }
             }
             if (opt.strict && unreached > 0)
                 reportUnreached();
-            if (!anyViolation) res.commitment = commitmentHex;
-            if (rootFound) {
-                // The stored move, stated in the root's own orientation (SPEC §7.4).
-                int g = 0;
-                for (; g < group; g++)
-                    if (game.transform(h.rootMover | h.rootOpponent, g) == rootOcc && game.transform(h.rootMover, g) == rootMover) break;
-                res.rootMove = rootStoredMove < 0 ? -1 : game.mapMove(rootStoredMove, game.inverse(g));
-            }
             res.peakTableBytes = budget.peak - budget.fixed; // layer tables, flags, block list
+            if (anyViolation) return; // (--all) then nothing below is established
+            res.commitment = commitmentHex;
+            res.rootKind = rootKind;
+            // The stored move, stated in the root's own orientation (SPEC §7.4).
+            int g = 0;
+            for (; g < group; g++)
+                if (game.transform(h.rootMover | h.rootOpponent, g) == rootOcc && game.transform(h.rootMover, g) == rootMover) break;
+            res.rootMove = rootStoredMove < 0 ? -1 : game.mapMove(rootStoredMove, game.inverse(g));
         }
 
         /** R-REACH-1 at the first unreached entry (shallowest layer first). */

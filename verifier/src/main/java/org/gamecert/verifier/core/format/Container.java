@@ -88,7 +88,7 @@ public final class Container implements Closeable {
             throw new FormatException(Rule.CON_1, String.format("block %d: expected a zstd data frame, found magic 0x%08X", r.index, magic));
         if (r.compLen < 4 || pos + r.compLen > size)
             throw new FormatException(Rule.CON_1, "block " + r.index + ": data frame of comp_len " + r.compLen + " does not fit in the file");
-        byte[] frame = read(pos, r.compLen);
+        byte[] frame = read(pos, Math.toIntExact(r.compLen)); // R-CON-2 bounds it below 2^25
         pos += r.compLen;
         return frame;
     }

@@ -2,7 +2,11 @@ package org.gamecert.verifier.core.format;
 
 import org.gamecert.verifier.core.check.Rule;
 
-/** The HEADER record of SPEC §4, parsed and checked field by field in table order (R-HDR-1). */
+/**
+ * The HEADER record of SPEC §4, parsed and checked field by field in table order (R-HDR-1): each
+ * field as it is read (running past the content fails at that field), the content length once
+ * info_len is known.
+ */
 public final class Header {
     public static final int OTHELLO = 1, CONNECT_FOUR = 2, SEMI_STRONG = 1, WEAK = 2;
 
@@ -51,6 +55,8 @@ public final class Header {
         rootMover = r.u(8, "root_mover");
         rootOpponent = r.u(8, "root_opponent");
         rootValue = (byte) r.u(1, "root_value");
+        int uMax = family == OTHELLO ? width * width : 1;
+        if (rootValue < -uMax || rootValue > uMax) throw fail("root_value " + rootValue + " outside the utility range");
         long mbb = r.u(4, "max_block_bytes");
         if (mbb < 1 || mbb > (1 << 24)) throw fail("max_block_bytes " + mbb + " outside 1..2^24");
         maxBlockBytes = (int) mbb;
@@ -62,8 +68,6 @@ public final class Header {
         info = r.bytes(infoLen, "info");
         if (contentLength != 40 + tbLen + infoLen)
             throw fail("content length " + contentLength + " != 40 + tb_len + info_len = " + (40 + tbLen + infoLen));
-        int uMax = family == OTHELLO ? width * width : 1;
-        if (rootValue < -uMax || rootValue > uMax) throw fail("root_value " + rootValue + " outside the utility range");
     }
 
     /** Parses header content (the HEADER frame's content, without its 8-byte frame header). */

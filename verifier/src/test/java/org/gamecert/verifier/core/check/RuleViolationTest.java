@@ -202,6 +202,27 @@ class RuleViolationTest {
         rejects(t.write(), "R-HDR-2");
     }
 
+    /** Two header fields out of range: the one SPEC §4's table lists first is the one named. */
+    @Test
+    void headerFieldsAreCheckedInTableOrder() throws Exception {
+        TestCert t = othCert.copy();
+        t.maxBlockBytes = 0; // out of range, after root_value in the table
+        Result r = rejects(t.write(), "R-HDR-1");
+        assertTrue(r.firstViolation().message().startsWith("max_block_bytes"), r.firstViolation().message());
+        t.rootValue = 17; // outside [-16, 16]: before the block limits in the table
+        r = rejects(t.write(), "R-HDR-1");
+        assertTrue(r.firstViolation().message().startsWith("root_value 17"), r.firstViolation().message());
+        t = othCert.copy();
+        t.rootValue = -17;
+        t.maxBlockEntries = (1 << 20) + 1;
+        t.info = new byte[4097]; // info_len out of range too
+        r = rejects(t.write(), "R-HDR-1");
+        assertTrue(r.firstViolation().message().startsWith("root_value -17"), r.firstViolation().message());
+        t.rootValue = 0;
+        r = rejects(t.write(), "R-HDR-1");
+        assertTrue(r.firstViolation().message().startsWith("max_block_entries"), r.firstViolation().message());
+    }
+
     // ------------------------------------------------------------------ encoding
 
     @Test
@@ -322,6 +343,28 @@ class RuleViolationTest {
         int rootDiscs = Long.bitCount(t.rootMover | t.rootOpponent);
         root(t, oth).layer = rootDiscs - 1; // the root's block claims the wrong layer
         rejects(t.write(), "R-LAY-2");
+        // u32 layers no entry can have, on the first block, hashed exactly as written (SPEC §3):
+        // R-LAY-2 at its first entry, not an overflow, a clamp or an R-HASH-1
+        for (long huge : new long[] {65, 0x7FFFFFFFL, 0x80000000L, 0xFFFFFFFFL}) {
+            t = othCert.copy();
+            t.recordHook = (i, rec) -> {
+                if (i == 0) rec[0] = huge;
+            };
+            Result r = rejects(t.write(), "R-LAY-2");
+            assertEquals(huge, r.firstViolation().layer());
+            assertEquals(0, r.firstViolation().block());
+            assertEquals(0, r.firstViolation().entry());
+            Options all = new Options();
+            all.all = true;
+            Result ra = verify(t.write(), all);
+            assertEquals(Result.Verdict.REJECTED, ra.verdict, () -> ra.verdict + " " + ra.errorMessage);
+            assertEquals(r.firstViolation().toString(), ra.firstViolation().toString(), "--all");
+            // on a later block, the layer goes up: R-LAY-1 at its record
+            t.recordHook = (i, rec) -> {
+                if (i == 1) rec[0] = huge;
+            };
+            rejects(t.write(), "R-LAY-1");
+        }
         // the same key at the end of one block and the start of the next
         t = othCert.copy();
         List<Entry> list = new ArrayList<>(t.entries);
