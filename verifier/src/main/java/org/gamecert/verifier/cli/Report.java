@@ -67,8 +67,9 @@ final class Report {
                 if (row[1] != 0 || row[2] != 0) out.printf("            %5d %12d %12d%n", row[0], row[1], row[2]);
         }
         double s = r.nanos / 1e9;
-        out.printf("throughput  %.2f s, %,.0f entries/s with %d thread%s; tables peak %,d bytes (%d bytes per entry held)%n",
-                s, s > 0 ? r.entries / s : 0.0, threads, threads == 1 ? "" : "s", r.peakTableBytes, r.bytesPerEntryHeld);
+        if (r.entries > 0) // figures only when there are figures: an unreadable file has none
+            out.printf("throughput  %.2f s, %,.0f entries/s with %d thread%s; tables peak %,d bytes (%d bytes per entry held)%n",
+                    s, s > 0 ? r.entries / s : 0.0, threads, threads == 1 ? "" : "s", r.peakTableBytes, r.bytesPerEntryHeld);
         if (r.splitLayers > 0)
             out.printf("memory      %d layer%s too big for --max-memory, looked up in up to %d segments%n",
                     r.splitLayers, r.splitLayers == 1 ? " was" : "s were", r.maxSegments);

@@ -119,7 +119,8 @@ public final class VerifyMain implements Callable<Integer> {
             return ERROR;
         }
         InputKind kind;
-        if (format == null) kind = InputKind.detect(path);
+        InputKind.Detection seen = null;
+        if (format == null) kind = (seen = InputKind.describe(path)).kind();
         else {
             try { kind = InputKind.valueOf(format.trim().toUpperCase(Locale.ROOT)); }
             catch (IllegalArgumentException e) {
@@ -165,6 +166,11 @@ public final class VerifyMain implements Callable<Integer> {
         if (json) out.println(Report.json(r));
         else Report.human(r, path.toString(), threads, out);
         out.flush();
+        // Not even a certificate's frames: say what the input looked like, so a mislabelled bundle
+        // or table is recognised for what it is (and --format can say otherwise).
+        if (r.verdict == Result.Verdict.ERROR && r.entries == 0 && seen != null && !seen.what().startsWith("a gamecert"))
+            err.println("note: " + path + " was read as a certificate; its content looks like " + seen.what()
+                    + " (--format certificate|bundle|peer chooses the reader)");
         switch (r.verdict) {
             case VERIFIED: return VERIFIED;
             case REJECTED: return REJECTED;

@@ -101,6 +101,19 @@ class InputKindTest {
     }
 
     @Test
+    void anUnreadableInputIsReportedWithWhatItLooksLikeAndNoFigures(@TempDir Path dir) throws IOException {
+        Path text = dir.resolve("notes.gsc");
+        Files.writeString(text, "hello\n");
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int rc = VerifyMain.run(new String[] {text.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, rc);
+        String o = out.toString(StandardCharsets.UTF_8), e = err.toString(StandardCharsets.UTF_8);
+        assertTrue(e.contains("its content looks like text"), e);
+        assertTrue(!o.contains("throughput"), "no throughput figures when nothing was read:\n" + o);
+    }
+
+    @Test
     void unknownFormatOptionIsAUsageError() throws IOException {
         assertEquals(2, run(firstValidVector().toString(), "--format", "zip"));
     }
