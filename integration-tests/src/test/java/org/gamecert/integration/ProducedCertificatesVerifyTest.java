@@ -50,6 +50,12 @@ class ProducedCertificatesVerifyTest {
         list.add(Arguments.of("othello:6x6", randomLine("othello:6x6", 36 - 13, 7), "weak"));
         list.add(Arguments.of("othello:8x8", randomLine("othello:8x8", 64 - 10, 11), "semi-strong"));
         list.add(Arguments.of("connect4:6x5", randomLine("connect4:6x5", 14, 5), "semi-strong"));
+        // Boards where a shift by 2s >= 64 once wrapped in both rule sets (issue 22 item 1): their
+        // honest certificates were rejected, and false ones verified.
+        list.add(Arguments.of("connect4:1x63", "", "semi-strong"));
+        list.add(Arguments.of("connect4:1x62", "", "weak"));
+        list.add(Arguments.of("connect4:2x31", randomLine("connect4:2x31", 50, 3), "semi-strong"));
+        list.add(Arguments.of("connect4:2x30", randomLine("connect4:2x30", 48, 4), "weak"));
         return list.stream();
     }
 
@@ -116,7 +122,8 @@ class ProducedCertificatesVerifyTest {
         opt.maxHeldEntries = Math.max(2, r.entries / 10);
         Result s = Verifier.verify(cert, opt);
         assertEquals(Result.Verdict.VERIFIED, s.verdict, () -> "in segments: " + s.errorMessage + " " + s.firstViolation());
-        assertTrue(s.splitLayers > 0, "layers were split");
+        // (One or two columns leave a handful of positions per layer: nothing there to split.)
+        if (!game.matches("connect4:[12]x.*")) assertTrue(s.splitLayers > 0, "layers were split");
         assertEquals(r.commitment, s.commitment);
         for (int i = 0; i < r.census.size(); i++) assertArrayEquals(r.census.get(i), s.census.get(i), "census row " + i);
     }

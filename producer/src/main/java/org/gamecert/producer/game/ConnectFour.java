@@ -52,24 +52,32 @@ public final class ConnectFour extends Game {
         return m | (possible(m | o) & columnMask[move]);
     }
 
-    /** Four in a line within {@code pos} (sentinels stop wrap-around). */
+    /**
+     * Four in a line within {@code pos} (sentinels stop wrap-around between columns). Horizontal and
+     * diagonal lines need at least 4 columns, and only then are their shifts safe: a long shift
+     * count is taken mod 64, so on 1×63 or 2×31 a shift by 2·(H+1) ≥ 64 would make one disc "four".
+     * With W ≥ 4 and W·(H+1) ≤ 64, every shift below is at most 3·(H+2) ≤ 51.
+     */
     public boolean fourInLine(long pos) {
-        long x = pos & (pos >>> h1);
+        long x = pos & (pos >>> 1);
+        if ((x & (x >>> 2)) != 0) return true; // vertical
+        if (w < 4) return false;
+        x = pos & (pos >>> h1);
         if ((x & (x >>> (2 * h1))) != 0) return true;
         x = pos & (pos >>> h);
         if ((x & (x >>> (2 * h))) != 0) return true;
         x = pos & (pos >>> (h + 2));
-        if ((x & (x >>> (2 * (h + 2)))) != 0) return true;
-        x = pos & (pos >>> 1);
-        return (x & (x >>> 2)) != 0;
+        return (x & (x >>> (2 * (h + 2)))) != 0;
     }
 
     /** Empty cells (anywhere on the board) that would complete four for {@code pos}. */
     public long winningCells(long pos, long occ) {
         long r = (pos << 1) & (pos << 2) & (pos << 3);
-        r |= lineCells(pos, h1);
-        r |= lineCells(pos, h);
-        r |= lineCells(pos, h + 2);
+        if (w >= 4) { // as in fourInLine: only then can these lines exist, and only then are the shifts < 64
+            r |= lineCells(pos, h1);
+            r |= lineCells(pos, h);
+            r |= lineCells(pos, h + 2);
+        }
         return r & (boardMask ^ occ) & boardMask;
     }
 

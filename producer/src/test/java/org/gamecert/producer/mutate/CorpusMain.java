@@ -122,6 +122,12 @@ public final class CorpusMain {
         StringBuilder sb = new StringBuilder("# file\tformat\tverdict\trule\tclass\tdescription\n");
         for (Line l : lines) sb.append(l.file).append("\tgamecert\t").append(l.verdict).append('\t').append(l.rule).append('\t')
                 .append(l.clazz).append('\t').append(l.description.replace('\t', ' ')).append('\n');
+        // Lines this program does not make stay: hand-crafted certificates (testdata/crafted/, made
+        // by the verifier's test-source CraftedCorpus) and the peer corpus (PeerCorpusMain).
+        Path old = dir.resolve("manifest.tsv");
+        if (Files.exists(old))
+            for (String line : Files.readAllLines(old, StandardCharsets.UTF_8))
+                if (line.startsWith("crafted/") || line.startsWith("peer/")) sb.append(line).append('\n');
         Files.writeString(dir.resolve("manifest.tsv"), sb.toString(), StandardCharsets.UTF_8);
         System.err.println("corpus: " + lines.size() + " lines in " + dir.resolve("manifest.tsv"));
     }

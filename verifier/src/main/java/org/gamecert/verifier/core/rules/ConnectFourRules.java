@@ -45,11 +45,18 @@ public final class ConnectFourRules extends Game {
         return m;
     }
 
-    /** True when the discs contain four in a line. */
-    public boolean hasFour(long discs) { // vertical, horizontal and the two diagonals
-        return four(discs, 1) || four(discs, stride) || four(discs, stride - 1) || four(discs, stride + 1);
+    /**
+     * True when the discs contain four in a line: vertical, then horizontal and the two diagonals,
+     * which only a board of at least 4 columns can hold. That guard is also what keeps the shifts
+     * below 64: Java takes a long shift count mod 64, so on 1×63 or 2×31 a shift by 2s ≥ 64 would
+     * find "four" in one disc. With W ≥ 4, W·(H+1) ≤ 64 gives H+1 ≤ 16, so 2s ≤ 34.
+     */
+    public boolean hasFour(long discs) {
+        if (four(discs, 1)) return true;
+        return w >= 4 && (four(discs, stride) || four(discs, stride - 1) || four(discs, stride + 1));
     }
 
+    /** Four discs at steps of s (s ≤ 17, so no shift wraps); the empty sentinels stop columns wrapping. */
     private static boolean four(long discs, int s) {
         long m = discs & (discs >>> s);
         return (m & (m >>> (2 * s))) != 0;
