@@ -12,7 +12,8 @@ public final class ConnectFourSolver implements Solver {
     /** Near the end a table probe (a cache miss) costs more than re-searching the few nodes below. */
     private static final int TT_MIN_EMPTIES = 8;
     private final ConnectFour g;
-    private final TranspositionTable tt;
+    private final TranspositionTable tt;  // boards whose key does not fit the compact table
+    private final ConnectFourTable table; // the compact table, or null
     private final int cells;
     private final long[] colMask;
     private final int[] order; // TB (centre-first) order
@@ -20,8 +21,11 @@ public final class ConnectFourSolver implements Solver {
     private final int[][] moveBuf = new int[MAX_PLY][16];
     private final int[][] scoreBuf = new int[MAX_PLY][16];
 
-    public ConnectFourSolver(ConnectFour g, TranspositionTable tt) {
-        this.g = g; this.tt = tt; this.cells = g.cells;
+    public ConnectFourSolver(ConnectFour g, TranspositionTable tt) { this(g, tt, null); }
+
+    /** With {@code table} (not null), the compact table is used and {@code tt} is not. */
+    public ConnectFourSolver(ConnectFour g, TranspositionTable tt, ConnectFourTable table) {
+        this.g = g; this.tt = tt; this.table = table; this.cells = g.cells;
         colMask = new long[g.w];
         for (int c = 0; c < g.w; c++) colMask[c] = g.columnMask(c);
         order = ConnectFour.centreOrder(g.w);
@@ -51,15 +55,32 @@ public final class ConnectFourSolver implements Solver {
         if (discs == cells - 2) return 0; // we cannot win now and the opponent's last cell is not a threat (blocked or excluded above)
         int ttMove = TranspositionTable.NO_MOVE;
         boolean useTable = cells - discs >= TT_MIN_EMPTIES;
-        long d = useTable ? tt.probe(m, o) : 0;
-        if (d != 0) {
-            int lo = TranspositionTable.lo(d), hi = TranspositionTable.hi(d);
+        long key = occ + m + g.bottomMask; // unique per position (Pons' key), never 0
+        boolean found = false;
+        int lo = -1, hi = 1;
+        if (useTable && table != null) {
+            int d = table.probe(key);
+            if (d >= 0) {
+                found = true;
+                lo = ConnectFourTable.lo(d);
+                hi = ConnectFourTable.hi(d);
+                ttMove = ConnectFourTable.move(d) == ConnectFourTable.NO_MOVE ? TranspositionTable.NO_MOVE : ConnectFourTable.move(d);
+            }
+        } else if (useTable) {
+            long d = tt.probe(m, o);
+            if (d != 0) {
+                found = true;
+                lo = TranspositionTable.lo(d);
+                hi = TranspositionTable.hi(d);
+                ttMove = TranspositionTable.move(d);
+            }
+        }
+        if (found) {
             if (lo >= beta) return lo;
             if (hi <= alpha) return hi;
             if (lo == hi) return lo;
             if (lo > alpha) alpha = lo;
             if (hi < beta) beta = hi;
-            ttMove = TranspositionTable.move(d);
         }
         int[] mvs = moveBuf[ply], sc = scoreBuf[ply];
         int k = 0;
@@ -87,9 +108,10 @@ public final class ConnectFourSolver implements Solver {
                 if (v > a) { a = v; if (a >= beta) break; }
             }
         }
-        int lo = best >= beta ? best : best > alpha ? best : -1;
-        int hi = best <= alpha ? best : best < beta ? best : 1;
-        if (useTable) tt.store(m, o, Math.max(lo, -1), Math.min(hi, 1), bestMove, cells - discs);
+        int newLo = best >= beta ? best : best > alpha ? best : -1;
+        int newHi = best <= alpha ? best : best < beta ? best : 1;
+        if (useTable && table != null) table.store(key, Math.max(newLo, -1), Math.min(newHi, 1), bestMove);
+        else if (useTable) tt.store(m, o, Math.max(newLo, -1), Math.min(newHi, 1), bestMove, cells - discs);
         return best;
     }
 }

@@ -15,18 +15,22 @@ import java.util.List;
 public final class Oracle {
     private final Game game;
     private final TranspositionTable tt;
+    private final ConnectFourTable c4table; // Connect Four boards whose position key fits it, else null
     private final List<Solver> solvers = new ArrayList<>();
     private final ThreadLocal<Solver> local;
 
     public Oracle(Game game, long ttMegabytes) {
         this.game = game;
-        this.tt = new TranspositionTable(ttMegabytes);
+        boolean compact = game instanceof ConnectFour
+                && ((ConnectFour) game).w * (((ConnectFour) game).h + 1) <= ConnectFourTable.MAX_KEY_BITS;
+        this.c4table = compact ? new ConnectFourTable(ttMegabytes) : null;
+        this.tt = new TranspositionTable(compact ? 1 : ttMegabytes);
         this.local = ThreadLocal.withInitial(this::newSolver);
     }
 
     private Solver newSolver() {
         Solver s = game instanceof Othello ? new OthelloSolver((Othello) game, tt)
-                : new ConnectFourSolver((ConnectFour) game, tt);
+                : new ConnectFourSolver((ConnectFour) game, tt, c4table);
         synchronized (solvers) { solvers.add(s); }
         return s;
     }
@@ -36,6 +40,12 @@ public final class Oracle {
     /** Exact value of a position (terminal positions allowed). */
     public int value(long m, long o) {
         if (game.isTerminal(m, o)) return game.terminalValue(m, o);
+        if (game instanceof ConnectFour) {
+            // Win/draw/loss: two null windows (V >= 0? then V >= 1?) prune more than one wide window.
+            Solver s = local.get();
+            if (s.search(m, o, -1, 0) < 0) return -1;
+            return s.search(m, o, 0, 1) >= 1 ? 1 : 0;
+        }
         return local.get().search(m, o, game.uMin - 1, game.uMax + 1);
     }
 
