@@ -90,7 +90,8 @@ public final class PeerCorpusMain {
         StringBuilder sb = new StringBuilder();
         for (String l : Files.readAllLines(manifest, StandardCharsets.UTF_8)) {
             String[] f = l.split("\t");
-            if (!l.startsWith("#") && f.length > 1 && f[1].equals("peer")) continue;
+            // Its own lines go; hand-crafted ones (testdata/crafted/, CraftedCorpus) stay.
+            if (!l.startsWith("#") && f.length > 1 && f[1].equals("peer") && !l.startsWith("crafted/")) continue;
             sb.append(l).append('\n');
         }
         for (String l : lines) sb.append(l).append('\n');

@@ -21,12 +21,15 @@ public final class PeerReport {
         if (r.rootCount > 0 || !r.roots.isEmpty()) {
             out.println("roots:    " + r.rootCount + (r.rootCount > r.roots.size() ? " (first " + r.roots.size() + " shown)" : ""));
             for (PeerResult.Root root : r.roots) {
-                out.println("          " + root.position + "  " + (root.found ? root.kind + " " + bounds(root.lower, root.upper) : "no record"));
+                out.println("          " + root.position + "  " + (!root.found ? "no record" : root.kind + " " + bounds(root.lower, root.upper)
+                        + (root.valueProven() ? "; proven value " + root.provenLower
+                                : "; proven only " + root.provenLower + " <= value <= " + root.provenUpper + " (PEER-ROOT-4)")));
             }
         }
         if (r.frontierRecords() > 0) {
             out.println(String.format(Locale.ROOT, "frontier: %,d records left open, %,d children in tables not given", r.frontierRecords(), r.frontierChildren()));
         }
+        if (r.rootOpen != null) out.println("open:     " + r.rootOpen);
         for (String note : r.notes) out.println("note:     " + note);
         if (r.violation != null) {
             PeerViolation v = r.violation;
@@ -51,7 +54,8 @@ public final class PeerReport {
         field(sb, "format", "peer-6x6").append(',');
         field(sb, "input", r.input).append(',');
         field(sb, "input_kind", r.inputKind).append(',');
-        sb.append("\"root_value\":").append(r.rootValue == null ? "null" : r.rootValue.toString()).append(',');
+        sb.append("\"root_value\":").append(r.rootValue == null ? "null" : r.rootValue.toString()).append(','); // proven only
+        field(sb, "root_open", r.rootOpen).append(',');
         sb.append("\"commitment\":null,");
         sb.append("\"entries\":").append(r.entries()).append(',');
         sb.append("\"region\":").append(r.region()).append(',');
@@ -71,7 +75,10 @@ public final class PeerReport {
             sb.append("\"discs\":").append(root.discs).append(',');
             field(sb, "kind", root.found ? root.kind : null).append(',');
             sb.append("\"lower\":").append(root.found ? Integer.toString(root.lower) : "null").append(',');
-            sb.append("\"upper\":").append(root.found ? Integer.toString(root.upper) : "null").append('}');
+            sb.append("\"upper\":").append(root.found ? Integer.toString(root.upper) : "null").append(',');
+            sb.append("\"proven_lower\":").append(root.found ? Integer.toString(root.provenLower) : "null").append(',');
+            sb.append("\"proven_upper\":").append(root.found ? Integer.toString(root.provenUpper) : "null").append(',');
+            sb.append("\"value_proven\":").append(root.valueProven()).append('}');
         }
         sb.append("]},\"tables\":[");
         for (int i = 0; i < r.tables.size(); i++) {

@@ -19,23 +19,38 @@ public final class PeerResult {
         }
     }
 
-    /** A root of the tables and what its record claims. */
+    /**
+     * A root of the tables, what its record claims, and what of that the record's kinds oblige the
+     * check to prove (PEER-ROOT-4): both bounds for PV, ALL' and PV' (exact kinds); the lower bound
+     * for CUT; the upper bound for ALL. A bound no kind obliges is the utility's (−36 or +36): it was
+     * never checked, whatever the record says.
+     */
     public static final class Root {
         public final String position;
         public final int discs;
         public final String kind;
         public final int lower, upper;
+        public final int provenLower, provenUpper;
         public final boolean found;
 
-        Root(String position, int discs, String kind, int lower, int upper, boolean found) {
+        Root(String position, int discs, int kindBits, int lower, int upper, boolean found) {
             this.position = position;
             this.discs = discs;
-            this.kind = kind;
+            this.kind = found ? PeerCodec.kindText(kindBits) : "none";
             this.lower = lower;
             this.upper = upper;
             this.found = found;
+            boolean exact = (kindBits & PeerCodec.EXACT_KINDS) != 0;
+            provenLower = found && (exact || (kindBits & PeerCodec.CUT) != 0) ? lower : -PeerCodec.MAX_VALUE;
+            provenUpper = found && (exact || (kindBits & PeerCodec.ALL) != 0) ? upper : PeerCodec.MAX_VALUE;
         }
+
+        /** Whether the checked bounds meet: the root's value is established. */
+        public boolean valueProven() { return found && provenLower == provenUpper; }
     }
+
+    /** Why the root's value is not established although nothing was violated (null: it is, or no single root). */
+    public String rootOpen;
 
     public Verdict verdict;
     public String input;

@@ -29,4 +29,5 @@ public final class PeerRules {
     public static final String ROOT_1 = "PEER-ROOT-1";
     public static final String ROOT_2 = "PEER-ROOT-2";
     public static final String ROOT_3 = "PEER-ROOT-3";
+    public static final String ROOT_4 = "PEER-ROOT-4";
 }

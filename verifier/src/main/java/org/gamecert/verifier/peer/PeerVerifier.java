@@ -114,7 +114,7 @@ public final class PeerVerifier {
 
     private void finishVerdict() {
         if (result.violation != null) result.verdict = PeerResult.Verdict.REJECTED;
-        else if (result.frontierRecords() > 0 || frontierTables()) result.verdict = PeerResult.Verdict.INCOMPLETE;
+        else if (result.frontierRecords() > 0 || frontierTables() || result.rootOpen != null) result.verdict = PeerResult.Verdict.INCOMPLETE;
         else result.verdict = PeerResult.Verdict.VERIFIED;
         result.tables.clear();
         result.tables.addAll(done.values());
@@ -254,7 +254,7 @@ public final class PeerVerifier {
             boolean isInitial = opt.root == null;
             String rule = isInitial ? PeerRules.ROOT_1 : PeerRules.ROOT_2;
             if (scan.count == 0) {
-                result.roots.add(new PeerResult.Root(PeerCodec.obf(target[0], target[1]), discs, "none", 0, 0, false));
+                result.roots.add(new PeerResult.Root(PeerCodec.obf(target[0], target[1]), discs, 0, 0, 0, false));
                 throw new PeerInputException(rule, discs, (isInitial ? "the initial position" : "the root " + opt.root) + " has no record"
                         + (done.containsKey(discs) ? "" : " (its table " + discs + " is not in the input)"));
             }
@@ -262,13 +262,28 @@ public final class PeerVerifier {
             if (isInitial && (!"PV".equals(r.kind) || r.lower != -4 || r.upper != -4)) {
                 throw new PeerInputException(rule, 4, "the initial position's record is " + r.kind + " [" + r.lower + ", " + r.upper + "], expected PV with value −4");
             }
-            if (r.lower == r.upper) result.rootValue = r.lower;
+            establish(r);
         } else if (scan.count == 0) {
             // No root: every check would pass vacuously while nothing is claimed at all.
             throw new PeerInputException(PeerRules.ROOT_3, lowest, "the lowest table (" + lowest + " discs) holds no record, so the tables claim nothing about any root");
-        } else if (scan.count == 1 && scan.roots.get(0).lower == scan.roots.get(0).upper) {
-            result.rootValue = scan.roots.get(0).lower;
+        } else if (scan.count == 1) {
+            establish(scan.roots.get(0));
         }
+    }
+
+    /**
+     * PEER-ROOT-4: the root's value is reported only from bounds its record's kinds oblige and that
+     * were checked. A CUT-only record proves its lower bound, an ALL-only record its upper bound:
+     * "CUT [0, 0]" proves V ≥ 0 and nothing more. Then the verdict is `incomplete` (nothing false was
+     * found, but the value the tables state is not established), and the proven bounds are reported.
+     */
+    private void establish(PeerResult.Root r) {
+        if (r.valueProven()) {
+            result.rootValue = r.provenLower;
+            return;
+        }
+        result.rootOpen = PeerRules.ROOT_4 + ": the root's record is " + r.kind + " [" + r.lower + ", " + r.upper + "]; its kinds oblige "
+                + "and the check proved only " + r.provenLower + " <= value <= " + r.provenUpper + ", so its value is not established";
     }
 
     static long[] initial() {
@@ -293,7 +308,7 @@ public final class PeerVerifier {
                 int kind = PeerCodec.symbol(rec[9]);
                 scan.count++;
                 if (scan.roots.size() < 20) {
-                    scan.roots.add(new PeerResult.Root(PeerCodec.obf(pos[0], pos[1]), discs, PeerCodec.kindText(kind),
+                    scan.roots.add(new PeerResult.Root(PeerCodec.obf(pos[0], pos[1]), discs, kind,
                             PeerCodec.symbol(rec[10]) - PeerCodec.MAX_VALUE, PeerCodec.symbol(rec[11]) - PeerCodec.MAX_VALUE, true));
                 }
                 if (target != null) break;

@@ -39,9 +39,42 @@ public final class CraftedCorpus {
         return m;
     }
 
+    /**
+     * Peer table sets under testdata/crafted/ (path -> bytes), made from the genuine semi-strong
+     * export testdata/peer/valid/othello6-10empties (root PV, value +10) by rewriting the root's
+     * record. Issue 22 item 2: relabelled ALL [20, 20] or CUT [0, 0], such a set once verified with
+     * root value 20 or 0, although ALL obliges only the upper bound and CUT only the lower one.
+     */
+    public static Map<String, byte[]> peerFiles(Path testdata) throws IOException {
+        Map<String, byte[]> m = new LinkedHashMap<>();
+        Path valid = testdata.resolve("peer/valid/othello6-10empties");
+        Object[][] sets = {{"peer-root-relabelled-all-20", 8, 20, 20}, {"peer-root-relabelled-cut-0", 16, 0, 0}};
+        for (Object[] set : sets) {
+            try (var files = Files.list(valid)) {
+                for (Path f : (Iterable<Path>) files.sorted()::iterator) {
+                    byte[] b = Files.readAllBytes(f);
+                    if (f.getFileName().toString().endsWith("_26.txt")) { // the root's table: its one record
+                        long[] pos = new long[2];
+                        if (b.length != 13 || !org.gamecert.verifier.peer.PeerCodec.decodeKey(b, 0, pos))
+                            throw new IOException("unexpected root table in " + valid);
+                        org.gamecert.verifier.peer.PeerCodec.encodeRecord(pos[0], pos[1], (int) set[1], (int) set[2], (int) set[3], b, 0);
+                    }
+                    m.put(set[0] + "/" + f.getFileName(), b);
+                }
+            }
+        }
+        return m;
+    }
+
     public static void main(String[] args) throws IOException {
-        Path dir = Path.of(args.length > 0 ? args[0] : "testdata").resolve("crafted");
+        Path testdata = Path.of(args.length > 0 ? args[0] : "testdata");
+        Path dir = testdata.resolve("crafted");
         Files.createDirectories(dir);
         for (Map.Entry<String, byte[]> e : files().entrySet()) Files.write(dir.resolve(e.getKey()), e.getValue());
+        for (Map.Entry<String, byte[]> e : peerFiles(testdata).entrySet()) {
+            Path p = dir.resolve(e.getKey());
+            Files.createDirectories(p.getParent());
+            Files.write(p, e.getValue());
+        }
     }
 }

@@ -15,10 +15,13 @@ class CraftedCorpusTest {
         Path dir = Path.of("../testdata/crafted");
         Map<String, byte[]> files = CraftedCorpus.files();
         assertTrue(files.size() >= 2);
-        for (Map.Entry<String, byte[]> e : files.entrySet())
+        Map<String, byte[]> all = new java.util.HashMap<>(files);
+        all.putAll(CraftedCorpus.peerFiles(Path.of("../testdata")));
+        for (Map.Entry<String, byte[]> e : all.entrySet())
             assertArrayEquals(e.getValue(), Files.readAllBytes(dir.resolve(e.getKey())), e.getKey());
-        try (var listed = Files.list(dir)) {
-            assertTrue(listed.allMatch(p -> files.containsKey(p.getFileName().toString())), "a file in crafted/ no generator makes");
+        try (var listed = Files.walk(dir)) {
+            listed.filter(Files::isRegularFile).forEach(p -> assertTrue(all.containsKey(dir.relativize(p).toString()),
+                    "a file in crafted/ no generator makes: " + p));
         }
     }
 }
