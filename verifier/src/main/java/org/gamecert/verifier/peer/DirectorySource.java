@@ -12,16 +12,31 @@ import java.util.TreeMap;
 public final class DirectorySource implements PeerSource {
     private final TreeMap<Integer, Path> files = new TreeMap<>();
 
+    private final java.util.List<String> unread = new java.util.ArrayList<>();
+
     public DirectorySource(Path dir) throws IOException, PeerInputException {
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             for (Path p : ds) {
-                int n = PeerSource.tableNumber(p.getFileName().toString());
-                if (n < 0) continue;
-                if (n < 4 || n > 35) throw new PeerInputException(PeerRules.TABLE_1, n, "table " + p.getFileName() + ": disc count outside 4..35");
-                files.put(n, p);
+                String name = p.getFileName().toString();
+                int n = PeerSource.tableNumber(name);
+                if (n < 0) {
+                    if (!name.equals("SHA256SUMS")) unread.add(name + (Files.isDirectory(p) ? "/" : ""));
+                    continue;
+                }
+                if (n < 4 || n > 35) throw new PeerInputException(PeerRules.TABLE_1, n, "table " + name + ": disc count outside 4..35");
+                // Two names for one table (_26 and _026): keeping either would make the verdict depend
+                // on the order the file system lists them (PEER-TABLE-1, as for archives).
+                Path other = files.put(n, p);
+                if (other != null)
+                    throw new PeerInputException(PeerRules.TABLE_1, n, "table " + n + " appears twice in the directory: " + other.getFileName()
+                            + " and " + name);
             }
         }
+        java.util.Collections.sort(unread);
     }
+
+    @Override
+    public java.util.List<String> unread() { return unread; }
 
     public static boolean looksLikeTables(Path dir) throws IOException {
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {

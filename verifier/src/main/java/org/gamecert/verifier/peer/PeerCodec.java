@@ -193,7 +193,8 @@ public final class PeerCodec {
 
     /**
      * Decodes the 9 key characters at buf[off..off+9) into out[0] = mover, out[1] = opponent.
-     * Returns false when a character is outside the alphabet or encodes squares beyond 35.
+     * Returns false when a character is outside the alphabet. (Each character is 4 squares in base 3,
+     * 9 characters are exactly the 36 squares: no key can name a square beyond them.)
      */
     public static boolean decodeKey(byte[] buf, int off, long[] out) {
         long m = 0, o = 0;

@@ -30,6 +30,10 @@ public final class PeerReport {
             out.println(String.format(Locale.ROOT, "frontier: %,d records left open, %,d children in tables not given", r.frontierRecords(), r.frontierChildren()));
         }
         if (r.rootOpen != null) out.println("open:     " + r.rootOpen);
+        if (!r.unread.isEmpty())
+            out.println("not read: " + r.unread.size() + " file(s) in the input that are not tables of this format, so nothing in them "
+                    + "was checked: " + String.join(", ", r.unread.subList(0, Math.min(20, r.unread.size())))
+                    + (r.unread.size() > 20 ? ", …" : ""));
         for (String note : r.notes) out.println("note:     " + note);
         if (r.violation != null) {
             PeerViolation v = r.violation;
@@ -56,6 +60,12 @@ public final class PeerReport {
         field(sb, "input_kind", r.inputKind).append(',');
         sb.append("\"root_value\":").append(r.rootValue == null ? "null" : r.rootValue.toString()).append(','); // proven only
         field(sb, "root_open", r.rootOpen).append(',');
+        sb.append("\"unread\":[");
+        for (int i = 0; i < r.unread.size(); i++) {
+            if (i > 0) sb.append(',');
+            field(sb, null, r.unread.get(i));
+        }
+        sb.append("],");
         sb.append("\"commitment\":null,");
         sb.append("\"entries\":").append(r.entries()).append(',');
         sb.append("\"region\":").append(r.region()).append(',');
@@ -113,7 +123,7 @@ public final class PeerReport {
     }
 
     private static StringBuilder field(StringBuilder sb, String name, String value) {
-        sb.append('"').append(name).append("\":");
+        if (name != null) sb.append('"').append(name).append("\":"); // null: an array element
         if (value == null) return sb.append("null");
         sb.append('"');
         for (int i = 0; i < value.length(); i++) {

@@ -68,6 +68,8 @@ public final class PeerResult {
     public double seconds;
     public long tempBytesPeak;
     public final List<String> notes = new ArrayList<>();
+    /** Files or entries of the input that are not tables (nor SHA256SUMS): not read, so not checked. */
+    public final List<String> unread = new ArrayList<>();
 
     public long entries() {
         long s = 0;

@@ -22,6 +22,12 @@ public interface PeerSource extends Closeable {
     /** Table n's bytes (13-byte records), from the start. */
     InputStream open(int n) throws IOException;
 
+    /**
+     * Files or archive entries in the input that are neither a table nor SHA256SUMS: never read, so
+     * never checked. The report names them (a table under an unexpected name would be one).
+     */
+    default java.util.List<String> unread() { return java.util.List.of(); }
+
     @Override
     default void close() throws IOException {}
 

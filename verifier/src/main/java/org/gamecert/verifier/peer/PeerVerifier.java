@@ -68,6 +68,7 @@ public final class PeerVerifier {
                 case DIRECTORY:
                     try (PeerSource s = new DirectorySource(in.path)) {
                         checkAll(s);
+                        result.unread.addAll(s.unread());
                     }
                     break;
                 case CSV:
@@ -78,6 +79,7 @@ public final class PeerVerifier {
                 case TAR:
                     try (PeerSource s = new TarSource(in.path)) {
                         checkAll(s);
+                        result.unread.addAll(s.unread());
                     }
                     break;
                 default:
@@ -203,6 +205,7 @@ public final class PeerVerifier {
                 }
             }
             result.tempBytesPeak = Math.max(result.tempBytesPeak, s.spoolBytesPeak());
+            result.unread.addAll(s.unread()); // (a stream stopped at a violation names what it saw so far)
         }
     }
 

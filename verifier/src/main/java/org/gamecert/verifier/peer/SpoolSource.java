@@ -27,6 +27,10 @@ final class SpoolSource implements PeerSource {
     private final TreeMap<Integer, Path> spools = new TreeMap<>();
     private final TreeMap<Integer, Long> sizes = new TreeMap<>();
     private final String description;
+    private final java.util.List<String> unread = new java.util.ArrayList<>();
+
+    @Override
+    public java.util.List<String> unread() { return unread; }
     private final Path tmp;
     private long spoolBytes, spoolBytesPeak;
 
@@ -69,7 +73,10 @@ final class SpoolSource implements PeerSource {
             while ((e = tar.getNextEntry()) != null) {
                 if (!e.isFile()) continue;
                 int n = PeerSource.tableNumber(e.getName());
-                if (n < 0) continue;
+                if (n < 0) {
+                    if (!e.getName().endsWith("SHA256SUMS")) unread.add(e.getName());
+                    continue;
+                }
                 if (n < 4 || n > 35) throw new PeerInputException(PeerRules.TABLE_1, n, "table " + e.getName() + ": disc count outside 4..35");
                 if (sizes.containsKey(n)) throw new PeerInputException(PeerRules.TABLE_1, n, "table " + n + " appears twice in the archive");
                 Path spool = Files.createTempFile(tmp, "peer-table-" + n + "-", ".zst");

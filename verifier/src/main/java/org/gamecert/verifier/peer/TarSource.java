@@ -12,13 +12,20 @@ import org.apache.commons.compress.archivers.tar.TarFile;
 public final class TarSource implements PeerSource {
     private final TarFile tar;
     private final TreeMap<Integer, TarArchiveEntry> entries = new TreeMap<>();
+    private final java.util.List<String> unread = new java.util.ArrayList<>();
+
+    @Override
+    public java.util.List<String> unread() { return unread; }
 
     public TarSource(Path file) throws IOException, PeerInputException {
         tar = new TarFile(file);
         for (TarArchiveEntry e : tar.getEntries()) {
             if (!e.isFile()) continue;
             int n = PeerSource.tableNumber(e.getName());
-            if (n < 0) continue;
+            if (n < 0) {
+                if (!e.getName().endsWith("SHA256SUMS")) unread.add(e.getName());
+                continue;
+            }
             if (n < 4 || n > 35) throw new PeerInputException(PeerRules.TABLE_1, n, "table " + e.getName() + ": disc count outside 4..35");
             if (entries.put(n, e) != null) throw new PeerInputException(PeerRules.TABLE_1, n, "table " + n + " appears twice in the archive");
         }

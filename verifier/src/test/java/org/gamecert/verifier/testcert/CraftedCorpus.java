@@ -63,6 +63,21 @@ public final class CraftedCorpus {
                 }
             }
         }
+        // Issue 22 item 4: the genuine set plus a false table 26 (root PV +30) under the name "_026":
+        // a directory reader that kept one of the two verified whichever the file system listed last.
+        try (var files = Files.list(valid)) {
+            for (Path f : (Iterable<Path>) files.sorted()::iterator) {
+                byte[] b = Files.readAllBytes(f);
+                m.put("peer-duplicate-table-26/" + f.getFileName(), b);
+                if (f.getFileName().toString().endsWith("_26.txt")) {
+                    byte[] bad = b.clone();
+                    long[] pos = new long[2];
+                    org.gamecert.verifier.peer.PeerCodec.decodeKey(bad, 0, pos);
+                    org.gamecert.verifier.peer.PeerCodec.encodeRecord(pos[0], pos[1], org.gamecert.verifier.peer.PeerCodec.PV, 30, 30, bad, 0);
+                    m.put("peer-duplicate-table-26/optimal_reopening_ab_table_all_026.txt", bad);
+                }
+            }
+        }
         return m;
     }
 

@@ -1,0 +1,69 @@
+package org.gamecert.verifier.peer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every file of a peer input is read or named (issue 22 item 4). */
+class PeerInputFilesTest {
+    static final Path VALID = Path.of("../testdata/peer/valid/othello6-10empties");
+
+    @TempDir Path dir;
+
+    private Path copy(String name) throws IOException {
+        Path c = Files.createDirectories(dir.resolve(name));
+        try (var files = Files.list(VALID)) {
+            for (Path f : (Iterable<Path>) files::iterator) Files.copy(f, c.resolve(f.getFileName()));
+        }
+        return c;
+    }
+
+    private static PeerResult verify(Path input) {
+        PeerOptions o = new PeerOptions();
+        o.input = input;
+        o.threads = 1;
+        return PeerVerifier.verify(o);
+    }
+
+    @Test
+    void twoFilesForOneTableAreRejectedWhicheverIsListedFirst() throws IOException {
+        Path d = copy("dup");
+        // A false table 26 (the root's value moved) under the three-digit name beside the genuine one.
+        byte[] b = Files.readAllBytes(d.resolve("optimal_reopening_ab_table_all_26.txt"));
+        long[] pos = new long[2];
+        assertTrue(PeerCodec.decodeKey(b, 0, pos));
+        PeerCodec.encodeRecord(pos[0], pos[1], PeerCodec.PV, 30, 30, b, 0);
+        Files.write(d.resolve("optimal_reopening_ab_table_all_026.txt"), b);
+        PeerResult r = verify(d);
+        assertEquals(PeerResult.Verdict.REJECTED, r.verdict);
+        assertEquals(PeerRules.TABLE_1, r.violation.rule);
+        assertTrue(r.violation.message.contains("appears twice"), r.violation.message);
+    }
+
+    @Test
+    void filesThatAreNotTablesAreNamedAsNotRead() throws IOException {
+        Path d = copy("extra");
+        Files.writeString(d.resolve("README.txt"), "not a table\n");
+        Files.createDirectories(d.resolve("more"));
+        Files.writeString(d.resolve("optimal_reopening_ab_table_all_26.txt.bak"), "x");
+        PeerResult r = verify(d);
+        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict, "the tables themselves are genuine");
+        assertEquals(List.of("README.txt", "more/", "optimal_reopening_ab_table_all_26.txt.bak"), r.unread);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        PeerReport.printText(r, new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(out.toString(java.nio.charset.StandardCharsets.UTF_8).contains("not read: 3 file(s)"), out.toString());
+        assertTrue(PeerReport.json(r).contains("\"unread\":[\"README.txt\",\"more/\",\"optimal_reopening_ab_table_all_26.txt.bak\"]"),
+                PeerReport.json(r));
+    }
+
+    @Test
+    void aCleanInputNamesNothing() {
+        assertEquals(List.of(), verify(VALID).unread);
+    }
+}
