@@ -322,8 +322,36 @@ public final class PeerVerifier {
 
     // ---- restart state ---------------------------------------------------------------------
 
-    private String fingerprint(PeerSource s, int n, boolean childGiven) {
-        return opt.input.toAbsolutePath().normalize() + "|" + n + ":" + s.byteSize(n) + "|" + (n + 1) + ":" + (childGiven ? s.byteSize(n + 1) : -1);
+    /** Bumped whenever what a checkpoint vouches for, or how it is checked, changes. */
+    static final String STATE_FORMAT = "peer-state 2";
+    private final java.util.Map<Integer, String> tableHashes = new java.util.HashMap<>();
+
+    /**
+     * What a checkpoint of table n vouches for: the content of tables n and n+1 (their SHA-256, not
+     * their path or size: a table replaced by another of the same size must be checked again), the
+     * checker's version and the state format. Null without --state (nothing to compare, no hashing).
+     */
+    private String fingerprint(PeerSource s, int n, boolean childGiven) throws IOException {
+        if (opt.state == null) return null;
+        String version = PeerVerifier.class.getPackage().getImplementationVersion();
+        return STATE_FORMAT + "|verifier " + (version == null ? "dev" : version) + "|table " + n + " sha256:" + tableHash(s, n)
+                + "|table " + (n + 1) + (childGiven ? " sha256:" + tableHash(s, n + 1) : " not given");
+    }
+
+    private String tableHash(PeerSource s, int n) throws IOException {
+        String h = tableHashes.get(n);
+        if (h != null) return h;
+        java.security.MessageDigest md;
+        try { md = java.security.MessageDigest.getInstance("SHA-256"); }
+        catch (java.security.NoSuchAlgorithmException e) { throw new IllegalStateException(e); }
+        byte[] buf = new byte[1 << 16];
+        try (InputStream in = s.open(n)) {
+            for (int r; (r = in.read(buf)) > 0; ) md.update(buf, 0, r);
+        }
+        StringBuilder hex = new StringBuilder();
+        for (byte b : md.digest()) hex.append(String.format("%02x", b & 0xFF));
+        tableHashes.put(n, h = hex.toString());
+        return h;
     }
 
     private TableResult loadState(int n, String fp) throws IOException {

@@ -62,6 +62,34 @@ class PeerInputFilesTest {
                 PeerReport.json(r));
     }
 
+    /** Issue 22 item 3: a checkpoint vouches for content, not for a path and a size. */
+    @Test
+    void aTableReplacedInPlaceBySameSizeFalseOneIsCheckedAgainUnderState() throws IOException {
+        Path d = copy("state-input"), state = dir.resolve("state");
+        PeerOptions o = new PeerOptions();
+        o.input = d;
+        o.threads = 1;
+        o.state = state;
+        PeerResult first = PeerVerifier.verify(o);
+        assertEquals(PeerResult.Verdict.VERIFIED, first.verdict);
+        assertEquals(10, first.rootValue);
+        PeerResult unchanged = PeerVerifier.verify(o); // the checkpoints are of use: nothing checked again
+        assertEquals(PeerResult.Verdict.VERIFIED, unchanged.verdict);
+        assertEquals(first.tables.size(), unchanged.skippedTables.size(), "skipped: " + unchanged.skippedTables);
+        // The root's table replaced by a false one of the same size: PV +30 instead of +10.
+        Path root = d.resolve("optimal_reopening_ab_table_all_26.txt");
+        byte[] b = Files.readAllBytes(root);
+        long[] pos = new long[2];
+        PeerCodec.decodeKey(b, 0, pos);
+        PeerCodec.encodeRecord(pos[0], pos[1], PeerCodec.PV, 30, 30, b, 0);
+        Files.write(root, b);
+        assertEquals(b.length, Files.size(root));
+        PeerResult again = PeerVerifier.verify(o);
+        assertTrue(!again.skippedTables.contains(26), "table 26 changed: not skipped");
+        assertEquals(PeerResult.Verdict.REJECTED, again.verdict);
+        assertTrue(again.violation.rule.startsWith("PEER-PV"), again.violation.rule);
+    }
+
     @Test
     void aCleanInputNamesNothing() {
         assertEquals(List.of(), verify(VALID).unread);
