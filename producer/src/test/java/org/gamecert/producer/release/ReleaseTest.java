@@ -176,6 +176,9 @@ class ReleaseTest {
             assertTrue(r.citations.get(0).startsWith("VERIFIED Othello 4x4 & friends · "));
             assertTrue(r.citations.stream().anyMatch(c -> c.contains("commitment " + r.certificates.get(0).commitment)));
             assertEquals(r.certificates.get(0).claimedCommitment, r.certificates.get(0).commitment);
+            // The game and mode of the verified header stand beside the author's free-text title.
+            assertTrue(r.citations.stream().anyMatch(c -> c.contains(" · othello:4x4 semi-strong · ")), r.citations.toString());
+            assertTrue(r.citations.stream().anyMatch(c -> c.contains(" · connect4:4x4 ")), r.citations.toString());
         }
     }
 

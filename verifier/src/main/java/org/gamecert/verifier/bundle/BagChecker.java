@@ -18,12 +18,21 @@ import java.util.regex.Pattern;
  * Checks that a bag read by {@link BagReader} is complete and valid (RFC 8493 §3, with the stricter
  * rules of a gamecert release): bagit.txt as expected; manifest-sha256.txt and
  * tagmanifest-sha256.txt present; every manifest line names an existing file with the right
- * digest; every payload file listed in every payload manifest; no file outside the manifests (but
- * the tag manifests and the signature); no fetch.txt; Payload-Oxum right; certificate entries of
- * bag-info.txt consistent with the payload. Each problem names its file.
+ * digest; every payload file listed in every payload manifest; outside data/ exactly the tag files
+ * of {@link #TAG_FILES}, every one but the tag manifests and the signature listed in
+ * tagmanifest-sha256.txt; no fetch.txt; Payload-Oxum right; every file with certificate magic is
+ * in data/ and named in bag-info.txt (so it is verified). Each problem names its file.
  */
 final class BagChecker {
     static final String BAGIT = "bagit.txt", BAG_INFO = "bag-info.txt", SIGNATURE = "tagmanifest-sha256.txt.sig";
+    /**
+     * The only files a gamecert bag may hold outside data/: the tag files RFC 8493 names for the
+     * algorithms this verifier checks, and our signature. Anything else would be covered by no
+     * manifest this verifier trusts and by no signature (a name that merely starts like a tag
+     * manifest, e.g. tagmanifest-sha256.txt.bak, included).
+     */
+    static final java.util.Set<String> TAG_FILES = java.util.Set.of(BAGIT, BAG_INFO, "manifest-sha256.txt", "manifest-sha512.txt",
+            "tagmanifest-sha256.txt", "tagmanifest-sha512.txt", SIGNATURE);
     private static final Pattern MANIFEST = Pattern.compile("(tag)?manifest-([a-z0-9]+)\\.txt");
     private static final Pattern COMMITMENT = Pattern.compile("(sha256:[0-9a-f]{64})\\s+(data/\\S+)");
 
@@ -53,7 +62,6 @@ final class BagChecker {
 
         TreeSet<String> payload = new TreeSet<>();
         for (String n : files.keySet()) if (n.startsWith("data/")) payload.add(n);
-        TreeSet<String> listedAnywhere = new TreeSet<>();
         TreeSet<String> payloadManifests = new TreeSet<>();
         for (String n : files.keySet()) {
             Matcher m = MANIFEST.matcher(n);
@@ -65,7 +73,6 @@ final class BagChecker {
             Map<String, String> lines = parseManifest(n, files.get(n));
             for (Map.Entry<String, String> l : lines.entrySet()) {
                 String path = l.getKey();
-                listedAnywhere.add(path);
                 if (!tag && !path.startsWith("data/")) { problems.add(new Problem(n, "lists " + path + ", which is not under data/")); continue; }
                 if (tag && path.startsWith("data/")) { problems.add(new Problem(n, "lists payload file " + path + " (a tag manifest lists tag files)")); continue; }
                 if (tag && MANIFEST.matcher(path).matches() && path.startsWith("tagmanifest-")) { problems.add(new Problem(n, "lists tag manifest " + path)); continue; }
@@ -76,15 +83,19 @@ final class BagChecker {
                     problems.add(new Problem(path, alg + " differs from " + n + " (listed " + l.getValue() + ", file has " + actual + ")"));
             }
             if (!tag) for (String p : payload) if (!lines.containsKey(p)) problems.add(new Problem(p, "payload file not listed in " + n));
-            if (tag && alg.equals("sha256")) {
+            if (tag && alg.equals("sha256")) { // the one the signature covers: it must list every other tag file
                 for (String must : files.keySet())
-                    if (!must.startsWith("data/") && !must.startsWith("tagmanifest-") && !must.equals(SIGNATURE) && !lines.containsKey(must))
+                    if (TAG_FILES.contains(must) && !must.startsWith("tagmanifest-") && !lines.containsKey(must))
                         problems.add(new Problem(must, "tag file not listed in " + n));
             }
         }
+        // Exactly the files BagIt names plus the payload: no exemption by prefix, whatever a tag
+        // manifest lists (a listed extra file would still be outside what this verifier checks).
         for (String n : files.keySet())
-            if (!n.startsWith("data/") && !n.startsWith("tagmanifest-") && !n.equals(SIGNATURE) && !listedAnywhere.contains(n) && !files.containsKey("tagmanifest-sha256.txt"))
-                problems.add(new Problem(n, "file not listed in any manifest"));
+            if (!n.startsWith("data/") && !TAG_FILES.contains(n))
+                problems.add(new Problem(n, files.get(n).certificateMagic
+                        ? "a certificate outside data/: a bundle's certificates are its payload, each named in bag-info.txt and verified"
+                        : "not a file a gamecert bag holds outside data/ (" + String.join(", ", new TreeSet<>(TAG_FILES)) + ")"));
         for (String d : bag.directories) if (!d.equals("data") && !d.startsWith("data/") && !hasFileUnder(d))
             problems.add(new Problem(d + "/", "empty directory outside data/"));
 

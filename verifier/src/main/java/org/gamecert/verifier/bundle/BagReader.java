@@ -35,7 +35,22 @@ final class BagReader {
     private final Path spoolDir;
     private int spooled;
 
+    /**
+     * What a tar bundle's certificates may take in the spool folder altogether: the folder's free
+     * space when reading starts, less a margin of 512 MiB for everything else on that disk. Beyond
+     * it the certificate is named as too large to spool (a clear rejection instead of a full disk).
+     */
+    private long spoolBudget = -1, spooledBytes;
+
     BagReader(long maxTagBytes, Path spoolDir) { this.maxTagBytes = maxTagBytes; this.spoolDir = spoolDir; }
+
+    private long spoolBudget() {
+        if (spoolBudget < 0) {
+            try { spoolBudget = Math.max(0, Files.getFileStore(spoolDir).getUsableSpace() - (512L << 20)); }
+            catch (IOException e) { spoolBudget = 0; }
+        }
+        return spoolBudget;
+    }
 
     // ---- directory ----
 
@@ -165,7 +180,19 @@ final class BagReader {
                         spool = Files.newOutputStream(be.file);
                         head.writeTo(spool);
                     }
-                } else if (spool != null) spool.write(buf, 0, n);
+                } else if (spool != null) {
+                    if (spooledBytes + n > spoolBudget()) { // stop copying; the certificate cannot be verified
+                        spool.close();
+                        spool = null;
+                        Files.deleteIfExists(be.file);
+                        be.file = null;
+                        problems.add(new Problem(name, "certificate too large to copy out of the archive: the spool folder " + spoolDir
+                                + " has " + (spoolBudget() >> 20) + " MiB free for certificates (extract the bundle and verify the folder)"));
+                    } else {
+                        spool.write(buf, 0, n);
+                        spooledBytes += n;
+                    }
+                }
             }
         } finally {
             if (spool != null) spool.close();

@@ -32,6 +32,7 @@ public final class BundleReport {
         public String verdict;          // verified, rejected, incomplete, error
         public String commitment;       // computed; only when verified
         public Integer rootValue;       // only when verified
+        public String game, mode;       // from the verified header: e.g. connect4:7x6, semi-strong
         public long entries;
         public String failure;          // first violated rule or error, else null
     }

@@ -102,6 +102,8 @@ public final class BundleVerifier {
                         o.verdict = "verified";
                         o.commitment = res.commitment;
                         o.rootValue = res.header.rootValue;
+                        o.game = (res.header.family == 1 ? "othello:" : "connect4:") + res.header.width + "x" + res.header.height;
+                        o.mode = res.header.mode == 1 ? "semi-strong" : "weak";
                         if (!res.commitment.equals(o.claimedCommitment)) {
                             o.verdict = "rejected";
                             o.failure = "its commitment is " + res.commitment + " but bag-info.txt names " + o.claimedCommitment;
@@ -157,6 +159,8 @@ public final class BundleVerifier {
     static String citation(BundleReport r, BundleReport.CertificateOutcome c) {
         StringBuilder s = new StringBuilder("VERIFIED ").append(r.title == null ? "(untitled)" : r.title);
         if (r.certificates.size() > 1) s.append(" · ").append(c.file);
+        // The game and mode are the verified header's; the title is the author's free text.
+        s.append(" · ").append(c.game).append(' ').append(c.mode);
         s.append(" · commitment ").append(c.commitment).append(" · root value ").append(c.rootValue).append(" · verifier ");
         if (r.verifierJarSha256 != null) s.append(r.verifierVersion == null ? "unknown" : r.verifierVersion).append(" (jar sha256:").append(r.verifierJarSha256).append(')');
         else s.append(r.verifierVersion == null ? "unknown" : r.verifierVersion).append(" (not run from a jar)");
@@ -290,6 +294,8 @@ public final class BundleVerifier {
             kv(s, "commitment", c.commitment).append(',');
             kv(s, "claimed_commitment", c.claimedCommitment).append(',');
             kv(s, "root_value", c.rootValue).append(',');
+            kv(s, "game", c.game).append(',');
+            kv(s, "mode", c.mode).append(',');
             kv(s, "entries", c.entries).append(',');
             kv(s, "failure", c.failure).append('}');
         }

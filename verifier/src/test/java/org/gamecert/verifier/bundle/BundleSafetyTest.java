@@ -62,6 +62,48 @@ class BundleSafetyTest {
         assertTrue(r.problems.get(0).message.contains("names no certificate"));
     }
 
+    /** The first 12 bytes of a certificate (HEADER frame magic, a size, "GSCF"): one by its magic. */
+    static final byte[] CERT_START = {0x50, 0x2A, 0x4D, 0x18, 40, 0, 0, 0, 'G', 'S', 'C', 'F'};
+
+    /** Issue 22 item 5: no exemption for names that start like a tag manifest; none for anything outside data/. */
+    @Test void filesOutsideDataThatBagItDoesNotNameAreRejectedByName(@TempDir Path d) throws IOException {
+        Map<String, byte[]> bak = bag();
+        bak.put("tagmanifest-sha256.txt.bak", "an old copy\n".getBytes(StandardCharsets.UTF_8));
+        BundleReport r = check(tar(d.resolve("bak.tar"), bak, null));
+        assertTrue(r.problems.stream().anyMatch(p -> p.file.equals("tagmanifest-sha256.txt.bak")), r.problems.toString());
+
+        Map<String, byte[]> folder = bag();
+        folder.put("tagmanifest-extra/x.gsc", CERT_START);
+        r = check(tar(d.resolve("folder.tar"), folder, null));
+        assertTrue(r.problems.stream().anyMatch(p -> p.file.equals("tagmanifest-extra/x.gsc") && p.message.contains("certificate outside data/")),
+                r.problems.toString());
+
+        Map<String, byte[]> listed = bag(); // a certificate outside data/, even listed in the tag manifest
+        listed.put("certs/x.gsc", CERT_START);
+        String tm = new String(listed.get("tagmanifest-sha256.txt"), StandardCharsets.UTF_8) + sha256(CERT_START) + "  certs/x.gsc\n";
+        listed.put("tagmanifest-sha256.txt", tm.getBytes(StandardCharsets.UTF_8));
+        r = check(tar(d.resolve("listed.tar"), listed, null));
+        assertTrue(r.problems.stream().anyMatch(p -> p.file.equals("certs/x.gsc") && p.message.contains("certificate outside data/")),
+                r.problems.toString());
+
+        Map<String, byte[]> other = bag(); // any other tag file, even a listed one
+        other.put("notes.txt", "x".getBytes(StandardCharsets.UTF_8));
+        other.put("tagmanifest-sha256.txt", (new String(other.get("tagmanifest-sha256.txt"), StandardCharsets.UTF_8)
+                + sha256(other.get("notes.txt")) + "  notes.txt\n").getBytes(StandardCharsets.UTF_8));
+        r = check(tar(d.resolve("other.tar"), other, null));
+        assertTrue(r.problems.stream().anyMatch(p -> p.file.equals("notes.txt")), r.problems.toString());
+    }
+
+    @Test void aCertificateInDataThatBagInfoDoesNotNameIsRejected(@TempDir Path d) throws IOException {
+        Map<String, byte[]> f = bag();
+        f.put("data/more/x.gsc", CERT_START);
+        f.put("manifest-sha256.txt", (new String(f.get("manifest-sha256.txt"), StandardCharsets.UTF_8) + sha256(CERT_START)
+                + "  data/more/x.gsc\n").getBytes(StandardCharsets.UTF_8));
+        BundleReport r = check(tar(d.resolve("c.tar"), f, null));
+        assertTrue(r.problems.stream().anyMatch(p -> p.file.equals("data/more/x.gsc") && p.message.contains("does not name")),
+                r.problems.toString());
+    }
+
     @Test void symbolicAndHardLinksAreRejected(@TempDir Path d) throws IOException {
         for (byte type : new byte[] {TarArchiveEntry.LF_SYMLINK, TarArchiveEntry.LF_LINK}) {
             BundleReport r = check(tar(d.resolve("l" + type + ".tar"), bag(), t -> {
