@@ -71,7 +71,20 @@ class CorpusTest {
         for (String[] row : rows(ROOT.resolve("testdata/manifest.tsv"), 2, 3, 1))
             if (row[4].equals("gamecert")) t.add(check(row));
             else if (row[4].equals("peer")) t.add(checkPeer(row));
+            else if (row[4].equals("bundle")) t.add(checkBundle(row));
         return t;
+    }
+
+    /** A `bundle` line: a release bundle; for a rejection the rule column names the file at fault. */
+    static DynamicTest checkBundle(String[] row) {
+        return DynamicTest.dynamicTest(row[1] + " -> " + row[2] + " " + row[3], () -> {
+            Path file = Paths.get(row[0]).resolve(row[1]);
+            assertTrue(Files.exists(file), "missing bundle " + file);
+            org.gamecert.verifier.bundle.BundleReport r = org.gamecert.verifier.bundle.BundleVerifier.check(file,
+                    new org.gamecert.verifier.bundle.BundleOptions(), null);
+            assertEquals(row[2], r.verdict, () -> file + ": " + r.problems + " " + r.errorMessage);
+            if (row[2].equals("rejected")) assertTrue(r.names(row[3]), () -> file + ": does not name " + row[3] + ": " + r.problems);
+        });
     }
 
     /** A `peer` line: a directory of peer 6×6 tables, through PeerVerifier with default options. */

@@ -81,11 +81,71 @@ public final class CraftedCorpus {
         return m;
     }
 
+    /**
+     * Bundles (tar files) under testdata/crafted/, built as a release builds a bag around
+     * testdata/valid/connect4-4x4-8discs.gsc, with one extra file each. Issue 22 item 5: a file whose
+     * name starts like a tag manifest, or a certificate outside data/ (even one listed in the tag
+     * manifest), was exempt from "every file listed, nothing extra" and never verified.
+     */
+    public static Map<String, byte[]> bundleFiles(Path testdata) throws IOException {
+        byte[] cert = Files.readAllBytes(testdata.resolve("valid/connect4-4x4-8discs.gsc"));
+        Map<String, byte[]> m = new LinkedHashMap<>();
+        m.put("bundle-valid.tar", tar(bag(cert, null, null, false)));
+        m.put("bundle-tagmanifest-bak.tar", tar(bag(cert, "tagmanifest-sha256.txt.bak", "an old copy of the tag manifest\n".getBytes(), false)));
+        m.put("bundle-certificate-outside-data.tar", tar(bag(cert, "certs/x.gsc", cert, true)));
+        return m;
+    }
+
+    /** A bag around one certificate, with an extra file outside data/ (listed in the tag manifest if asked). */
+    private static Map<String, byte[]> bag(byte[] cert, String extraName, byte[] extra, boolean listExtra) {
+        Map<String, byte[]> f = new java.util.TreeMap<>();
+        java.nio.charset.Charset u = java.nio.charset.StandardCharsets.UTF_8;
+        f.put("bagit.txt", "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n".getBytes(u));
+        f.put("data/c4.gsc", cert);
+        f.put("manifest-sha256.txt", (sha256(cert) + "  data/c4.gsc\n").getBytes(u));
+        f.put("bag-info.txt", ("Title: crafted bundle\nCommitment-Id: " + TestCert.commitmentOf(cert) + " data/c4.gsc\nPayload-Oxum: "
+                + cert.length + ".1\n").getBytes(u));
+        if (extraName != null) f.put(extraName, extra);
+        StringBuilder tm = new StringBuilder();
+        for (String n : new String[] {"bag-info.txt", "bagit.txt", "manifest-sha256.txt"}) tm.append(sha256(f.get(n))).append("  ").append(n).append('\n');
+        if (listExtra) tm.append(sha256(extra)).append("  ").append(extraName).append('\n');
+        f.put("tagmanifest-sha256.txt", tm.toString().getBytes(u));
+        return f;
+    }
+
+    private static String sha256(byte[] b) {
+        try {
+            StringBuilder s = new StringBuilder();
+            for (byte x : java.security.MessageDigest.getInstance("SHA-256").digest(b)) s.append(String.format("%02x", x & 0xFF));
+            return s.toString();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A deterministic tar (fixed times, sorted names) under a top folder "bundle/". */
+    private static byte[] tar(Map<String, byte[]> files) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (org.apache.commons.compress.archivers.tar.TarArchiveOutputStream t = new org.apache.commons.compress.archivers.tar.TarArchiveOutputStream(out)) {
+            t.setLongFileMode(org.apache.commons.compress.archivers.tar.TarArchiveOutputStream.LONGFILE_POSIX);
+            for (Map.Entry<String, byte[]> e : files.entrySet()) {
+                org.apache.commons.compress.archivers.tar.TarArchiveEntry te = new org.apache.commons.compress.archivers.tar.TarArchiveEntry("bundle/" + e.getKey());
+                te.setSize(e.getValue().length);
+                te.setModTime(0);
+                t.putArchiveEntry(te);
+                t.write(e.getValue());
+                t.closeArchiveEntry();
+            }
+        }
+        return out.toByteArray();
+    }
+
     public static void main(String[] args) throws IOException {
         Path testdata = Path.of(args.length > 0 ? args[0] : "testdata");
         Path dir = testdata.resolve("crafted");
         Files.createDirectories(dir);
         for (Map.Entry<String, byte[]> e : files().entrySet()) Files.write(dir.resolve(e.getKey()), e.getValue());
+        for (Map.Entry<String, byte[]> e : bundleFiles(testdata).entrySet()) Files.write(dir.resolve(e.getKey()), e.getValue());
         for (Map.Entry<String, byte[]> e : peerFiles(testdata).entrySet()) {
             Path p = dir.resolve(e.getKey());
             Files.createDirectories(p.getParent());

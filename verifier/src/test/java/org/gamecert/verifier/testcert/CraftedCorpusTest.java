@@ -17,6 +17,7 @@ class CraftedCorpusTest {
         assertTrue(files.size() >= 2);
         Map<String, byte[]> all = new java.util.HashMap<>(files);
         all.putAll(CraftedCorpus.peerFiles(Path.of("../testdata")));
+        all.putAll(CraftedCorpus.bundleFiles(Path.of("../testdata")));
         for (Map.Entry<String, byte[]> e : all.entrySet())
             assertArrayEquals(e.getValue(), Files.readAllBytes(dir.resolve(e.getKey())), e.getKey());
         try (var listed = Files.walk(dir)) {
