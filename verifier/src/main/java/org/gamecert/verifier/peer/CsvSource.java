@@ -19,6 +19,20 @@ public final class CsvSource {
 
     static final String HEADER = "obf,disccount,nodekindcode,lowerbound,upperbound";
 
+    /**
+     * Reads the CSV whole into memory: about twice its size (a 13-byte record, its sort key and
+     * object overhead per row of ~80 characters). Refused up front when that would not fit in
+     * {@code maxMemory}, rather than ending in out-of-memory part way.
+     */
+    public static MemorySource read(Path csv, long maxMemory) throws IOException, PeerInputException {
+        long need = 2 * Files.size(csv);
+        if (need > maxMemory)
+            throw new IllegalArgumentException(String.format("a CSV input is held in memory, about twice its size: %s needs about %d KiB, "
+                    + "more than the memory budget (%d KiB, --max-memory); raise it (and the JVM heap) or give the tables instead",
+                    csv.getFileName(), need >> 10, maxMemory >> 10));
+        return read(csv);
+    }
+
     public static MemorySource read(Path csv) throws IOException, PeerInputException {
         Map<Integer, LongList> keys = new HashMap<>();
         Map<Integer, java.util.List<byte[]>> recs = new HashMap<>();

@@ -26,11 +26,15 @@ public final class PeerOptions {
 
     public static final long BYTES_PER_CHILD = 8;
 
+    /** The heap budget in bytes: --max-memory, never above 85 % of -Xmx (beyond it: OutOfMemoryError); default 60 %. */
+    long budgetBytes() {
+        long heap = Runtime.getRuntime().maxMemory();
+        return maxMemory > 0 ? Math.min(maxMemory, (long) (heap * 0.85)) : (long) (heap * 0.6);
+    }
+
     /** Records a child range may hold under the budget (8 bytes each, after the index and buffers). */
     long effectiveRangeRecords() {
-        long heap = Runtime.getRuntime().maxMemory();
-        // More than the JVM may hold would end in OutOfMemoryError: the budget never exceeds 85 % of -Xmx.
-        long budget = maxMemory > 0 ? Math.min(maxMemory, (long) (heap * 0.85)) : (long) (heap * 0.6);
+        long budget = budgetBytes();
         long reserve = 243L * 243 * 243 * 4 + 64L * 1024 * 1024; // 3-byte bucket index + chunks in flight
         long r = Math.max(1L << 16, (budget - reserve) / BYTES_PER_CHILD);
         if (rangeRecords > 0) r = Math.min(r, rangeRecords);

@@ -95,14 +95,14 @@ public final class PeerReport {
             TableResult t = r.tables.get(i);
             if (i > 0) sb.append(',');
             sb.append("{\"discs\":").append(t.discs).append(",\"records\":").append(t.records).append(",\"passes\":").append(t.passes)
-                    .append(",\"child_records\":").append(t.childRecords).append(",\"seconds\":").append(String.format(Locale.ROOT, "%.3f", t.seconds))
+                    .append(",\"child_records\":").append(t.childRecords).append(",\"seconds\":").append(seconds(t.seconds))
                     .append(",\"frontier_records\":").append(t.frontierRecords).append('}');
         }
         sb.append("],\"skipped_tables\":").append(r.skippedTables).append(',');
         sb.append("\"sha256sums_checked\":").append(r.sumsChecked).append(',');
         sb.append("\"peak_heap_bytes\":").append(r.peakHeapBytes).append(',');
         sb.append("\"temp_bytes_peak\":").append(r.tempBytesPeak).append(',');
-        sb.append("\"seconds\":").append(String.format(Locale.ROOT, "%.3f", r.seconds)).append(',');
+        sb.append("\"seconds\":").append(seconds(r.seconds)).append(',');
         sb.append("\"tb_canonicality_checked\":false,");
         sb.append("\"violation\":");
         if (r.violation == null) sb.append("null");
@@ -120,6 +120,11 @@ public final class PeerReport {
         field(sb, "error", r.error);
         sb.append('}');
         return sb.toString();
+    }
+
+    /** A time as a JSON number; null if not finite (NaN or Infinity would not be JSON). */
+    private static String seconds(double s) {
+        return Double.isFinite(s) ? String.format(Locale.ROOT, "%.3f", s) : "null";
     }
 
     private static StringBuilder field(StringBuilder sb, String name, String value) {

@@ -72,7 +72,7 @@ public final class PeerVerifier {
                     }
                     break;
                 case CSV:
-                    try (PeerSource s = CsvSource.read(in.path)) {
+                    try (PeerSource s = CsvSource.read(in.path, opt.budgetBytes())) {
                         checkAll(s);
                     }
                     break;
@@ -247,7 +247,7 @@ public final class PeerVerifier {
         } else {
             PeerInput in = PeerInput.detect(opt.input);
             try (PeerSource s = in.kind == PeerInput.Kind.DIRECTORY ? new DirectorySource(in.path)
-                    : in.kind == PeerInput.Kind.CSV ? CsvSource.read(in.path) : new TarSource(in.path)) {
+                    : in.kind == PeerInput.Kind.CSV ? CsvSource.read(in.path, opt.budgetBytes()) : new TarSource(in.path)) {
                 scan = scanTable(s, discs, target);
             }
         }

@@ -91,6 +91,19 @@ class PeerInputFilesTest {
     }
 
     @Test
+    void aCsvThatWouldNotFitInMemoryIsRefusedUpFront() {
+        PeerOptions o = new PeerOptions();
+        o.input = Path.of("../testdata/known-answers/othello6-peer/opening-table.csv");
+        o.threads = 1;
+        o.maxMemory = 40_000; // the file is 37 KB: about 74 KB in memory
+        PeerResult r = PeerVerifier.verify(o);
+        assertEquals(PeerResult.Verdict.ERROR, r.verdict);
+        assertTrue(r.error.contains("held in memory"), r.error);
+        o.maxMemory = 0; // the default budget holds it
+        assertEquals(PeerResult.Verdict.INCOMPLETE, PeerVerifier.verify(o).verdict);
+    }
+
+    @Test
     void aCleanInputNamesNothing() {
         assertEquals(List.of(), verify(VALID).unread);
     }
