@@ -1,5 +1,7 @@
 package org.gamecert.producer.release;
 
+import org.gamecert.verifier.bundle.BundleTexts;
+
 import org.gamecert.producer.cert.CertificateReader;
 
 import java.io.IOException;
@@ -84,16 +86,22 @@ public final class Release {
         for (int i = 0; i < certs.size(); i++) {
             CertSummary c = certs.get(i);
             payload.add(BagFile.of("data/" + c.file, in.certificates.get(i)));
-            payload.add(BagFile.of("data/" + c.censusJsonName(), utf8(ReleaseTexts.censusJson(c))));
+            payload.add(BagFile.of("data/" + c.censusJsonName(), utf8(BundleTexts.censusJson(texts(c)))));
             if (!names.add(c.censusJsonName())) throw new ReleaseException("file name clash on " + c.censusJsonName(), true);
         }
         for (String fixed : new String[] {"census.svg", "CITATION.cff", "README.md"})
             if (names.contains(fixed)) throw new ReleaseException("a certificate may not be named " + fixed, true);
         byte[] publicKey = in.signingSeed == null ? null : Ed25519Keys.publicKeyOf(in.signingSeed);
         String fingerprint = publicKey == null ? null : Ed25519Keys.fingerprint(publicKey);
-        payload.add(BagFile.of("data/census.svg", utf8(ReleaseTexts.censusSvg(in.title, certs))));
-        payload.add(BagFile.of("data/CITATION.cff", utf8(ReleaseTexts.citationCff(in, certs))));
-        payload.add(BagFile.of("data/README.md", utf8(ReleaseTexts.readme(in, certs, fingerprint))));
+        // The derived files, rendered by the verifier's own renderer: the verifier renders them again
+        // from what it verified and requires the same bytes.
+        List<BundleTexts.Cert> texts = new ArrayList<>();
+        for (CertSummary c : certs) texts.add(texts(c));
+        BundleTexts.Meta meta = new BundleTexts.Meta(in.title, in.authors, in.orcids, in.date, in.doi, in.verifierVersion,
+                in.verifierJarSha256, fingerprint);
+        payload.add(BagFile.of("data/census.svg", utf8(BundleTexts.censusSvg(in.title, texts))));
+        payload.add(BagFile.of("data/CITATION.cff", utf8(BundleTexts.citationCff(meta, texts))));
+        payload.add(BagFile.of("data/README.md", utf8(BundleTexts.readme(meta, texts))));
         Collections.sort(payload);
 
         StringBuilder m256 = new StringBuilder(), m512 = new StringBuilder();
@@ -174,6 +182,10 @@ public final class Release {
 
     private static void oneLine(String what, String v) throws ReleaseException {
         for (char c : v.toCharArray()) if (c < 0x20 || c == 0x7f) throw new ReleaseException(what + " must be one line of text", true);
+    }
+
+    private static BundleTexts.Cert texts(CertSummary c) {
+        return new BundleTexts.Cert(c.file, c.game, c.mode, c.rootValue, c.commitmentId, c.entries, c.census);
     }
 
     static CertSummary summarize(Path p) throws ReleaseException, IOException {

@@ -266,6 +266,85 @@ class ReleaseTest {
         assertTrue(r.names("data/othello-4x4.gsc"));
     }
 
+    /**
+     * Issue 21: every statement of a bundle's derived files and bag-info.txt is checked against what
+     * was verified. Each edit below keeps the bag consistent (manifests, tag manifest and
+     * Payload-Oxum recomputed, as anyone can), and must be rejected naming the file.
+     */
+    @Test void editedClaimsInDerivedFilesAreRejectedNamingTheFile(@TempDir Path d) throws IOException {
+        Path ref = release(d.resolve("ref"), cert.toString(), cert2.toString());
+        assertEquals(0, check(ref, null).exitCode, check(ref, null).problems.toString());
+        String id = org.gamecert.producer.cert.CertificateReader.read(cert2).commitmentId;
+        String otherId = id.substring(0, id.length() - 1) + (id.endsWith("0") ? "1" : "0");
+        String[][] edits = {
+            {"data/c4-4x4.census.json", "\"root_value\": ", "\"root_value\": 1"},
+            {"data/c4-4x4.census.json", "\"region_total\": ", "\"region_total\": 9"},
+            {"data/c4-4x4.census.json", "\"entries\": ", "\"entries\": 1"},
+            {"data/othello-4x4.census.json", "{\"discs\": ", "{\"discs\": 1"},
+            {"data/CITATION.cff", id, otherId},
+            {"data/CITATION.cff", "root value ", "root value 1"},
+            {"data/CITATION.cff", "semi-strong", "weak"},
+            {"data/CITATION.cff", "verifier 9.8.7", "verifier 9.9.9"},
+            {"data/README.md", " | ", " | 1"},
+            {"data/census.svg", "root value ", "root value 1"},
+        };
+        for (String[] e : edits) {
+            Path b = copyTree(ref, d.resolve("edit-" + Math.abs(java.util.Arrays.hashCode(e))));
+            Path f = b.resolve(e[0]);
+            String text = Files.readString(f);
+            assertTrue(text.contains(e[1]), e[0] + " has no '" + e[1] + "'");
+            Files.writeString(f, text.replaceFirst(java.util.regex.Pattern.quote(e[1]), java.util.regex.Matcher.quoteReplacement(e[2])));
+            rewriteManifests(b);
+            BundleReport r = check(b, null);
+            assertEquals(1, r.exitCode, e[0] + " edited (" + e[1] + " -> " + e[2] + ") was not rejected");
+            assertTrue(r.names(e[0]), e[0] + " not named: " + r.problems);
+        }
+        // bag-info.txt's own gamecert fields.
+        String[][] infoEdits = {{"Contact-Name: ", "Contact-Name: Somebody Else"}, {"Verifier-Version: ", "Verifier-Version: 9.9.9"}};
+        for (String[] e : infoEdits) {
+            Path b = copyTree(ref, d.resolve("info-" + Math.abs(java.util.Arrays.hashCode(e))));
+            String info = Files.readString(b.resolve("bag-info.txt"));
+            String line = info.lines().filter(l -> l.startsWith(e[0].substring(0, e[0].indexOf(':') + 1))).findFirst().orElseThrow();
+            Files.writeString(b.resolve("bag-info.txt"), info.replace(line, e[1]));
+            rewriteTagManifest(b);
+            BundleReport r = check(b, null);
+            assertEquals(1, r.exitCode, "bag-info.txt " + e[1] + " was not rejected");
+        }
+        // An extra payload file is refused unless bag-info.txt declares it; declared, it is named as not vouched for.
+        Path extra = copyTree(ref, d.resolve("extra"));
+        Files.writeString(extra.resolve("data/notes.txt"), "root value 1\n");
+        rewriteManifests(extra);
+        BundleReport r = check(extra, null);
+        assertEquals(1, r.exitCode);
+        assertTrue(r.names("data/notes.txt"), r.problems.toString());
+        String info = Files.readString(extra.resolve("bag-info.txt"));
+        Files.writeString(extra.resolve("bag-info.txt"), info.replace("Payload-Oxum:", "Extra-Material: data/notes.txt\nPayload-Oxum:"));
+        rewriteTagManifest(extra);
+        r = check(extra, null);
+        assertEquals(0, r.exitCode, r.problems.toString());
+        assertTrue(r.citations.get(0).contains("1 extra file(s) not vouched for: data/notes.txt"), r.citations.get(0));
+    }
+
+    /** Recomputes both payload manifests, Payload-Oxum and the tag manifest after a payload edit. */
+    static void rewriteManifests(Path bag) throws IOException {
+        StringBuilder m256 = new StringBuilder(), m512 = new StringBuilder();
+        long octets = 0;
+        int n = 0;
+        for (String f : listFiles(bag)) {
+            if (!f.startsWith("data/")) continue;
+            byte[] b = Files.readAllBytes(bag.resolve(f));
+            m256.append(Digests.hex(Digests.sha256(b))).append("  ").append(f).append('\n');
+            m512.append(Digests.hex(Digests.md("SHA-512").digest(b))).append("  ").append(f).append('\n');
+            octets += b.length;
+            n++;
+        }
+        Files.writeString(bag.resolve("manifest-sha256.txt"), m256.toString());
+        Files.writeString(bag.resolve("manifest-sha512.txt"), m512.toString());
+        String info = Files.readString(bag.resolve("bag-info.txt"));
+        Files.writeString(bag.resolve("bag-info.txt"), info.replaceAll("Payload-Oxum: .*", "Payload-Oxum: " + octets + "." + n));
+        rewriteTagManifest(bag);
+    }
+
     // ---- signatures ----
 
     @Test void signatureValidInvalidAndWrongKey(@TempDir Path d) throws IOException {
@@ -297,8 +376,12 @@ class ReleaseTest {
         String info = Files.readString(resigned.resolve("bag-info.txt"));
         String pub = Ed25519Keys.toText(Ed25519Keys.readKeyFile(keyPub, 32)).trim();
         info = info.replace(pub, Ed25519Keys.toText(kp[1]).trim());
-        Files.writeString(resigned.resolve("bag-info.txt"), info);
-        byte[] tm = rewriteTagManifest(resigned);
+        // A consistent forgery: the fingerprint in bag-info.txt and README.md is the new key's too.
+        String oldPrint = Ed25519Keys.fingerprint(Ed25519Keys.readKeyFile(keyPub, 32)), newPrint = Ed25519Keys.fingerprint(kp[1]);
+        Files.writeString(resigned.resolve("bag-info.txt"), info.replace(oldPrint, newPrint));
+        Files.writeString(resigned.resolve("data/README.md"), Files.readString(resigned.resolve("data/README.md")).replace(oldPrint, newPrint));
+        rewriteManifests(resigned);
+        byte[] tm = Files.readAllBytes(resigned.resolve("tagmanifest-sha256.txt"));
         Files.writeString(resigned.resolve(Release.SIGNATURE_FILE), Ed25519Keys.toText(Ed25519Keys.sign(kp[0], tm)));
         assertEquals("verified", check(resigned, null).verdict); // no trusted key: only consistency can be checked
         BundleReport forged = check(resigned, keyPub);

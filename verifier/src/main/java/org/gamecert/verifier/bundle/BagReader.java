@@ -131,9 +131,14 @@ final class BagReader {
     }
 
     /** Files at the top level, or in a top-level directory other than data/: candidates for tag files, kept in memory. */
+    /** The payload files a release renders from what it verifies: kept in memory to be compared. */
+    private static final java.util.regex.Pattern DERIVED =
+            java.util.regex.Pattern.compile("(?:[^/]+/)?data/(?:census\\.svg|CITATION\\.cff|README\\.md|[^/]+\\.census\\.json)");
+
     private static boolean isTagCandidate(String archiveName) {
         // In a tar the root is not known yet: keep small files whose name (after one optional root
-        // directory) is not under data/.
+        // directory) is not under data/, and the derived payload files (compared byte for byte).
+        if (DERIVED.matcher(archiveName).matches()) return true;
         int i = archiveName.indexOf('/');
         String rest = i < 0 ? archiveName : archiveName.substring(i + 1);
         return !(archiveName.startsWith("data/") || rest.startsWith("data/"));

@@ -25,6 +25,8 @@ public final class BundleReport {
 
     public final List<CertificateOutcome> certificates = new ArrayList<>();
     public final List<String> citations = new ArrayList<>();
+    /** Payload files bag-info.txt declares as extra material (Extra-Material): carried, not vouched for. */
+    public final List<String> extraMaterial = new ArrayList<>();
 
     /** One certificate of the bundle as checked by the core verifier. */
     public static final class CertificateOutcome {
@@ -33,6 +35,7 @@ public final class BundleReport {
         public String commitment;       // computed; only when verified
         public Integer rootValue;       // only when verified
         public String game, mode;       // from the verified header: e.g. connect4:7x6, semi-strong
+        public long[][] census;         // the verifier's own census rows {discs, region, aux}; only when verified
         public long entries;
         public String failure;          // first violated rule or error, else null
     }

@@ -104,6 +104,7 @@ public final class BundleVerifier {
                         o.rootValue = res.header.rootValue;
                         o.game = (res.header.family == 1 ? "othello:" : "connect4:") + res.header.width + "x" + res.header.height;
                         o.mode = res.header.mode == 1 ? "semi-strong" : "weak";
+                        o.census = res.census.toArray(new long[0][]);
                         if (!res.commitment.equals(o.claimedCommitment)) {
                             o.verdict = "rejected";
                             o.failure = "its commitment is " + res.commitment + " but bag-info.txt names " + o.claimedCommitment;
@@ -128,6 +129,9 @@ public final class BundleVerifier {
                 }
                 r.certificates.add(o);
             }
+            boolean allVerified = !r.certificates.isEmpty();
+            for (BundleReport.CertificateOutcome c : r.certificates) allVerified &= c.verdict.equals("verified");
+            if (allVerified) checkDerivedFiles(r, bag, checker);
             return finish(r);
         } catch (IOException | RuntimeException e) {
             r.verdict = "error";
@@ -138,6 +142,85 @@ public final class BundleVerifier {
             if (spool != null) deleteTree(spool);
         }
     }
+
+    /**
+     * Every statement of the payload's derived files agrees with what was verified (issue 21): the
+     * census JSON of each certificate, census.svg, CITATION.cff and README.md are rendered again by
+     * {@link BundleTexts} from the verified certificates (game, mode, root value, commitment,
+     * entries, the verifier's own census) and from bag-info.txt, and must be the same bytes; a
+     * difference is named with its file and first differing line. bag-info.txt's gamecert fields
+     * are checked against the same facts. Any other payload file must be declared Extra-Material
+     * (then carried, not vouched for, and named on the VERIFIED line).
+     */
+    private static void checkDerivedFiles(BundleReport r, BagReader bag, BagChecker checker) {
+        java.util.List<BundleTexts.Cert> certs = new java.util.ArrayList<>();
+        java.util.Set<String> vouched = new java.util.HashSet<>();
+        for (BundleReport.CertificateOutcome o : r.certificates) {
+            String file = o.file.substring("data/".length());
+            BundleTexts.Cert c = new BundleTexts.Cert(file, o.game, o.mode, o.rootValue, o.commitment, o.entries, o.census);
+            certs.add(c);
+            vouched.add(o.file);
+        }
+        certs.sort(java.util.Comparator.comparing(BundleTexts.Cert::file)); // the release's order
+        // The signing key's fingerprint is computed here, never read: bag-info's must equal it.
+        String keyText = checker.first("Signature-Public-Key");
+        byte[] key = keyText == null ? null : Signature.decode(keyText, 32);
+        String h = key == null ? null : BagReader.hex(BagReader.md("SHA-256").digest(key)); // the first 16 hex digits, by fours
+        String fingerprint = h == null ? null : h.substring(0, 4) + " " + h.substring(4, 8) + " " + h.substring(8, 12) + " " + h.substring(12, 16);
+        String claimedPrint = checker.first("Signature-Key-Fingerprint");
+        if (!java.util.Objects.equals(fingerprint, claimedPrint))
+            r.problems.add(new Problem(BagChecker.BAG_INFO, "Signature-Key-Fingerprint is " + claimedPrint + " but the key's fingerprint is "
+                    + fingerprint));
+        java.util.List<String> authors = checker.info.getOrDefault("author", java.util.List.of());
+        if (authors.isEmpty()) r.problems.add(new Problem(BagChecker.BAG_INFO, "names no Author"));
+        else if (!authors.get(0).equals(checker.first("Contact-Name")))
+            r.problems.add(new Problem(BagChecker.BAG_INFO, "Contact-Name is " + checker.first("Contact-Name") + ", not the first Author "
+                    + authors.get(0)));
+        String doi = checker.first("External-Identifier");
+        if (doi != null && !doi.startsWith("doi:")) r.problems.add(new Problem(BagChecker.BAG_INFO, "External-Identifier is not doi:..."));
+        BundleTexts.Meta meta = new BundleTexts.Meta(checker.first("Title"), authors, checker.info.getOrDefault("author-orcid", java.util.List.of()),
+                checker.first("Bagging-Date"), doi == null ? null : doi.substring(4), checker.first("Verifier-Version"),
+                checker.first("Verifier-Jar-SHA256"), fingerprint);
+        if (meta.title() == null) r.problems.add(new Problem(BagChecker.BAG_INFO, "has no Title"));
+        if (meta.verifierVersion() == null || meta.verifierJarSha256() == null)
+            r.problems.add(new Problem(BagChecker.BAG_INFO, "does not pin the verifier (Verifier-Version, Verifier-Jar-SHA256)"));
+        if (!r.problems.isEmpty()) return;
+        java.util.LinkedHashMap<String, String> expected = new java.util.LinkedHashMap<>();
+        for (BundleTexts.Cert c : certs) expected.put("data/" + c.censusJsonName(), BundleTexts.censusJson(c));
+        expected.put("data/census.svg", BundleTexts.censusSvg(meta.title(), certs));
+        expected.put("data/CITATION.cff", BundleTexts.citationCff(meta, certs));
+        expected.put("data/README.md", BundleTexts.readme(meta, certs));
+        for (java.util.Map.Entry<String, String> e : expected.entrySet()) {
+            vouched.add(e.getKey());
+            BagEntry f = bag.files.get(e.getKey());
+            if (f == null) { r.problems.add(new Problem(e.getKey(), "missing: a bundle carries it, rendered from what it verifies")); continue; }
+            String found = f.bytes != null ? new String(f.bytes, java.nio.charset.StandardCharsets.UTF_8) : null;
+            if (found == null) { r.problems.add(new Problem(e.getKey(), "could not be read to compare (too large for a derived file)")); continue; }
+            if (!found.equals(e.getValue())) r.problems.add(new Problem(e.getKey(), firstDifference(e.getValue(), found)));
+        }
+        java.util.Set<String> declared = new java.util.HashSet<>(checker.info.getOrDefault("extra-material", java.util.List.of()));
+        for (String n : bag.files.keySet()) {
+            if (!n.startsWith("data/") || vouched.contains(n)) continue;
+            if (declared.contains(n)) r.extraMaterial.add(n);
+            else r.problems.add(new Problem(n, "a payload file that is neither a certificate, nor rendered from one, nor declared "
+                    + "Extra-Material in bag-info.txt: nothing vouches for it"));
+        }
+        for (String d : declared) if (!bag.files.containsKey(d)) r.problems.add(new Problem(BagChecker.BAG_INFO, "Extra-Material " + d + " is not in the bag"));
+    }
+
+    /** "line N: expected ..., found ..." for the first line where the rendering and the file differ. */
+    static String firstDifference(String expected, String found) {
+        String[] a = expected.split("\n", -1), b = found.split("\n", -1);
+        for (int i = 0; i < Math.max(a.length, b.length); i++) {
+            String x = i < a.length ? a[i] : "(end of file)", y = i < b.length ? b[i] : "(end of file)";
+            if (!x.equals(y))
+                return "differs from what the verified certificates and bag-info.txt give, at line " + (i + 1) + ": expected '" + clip(x)
+                        + "', found '" + clip(y) + "'";
+        }
+        return "differs from what the verified certificates and bag-info.txt give";
+    }
+
+    private static String clip(String s) { return s.length() > 160 ? s.substring(0, 160) + "…" : s; }
 
     private static BundleReport finish(BundleReport r) {
         boolean error = false, incomplete = false;
@@ -164,6 +247,8 @@ public final class BundleVerifier {
         s.append(" · commitment ").append(c.commitment).append(" · root value ").append(c.rootValue).append(" · verifier ");
         if (r.verifierJarSha256 != null) s.append(r.verifierVersion == null ? "unknown" : r.verifierVersion).append(" (jar sha256:").append(r.verifierJarSha256).append(')');
         else s.append(r.verifierVersion == null ? "unknown" : r.verifierVersion).append(" (not run from a jar)");
+        if (!r.extraMaterial.isEmpty())
+            s.append(" · ").append(r.extraMaterial.size()).append(" extra file(s) not vouched for: ").append(String.join(", ", r.extraMaterial));
         return s.toString();
     }
 

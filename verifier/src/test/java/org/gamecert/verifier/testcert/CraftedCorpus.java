@@ -96,15 +96,44 @@ public final class CraftedCorpus {
         return m;
     }
 
-    /** A bag around one certificate, with an extra file outside data/ (listed in the tag manifest if asked). */
-    private static Map<String, byte[]> bag(byte[] cert, String extraName, byte[] extra, boolean listExtra) {
+    /**
+     * A bag around one certificate as a release makes it (derived files rendered by BundleTexts from
+     * the verifier's own results), with an extra file outside data/ (listed in the tag manifest if asked).
+     */
+    private static Map<String, byte[]> bag(byte[] cert, String extraName, byte[] extra, boolean listExtra) throws IOException {
         Map<String, byte[]> f = new java.util.TreeMap<>();
         java.nio.charset.Charset u = java.nio.charset.StandardCharsets.UTF_8;
         f.put("bagit.txt", "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n".getBytes(u));
         f.put("data/c4.gsc", cert);
-        f.put("manifest-sha256.txt", (sha256(cert) + "  data/c4.gsc\n").getBytes(u));
-        f.put("bag-info.txt", ("Title: crafted bundle\nCommitment-Id: " + TestCert.commitmentOf(cert) + " data/c4.gsc\nPayload-Oxum: "
-                + cert.length + ".1\n").getBytes(u));
+        Path tmp = Files.createTempFile("crafted", ".gsc");
+        org.gamecert.verifier.core.check.Result r;
+        try {
+            Files.write(tmp, cert);
+            r = org.gamecert.verifier.core.check.Verifier.verify(tmp, new org.gamecert.verifier.core.check.Options());
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        org.gamecert.verifier.bundle.BundleTexts.Cert c = new org.gamecert.verifier.bundle.BundleTexts.Cert("c4.gsc", "connect4:4x4",
+                "semi-strong", r.header.rootValue, r.commitment, r.entries, r.census.toArray(new long[0][]));
+        org.gamecert.verifier.bundle.BundleTexts.Meta meta = new org.gamecert.verifier.bundle.BundleTexts.Meta("crafted bundle",
+                java.util.List.of("Ada Lovelace"), java.util.List.of(), "2026-11-24", null, "0.1.0", "0".repeat(64), null);
+        f.put("data/c4.census.json", org.gamecert.verifier.bundle.BundleTexts.censusJson(c).getBytes(u));
+        f.put("data/census.svg", org.gamecert.verifier.bundle.BundleTexts.censusSvg(meta.title(), java.util.List.of(c)).getBytes(u));
+        f.put("data/CITATION.cff", org.gamecert.verifier.bundle.BundleTexts.citationCff(meta, java.util.List.of(c)).getBytes(u));
+        f.put("data/README.md", org.gamecert.verifier.bundle.BundleTexts.readme(meta, java.util.List.of(c)).getBytes(u));
+        StringBuilder manifest = new StringBuilder();
+        long octets = 0;
+        int count = 0;
+        for (Map.Entry<String, byte[]> e : f.entrySet())
+            if (e.getKey().startsWith("data/")) {
+                manifest.append(sha256(e.getValue())).append("  ").append(e.getKey()).append('\n');
+                octets += e.getValue().length;
+                count++;
+            }
+        f.put("manifest-sha256.txt", manifest.toString().getBytes(u));
+        f.put("bag-info.txt", ("Title: crafted bundle\nAuthor: Ada Lovelace\nContact-Name: Ada Lovelace\nBagging-Date: 2026-11-24\n"
+                + "Commitment-Id: " + TestCert.commitmentOf(cert) + " data/c4.gsc\nVerifier-Version: 0.1.0\nVerifier-Jar-SHA256: "
+                + "0".repeat(64) + "\nPayload-Oxum: " + octets + "." + count + "\n").getBytes(u));
         if (extraName != null) f.put(extraName, extra);
         StringBuilder tm = new StringBuilder();
         for (String n : new String[] {"bag-info.txt", "bagit.txt", "manifest-sha256.txt"}) tm.append(sha256(f.get(n))).append("  ").append(n).append('\n');

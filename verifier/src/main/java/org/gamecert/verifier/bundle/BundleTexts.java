@@ -1,21 +1,44 @@
-package org.gamecert.producer.release;
+package org.gamecert.verifier.bundle;
 
 import java.util.List;
 import java.util.Locale;
 
-/** The human-facing files of a bundle: census JSON, census.svg, CITATION.cff, README.md. */
-final class ReleaseTexts {
-    private ReleaseTexts() {}
+/**
+ * The derived files of a release bundle: census JSON, census.svg, CITATION.cff, README.md. One
+ * deterministic renderer, used by the producer's release command to write them and by the
+ * verifier to re-render them from what it verified (the certificates) and from bag-info.txt, and
+ * to require byte equality: a bundle's VERIFIED then vouches for every statement in them.
+ * Outside the trusted core: it renders text; the numbers come from the core's results.
+ */
+public final class BundleTexts {
+    private BundleTexts() {}
 
-    static String censusJson(CertSummary c) {
+    /** What the derived files say about one certificate. */
+    public record Cert(String file, String game, String mode, int rootValue, String commitmentId, long entries, long[][] census) {
+        public long regionTotal() { long t = 0; for (long[] r : census) t += r[1]; return t; }
+
+        public long auxTotal() { long t = 0; for (long[] r : census) t += r[2]; return t; }
+
+        /** data/NAME.census.json for data/NAME.gsc. */
+        public String censusJsonName() {
+            String stem = file.endsWith(".gsc") ? file.substring(0, file.length() - 4) : file;
+            return stem + ".census.json";
+        }
+    }
+
+    /** What the derived files say about the release (bag-info.txt holds the same). */
+    public record Meta(String title, List<String> authors, List<String> orcids, String date, String doi, String verifierVersion,
+                       String verifierJarSha256, String fingerprint) {}
+
+    public static String censusJson(Cert c) {
         StringBuilder sb = new StringBuilder();
-        sb.append("{\n  \"certificate\": \"data/").append(c.file).append("\",\n  \"game\": \"").append(c.game)
-                .append("\",\n  \"mode\": \"").append(c.mode).append("\",\n  \"root_value\": ").append(c.rootValue)
-                .append(",\n  \"commitment\": \"").append(c.commitmentId).append("\",\n  \"entries\": ").append(c.entries)
+        sb.append("{\n  \"certificate\": \"data/").append(c.file()).append("\",\n  \"game\": \"").append(c.game())
+                .append("\",\n  \"mode\": \"").append(c.mode()).append("\",\n  \"root_value\": ").append(c.rootValue())
+                .append(",\n  \"commitment\": \"").append(c.commitmentId()).append("\",\n  \"entries\": ").append(c.entries())
                 .append(",\n  \"region_total\": ").append(c.regionTotal()).append(",\n  \"aux_total\": ").append(c.auxTotal())
                 .append(",\n  \"rows\": [");
-        for (int i = 0; i < c.census.length; i++) {
-            long[] r = c.census[i];
+        for (int i = 0; i < c.census().length; i++) {
+            long[] r = c.census()[i];
             sb.append(i == 0 ? "\n" : ",\n").append("    {\"discs\": ").append(r[0]).append(", \"region\": ").append(r[1])
                     .append(", \"aux\": ").append(r[2]).append('}');
         }
@@ -26,9 +49,9 @@ final class ReleaseTexts {
 
     static final int PANEL_H = 300, TOP = 46, LEFT = 78, BAR = 9, GAP = 6, PLOT_H = 200;
 
-    static String censusSvg(String title, List<CertSummary> certs) {
+    public static String censusSvg(String title, List<Cert> certs) {
         int maxRows = 1;
-        for (CertSummary c : certs) maxRows = Math.max(maxRows, c.census.length);
+        for (Cert c : certs) maxRows = Math.max(maxRows, c.census().length);
         int plotW = maxRows * (2 * BAR + GAP);
         int width = LEFT + plotW + 40, height = 36 + certs.size() * PANEL_H;
         StringBuilder s = new StringBuilder();
@@ -42,16 +65,16 @@ final class ReleaseTexts {
         return s.append("</svg>\n").toString();
     }
 
-    private static void panel(StringBuilder s, CertSummary c, int y0) {
+    private static void panel(StringBuilder s, Cert c, int y0) {
         long max = 1;
-        for (long[] r : c.census) max = Math.max(max, Math.max(r[1], r[2]));
+        for (long[] r : c.census()) max = Math.max(max, Math.max(r[1], r[2]));
         int decades = Math.max(1, (int) Math.ceil(Math.log10(max + 1.0)));
-        int base = y0 + TOP + PLOT_H, plotW = c.census.length * (2 * BAR + GAP);
+        int base = y0 + TOP + PLOT_H, plotW = c.census().length * (2 * BAR + GAP);
         s.append("<g>\n<text x=\"").append(LEFT).append("\" y=\"").append(y0 + 16).append("\" font-size=\"12\">")
-                .append(xml("data/" + c.file + " · " + c.game + " " + c.mode + " · root value " + c.rootValue))
+                .append(xml("data/" + c.file() + " · " + c.game() + " " + c.mode() + " · root value " + c.rootValue()))
                 .append("</text>\n");
         s.append("<text x=\"").append(LEFT).append("\" y=\"").append(y0 + 32).append("\" font-size=\"10\" fill=\"#555\">")
-                .append(xml(c.commitmentId)).append("</text>\n");
+                .append(xml(c.commitmentId())).append("</text>\n");
         for (int d = 0; d <= decades; d++) {
             int y = base - d * PLOT_H / decades;
             s.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(LEFT + plotW).append("\" y1=\"").append(y).append("\" y2=\"")
@@ -59,12 +82,12 @@ final class ReleaseTexts {
             s.append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(y + 4).append("\" text-anchor=\"end\">")
                     .append(d == 0 ? "1" : "1e" + d).append("</text>\n");
         }
-        for (int i = 0; i < c.census.length; i++) {
-            long[] r = c.census[i];
+        for (int i = 0; i < c.census().length; i++) {
+            long[] r = c.census()[i];
             int x = LEFT + i * (2 * BAR + GAP);
             bar(s, x, base, r[1], decades, "#1f77b4", r[0] + " discs: " + r[1] + " certified-region positions");
             bar(s, x + BAR, base, r[2], decades, "#ff7f0e", r[0] + " discs: " + r[2] + " auxiliary entries");
-            if (c.census.length <= 40 || i % 2 == 0)
+            if (c.census().length <= 40 || i % 2 == 0)
                 s.append("<text x=\"").append(x + BAR).append("\" y=\"").append(base + 14).append("\" text-anchor=\"middle\">")
                         .append(r[0]).append("</text>\n");
         }
@@ -94,38 +117,38 @@ final class ReleaseTexts {
 
     // ---- CITATION.cff (Citation File Format 1.2.0) ----
 
-    static String citationCff(Release.Input in, List<CertSummary> certs) {
+    public static String citationCff(Meta in, List<Cert> certs) {
         StringBuilder s = new StringBuilder();
         s.append("cff-version: 1.2.0\n");
         s.append("message: ").append(yaml("If you use this result, cite this bundle by its DOI and the commitment id of each "
                 + "certificate you rely on, and name the verifier (version and jar SHA-256) you checked it with.")).append('\n');
         s.append("type: dataset\n");
-        s.append("title: ").append(yaml(in.title)).append('\n');
+        s.append("title: ").append(yaml(in.title())).append('\n');
         s.append("authors:\n");
-        for (int i = 0; i < in.authors.size(); i++) {
-            String name = in.authors.get(i).trim();
+        for (int i = 0; i < in.authors().size(); i++) {
+            String name = in.authors().get(i).trim();
             int sp = name.lastIndexOf(' ');
             if (sp < 0) s.append("  - family-names: ").append(yaml(name)).append('\n');
             else {
                 s.append("  - family-names: ").append(yaml(name.substring(sp + 1))).append('\n');
                 s.append("    given-names: ").append(yaml(name.substring(0, sp).trim())).append('\n');
             }
-            if (i < in.orcids.size()) s.append("    orcid: ").append(yaml("https://orcid.org/" + in.orcids.get(i))).append('\n');
+            if (i < in.orcids().size()) s.append("    orcid: ").append(yaml("https://orcid.org/" + in.orcids().get(i))).append('\n');
         }
-        if (in.date != null) s.append("date-released: ").append(yaml(in.date)).append('\n');
-        if (in.doi != null) s.append("doi: ").append(yaml(in.doi)).append('\n');
+        if (in.date() != null) s.append("date-released: ").append(yaml(in.date())).append('\n');
+        if (in.doi() != null) s.append("doi: ").append(yaml(in.doi())).append('\n');
         s.append("abstract: ").append(yaml("Proof certificates (gamecert format, SPEC v1) with their census, checkable with the "
-                + "independent gamecert verifier " + in.verifierVersion + " (jar sha256:" + in.verifierJarSha256 + ").")).append('\n');
+                + "independent gamecert verifier " + in.verifierVersion() + " (jar sha256:" + in.verifierJarSha256() + ").")).append('\n');
         s.append("identifiers:\n");
-        if (in.doi != null) s.append("  - type: doi\n    value: ").append(yaml(in.doi)).append('\n');
-        for (CertSummary c : certs) {
-            s.append("  - type: other\n    value: ").append(yaml(c.commitmentId)).append('\n');
-            s.append("    description: ").append(yaml("gamecert commitment id of data/" + c.file + " (" + c.game + ", " + c.mode
-                    + ", root value " + c.rootValue + ")")).append('\n');
+        if (in.doi() != null) s.append("  - type: doi\n    value: ").append(yaml(in.doi())).append('\n');
+        for (Cert c : certs) {
+            s.append("  - type: other\n    value: ").append(yaml(c.commitmentId())).append('\n');
+            s.append("    description: ").append(yaml("gamecert commitment id of data/" + c.file() + " (" + c.game() + ", " + c.mode()
+                    + ", root value " + c.rootValue() + ")")).append('\n');
         }
         s.append("keywords:\n  - solved games\n  - proof certificate\n  - gamecert\n");
-        for (CertSummary c : certs) {
-            String family = c.game.contains(":") ? c.game.substring(0, c.game.indexOf(':')) : c.game;
+        for (Cert c : certs) {
+            String family = c.game().contains(":") ? c.game().substring(0, c.game().indexOf(':')) : c.game();
             if (s.indexOf("  - " + family + "\n") < 0) s.append("  - ").append(family).append('\n');
         }
         return s.toString();
@@ -143,21 +166,22 @@ final class ReleaseTexts {
 
     // ---- README.md for the reader of the bundle ----
 
-    static String readme(Release.Input in, List<CertSummary> certs, String fingerprint) {
+    public static String readme(Meta in, List<Cert> certs) {
+        String fingerprint = in.fingerprint();
         StringBuilder s = new StringBuilder();
-        s.append("# ").append(in.title).append("\n\n");
-        s.append("By ").append(String.join(", ", in.authors)).append(in.date != null ? ", released " + in.date : "").append(".\n\n");
+        s.append("# ").append(in.title()).append("\n\n");
+        s.append("By ").append(String.join(", ", in.authors())).append(in.date() != null ? ", released " + in.date() : "").append(".\n\n");
         s.append("This bundle is a BagIt bag (RFC 8493) of gamecert proof certificates (format SPEC v1). ")
                 .append("It carries its own checksums (`manifest-sha256.txt`, `manifest-sha512.txt`, `tagmanifest-sha256.txt`), ")
                 .append("so its integrity does not depend on the archive that hosts it.\n\n");
         s.append("## Certificates\n\n| file | game | mode | root value | region positions | auxiliary entries | commitment id |\n|---|---|---|---|---|---|---|\n");
-        for (CertSummary c : certs)
-            s.append("| `data/").append(c.file).append("` | ").append(c.game).append(" | ").append(c.mode).append(" | ").append(c.rootValue)
-                    .append(" | ").append(c.regionTotal()).append(" | ").append(c.auxTotal()).append(" | `").append(c.commitmentId).append("` |\n");
+        for (Cert c : certs)
+            s.append("| `data/").append(c.file()).append("` | ").append(c.game()).append(" | ").append(c.mode()).append(" | ").append(c.rootValue())
+                    .append(" | ").append(c.regionTotal()).append(" | ").append(c.auxTotal()).append(" | `").append(c.commitmentId()).append("` |\n");
         s.append("\nThe census per disc count is in `data/*.census.json` and drawn in `data/census.svg` (open it in a browser).\n\n");
         s.append("## How to verify\n\n");
-        s.append("The verifier to use is pinned in `bag-info.txt`: gamecert verifier **").append(in.verifierVersion)
-                .append("**, whose jar has SHA-256\n\n    ").append(in.verifierJarSha256).append("\n\n");
+        s.append("The verifier to use is pinned in `bag-info.txt`: gamecert verifier **").append(in.verifierVersion())
+                .append("**, whose jar has SHA-256\n\n    ").append(in.verifierJarSha256()).append("\n\n");
         s.append("1. Get the gamecert sources at the release of that verifier, build it and compare the hash:\n\n")
                 .append("       mvn -q -pl verifier -am package -DskipTests\n       sha256sum verifier/target/verifier.jar\n\n")
                 .append("   The build is reproducible (fixed `project.build.outputTimestamp`), so the hash should be the one above. ")
@@ -183,7 +207,7 @@ final class ReleaseTexts {
                 .append("canonical move and the other plays anything); and every other bound written in it. It does not prove the ")
                 .append("program that produced it correct (it need not be), nor anything about positions outside the region. ")
                 .append("The commitment id identifies the certified content; the verifier prints the one it computed.\n\n");
-        s.append("## How to cite\n\nCite the bundle's DOI").append(in.doi != null ? " (" + in.doi + ")" : "")
+        s.append("## How to cite\n\nCite the bundle's DOI").append(in.doi() != null ? " (" + in.doi() + ")" : "")
                 .append(", the commitment id of each certificate you rely on, and the verifier version and jar hash; `data/CITATION.cff` ")
                 .append("has the same in machine-readable form.\n");
         return s.toString();
