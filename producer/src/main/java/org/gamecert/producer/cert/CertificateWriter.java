@@ -116,6 +116,25 @@ public final class CertificateWriter {
         Block next() throws IOException;
     }
 
+    /** Up to {@code threads} blocks compressed at a time (daemon threads); null for one thread. */
+    private static java.util.concurrent.ExecutorService compressPool(int threads) {
+        return threads > 1 ? java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "compress");
+            t.setDaemon(true);
+            return t;
+        }) : null;
+    }
+
+    /** A compressed block once it is ready; its failure rethrown as the caller's. */
+    private static Block await(java.util.concurrent.Future<Block> f) throws IOException {
+        try { return f.get(); }
+        catch (InterruptedException ie) { Thread.currentThread().interrupt(); throw new IOException("interrupted", ie); }
+        catch (java.util.concurrent.ExecutionException ee) {
+            if (ee.getCause() instanceof RuntimeException) throw (RuntimeException) ee.getCause();
+            throw new IOException(ee.getCause());
+        }
+    }
+
     /** Encodes entries [from, to) of a layer: its payload (SPEC §5.2) and the compressed frame. */
     private static Block encode(LayerEntries e, int from, int to) {
         byte[] raw = payload(e, from, to);
@@ -143,11 +162,7 @@ public final class CertificateWriter {
                     plan.add(new int[] {li, from, Math.min(e.count, from + MAX_BLOCK_ENTRIES)});
             }
             window = 2 * Math.max(1, threads);
-            pool = threads > 1 ? java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
-                Thread t = new Thread(r, "compress");
-                t.setDaemon(true);
-                return t;
-            }) : null;
+            pool = compressPool(threads);
         }
 
         @Override public Block next() throws IOException {
@@ -161,12 +176,7 @@ public final class CertificateWriter {
                 inFlight.add(pool.submit(() -> encode(layers.get(b[0]), b[1], b[2])));
             }
             handed++;
-            try { return inFlight.poll().get(); }
-            catch (InterruptedException ie) { Thread.currentThread().interrupt(); throw new IOException("interrupted", ie); }
-            catch (java.util.concurrent.ExecutionException ee) {
-                if (ee.getCause() instanceof RuntimeException) throw (RuntimeException) ee.getCause();
-                throw new IOException(ee.getCause());
-            }
+            return await(inFlight.poll());
         }
 
         @Override public void close() { if (pool != null) pool.shutdownNow(); }
@@ -224,11 +234,7 @@ public final class CertificateWriter {
                     java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE);
             os = new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 20);
             window = 2 * Math.max(1, threads);
-            pool = threads > 1 ? java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
-                Thread t = new Thread(r, "compress");
-                t.setDaemon(true);
-                return t;
-            }) : null;
+            pool = compressPool(threads);
         }
 
         /** The next entries of the layer, in key order. */
@@ -254,14 +260,7 @@ public final class CertificateWriter {
             while (inFlight.size() >= window) write(take());
         }
 
-        private Block take() throws IOException {
-            try { return inFlight.poll().get(); }
-            catch (InterruptedException ie) { Thread.currentThread().interrupt(); throw new IOException("interrupted", ie); }
-            catch (java.util.concurrent.ExecutionException ee) {
-                if (ee.getCause() instanceof RuntimeException) throw (RuntimeException) ee.getCause();
-                throw new IOException(ee.getCause());
-            }
-        }
+        private Block take() throws IOException { return await(inFlight.poll()); }
 
         private void write(Block b) throws IOException {
             ByteBuffer h = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);

@@ -16,20 +16,9 @@ class PeerInputFilesTest {
 
     @TempDir Path dir;
 
-    private Path copy(String name) throws IOException {
-        Path c = Files.createDirectories(dir.resolve(name));
-        try (var files = Files.list(VALID)) {
-            for (Path f : (Iterable<Path>) files::iterator) Files.copy(f, c.resolve(f.getFileName()));
-        }
-        return c;
-    }
+    private Path copy(String name) throws IOException { return PeerRootClaimTest.copyValid(dir.resolve(name)); }
 
-    private static PeerResult verify(Path input) {
-        PeerOptions o = new PeerOptions();
-        o.input = input;
-        o.threads = 1;
-        return PeerVerifier.verify(o);
-    }
+    private static PeerResult verify(Path input) { return PeerRootClaimTest.verify(input); }
 
     @Test
     void twoFilesForOneTableAreRejectedWhicheverIsListedFirst() throws IOException {

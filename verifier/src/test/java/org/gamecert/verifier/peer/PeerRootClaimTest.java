@@ -20,11 +20,17 @@ class PeerRootClaimTest {
 
     @TempDir Path dir;
 
-    private Path relabelRoot(String name, int kind, int lb, int ub) throws IOException {
-        Path copy = Files.createDirectories(dir.resolve(name));
+    /** A copy of the genuine tables in {@code to}. */
+    static Path copyValid(Path to) throws IOException {
+        Path copy = Files.createDirectories(to);
         try (var files = Files.list(VALID)) {
             for (Path f : (Iterable<Path>) files::iterator) Files.copy(f, copy.resolve(f.getFileName()));
         }
+        return copy;
+    }
+
+    private Path relabelRoot(String name, int kind, int lb, int ub) throws IOException {
+        Path copy = copyValid(dir.resolve(name));
         Path root = copy.resolve("optimal_reopening_ab_table_all_26.txt");
         byte[] b = Files.readAllBytes(root);
         assertEquals(PeerCodec.RECORD_BYTES, b.length, "the lowest table holds the root alone");
@@ -35,7 +41,7 @@ class PeerRootClaimTest {
         return copy;
     }
 
-    private static PeerResult verify(Path input) {
+    static PeerResult verify(Path input) {
         PeerOptions o = new PeerOptions();
         o.input = input;
         o.threads = 1;
