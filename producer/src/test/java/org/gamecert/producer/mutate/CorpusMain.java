@@ -187,6 +187,10 @@ public final class CorpusMain {
         StringBuilder sb = new StringBuilder("# file\tverdict\trule\tdescription\n");
         for (Line l : lines) sb.append(l.file).append('\t').append(l.verdict).append('\t').append(l.rule).append('\t')
                 .append(l.description.replace('\t', ' ')).append('\n');
+        // The edge-* vectors are crafted by the verifier's test-source SpecEdgeVectors: they stay.
+        Path old = dir.resolve("vectors.tsv");
+        if (Files.exists(old))
+            for (String line : Files.readAllLines(old, StandardCharsets.UTF_8)) if (line.startsWith("edge-")) sb.append(line).append('\n');
         Files.writeString(dir.resolve("vectors.tsv"), sb.toString(), StandardCharsets.UTF_8);
         System.err.println("vectors: " + lines.size() + " in " + dir.resolve("vectors.tsv"));
     }

@@ -11,6 +11,18 @@ import org.junit.jupiter.api.Test;
 /** testdata/crafted/ holds exactly what {@link CraftedCorpus} makes (no hand-edited bytes). */
 class CraftedCorpusTest {
     @Test
+    void theEdgeVectorsAreWhatTheirGeneratorMakes() throws Exception {
+        Path dir = Path.of("../format-spec/vectors");
+        java.util.List<SpecEdgeVectors.Vector> vs = SpecEdgeVectors.vectors();
+        assertTrue(vs.size() >= 5);
+        String tsv = Files.readString(dir.resolve("vectors.tsv"));
+        for (SpecEdgeVectors.Vector v : vs) {
+            assertArrayEquals(v.bytes(), Files.readAllBytes(dir.resolve(v.file())), v.file());
+            assertTrue(tsv.contains(v.file() + "\t" + v.verdict() + "\t" + v.rule() + "\t"), v.file() + " listed in vectors.tsv");
+        }
+    }
+
+    @Test
     void theCraftedFilesAreWhatTheGeneratorMakes() throws Exception {
         Path dir = Path.of("../testdata/crafted");
         Map<String, byte[]> files = CraftedCorpus.files();

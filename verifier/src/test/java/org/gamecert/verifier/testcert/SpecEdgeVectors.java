@@ -1,0 +1,110 @@
+package org.gamecert.verifier.testcert;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.gamecert.verifier.core.rules.Game;
+
+/**
+ * SPEC §14 vectors `edge-*` for the points a second implementer had to settle (issue 23) and the
+ * features the corpus never showed. Each is built from a valid certificate of {@link TinySolver}
+ * (or one with a crafted payload or zstd frame); `SpecVectorsTest` checks the verdicts listed in
+ * vectors.tsv, and `CraftedCorpusTest` that the files are exactly what this makes. To write them
+ * (with .hex dumps and their vectors.tsv lines): run {@link #main} with format-spec/vectors.
+ */
+public final class SpecEdgeVectors {
+    private SpecEdgeVectors() {}
+
+    /** A vector: file name, bytes, expected verdict and rule, description. */
+    public record Vector(String file, byte[] bytes, String verdict, String rule, String description) {}
+
+    /** Othello 4×4, a few plies from the start: small certificates. */
+    static long[] othelloPosition(TinySolver s, int plies, long seed) {
+        long[] p = s.othelloStart();
+        SplittableRandom rnd = new SplittableRandom(seed);
+        long[] out = new long[3];
+        for (int i = 0; i < plies; i++) {
+            long moves = s.game.legalMoveCodes(p[0], p[1]);
+            if (moves == 0) break;
+            int k = rnd.nextInt(Long.bitCount(moves));
+            for (int j = 0; j < k; j++) moves &= moves - 1;
+            int kind = s.game.child(p[0], p[1], Long.numberOfTrailingZeros(moves), out);
+            if (kind == Game.TERMINAL) break;
+            p = new long[] {out[0], out[1]};
+        }
+        return p;
+    }
+
+    public static List<Vector> vectors() {
+        List<Vector> v = new ArrayList<>();
+        // Corpus gaps: features no vector showed.
+        TinySolver c4mirror = new TinySolver(2, 3, 4, 2, null);
+        v.add(new Vector("edge-valid-connect4-mirror.gsc", c4mirror.build(0, 0, 1).write(), "verified", "-",
+                "Connect Four 3x4 from the empty board, semi-strong, with the mirror symmetry (symmetry 2)"));
+        TinySolver o4sym0 = new TinySolver(1, 4, 4, 0, null);
+        long[] p10 = othelloPosition(o4sym0, 6, 3);
+        v.add(new Vector("edge-valid-othello-symmetry-0.gsc", o4sym0.build(p10[0], p10[1], 1).write(), "verified", "-",
+                "Othello 4x4, a 10-disc position, semi-strong, symmetry 0 (no quotient)"));
+        int[] reversed = new int[16];
+        for (int i = 0; i < 16; i++) reversed[i] = 15 - i;
+        TinySolver o4rev = new TinySolver(1, 4, 4, 1, reversed);
+        v.add(new Vector("edge-valid-othello-tb-reversed.gsc", o4rev.build(p10[0], p10[1], 1).write(), "verified", "-",
+                "the same position, tie-breaking order reversed (p4 first, a1 last): another canonical move where values tie"));
+        // The root given in a non-canonical orientation: the header keeps it as given (SPEC §4), the
+        // root's entry is its canonical form, and the report maps the move back (§7.4).
+        TinySolver o4 = new TinySolver(1, 4, 4, 1, null);
+        long[] shown = null;
+        for (int g = 0; g < 8 && shown == null; g++) { // the first image that is not the canonical form
+            long m = o4.game.transform(p10[0], g), o = o4.game.transform(p10[1], g);
+            long[] canon = new long[9];
+            long canonOcc = o4.game.canonical(m, o, 8, canon);
+            if (canonOcc != (m | o) || canon[8] != m) shown = new long[] {m, o};
+        }
+        v.add(new Vector("edge-valid-root-not-canonical.gsc", o4.build(shown[0], shown[1], 1).write(), "verified", "-",
+                "the 10-disc position given in a non-canonical orientation in the header"));
+        // An unreached entry that is true: {C} with the trivial lower bound U_min at a position nobody needs.
+        TestCert extra = o4.build(p10[0], p10[1], 2);
+        long[] far = othelloPosition(o4, 3, 11);
+        long[] c = new long[9];
+        long occ = o4.game.canonical(far[0], far[1], 8, c);
+        long legal = o4.game.legalMoveCodes(c[8], occ & ~c[8]);
+        extra.entries.add(new TestCert.Entry(occ, c[8], TestCert.C, -16, 16, Long.numberOfTrailingZeros(legal)));
+        v.add(new Vector("edge-valid-unreached-true-entry.gsc", extra.write(), "verified", "-",
+                "a weak certificate plus one true entry nobody needs ({C}, lower bound -16): verified, 1 unreached entry "
+                        + "(R-REACH-1 only when asked, SPEC §10.2)"));
+        return v;
+    }
+
+    /** An xxd-style dump, as CorpusMain writes the other vectors'. */
+    static String hex(byte[] b) {
+        StringBuilder sb = new StringBuilder();
+        for (int off = 0; off < b.length; off += 16) {
+            sb.append(String.format("%08x:", off));
+            for (int i = 0; i < 16; i++) {
+                if (i % 2 == 0) sb.append(' ');
+                sb.append(off + i < b.length ? String.format("%02x", b[off + i] & 0xFF) : "  ");
+            }
+            sb.append("  ");
+            for (int i = off; i < Math.min(b.length, off + 16); i++) sb.append(b[i] >= 0x20 && b[i] < 0x7F ? (char) b[i] : '.');
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path dir = Path.of(args.length > 0 ? args[0] : "format-spec/vectors");
+        StringBuilder tsv = new StringBuilder();
+        for (String line : Files.readAllLines(dir.resolve("vectors.tsv"), StandardCharsets.UTF_8))
+            if (!line.startsWith("edge-")) tsv.append(line).append('\n');
+        for (Vector x : vectors()) {
+            Files.write(dir.resolve(x.file()), x.bytes());
+            Files.writeString(dir.resolve(x.file() + ".hex"), hex(x.bytes()), StandardCharsets.US_ASCII);
+            tsv.append(x.file()).append('\t').append(x.verdict()).append('\t').append(x.rule()).append('\t').append(x.description()).append('\n');
+        }
+        Files.writeString(dir.resolve("vectors.tsv"), tsv.toString(), StandardCharsets.UTF_8);
+    }
+}
