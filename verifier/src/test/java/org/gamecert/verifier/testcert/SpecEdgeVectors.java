@@ -76,7 +76,54 @@ public final class SpecEdgeVectors {
         v.add(new Vector("edge-valid-unreached-true-entry.gsc", extra.write(), "verified", "-",
                 "a weak certificate plus one true entry nobody needs ({C}, lower bound -16): verified, 1 unreached entry "
                         + "(R-REACH-1 only when asked, SPEC §10.2)"));
+        // Points where the rule id depends on reading order (SPEC §1, §5.2, §9, §11): a valid
+        // certificate whose first block (one entry) gets a crafted payload; its chain is sealed over it.
+        TestCert base = o4.build(p10[0], p10[1], 1);
+        v.add(new Vector("edge-rejected-enc-1-tenth-byte-last.gsc", withPayload(base, 1,
+                new byte[] {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80,
+                        (byte) 0x80, (byte) 0x82}), "rejected", "R-ENC-1",
+                "a key varint whose 10th byte is 0x82 and is the payload's last byte: R-ENC-1 (the byte is there), not R-ENC-2"));
+        byte[] overflow = new byte[12];
+        overflow[0] = 1; // d0 = 1
+        overflow[1] = 0; // x0 = 0
+        for (int i = 2; i < 11; i++) overflow[i] = (byte) 0xFF; // d1 = 2^64 - 1: occ1 would pass 2^64
+        overflow[11] = 0x01;
+        v.add(new Vector("edge-rejected-enc-2-before-enc-3.gsc", withPayload(base, 2, overflow), "rejected", "R-ENC-2",
+                "the second entry's d pushes occ past 2^64 and its x is missing: R-ENC-2 (both varints are read before the key checks)"));
+        TestCert weakBase = o4.build(p10[0], p10[1], 2);
+        v.add(new Vector("edge-rejected-val-0-before-enc-2.gsc", withPayload(weakBase, 1,
+                new byte[] {(byte) 0x80, 0x01, 0x00, 0x18, 0x7F}), "rejected", "R-VAL-0",
+                "a {C, A} entry whose lower bound 127 is out of range and whose upper bound is missing: R-VAL-0 (checked as read)"));
+        v.add(new Vector("edge-rejected-kind-2-before-kind-1.gsc", withPayload(weakBase, 2,
+                new byte[] {(byte) 0x80, 0x01, 0x00, 0x01, 0x00, 0x01, 0x40}), "rejected", "R-KIND-2",
+                "entry 0 holds P in a weak certificate, entry 1 an invalid kind byte: R-KIND-2 (both kind rules per entry, entry by entry)"));
+        byte[] valid = base.write();
+        v.add(new Vector("edge-error-11-bytes.gsc", java.util.Arrays.copyOf(valid, 11), "error", "-",
+                "a valid certificate cut to 11 bytes: not a certificate (SPEC §2, §11)"));
+        v.add(new Vector("edge-rejected-con-1-12-bytes.gsc", java.util.Arrays.copyOf(valid, 12), "rejected", "R-CON-1",
+                "the same cut to 12 bytes: a certificate, truncated (R-CON-1)"));
+        v.add(new Vector("edge-rejected-con-3-reserved-bit.gsc", reservedBit(valid), "rejected", "R-CON-3",
+                "the first data frame's Frame_Header_Descriptor has its reserved bit set: R-CON-3 (RFC 8878: a decoder must not accept it)"));
         return v;
+    }
+
+    /** The certificate with blocks of {@code perBlock} entries, block 0's payload replaced by {@code raw}. */
+    static byte[] withPayload(TestCert t, int perBlock, byte[] raw) {
+        TestCert c = t.copy();
+        c.chunk = perBlock;
+        c.payloadHook = (block, old) -> block == 0 ? raw : old;
+        return c.write();
+    }
+
+    /** Sets bit 3 (reserved) of the first zstd data frame's header descriptor. */
+    static byte[] reservedBit(byte[] file) {
+        byte[] b = file.clone();
+        for (int i = 0; i + 4 < b.length; i++)
+            if ((b[i] & 0xFF) == 0x28 && (b[i + 1] & 0xFF) == 0xB5 && (b[i + 2] & 0xFF) == 0x2F && (b[i + 3] & 0xFF) == 0xFD) {
+                b[i + 4] |= 0x08;
+                return b;
+            }
+        throw new IllegalStateException("no data frame");
     }
 
     /** An xxd-style dump, as CorpusMain writes the other vectors'. */
