@@ -104,7 +104,46 @@ public final class SpecEdgeVectors {
                 "the same cut to 12 bytes: a certificate, truncated (R-CON-1)"));
         v.add(new Vector("edge-rejected-con-3-reserved-bit.gsc", reservedBit(valid), "rejected", "R-CON-3",
                 "the first data frame's Frame_Header_Descriptor has its reserved bit set: R-CON-3 (RFC 8878: a decoder must not accept it)"));
+        // Data frames the reference writer never makes (SPEC §2): a content checksum, raw
+        // (uncompressed) blocks, a window of exactly 2^24 and one just above it.
+        TestCert checksum = base.copy();
+        checksum.compress = raw -> {
+            try (com.github.luben.zstd.ZstdCompressCtx ctx = new com.github.luben.zstd.ZstdCompressCtx()) {
+                return ctx.setLevel(3).setChecksum(true).compress(raw);
+            }
+        };
+        v.add(new Vector("edge-valid-content-checksum.gsc", checksum.write(), "verified", "-",
+                "every data frame carries a content checksum (allowed; it must verify)"));
+        TestCert rawBlocks = base.copy();
+        rawBlocks.compress = raw -> rawFrame(raw, -1);
+        v.add(new Vector("edge-valid-raw-blocks.gsc", rawBlocks.write(), "verified", "-",
+                "every data frame is a single-segment frame of one raw (stored) block"));
+        TestCert window = base.copy();
+        window.compress = raw -> rawFrame(raw, 0x70);
+        v.add(new Vector("edge-valid-window-2-24.gsc", window.write(), "verified", "-",
+                "data frames with a Window_Descriptor of exactly 2^24 (0x70), raw blocks"));
+        TestCert tooBig = base.copy();
+        tooBig.compress = raw -> rawFrame(raw, 0x71);
+        v.add(new Vector("edge-rejected-con-3-window.gsc", tooBig.write(), "rejected", "R-CON-3",
+                "data frames with a window of 2^24 + 2^21 (Window_Descriptor 0x71): above 2^24"));
         return v;
+    }
+
+    /**
+     * A zstd frame of one raw block (RFC 8878 §3.1.1): 4-byte content size; single-segment when
+     * {@code windowDescriptor} < 0, else with that Window_Descriptor byte.
+     */
+    static byte[] rawFrame(byte[] raw, int windowDescriptor) {
+        java.io.ByteArrayOutputStream f = new java.io.ByteArrayOutputStream();
+        f.writeBytes(new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD});
+        boolean single = windowDescriptor < 0;
+        f.write(0x80 | (single ? 0x20 : 0)); // FCS_Field_Size 4 bytes, no checksum, no dictionary
+        if (!single) f.write(windowDescriptor);
+        for (int i = 0; i < 4; i++) f.write(raw.length >>> (8 * i));
+        int header = 1 | (raw.length << 3); // Last_Block, Block_Type 0 (raw), Block_Size
+        for (int i = 0; i < 3; i++) f.write(header >>> (8 * i));
+        f.writeBytes(raw);
+        return f.toByteArray();
     }
 
     /** The certificate with blocks of {@code perBlock} entries, block 0's payload replaced by {@code raw}. */

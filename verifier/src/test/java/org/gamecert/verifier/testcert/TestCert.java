@@ -62,6 +62,8 @@ public final class TestCert {
 
     /** Hook on each block's payload before compression and hashing (block index, payload). */
     public java.util.function.BiFunction<Integer, byte[], byte[]> payloadHook;
+    /** How a block's payload becomes its zstd data frame (default: zstd level 3). */
+    public java.util.function.Function<byte[], byte[]> compress;
     /** Hook on each block's record fields {layer, count, raw_len} before hashing. */
     public java.util.function.BiConsumer<Integer, long[]> recordHook;
 
@@ -135,7 +137,7 @@ public final class TestCert {
             if (payloadHook != null) raw = payloadHook.apply(blockIndex, raw);
             long[] rec = {layer, blk.size(), raw.length};
             if (recordHook != null) recordHook.accept(blockIndex, rec);
-            byte[] comp = Zstd.compress(raw, 3);
+            byte[] comp = compress != null ? compress.apply(raw) : Zstd.compress(raw, 3);
             MessageDigest md = md();
             md.update((byte) 1);
             md.update(chain);
