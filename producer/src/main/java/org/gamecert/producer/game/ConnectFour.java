@@ -14,6 +14,8 @@ public final class ConnectFour extends Game {
 
     public ConnectFour(int w, int h, int[] tb) {
         super(FAMILY_CONNECT4, w, h, w * h, w, -1, 1, 0, tb);
+        if (w < 1 || h < 1 || w * (h + 1L) > 64) // also for sizes read from a certificate header
+            throw new IllegalArgumentException("Connect Four " + w + "x" + h + " needs W*(H+1) <= 64");
         this.w = w; this.h = h; this.h1 = h + 1;
         long bm = 0, bot = 0;
         columnMask = new long[w];

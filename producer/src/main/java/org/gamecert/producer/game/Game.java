@@ -50,7 +50,7 @@ public abstract class Game {
                     throw new IllegalArgumentException("unknown game '" + spec + "': Othello is 4x4, 6x6 or 8x8");
                 return new Othello(w);
             case "connect4": case "connectfour": case "connect-four":
-                if (w < 1 || h < 1 || w * (h + 1) > 64)
+                if (w < 1 || h < 1 || w * (h + 1L) > 64) // long: h + 1 and the product may overflow an int
                     throw new IllegalArgumentException("unknown game '" + spec + "': Connect Four needs W*(H+1) <= 64");
                 if (w > 9) throw new IllegalArgumentException("unknown game '" + spec + "': at most 9 columns (one-digit notation)");
                 return new ConnectFour(w, h);

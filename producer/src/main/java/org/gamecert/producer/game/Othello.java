@@ -28,6 +28,7 @@ public final class Othello extends Game {
 
     public Othello(int n, int[] tb) {
         super(FAMILY_OTHELLO, n, n, n * n, n * n, -n * n, n * n, 1, tb);
+        if (n != 4 && n != 6 && n != 8) throw new IllegalArgumentException("Othello " + n + "x" + n + " is not 4x4, 6x6 or 8x8");
         this.n = n;
         this.board = n == 8 ? -1L : (1L << (n * n)) - 1;
         long col0 = 0, colLast = 0;

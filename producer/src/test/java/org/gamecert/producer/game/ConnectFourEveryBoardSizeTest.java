@@ -36,6 +36,15 @@ class ConnectFourEveryBoardSizeTest {
         return r;
     }
 
+    /** Sizes are checked in long: W*(H+1) of a huge H once overflowed an int and passed. */
+    @Test
+    void boardsBeyondSixtyFourCellsAreRefusedEvenWhenTheirSizeOverflowsAnInt() {
+        for (String g : new String[] {"connect4:1x2147483647", "connect4:2x2147483646", "connect4:9x7", "connect4:1x64"})
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Game.parse(g), g);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new ConnectFour(1, Integer.MAX_VALUE));
+        assertEquals(63, Game.parse("connect4:1x63").cells);
+    }
+
     @Test
     void oneDiscOrTwoAreNeverFourOnAnyBoard() {
         for (int[] s : allSizes()) {
