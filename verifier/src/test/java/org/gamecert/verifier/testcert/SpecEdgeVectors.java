@@ -104,6 +104,41 @@ public final class SpecEdgeVectors {
                 "the same cut to 12 bytes: a certificate, truncated (R-CON-1)"));
         v.add(new Vector("edge-rejected-con-3-reserved-bit.gsc", reservedBit(valid), "rejected", "R-CON-3",
                 "the first data frame's Frame_Header_Descriptor has its reserved bit set: R-CON-3 (RFC 8878: a decoder must not accept it)"));
+        // An entry with fewer discs than the root (SPEC §10.2): allowed, checked, never reached.
+        TestCert below = o4.build(p10[0], p10[1], 2);
+        long[] early = othelloPosition(o4, 2, 7);
+        long[] e = new long[9];
+        long eOcc = o4.game.canonical(early[0], early[1], 8, e);
+        below.entries.add(new TestCert.Entry(eOcc, e[8], TestCert.A, -16, 16, 0));
+        v.add(new Vector("edge-valid-entry-below-root.gsc", below.write(), "verified", "-",
+                "a weak certificate of a 10-disc root plus a true {A} entry (upper bound 16) with 6 discs: allowed, "
+                        + "unreached, in no census row"));
+        // The first violation follows file order (SPEC §9): a false value in the first block comes
+        // before bytes after the trailer at the end of the file.
+        TestCert falseFirst = base.copy();
+        TestCert.Entry deepest = falseFirst.entries.get(0);
+        for (TestCert.Entry x : falseFirst.entries) if (x.layer() > deepest.layer()) deepest = x;
+        deepest.lo += deepest.lo < 16 ? 1 : -1;
+        deepest.hi = deepest.lo;
+        byte[] tail = falseFirst.write();
+        byte[] withJunk = java.util.Arrays.copyOf(tail, tail.length + 3);
+        v.add(new Vector("edge-rejected-first-block-before-trailing-bytes.gsc", withJunk, "rejected", ruleOf(withJunk),
+                "a false exact value in the first block and 3 bytes after the trailer: the entry's rule, not R-CON-1"));
+        // A child lookup sees only earlier blocks (SPEC §9): the deepest layer moved to the end of the
+        // file, so the layer above finds no children before R-LAY-1 is reached.
+        TestCert moved = base.copy();
+        moved.sortEntries = false;
+        int deepestLayer = 0;
+        for (TestCert.Entry x : moved.entries) deepestLayer = Math.max(deepestLayer, x.layer());
+        final int dl = deepestLayer;
+        java.util.List<TestCert.Entry> order = new ArrayList<>(moved.entries);
+        order.sort(java.util.Comparator.comparingInt((TestCert.Entry x) -> x.layer() == dl ? 1 : 0)
+                .thenComparingInt(x -> -x.layer())
+                .thenComparing((x, y) -> x.occ != y.occ ? Long.compareUnsigned(x.occ, y.occ) : Long.compareUnsigned(x.mover, y.mover)));
+        moved.entries = order;
+        byte[] movedBytes = moved.write();
+        v.add(new Vector("edge-rejected-lookup-sees-earlier-blocks.gsc", movedBytes, "rejected", ruleOf(movedBytes),
+                "the deepest layer's blocks moved to the end of the file: the layer above misses its children before R-LAY-1"));
         // Data frames the reference writer never makes (SPEC §2): a content checksum, raw
         // (uncompressed) blocks, a window of exactly 2^24 and one just above it.
         TestCert checksum = base.copy();
@@ -134,6 +169,27 @@ public final class SpecEdgeVectors {
      * {@code windowDescriptor} < 0, else with that Window_Descriptor byte.
      */
     static byte[] rawFrame(byte[] raw, int windowDescriptor) {
+        return rawFrameOf(raw, windowDescriptor);
+    }
+
+    /** The first rule the reference verifier reports for these bytes (recorded in vectors.tsv, then checked by SpecVectorsTest). */
+    static String ruleOf(byte[] file) {
+        try {
+            Path tmp = Files.createTempFile("edge", ".gsc");
+            try {
+                Files.write(tmp, file);
+                org.gamecert.verifier.core.check.Result r = org.gamecert.verifier.core.check.Verifier.verify(tmp,
+                        new org.gamecert.verifier.core.check.Options());
+                return r.firstViolation() == null ? "-" : r.firstViolation().rule();
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        } catch (IOException x) {
+            throw new java.io.UncheckedIOException(x);
+        }
+    }
+
+    private static byte[] rawFrameOf(byte[] raw, int windowDescriptor) {
         java.io.ByteArrayOutputStream f = new java.io.ByteArrayOutputStream();
         f.writeBytes(new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD});
         boolean single = windowDescriptor < 0;
