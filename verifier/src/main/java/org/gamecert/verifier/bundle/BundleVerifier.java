@@ -179,7 +179,7 @@ public final class BundleVerifier {
         String doi = checker.first("External-Identifier");
         if (doi != null && !doi.startsWith("doi:")) r.problems.add(new Problem(BagChecker.BAG_INFO, "External-Identifier is not doi:..."));
         BundleTexts.Meta meta = new BundleTexts.Meta(checker.first("Title"), authors, checker.info.getOrDefault("author-orcid", java.util.List.of()),
-                checker.first("Bagging-Date"), doi == null ? null : doi.substring(4), checker.first("Verifier-Version"),
+                checker.first("Bagging-Date"), doi == null || !doi.startsWith("doi:") ? null : doi.substring(4), checker.first("Verifier-Version"),
                 checker.first("Verifier-Jar-SHA256"), fingerprint);
         if (meta.title() == null) r.problems.add(new Problem(BagChecker.BAG_INFO, "has no Title"));
         if (meta.verifierVersion() == null || meta.verifierJarSha256() == null)
