@@ -21,11 +21,19 @@ import java.util.stream.IntStream;
 public final class Extractor {
     public enum Mode { SEMI_STRONG, WEAK }
 
+    /**
+     * Names the rules by which entries, cut moves and bounds are chosen: a checkpoint made under
+     * other rules is not resumed (it would mix two certificates). Change it with the rules.
+     */
+    public static final String CHOICE_RULES = "choice rules 2: cut = terminal, then layer popularity, then static order";
+
     /** Everything the writer and the summary need. */
     public static final class Result {
         public int rootValue, rootLayer, rootMoveCanonical = -1;
         public final List<LayerEntries> layers = new ArrayList<>(); // root layer first
         public long[] region, aux; // per disc count from the root's
+        /** Connect Four: terminal positions outside R that the proof reaches, per disc count (SPEC §10.3). */
+        public long[] proofTerminals;
         public long entries;
     }
 
@@ -73,7 +81,7 @@ public final class Extractor {
         public Mode mode;
         public int layer, rootLayer, rootValue, rootMoveCanonical = -1;
         public long rootCanonMover, rootCanonOpponent;
-        public long[] region, aux;
+        public long[] region, aux, proofTerminals;
         public long entries;
         public NeedFiles.Source needs;
     }
@@ -120,6 +128,7 @@ public final class Extractor {
             res.rootMoveCanonical = s.rootMoveCanonical;
             res.region = s.region;
             res.aux = s.aux;
+            res.proofTerminals = s.proofTerminals;
             res.entries = s.entries;
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e); // the in-memory store does no I/O
@@ -141,6 +150,7 @@ public final class Extractor {
         int rows = game.cells - s.rootLayer + 1;
         s.region = new long[rows];
         s.aux = new long[rows];
+        s.proofTerminals = new long[rows];
         NeedMap cur = new NeedMap();
         if (mode == Mode.SEMI_STRONG) {
             cur.add(canon[0], canon[1], Kinds.P, NeedMap.NO_LOWER, NeedMap.NO_UPPER, s.rootValue);
@@ -172,12 +182,16 @@ public final class Extractor {
             int row = d - s.rootLayer;
             NeedMap next = new NeedMap();
             List<java.nio.file.Path> runs = new ArrayList<>();
+            cutPopularity = CutPopularity.count(game, s.needs, Math.max(needBudget, CutPopularity.MIN_COUNTING_BYTES));
+            // The counts live as long as the layer: they come out of the next layer's share of the budget.
+            long nextBudget = Math.max(needBudget / 2, needBudget - cutPopularity.bytes());
             try (NeedFiles.Source needs = s.needs) {
                 while (needs.next(c, chunk)) {
                     LayerEntries entries = processChunk(d, c, local, parallelChildren);
                     for (int i = c.from; i < c.to; i++) {
                         int k = c.needs.kinds[i] & 0xFF;
                         if ((k & Kinds.REGION) != 0 || (k & Kinds.TERMINAL) != 0) s.region[row]++;
+                        else if ((k & Kinds.PROOF_TERMINAL) != 0) s.proofTerminals[row]++;
                     }
                     for (int i = 0; i < entries.count; i++) if (!Kinds.isExact(entries.kinds[i])) s.aux[row]++;
                     if (d == s.rootLayer) {
@@ -190,7 +204,7 @@ public final class Extractor {
                     // The pushes of this chunk go into the next layer's needs, which spill when full.
                     for (Worker w : workers) {
                         for (int j = 0; j < w.n; j++) {
-                            if (next.fullBeforeGrowth() && next.bytesAfterGrowth() > needBudget) spillRun(next, d + 1, runs);
+                            if (next.fullBeforeGrowth() && next.bytesAfterGrowth() > nextBudget) spillRun(next, d + 1, runs);
                             next.add(w.m[j], w.o[j], w.kinds[j] & 0xFF, w.lower[j], w.upper[j], w.known[j]);
                         }
                         w.n = 0;
@@ -198,6 +212,7 @@ public final class Extractor {
                 }
             }
             store.layerEnd(d);
+            cutPopularity = null;
             s.needs = null; // this layer's needs are no longer needed: free them before the next sort
             // Sorting in memory takes 40 bytes a need more: beyond the budget the needs go to a file.
             if (!runs.isEmpty() || next.bytes() + 40L * next.size() > needBudget) {
@@ -213,6 +228,9 @@ public final class Extractor {
         }
         return s;
     }
+
+    /** The layer's cut-child counts, read by every worker while the layer is processed. */
+    private volatile CutPopularity cutPopularity;
 
     private void spillRun(NeedMap next, int layer, List<java.nio.file.Path> runs) throws java.io.IOException {
         if (spillDir == null) throw new IllegalStateException("needs over budget but no directory to spill them to");
@@ -282,8 +300,9 @@ public final class Extractor {
                                  byte[] eV2, byte[] eMove, boolean parallelChildren) {
         long m = needs.mover[i], o = needs.opponent[i];
         int kinds = needs.kinds[i] & 0xFF;
-        if ((kinds & ~Kinds.TERMINAL) == 0 && needs.lower[i] == NeedMap.NO_LOWER && needs.upper[i] == NeedMap.NO_UPPER)
-            return; // a terminal position of R: counted in the census, no entry
+        if ((kinds & ~(Kinds.TERMINAL | Kinds.PROOF_TERMINAL)) == 0 && needs.lower[i] == NeedMap.NO_LOWER
+                && needs.upper[i] == NeedMap.NO_UPPER)
+            return; // a terminal position: counted in the census, no entry
         int region = kinds & Kinds.REGION;
         // Moves in TB order with their children (SPEC §7.2).
         long mv = game.moves(m, o);
@@ -335,7 +354,10 @@ public final class Extractor {
                     pushRegion(w, sign[canon], cm[canon], co[canon], tm[canon], to[canon], Kinds.PP, v);
                     if ((region & Kinds.PP) == 0)
                         for (int q = 0; q < k; q++)
-                            if (q != canon) pushMoveAtMost(w, sign[q], cm[q], co[q], q < canon ? v - 1 : v);
+                            if (q != canon) {
+                                pushMoveAtMost(w, sign[q], cm[q], co[q], q < canon ? v - 1 : v);
+                                pushProofTerminal(w, sign[q], tm[q], to[q]);
+                            }
                 }
                 if ((region & Kinds.PP) != 0)
                     for (int q = 0; q < k; q++) pushRegion(w, sign[q], cm[q], co[q], tm[q], to[q], Kinds.AP, wv[q]);
@@ -350,11 +372,15 @@ public final class Extractor {
             eV1[e] = (byte) lower;
             eMove[e] = (byte) code[cut];
             pushMoveAtLeast(w, sign[cut], cm[cut], co[cut], lower);
+            pushProofTerminal(w, sign[cut], tm[cut], to[cut]);
         }
         if (upper != NeedMap.NO_UPPER) {
             kindSet |= Kinds.A;
             eV2[e] = (byte) upper;
-            for (int q = 0; q < k; q++) pushMoveAtMost(w, sign[q], cm[q], co[q], upper);
+            for (int q = 0; q < k; q++) {
+                pushMoveAtMost(w, sign[q], cm[q], co[q], upper);
+                pushProofTerminal(w, sign[q], tm[q], to[q]);
+            }
         }
         eKind[e] = (byte) kindSet;
     }
@@ -367,16 +393,19 @@ public final class Extractor {
     }
 
     /**
-     * The cut move for a lower bound: the first move, in a static order that depends on the
-     * position alone, whose value reaches the bound (SPEC §13).
+     * The cut move for a lower bound: among the moves whose value reaches it, a terminal one if any;
+     * else the one whose child the most cut needs of this layer could take too (so that one proof
+     * of it serves them all: {@link CutPopularity}); ties by a static order of the position alone
+     * (SPEC §13). Every input is a fact of the game or of the layer's needs.
      */
     private int chooseCut(long m, long o, int k, int[] code, int[] sign, int[] termV, long[] cm, long[] co, int lower) {
         int[] order = new int[k];
-        int[] score = new int[k];
+        long[] score = new long[k];
+        CutPopularity popularity = cutPopularity;
         for (int q = 0; q < k; q++) {
-            int s;
-            if (sign[q] == 0) s = termV[q] >= lower ? 1 << 24 : -(1 << 24); // a terminal move that reaches it needs no subtree
-            else s = staticScore(m, o, code[q], sign[q], cm[q], co[q]);
+            long s;
+            if (sign[q] == 0) s = termV[q] >= lower ? Long.MAX_VALUE : Long.MIN_VALUE; // a terminal move that reaches it needs no subtree
+            else s = ((long) popularity.count(cm[q], co[q]) << 32) + staticScore(m, o, code[q], sign[q], cm[q], co[q]);
             int p = q;
             while (p > 0 && score[p - 1] < s) { score[p] = score[p - 1]; order[p] = order[p - 1]; p--; }
             score[p] = s; order[p] = q;
@@ -412,6 +441,15 @@ public final class Extractor {
         int k = sign > 0 ? Kinds.throughPass(need) : need;
         int known = moveValue == Integer.MIN_VALUE ? NeedMap.UNKNOWN : sign * moveValue;
         w.push(cm, co, k, NeedMap.NO_LOWER, NeedMap.NO_UPPER, known);
+    }
+
+    /**
+     * A terminal move that a bound's evidence consults (outside R): its position is counted in the
+     * census's proof-only terminal column unless R has it too (Connect Four, SPEC §10.3).
+     */
+    private void pushProofTerminal(Worker w, int sign, long tm, long to) {
+        if (sign == 0 && game instanceof ConnectFour)
+            w.push(tm, to, Kinds.PROOF_TERMINAL, NeedMap.NO_LOWER, NeedMap.NO_UPPER, NeedMap.UNKNOWN);
     }
 
     /** Needs w_m ≤ b on a move: on the child a lower bound −b (sign −1) or an upper bound b (pass). */

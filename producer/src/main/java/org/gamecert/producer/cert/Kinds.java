@@ -6,6 +6,11 @@ public final class Kinds {
     public static final int REGION = P | AP | PP;
     /** Producer-internal flag on a need record: a terminal position of R (Connect Four census). */
     public static final int TERMINAL = 0x80;
+    /**
+     * Producer-internal flag on a need record: a terminal position that a bound's evidence reaches
+     * (SPEC §10.3's proof-only terminal count, Connect Four); counted there unless it is also in R.
+     */
+    public static final int PROOF_TERMINAL = 0x40;
 
     private Kinds() {}
 

@@ -109,6 +109,7 @@ public final class LayerStore implements Extractor.Store {
         c.append("entries ").append(s.entries).append('\n');
         c.append("region ").append(join(s.region)).append('\n');
         c.append("aux ").append(join(s.aux)).append('\n');
+        c.append("proof_terminals ").append(join(s.proofTerminals)).append('\n');
         c.append("needs ").append(needsName).append(' ').append(s.needs.size()).append('\n');
         for (CertificateWriter.LayerFile f : layers)
             c.append("layer_file ").append(f.layer).append(' ').append(f.entries).append(' ').append(f.blocks).append(' ')
@@ -164,6 +165,7 @@ public final class LayerStore implements Extractor.Store {
             s.entries = Long.parseLong(kv.get("entries"));
             s.region = longs(kv.get("region"));
             s.aux = longs(kv.get("aux"));
+            s.proofTerminals = longs(kv.get("proof_terminals"));
             String[] nf = kv.get("needs").split(" ");
             long n = Long.parseLong(nf[1]);
             Path needs = dir.resolve(nf[0]);

@@ -33,6 +33,9 @@ public final class NeedFiles {
         /** The next chunk of at most {@code max} records into {@code c}; false after the last. */
         boolean next(Chunk c, int max) throws IOException;
 
+        /** A second reader of the same needs, from the first record (this one is not moved). */
+        Source reopen();
+
         @Override void close() throws IOException;
     }
 
@@ -50,6 +53,8 @@ public final class NeedFiles {
         public InMemory(NeedMap.Sorted needs) { this.needs = needs; }
 
         @Override public long size() { return needs.size(); }
+
+        @Override public Source reopen() { return new InMemory(needs); }
 
         @Override public boolean next(Chunk c, int max) {
             if (pos >= needs.size()) return false;
@@ -74,6 +79,8 @@ public final class NeedFiles {
         public InFile(Path path, long size) { this.path = path; this.size = size; }
 
         @Override public long size() { return size; }
+
+        @Override public Source reopen() { return new InFile(path, size); }
 
         @Override public boolean next(Chunk c, int max) throws IOException {
             if (read >= size) return false;

@@ -6,6 +6,7 @@ import org.gamecert.producer.cert.CertificateWriter;
 import org.gamecert.producer.cert.Extractor;
 import org.gamecert.producer.cert.LayerEntries;
 import org.gamecert.producer.cert.LayerStore;
+import org.gamecert.producer.game.ConnectFour;
 import org.gamecert.producer.game.Game;
 import org.gamecert.producer.search.Oracle;
 import picocli.CommandLine.Command;
@@ -110,8 +111,12 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
 
         String info = "gamecert producer 0.1.0; " + game.name() + "; " + (m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak");
         // Everything that determines the certificate (the header without the root value, which the
-        // solve finds): a checkpoint made for anything else is refused.
-        String params = CertificateWriter.hex(sha256(CertificateWriter.header(game, m, root[0], root[1], 0, info)));
+        // solve finds, and the extraction's choice rules): a checkpoint made for anything else is refused.
+        byte[] headerBytes = CertificateWriter.header(game, m, root[0], root[1], 0, info);
+        byte[] rules = Extractor.CHOICE_RULES.getBytes(StandardCharsets.UTF_8);
+        byte[] determining = java.util.Arrays.copyOf(headerBytes, headerBytes.length + rules.length);
+        System.arraycopy(rules, 0, determining, headerBytes.length, rules.length);
+        String params = CertificateWriter.hex(sha256(determining));
         long heapLeft = Runtime.getRuntime().maxMemory() - (ttMb << 20);
         if (heapLeft <= 0)
             throw new CommandSupport.UserError(String.format(Locale.ROOT, "--tt-mb %d is more than this JVM's heap (%d MiB): lower it "
@@ -240,11 +245,18 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             int g = game.canonical(root[0], root[1], c);
             o.println("canonical move " + game.moveName(game.transformMove(game.inverse(g), res.rootMoveCanonical)));
         }
-        o.println("census        disc  region  auxiliary");
+        boolean c4 = game instanceof ConnectFour;
+        long proofTerminalTotal = 0;
+        for (long t : res.proofTerminals) proofTerminalTotal += t;
+        // Connect Four: the terminal positions only the proof reaches, so that region + auxiliary +
+        // these compare with the semi-strong paper's tables (SPEC §10.3).
+        o.println("census        disc  region  auxiliary" + (c4 ? "  proof-terminals" : ""));
         for (int r = 0; r < res.region.length; r++)
-            if (res.region[r] != 0 || res.aux[r] != 0)
-                o.printf(Locale.ROOT, "              %4d %7d %10d%n", res.rootLayer + r, res.region[r], res.aux[r]);
+            if (res.region[r] != 0 || res.aux[r] != 0 || res.proofTerminals[r] != 0)
+                o.printf(Locale.ROOT, "              %4d %7d %10d%s%n", res.rootLayer + r, res.region[r], res.aux[r],
+                        c4 ? String.format(Locale.ROOT, " %16d", res.proofTerminals[r]) : "");
         o.printf(Locale.ROOT, "              total %d region positions, %d auxiliary entries, %d entries%n", regionTotal, auxTotal, w.entries);
+        if (c4) o.printf(Locale.ROOT, "              %d terminal positions outside the region reached by the proof%n", proofTerminalTotal);
         o.println("commitment    " + w.commitmentId);
         o.printf(Locale.ROOT, "file          %s, %d bytes, %.3f bytes/entry, %d blocks%n", out, w.fileBytes,
                 w.entries == 0 ? 0.0 : (double) w.fileBytes / w.entries, w.blocks);
@@ -260,10 +272,14 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             for (int r = 0; r < res.region.length; r++) {
                 if (r > 0) sb.append(',');
                 sb.append("{\"discs\":").append(res.rootLayer + r).append(",\"region\":").append(res.region[r])
-                        .append(",\"aux\":").append(res.aux[r]).append('}');
+                        .append(",\"aux\":").append(res.aux[r]);
+                if (c4) sb.append(",\"proof_terminals\":").append(res.proofTerminals[r]);
+                sb.append('}');
             }
             sb.append("],\"region_total\":").append(regionTotal).append(",\"aux_total\":").append(auxTotal)
-                    .append(",\"entries\":").append(w.entries).append("}\n");
+                    .append(",\"entries\":").append(w.entries);
+            if (c4) sb.append(",\"proof_terminals_total\":").append(proofTerminalTotal);
+            sb.append("}\n");
             try { Files.write(censusJson, sb.toString().getBytes(StandardCharsets.UTF_8)); }
             catch (IOException e) { throw new CommandSupport.UserError("cannot write --census-json " + censusJson + ": " + e.getMessage()); }
         }
