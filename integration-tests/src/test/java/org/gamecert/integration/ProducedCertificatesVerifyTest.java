@@ -115,6 +115,21 @@ class ProducedCertificatesVerifyTest {
         assertEquals(Long.parseLong(tm.group(1)), regionTotal, "region total");
         assertEquals(Long.parseLong(tm.group(2)), auxTotal, "auxiliary total");
         assertEquals(Long.parseLong(tm.group(3)), r.entries, "entries");
+        // Connect Four: the terminal positions outside R that the proof reaches (SPEC §10.3 term_d),
+        // counted by each tool its own way, row by row.
+        if (game.startsWith("connect4")) {
+            long[] producedTerms = new long[r.census.size()];
+            Matcher row = Pattern.compile("(?m)^\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)$").matcher(produced);
+            long first = r.census.get(0)[0];
+            while (row.find()) producedTerms[(int) (Long.parseLong(row.group(1)) - first)] = Long.parseLong(row.group(4));
+            long termTotal = 0;
+            for (int i = 0; i < r.census.size(); i++) {
+                assertEquals(producedTerms[i], r.census.get(i)[3], "proof-only terminal positions at " + (first + i) + " discs");
+                termTotal += producedTerms[i];
+            }
+            assertEquals(Long.parseLong(field(produced, "(\\d+) terminal positions outside the region")), termTotal);
+            if (game.equals("connect4:5x4") || game.equals("connect4:6x5")) assertTrue(termTotal > 0, "the proof reaches terminal positions");
+        }
         if (mode.equals("weak")) assertEquals(0, regionTotal, "weak certificates have no region");
         else assertTrue(regionTotal > 0);
 

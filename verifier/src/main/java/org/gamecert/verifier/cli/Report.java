@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.Map;
 import org.gamecert.verifier.core.check.Result;
 import org.gamecert.verifier.core.check.Violation;
+import org.gamecert.verifier.core.format.Header;
 import org.gamecert.verifier.core.format.Payload;
 
 /** Human and JSON renderings of a {@link Result}. */
@@ -62,9 +63,17 @@ final class Report {
             else
                 out.printf("region      %,d positions certified with their exact value and canonical move (R of SPEC §10.1, counted by §10.3); %,d unreached entries%n",
                         r.region, r.unreached);
-            out.println("census      discs       region    auxiliary");
-            for (long[] row : r.census)
-                if (row[1] != 0 || row[2] != 0) out.printf("            %5d %12d %12d%n", row[0], row[1], row[2]);
+            // Connect Four: also the terminal positions only the proof reaches (SPEC §10.3), so that
+            // region + auxiliary + these compare with the semi-strong paper's tables.
+            boolean c4 = r.header.family == Header.CONNECT_FOUR;
+            out.println("census      discs       region    auxiliary" + (c4 ? "  proof-terminals" : ""));
+            long terms = 0;
+            for (long[] row : r.census) {
+                terms += row[3];
+                if (row[1] != 0 || row[2] != 0 || row[3] != 0)
+                    out.printf("            %5d %12d %12d%s%n", row[0], row[1], row[2], c4 ? String.format(" %16d", row[3]) : "");
+            }
+            if (c4) out.printf("            %,d terminal positions outside the region reached by the proof%n", terms);
         }
         double s = r.nanos / 1e9;
         if (r.entries > 0) // figures only when there are figures: an unreadable file has none
@@ -118,7 +127,11 @@ final class Report {
         j.put("unreached", r.unreached);
         j.open("census", '[');
         for (long[] row : r.census)
-            j.open(null, '{').put("discs", row[0]).put("region", row[1]).put("auxiliary", row[2]).close('}');
+        {
+            j.open(null, '{').put("discs", row[0]).put("region", row[1]).put("auxiliary", row[2]);
+            if (r.header != null && r.header.family == Header.CONNECT_FOUR) j.put("proof_terminals", row[3]);
+            j.close('}');
+        }
         j.close(']');
         if (r.errorMessage != null) j.put("error", r.errorMessage);
         Violation v = r.firstViolation();

@@ -20,7 +20,9 @@ public final class Result {
     public long entries, blocks;
     public long region = -1;         // |R| counted per census conventions, -1 if not computed
     public long unreached = -1;
-    public final List<long[]> census = new ArrayList<>(); // {discs, region, aux}
+    // {discs, region, aux, term}: term = Connect Four terminal positions outside R that the proof
+    // reaches (SPEC §10.3, informative; 0 for Othello)
+    public final List<long[]> census = new ArrayList<>();
     public final List<Violation> violations = new ArrayList<>();
     public final Map<String, Long> violationCounts = new LinkedHashMap<>();
     public long bytesPerEntryHeld;   // the layer tables' footprint per entry

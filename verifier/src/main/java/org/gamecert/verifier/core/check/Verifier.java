@@ -434,6 +434,10 @@ public final class Verifier {
         final long[] region = new long[67]; // layers above 64 are fatal in pass 1
         // Connect Four: terminal positions of R in the layer below (SPEC §10.3 counts them), any thread
         final java.util.Set<Key> terminals = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        // Connect Four: terminal positions that bound evidence reaches in the layer below, and per disc
+        // count those of them outside R (SPEC §10.3 term_d: informative, not in the trailer)
+        final java.util.Set<Key> proofTerminals = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        final long[] proofTerminalCount = new long[67];
         long unreached, fuIndex = -1;
         int fuLayer = -1;
         java.util.BitSet tbReported; // --all, layer below in segments: entries whose R-TB-1 was reported
@@ -466,6 +470,7 @@ public final class Verifier {
                 if (rootFound && d == rootDiscs && rootIndex < fa.length) fa[(int) rootIndex] |= REACHED | (weak ? 0 : P);
                 childFlags = below >= 0 ? newBytes(lSize[below], d + 1) : null;
                 terminals.clear();
+                proofTerminals.clear();
                 Violation v = checkLayer(li, below, fa);
                 if (v != null) found = v;
                 for (int i = 0; i < fa.length; i++) {
@@ -476,6 +481,8 @@ public final class Verifier {
                     }
                 }
                 if (d + 1 < region.length) region[d + 1] += terminals.size();
+                proofTerminals.removeAll(terminals);
+                if (d + 1 < proofTerminalCount.length) proofTerminalCount[d + 1] += proofTerminals.size();
                 budget.resize(fa.length, 0, d);
                 flags = childFlags;
                 layersDone++;
@@ -770,6 +777,14 @@ public final class Verifier {
                     report(rule, block, d, index, mover, opp, msg);
                 }
 
+                /**
+                 * The move's value is read for a bound (SPEC §10.3 term_d): every move of A, the cut
+                 * move of C, and the refuted moves of an A' entry that is neither P nor P'.
+                 */
+                boolean consultedForBound(int code) {
+                    return (k & A) != 0 || ((k & C) != 0 && code == mv) || ((k & AP) != 0 && (k & (P | PP)) == 0 && code != mv);
+                }
+
                 /** Move j's child is looked up in this segment (terminal children: the first). */
                 boolean here(int j) {
                     return mKind[j] != ELSEWHERE;
@@ -803,9 +818,15 @@ public final class Verifier {
                         if (type == Game.TERMINAL) {
                             if (seg.first()) kind = TERMINAL_KIND;
                             clo = chi = (int) out[2];
-                            if (need != 0 && seg.first() && h.family == Header.CONNECT_FOUR) {
-                                canonical(out[0], out[1]);
-                                terminals.add(new Key(cOcc, cMover));
+                            if (seg.first() && h.family == Header.CONNECT_FOUR) {
+                                if (need != 0) {
+                                    canonical(out[0], out[1]);
+                                    terminals.add(new Key(cOcc, cMover));
+                                }
+                                if (consultedForBound(code)) {
+                                    canonical(out[0], out[1]);
+                                    proofTerminals.add(new Key(cOcc, cMover));
+                                }
                             }
                         } else {
                             canonical(out[0], out[1]);
@@ -965,7 +986,7 @@ public final class Verifier {
             long total = 0;
             for (int dd = rootDiscs; dd <= game.cells; dd++) {
                 long aux = dd < layerAux.length ? layerAux[dd] : 0;
-                res.census.add(new long[] {dd, region[dd], aux});
+                res.census.add(new long[] {dd, region[dd], aux, proofTerminalCount[dd]});
                 total += region[dd];
             }
             res.region = total;
