@@ -229,6 +229,17 @@ class ResumeTest {
         }
     }
 
+    /** Othello too: a 6x6 semi-strong solve (14 empties) in a tiny budget writes the unbounded run's bytes. */
+    @Test
+    void othelloUnderATinyBudgetGivesTheSameBytes() throws IOException {
+        Path a = dir.resolve("a.gsc"), c = dir.resolve("c.gsc"), tmp = Files.createDirectories(dir.resolve("tmp"));
+        String root = "e4e3b2c5e2f2f3a1f1b4b6d6a4a3b3e5b5f4";
+        assertEquals(0, produce("solve", "--game", "othello:6x6", "--moves", root, "--out", a.toString(), "-q"));
+        assertEquals(0, produce("solve", "--game", "othello:6x6", "--moves", root, "--out", c.toString(), "--tmp", tmp.toString(),
+                "--max-memory", "64k", "--tt-mb", "1", "--threads", "3", "-q"));
+        assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(c), "--max-memory 64k (needs spilled in runs)");
+    }
+
     /** Real kills (SIGKILL) of the command in another JVM at random moments, then a resume. */
     @Test
     void killedAtRandomMomentsTheCommandResumesToTheSameBytes() throws Exception {
