@@ -20,7 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import org.gamecert.verifier.core.rules.OthelloRules;
+import org.gamecert.verifier.kernel.rules.OthelloRules;
 
 /**
  * Checks every record of table n against table n+1 in bounded memory.
