@@ -18,8 +18,11 @@ interface Faults {
         return false;
     }
 
-    /** Pass 2: the blocks of a layer, [first, end), in the order they are handed over. */
-    default int[] blockOrder(int first, int end) {
+    /**
+     * Pass 2: the blocks of a layer, [first, end), in the order they are handed over; checked:
+     * the layer being checked (else the layer below, read into the table).
+     */
+    default int[] blockOrder(int first, int end, boolean checked) {
         int[] order = new int[end - first];
         for (int i = 0; i < order.length; i++) order[i] = first + i;
         return order;

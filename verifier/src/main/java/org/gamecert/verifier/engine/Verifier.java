@@ -292,7 +292,7 @@ public final class Verifier {
             }
             forSegments(below, (range, lookup) -> {
                 LayerPass pass = lc.pass(range, lookup);
-                eachBlock(li, (block, p) -> {
+                eachBlock(li, true, (block, p) -> {
                     faults.alter(p);
                     int m = pass.block(block, p);
                     if (m < 0) return false;
@@ -362,7 +362,7 @@ public final class Verifier {
             Kernel.Keep keep = new Kernel.Keep(kernel.discs(li));
             KeyRange[] seg = {null};
             int[] parts = {0};
-            eachBlock(li, (b, p) -> {
+            eachBlock(li, false, (b, p) -> {
                 int m = keep.apply(p);
                 for (int j = 0; j < m; j++) {
                     if (table.size == room) {
@@ -408,9 +408,12 @@ public final class Verifier {
             budget.resize(0, n, d);
         }
 
-        /** Re-reads the blocks of layer li in order, the next ones decoded on the pool while one is used. */
-        void eachBlock(int li, BlockBody body) throws IOException {
-            int[] order = faults.blockOrder(kernel.firstBlock(li), kernel.endBlock(li));
+        /**
+         * Re-reads the blocks of layer li in order, the next ones decoded on the pool while one is
+         * used; checked: the layer being checked (else the layer below, read into the table).
+         */
+        void eachBlock(int li, boolean checked, BlockBody body) throws IOException {
+            int[] order = faults.blockOrder(kernel.firstBlock(li), kernel.endBlock(li), checked);
             if (upperLayer == li) { // held: no decoding
                 long[] at = new long[kernel.endBlock(li) + 1];
                 for (int b = kernel.firstBlock(li); b < kernel.endBlock(li); b++)

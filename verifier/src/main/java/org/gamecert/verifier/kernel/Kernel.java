@@ -56,6 +56,7 @@ public final class Kernel {
     int rootKind, rootLo, rootHi, rootStoredMove;
     long rootIndex;
     private boolean streaming = true, hasLast, inBlock;
+    boolean checkingReadSoFar;
     private int curDiscs = -1;
     private long curCount, lastOcc, lastMover;
     // layers in file order: disc count, blocks [first, end), entries kept
@@ -133,6 +134,7 @@ public final class Kernel {
             streaming = false;
             if (nLayers > 0) {
                 closeLayerReadSoFar();
+                checkingReadSoFar = true; // the layer being read is checked only up to here
                 checkReadSoFar.run();
             }
         }

@@ -135,7 +135,10 @@ public final class LayerCheck {
      * R among its children (Connect Four). The flags this layer gave go to the next layer checked.
      */
     public void finish() {
-        if (tiling.done && everyPassComplete && passesOpen == 0) kernel.layerChecked(li);
+        boolean complete = tiling.done && everyPassComplete && passesOpen == 0;
+        if (complete) kernel.layerChecked(li);
+        else if (best == null && !kernel.anyViolation && !kernel.checkingReadSoFar)
+            throw kernel.engineFault("layer " + discs + " was not checked in full (an entry or a key range left out)");
         if (best != null) kernel.found = best; // a shallower layer's comes later in the order of checks
         for (byte f : flags) {
             if ((f & (Kernel.P | Kernel.AP | Kernel.PP)) != 0) kernel.region[discs]++;

@@ -48,6 +48,10 @@ public final class LayerPass {
             throw kernel.engineFault("layer " + check.discs + ": block " + b + " handed over where block "
                     + nextBlock + " was due");
         nextBlock++;
+        long written = kernel.blockList.get(b).count;
+        if (p.count != written)
+            throw kernel.engineFault("layer " + check.discs + ": block " + b + " handed over with " + p.count
+                    + " entries, the file's has " + written);
         int m = keep.apply(p);
         for (int i = 0; i < m; i++) {
             if (hasLast && !KeyRange.after(p.occ[i], p.mover[i], lastOcc, lastMover))
