@@ -25,7 +25,7 @@ public final class EntryChecker {
 
     private final Kernel kernel;
     private final Game game;
-    /** Worker: keeps its first violation (the engine's pass picks the earliest) instead of reporting. */
+    /** Worker: keeps its first violation (the pass picks the earliest) instead of reporting it. */
     final boolean worker;
     Violation first;
     /** The range of a block this checker was last given, for LayerPass.endBlock. */
@@ -209,7 +209,8 @@ public final class EntryChecker {
                         int needs = type == Game.PASS_CHILD ? Kernel.passNeeds(need) : need;
                         int bits = needs | (flags & REACHED);
                         int at = (int) (range.base() + answer.index);
-                        if (bits != 0) BYTES.getAndBitwiseOr(pass.check.childFlags, at, (byte) bits);
+                        if (bits != 0)
+                            BYTES.getAndBitwiseOr(pass.check.childFlags, at, (byte) bits);
                     }
                 }
             }
@@ -229,11 +230,16 @@ public final class EntryChecker {
     private boolean lookUp(long occ, long mover) {
         if (pass.lookup == null || !pass.lookup.find(occ, mover, answer)) return false;
         if (answer.occ != occ || answer.mover != mover)
-            throw kernel.engineFault("asked for key " + Long.toHexString(occ) + "/" + Long.toHexString(mover)
-                    + ", answered with key " + Long.toHexString(answer.occ) + "/" + Long.toHexString(answer.mover));
+            throw kernel.engineFault("asked for key " + key(occ, mover) + ", answered with key "
+                    + key(answer.occ, answer.mover));
         if (answer.index < 0 || answer.index >= range.size())
-            throw kernel.engineFault("answered index " + answer.index + " outside its range of " + range.size());
+            throw kernel.engineFault("answered index " + answer.index + " outside its range of "
+                    + range.size());
         return true;
+    }
+
+    private static String key(long occ, long mover) {
+        return Long.toHexString(occ) + "/" + Long.toHexString(mover);
     }
 
     /** The obligations of one entry (SPEC §9), in the order P, A', P', C, A. */
@@ -261,7 +267,8 @@ public final class EntryChecker {
     /** R-AP-1: an A' entry's move is worth exactly its value. */
     private void rAp1() {
         if (here(star) && (mLo[star] != lo || mHi[star] != lo))
-            report(Rule.AP_1, "A' value " + lo + " but its move " + game.moveName(mv) + " is worth " + range(star));
+            report(Rule.AP_1, "A' value " + lo + " but its move " + game.moveName(mv)
+                    + " is worth " + range(star));
     }
 
     /** R-TB-1 for A': no earlier move may reach the value. */
@@ -322,7 +329,8 @@ public final class EntryChecker {
         if (reported != null && reported.get((int) index)) return;
         String why = null;
         if (here(star) && (mLo[star] != lo || mHi[star] != lo))
-            why = claim + " move " + game.moveName(mv) + " is worth " + range(star) + ", not the value " + lo;
+            why = claim + " move " + game.moveName(mv) + " is worth " + range(star)
+                    + ", not the value " + lo;
         for (int j = 0; why == null && j < star; j++)
             if (here(j) && mLo[j] == lo && mHi[j] == lo)
                 why = claim + " move " + game.moveName(mv) + " is not canonical: the earlier move "

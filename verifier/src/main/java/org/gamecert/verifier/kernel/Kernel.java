@@ -85,7 +85,8 @@ public final class Kernel {
     private long trailerRows;
     private String commitmentHex;
 
-    public Kernel(Result res, boolean all, boolean strict, int maxViolationsPerRule, Runnable checkReadSoFar) {
+    public Kernel(Result res, boolean all, boolean strict, int maxViolationsPerRule,
+            Runnable checkReadSoFar) {
         this.res = res;
         this.all = all;
         this.strict = strict;
@@ -204,7 +205,8 @@ public final class Kernel {
         weak = h.mode == Header.WEAK;
         long rm = h.rootMover, ro = h.rootOpponent;
         if ((rm & ro) != 0) rootFault(rm, ro, false, "root_mover and root_opponent overlap");
-        if (!game.isLegalPosition(rm, ro)) rootFault(rm, ro, true, "the root is not a legal position (R-POS-1)");
+        if (!game.isLegalPosition(rm, ro))
+            rootFault(rm, ro, true, "the root is not a legal position (R-POS-1)");
         if (game.isTerminal(rm, ro)) rootFault(rm, ro, true, "the root is terminal");
         if (game.legalMoveCodes(rm, ro) == 0) rootFault(rm, ro, true, "the root's mover must pass");
         rootDiscs = Long.bitCount(rm | ro);
@@ -250,7 +252,8 @@ public final class Kernel {
      */
     public Payload decode(BlockRecord rec, byte[] frame, byte[] prevChain, Payload reuse)
             throws FormatException {
-        byte[] raw = DataFrame.decompress(frame, Math.toIntExact(rec.rawLen), rec.index); // R-CON-2 held
+        int rawLen = Math.toIntExact(rec.rawLen); // R-CON-2 held: below 2^25
+        byte[] raw = DataFrame.decompress(frame, rawLen, rec.index);
         byte[] chain = chain(prevChain, rec, raw);
         if (!Arrays.equals(chain, rec.chain))
             throw new FormatException(Rule.HASH_1, "block " + rec.index + ": stored chain value "
@@ -266,8 +269,8 @@ public final class Kernel {
     public void blockFailure(BlockRecord rec, FormatException e) {
         if (rec == null) fatal(e.rule(), e.getMessage());
         long entry = -1;
-        if (e instanceof Payload.EntryFormatException && ((Payload.EntryFormatException) e).entry >= 0)
-            entry = ((Payload.EntryFormatException) e).entry + (rec.layer == curDiscs ? curCount : 0);
+        if (e instanceof Payload.EntryFormatException ef && ef.entry >= 0)
+            entry = ef.entry + (rec.layer == curDiscs ? curCount : 0);
         boolean named = entry >= 0 || e.getMessage().startsWith("block ");
         violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
                 (named ? "" : "block " + rec.index + ": ") + e.getMessage(), true);
@@ -279,7 +282,8 @@ public final class Kernel {
      */
     public int startBlock(BlockRecord rec, Payload p) {
         if (rec.index != blocks || p.block != rec.index || p.count != rec.count)
-            throw engineFault("block " + rec.index + " handed over as block " + blocks + " of the file");
+            throw engineFault("block " + rec.index + " handed over as block " + blocks
+                    + " of the file");
         byte[] before = lastAcceptedChain == null ? firstChain : lastAcceptedChain;
         if (p.chainBefore != before && !Arrays.equals(p.chainBefore, before))
             throw engineFault("block " + rec.index + " was decoded against another chain value");
@@ -289,7 +293,8 @@ public final class Kernel {
         // decided before the layer is kept: the layers kept are 0..64, d + 1 cannot overflow.
         if (rec.layer > 64)
             violation(Rule.LAY_2, rec.index, rec.layer, 0, true, p.mover[0], p.occ[0] & ~p.mover[0],
-                    "entry has " + Long.bitCount(p.occ[0]) + " discs in a block of layer " + rec.layer, true);
+                    "entry has " + Long.bitCount(p.occ[0]) + " discs in a block of layer "
+                    + rec.layer, true);
         int layer = (int) rec.layer;
         if (layer != curDiscs) {
             if (nLayers > 0) endLayer();
@@ -338,7 +343,8 @@ public final class Kernel {
             return;
         }
         if (outOfOrder) {
-            String what = occ == lastOcc && mover == lastMover ? "the key repeats the previous entry's"
+            String what = occ == lastOcc && mover == lastMover
+                    ? "the key repeats the previous entry's"
                     : "the key is smaller than the previous entry's";
             violation(Rule.LAY_3, rec.index, d, curCount, true, mover, opp, what, false);
             return;
@@ -409,7 +415,7 @@ public final class Kernel {
         }
     }
 
-    /** A checker for one thread; worker: keeps its first violation for the pass to pick the earliest. */
+    /** A checker for one thread; worker: it keeps its first violation for the pass to pick from. */
     public EntryChecker newChecker(boolean worker) {
         EntryChecker c = new EntryChecker(this, worker);
         checkers.add(c);
@@ -440,7 +446,8 @@ public final class Kernel {
     public void endPass2() {
         pass2Ended = true;
         flagsOfNextLayer = null;
-        res.violations.sort((x, y) -> before(x, y) ? -1 : before(y, x) ? 1 : 0); // --all: in the order of checks
+        // --all: in the order of checks
+        res.violations.sort((x, y) -> before(x, y) ? -1 : before(y, x) ? 1 : 0);
         if (found != null) violation(found, false);
     }
 
@@ -462,7 +469,8 @@ public final class Kernel {
         }
         long start = ct.position();
         byte[] head = ct.read(start, 20);
-        long blockCount = Bytes.u64(head, 0), entryCount = Bytes.u64(head, 8), rows = Bytes.u32(head, 16);
+        long blockCount = Bytes.u64(head, 0), entryCount = Bytes.u64(head, 8);
+        long rows = Bytes.u32(head, 16);
         if (rows != (size - 52) / 20)
             fatal(Rule.CON_1, "TRAILER rows " + rows + " but its size holds " + (size - 52) / 20);
         MessageDigest md = sha256();
@@ -491,15 +499,19 @@ public final class Kernel {
                     + Long.toUnsignedString(entryCount) + " entries; read " + blocks + " blocks, "
                     + entries + " entries");
         if (!Arrays.equals(stored, commitment))
-            fatal(Rule.HASH_3, "stored commitment " + hex(stored) + " != computed " + hex(commitment));
+            fatal(Rule.HASH_3, "stored commitment " + hex(stored) + " != computed "
+                    + hex(commitment));
         long rm = h.rootMover, ro = h.rootOpponent;
         if (!rootFound)
-            violation(Rule.ROOT_1, -1, rootDiscs, -1, true, rm, ro, "no entry for the root's canonical form", true);
+            violation(Rule.ROOT_1, -1, rootDiscs, -1, true, rm, ro,
+                    "no entry for the root's canonical form", true);
         if (!weak && ((rootKind & P) == 0 || rootLo != h.rootValue))
-            violation(Rule.ROOT_2, -1, rootDiscs, -1, true, rm, ro, "root entry has kinds " + kindName(rootKind)
-                    + " and value " + rootLo + "; the header claims P with value " + h.rootValue, true);
+            violation(Rule.ROOT_2, -1, rootDiscs, -1, true, rm, ro, "root entry has kinds "
+                    + kindName(rootKind) + " and value " + rootLo
+                    + "; the header claims P with value " + h.rootValue, true);
         if (weak && (rootLo != h.rootValue || rootHi != h.rootValue))
-            violation(Rule.ROOT_3, -1, rootDiscs, -1, true, rm, ro, "root entry bounds [" + rootLo + ", "
+            violation(Rule.ROOT_3, -1, rootDiscs, -1, true, rm, ro, "root entry bounds ["
+                    + rootLo + ", "
                     + rootHi + "] are not [" + h.rootValue + ", " + h.rootValue + "]", true);
         trailerCensus = census;
         trailerRows = rows;
@@ -520,14 +532,17 @@ public final class Kernel {
         }
         res.region = total;
         if (trailerRows != rowsExpected)
-            fatal(Rule.CENSUS_1, "trailer has " + trailerRows + " census rows, expected " + rowsExpected
+            fatal(Rule.CENSUS_1, "trailer has " + trailerRows + " census rows, expected "
+                    + rowsExpected
                     + " (discs " + rootDiscs + ".." + game.cells + ")");
         for (int r = 0; r < rowsExpected; r++) {
             long[] mine = res.census.get(r), theirs = trailerCensus[r];
             if (mine[0] != theirs[0] || mine[1] != theirs[1] || mine[2] != theirs[2])
                 violation(Rule.CENSUS_1, -1, (int) mine[0], -1, false, 0, 0, "census row " + r
-                        + ": trailer says discs " + theirs[0] + " region " + Long.toUnsignedString(theirs[1])
-                        + " auxiliary " + Long.toUnsignedString(theirs[2]) + "; counted region " + mine[1]
+                        + ": trailer says discs " + theirs[0]
+                        + " region " + Long.toUnsignedString(theirs[1])
+                        + " auxiliary " + Long.toUnsignedString(theirs[2])
+                        + "; counted region " + mine[1]
                         + " auxiliary " + mine[2], true);
         }
         if (strict && unreached > 0) reportUnreached(ct);
@@ -544,7 +559,8 @@ public final class Kernel {
             if (firstUnreachedIndex < base + m) {
                 int i = (int) (firstUnreachedIndex - base);
                 violation(Rule.REACH_1, -1, lDiscs[li], firstUnreachedIndex, true, p.mover[i],
-                        p.occ[i] & ~p.mover[i], unreached + " entries are unreached (--strict)", true);
+                        p.occ[i] & ~p.mover[i], unreached + " entries are unreached (--strict)",
+                        true);
             }
             base += m;
         }
@@ -555,7 +571,8 @@ public final class Kernel {
      * layer read was checked in full against the layer below; else the verdict the result has.
      */
     public Result conclude(Result from) {
-        if (engineFault != null) throw new EngineFault(engineFault.substring("engine fault: ".length()));
+        if (engineFault != null)
+            throw new EngineFault(engineFault.substring("engine fault: ".length()));
         if (!pass2Ended && !anyViolation) throw engineFault("pass 2 did not end");
         for (int li = 0; li < nLayers; li++)
             if (!layerChecked[li] && !anyViolation)
@@ -591,7 +608,8 @@ public final class Kernel {
             int m = 0;
             for (int i = 0; i < p.count; i++) {
                 long o = p.occ[i], mv = p.mover[i];
-                if (Long.bitCount(o) != discs || (any && !KeyRange.after(o, mv, occ, mover))) continue;
+                if (Long.bitCount(o) != discs || (any && !KeyRange.after(o, mv, occ, mover)))
+                    continue;
                 any = true;
                 occ = o;
                 mover = mv;

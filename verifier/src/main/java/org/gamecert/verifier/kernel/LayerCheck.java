@@ -19,7 +19,8 @@ import org.gamecert.verifier.kernel.format.Payload;
  * to see every entry of this layer once, in key order.
  */
 public final class LayerCheck {
-    private static final List<String> POSITION_RULES = List.of(Rule.POS_1, Rule.POS_2, Rule.POS_3, Rule.MOVE_1);
+    private static final List<String> POSITION_RULES = List.of(Rule.POS_1, Rule.POS_2, Rule.POS_3,
+            Rule.MOVE_1);
 
     final Kernel kernel;
     final int li, below, discs;
@@ -42,8 +43,9 @@ public final class LayerCheck {
         this.size = kernel.lSize[li];
         flags = flagsFromAbove != null ? flagsFromAbove : new byte[(int) size];
         if (flags.length != size) throw kernel.engineFault("flags of another layer");
+        int rootFlags = EntryChecker.REACHED | (kernel.weak ? 0 : Kernel.P);
         if (kernel.rootFound && discs == kernel.rootDiscs && kernel.rootIndex < flags.length)
-            flags[(int) kernel.rootIndex] |= (byte) (EntryChecker.REACHED | (kernel.weak ? 0 : Kernel.P));
+            flags[(int) kernel.rootIndex] |= (byte) rootFlags;
         childFlags = below >= 0 ? new byte[(int) kernel.lSize[below]] : null;
         for (EntryChecker c : kernel.checkers) c.terminals.clear();
     }
@@ -66,7 +68,8 @@ public final class LayerCheck {
     public LayerPass pass(KeyRange range, ChildLookup lookup) {
         tiling.next(range, "layer " + discs + "'s layer below");
         if (!(range.first() && range.last()) && carry == null)
-            throw kernel.engineFault("layer " + discs + " checked in ranges without carrying the maximum");
+            throw kernel.engineFault("layer " + discs
+                    + " checked in ranges without carrying the maximum");
         passesOpen++;
         return new LayerPass(this, range, below >= 0 ? lookup : null);
     }
@@ -94,7 +97,8 @@ public final class LayerCheck {
     public Recheck recheck(Container ct) throws IOException {
         int b = kernel.lFirst[li];
         long base = 0; // no entry of this layer was skipped: a skip ends the run first
-        while (base + kernel.blockList.get(b).count <= best.entry()) base += kernel.blockList.get(b++).count;
+        while (base + kernel.blockList.get(b).count <= best.entry())
+            base += kernel.blockList.get(b++).count;
         Payload p = kernel.reload(ct, b, null);
         return new Recheck(b, p, (int) (best.entry() - base));
     }
@@ -122,7 +126,7 @@ public final class LayerCheck {
             checker.gather(pass, block, discs, best.entry(), mover, opp, k, lo, hi, mv);
         }
 
-        /** The rule the entry breaks first; the violation found stands if the recheck finds none. */
+        /** The rule the entry breaks first (the violation found stands if none is found). */
         public void conclude() {
             if (!recheckTiling.done) throw kernel.engineFault("the recheck's ranges end early");
             Violation v = checker.recheck();
@@ -138,8 +142,10 @@ public final class LayerCheck {
         boolean complete = tiling.done && everyPassComplete && passesOpen == 0;
         if (complete) kernel.layerChecked(li);
         else if (best == null && !kernel.anyViolation && !kernel.checkingReadSoFar)
-            throw kernel.engineFault("layer " + discs + " was not checked in full (an entry or a key range left out)");
-        if (best != null) kernel.found = best; // a shallower layer's comes later in the order of checks
+            throw kernel.engineFault("layer " + discs
+                    + " was not checked in full (an entry or a key range left out)");
+        if (best != null)
+            kernel.found = best; // a shallower layer's comes later in the order of checks
         for (byte f : flags) {
             if ((f & (Kernel.P | Kernel.AP | Kernel.PP)) != 0) kernel.region[discs]++;
         }
@@ -167,14 +173,17 @@ public final class LayerCheck {
             boolean ok;
             if (done) ok = false;
             else if (previous == null) ok = r.first() && r.base() == 0;
-            else ok = !r.first() && r.afterOcc() == previous.upOcc() && r.afterMover() == previous.upMover()
+            else ok = !r.first() && r.afterOcc() == previous.upOcc()
+                    && r.afterMover() == previous.upMover()
                     && r.base() == previous.base() + previous.size();
             ok &= r.size() >= 0 && r.base() + r.size() <= layerSize;
             // each range ends at or after its start, so that the ranges are in key order
             boolean bounded = !r.first() && !r.last();
             ok &= !bounded || !KeyRange.after(r.afterOcc(), r.afterMover(), r.upOcc(), r.upMover());
             if (r.last()) ok &= r.base() + r.size() == layerSize;
-            if (!ok) throw kernel.engineFault("the key ranges of " + what + " do not tile it (" + r + " after "
+            if (!ok)
+                throw kernel.engineFault("the key ranges of " + what + " do not tile it (" + r
+                        + " after "
                     + previous + ", " + layerSize + " entries)");
             previous = r;
             done = r.last();

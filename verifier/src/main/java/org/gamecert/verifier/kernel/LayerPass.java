@@ -45,17 +45,20 @@ public final class LayerPass {
     public int block(int b, Payload p) {
         Kernel kernel = check.kernel;
         if (blockOpen || b != nextBlock || p.block != b || b >= kernel.lEnd[check.li])
-            throw kernel.engineFault("layer " + check.discs + ": block " + b + " handed over where block "
+            throw kernel.engineFault("layer " + check.discs + ": block " + b
+                    + " handed over where block "
                     + nextBlock + " was due");
         nextBlock++;
         long written = kernel.blockList.get(b).count;
         if (p.count != written)
-            throw kernel.engineFault("layer " + check.discs + ": block " + b + " handed over with " + p.count
+            throw kernel.engineFault("layer " + check.discs + ": block " + b + " handed over with "
+                    + p.count
                     + " entries, the file's has " + written);
         int m = keep.apply(p);
         for (int i = 0; i < m; i++) {
             if (hasLast && !KeyRange.after(p.occ[i], p.mover[i], lastOcc, lastMover))
-                throw kernel.engineFault("layer " + check.discs + ": entries out of key order in block " + b);
+                throw kernel.engineFault("layer " + check.discs
+                        + ": entries out of key order in block " + b);
             hasLast = true;
             lastOcc = p.occ[i];
             lastMover = p.mover[i];
@@ -75,7 +78,8 @@ public final class LayerPass {
         return m;
     }
 
-    /** Checks entries [from, to) of the current block with checker c, its one range of the block. */
+    /** Checks entries [from, to) of the current block with checker c,
+            its one range of the block. */
     public void check(EntryChecker c, int from, int to) {
         c.rangeSerial = serial;
         c.rangeFrom = from;
@@ -89,20 +93,24 @@ public final class LayerPass {
         }
     }
 
-    /** The block's ranges were checked by these checkers: they must tile it; the earliest violation is kept. */
+    /** The block's ranges were checked by these checkers: they must tile it. */
     public void endBlock(EntryChecker... used) {
         EntryChecker[] byStart = used.clone();
-        Arrays.sort(byStart, Comparator.comparingInt((EntryChecker c) -> c.rangeFrom).thenComparingInt(c -> c.rangeTo));
+        Arrays.sort(byStart,
+                Comparator.comparingInt((EntryChecker c) -> c.rangeFrom)
+                        .thenComparingInt(c -> c.rangeTo));
         int at = 0;
         for (EntryChecker c : byStart) {
             if (c.rangeSerial != serial || c.rangeFrom != at || c.rangeTo < at) at = -1;
             else at = c.rangeTo;
         }
         if (!blockOpen || at != kept)
-            throw check.kernel.engineFault("layer " + check.discs + ": the ranges checked do not tile block " + block);
+            throw check.kernel.engineFault("layer " + check.discs
+                    + ": the ranges checked do not tile block " + block);
         blockOpen = false;
         for (EntryChecker c : used)
-            if (c.first != null && (check.best == null || c.first.entry() < check.best.entry())) check.best = c.first;
+            if (c.first != null && (check.best == null || c.first.entry() < check.best.entry()))
+                check.best = c.first;
     }
 
     /** The pass is over: complete when every block of the layer was handed over and checked. */

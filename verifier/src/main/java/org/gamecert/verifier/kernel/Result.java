@@ -67,7 +67,8 @@ public final class Result {
 
     /** The same figures with a verdict other than VERIFIED, and no commitment. */
     public static Result withVerdict(Result from, Verdict verdict) {
-        if (verdict == Verdict.VERIFIED) throw new IllegalArgumentException("only the kernel verifies");
+        if (verdict == Verdict.VERIFIED)
+            throw new IllegalArgumentException("only the kernel verifies");
         return new Result(from, verdict, null);
     }
 

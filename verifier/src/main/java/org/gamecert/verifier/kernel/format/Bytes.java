@@ -5,7 +5,8 @@ public final class Bytes {
     private Bytes() {}
 
     public static long u32(byte[] b, int p) {
-        return (b[p] & 0xFFL) | (b[p + 1] & 0xFFL) << 8 | (b[p + 2] & 0xFFL) << 16 | (b[p + 3] & 0xFFL) << 24;
+        return (b[p] & 0xFFL) | (b[p + 1] & 0xFFL) << 8 | (b[p + 2] & 0xFFL) << 16
+                | (b[p + 3] & 0xFFL) << 24;
     }
 
     public static long u64(byte[] b, int p) {

@@ -39,17 +39,23 @@ public final class DataFrame {
         long fcs = 0;
         for (int i = 0; i < fcsSize; i++) fcs |= (frame[p + i] & 0xFFL) << (8 * i);
         if (fcsSize == 2) fcs += 256;
-        if (fcs != rawLen) throw fail(block, "Frame_Content_Size " + Long.toUnsignedString(fcs) + " != raw_len " + rawLen);
+        if (fcs != rawLen)
+            throw fail(block, "Frame_Content_Size " + Long.toUnsignedString(fcs) + " != raw_len "
+                    + rawLen);
         if (singleSegment) window = fcs;
         if (window > MAX_WINDOW) throw fail(block, "Window_Size " + window + " > 2^24");
         try {
             long extent = Zstd.findFrameCompressedSize(frame, 0, frame.length);
-            if (Zstd.isError(extent)) throw fail(block, "malformed frame: " + Zstd.getErrorName(extent));
-            if (extent != frame.length) throw fail(block, "the frame ends after " + extent + " of comp_len " + frame.length + " bytes");
+            if (Zstd.isError(extent))
+                throw fail(block, "malformed frame: " + Zstd.getErrorName(extent));
+            if (extent != frame.length)
+                throw fail(block, "the frame ends after " + extent + " of comp_len " + frame.length
+                        + " bytes");
             byte[] out = new byte[rawLen];
             long n = Zstd.decompressByteArray(out, 0, rawLen, frame, 0, frame.length);
             if (Zstd.isError(n)) throw fail(block, "decompression failed: " + Zstd.getErrorName(n));
-            if (n != rawLen) throw fail(block, "decompressed to " + n + " bytes, raw_len is " + rawLen);
+            if (n != rawLen)
+                throw fail(block, "decompressed to " + n + " bytes, raw_len is " + rawLen);
             return out;
         } catch (ZstdException e) { // zstd-jni reports some errors by exception rather than by code
             throw fail(block, "malformed frame: " + e.getMessage());

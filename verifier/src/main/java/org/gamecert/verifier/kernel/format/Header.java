@@ -22,7 +22,8 @@ public final class Header {
         if (magic[0] != 'G' || magic[1] != 'S' || magic[2] != 'C' || magic[3] != 'F')
             throw fail("magic is not GSCF");
         version = (int) r.u(2, "version");
-        if (version != 1) throw fail("version " + version + " (this verifier knows version 1 only)");
+        if (version != 1)
+            throw fail("version " + version + " (this verifier knows version 1 only)");
         family = (int) r.u(1, "family");
         width = (int) r.u(1, "width");
         height = (int) r.u(1, "height");
@@ -36,9 +37,11 @@ public final class Header {
             throw fail("unknown game family " + family);
         }
         utility = (int) r.u(1, "utility");
-        if (utility != family) throw fail("utility " + utility + " is not the family's (" + family + ")");
+        if (utility != family)
+            throw fail("utility " + utility + " is not the family's (" + family + ")");
         symmetry = (int) r.u(1, "symmetry");
-        if (symmetry != 0 && symmetry != family) throw fail("symmetry " + symmetry + " is not 0 or the family's");
+        if (symmetry != 0 && symmetry != family)
+            throw fail("symmetry " + symmetry + " is not 0 or the family's");
         mode = (int) r.u(1, "mode");
         if (mode != SEMI_STRONG && mode != WEAK) throw fail("mode " + mode);
         int tbLen = (int) r.u(1, "tb_len");
@@ -56,7 +59,8 @@ public final class Header {
         rootOpponent = r.u(8, "root_opponent");
         rootValue = (byte) r.u(1, "root_value");
         int uMax = family == OTHELLO ? width * width : 1;
-        if (rootValue < -uMax || rootValue > uMax) throw fail("root_value " + rootValue + " outside the utility range");
+        if (rootValue < -uMax || rootValue > uMax)
+            throw fail("root_value " + rootValue + " outside the utility range");
         long mbb = r.u(4, "max_block_bytes");
         if (mbb < 1 || mbb > (1 << 24)) throw fail("max_block_bytes " + mbb + " outside 1..2^24");
         maxBlockBytes = (int) mbb;
@@ -67,7 +71,8 @@ public final class Header {
         if (infoLen > 4096) throw fail("info_len " + infoLen + " > 4096");
         info = r.bytes(infoLen, "info");
         if (contentLength != 40 + tbLen + infoLen)
-            throw fail("content length " + contentLength + " != 40 + tb_len + info_len = " + (40 + tbLen + infoLen));
+            throw fail("content length " + contentLength + " != 40 + tb_len + info_len = "
+                    + (40 + tbLen + infoLen));
     }
 
     /** Parses header content (the HEADER frame's content, without its 8-byte frame header). */

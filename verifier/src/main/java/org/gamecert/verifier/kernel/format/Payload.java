@@ -44,7 +44,8 @@ public final class Payload {
      * The caller has bounded count by the header's max_block_entries. reuse: columns to decode
      * into when long enough (else null, or too short: new ones).
      */
-    public static Payload decode(byte[] raw, int count, boolean weak, int uMin, int uMax, long block, Payload reuse) throws FormatException {
+    public static Payload decode(byte[] raw, int count, boolean weak, int uMin, int uMax,
+            long block, Payload reuse) throws FormatException {
         Payload e = reuse != null && reuse.occ.length >= count ? reuse : new Payload(count);
         e.count = count;
         int[] pos = {0};
@@ -52,18 +53,21 @@ public final class Payload {
         for (int i = 0; i < count; i++) {
             long d = varint(raw, pos, block, i), x = varint(raw, pos, block, i);
             long next = occ + d;
-            if (Long.compareUnsigned(next, occ) < 0) throw fail(Rule.ENC_3, block, i, "occ overflows 2^64");
+            if (Long.compareUnsigned(next, occ) < 0)
+                throw fail(Rule.ENC_3, block, i, "occ overflows 2^64");
             occ = next;
             if (i > 0 && d == 0) {
                 long t = c + 1, u = t + x;
-                if (t == 0 || Long.compareUnsigned(u, t) < 0) throw fail(Rule.ENC_3, block, i, "c overflows 2^64");
+                if (t == 0 || Long.compareUnsigned(u, t) < 0)
+                    throw fail(Rule.ENC_3, block, i, "c overflows 2^64");
                 c = u;
             } else {
                 c = x;
             }
             int bits = Long.bitCount(occ);
             if (bits < 64 && Long.compareUnsigned(c, 1L << bits) >= 0)
-                throw fail(Rule.ENC_3, block, i, "c = " + Long.toUnsignedString(c) + " is not below 2^" + bits);
+                throw fail(Rule.ENC_3, block, i, "c = " + Long.toUnsignedString(c)
+                        + " is not below 2^" + bits);
             e.occ[i] = occ;
             e.mover[i] = pdep(c, occ);
         }
@@ -87,33 +91,44 @@ public final class Payload {
             } else {
                 if ((k & C) != 0) lo = value(raw, p++, uMin, uMax, block, i);
                 if ((k & A) != 0) hi = value(raw, p++, uMin, uMax, block, i);
-                if (lo > hi) throw fail(Rule.VAL_0, block, i, "lower bound " + lo + " > upper bound " + hi);
+                if (lo > hi)
+                    throw fail(Rule.VAL_0, block, i, "lower bound " + lo + " > upper bound " + hi);
             }
             e.lo[i] = (byte) lo;
             e.hi[i] = (byte) hi;
         }
         for (int i = 0; i < count; i++) {
             if (hasMove(e.kind[i])) {
-                if (p + 1 > raw.length) throw fail(Rule.ENC_2, block, i, "moves section runs past raw_len");
+                if (p + 1 > raw.length)
+                    throw fail(Rule.ENC_2, block, i, "moves section runs past raw_len");
                 e.move[i] = raw[p++];
             } else {
                 e.move[i] = -1;
             }
         }
-        if (p != raw.length) throw fail(Rule.ENC_2, block, -1, (raw.length - p) + " bytes left over after the moves section");
+        if (p != raw.length)
+            throw fail(Rule.ENC_2, block, -1, (raw.length - p)
+                    + " bytes left over after the moves section");
         return e;
     }
 
     private static void checkKind(int k, boolean weak, long block, int i) throws FormatException {
-        if (!validKind(k)) throw fail(Rule.KIND_1, block, i, String.format("kind byte 0x%02X is not a valid kind set", k));
-        if (weak && isExact(k)) throw fail(Rule.KIND_2, block, i, String.format("kind 0x%02X holds an exact kind in a weak certificate", k));
+        if (!validKind(k))
+            throw fail(Rule.KIND_1, block, i,
+                    String.format("kind byte 0x%02X is not a valid kind set", k));
+        if (weak && isExact(k))
+            throw fail(Rule.KIND_2, block, i,
+                    String.format("kind 0x%02X holds an exact kind in a weak certificate", k));
     }
 
     /** The value byte at p: within the section (R-ENC-2) and the utility range (R-VAL-0). */
-    private static int value(byte[] raw, int p, int uMin, int uMax, long block, int i) throws FormatException {
+    private static int value(byte[] raw, int p, int uMin, int uMax, long block, int i)
+            throws FormatException {
         if (p >= raw.length) throw fail(Rule.ENC_2, block, i, "values section runs past raw_len");
         int v = raw[p];
-        if (v < uMin || v > uMax) throw fail(Rule.VAL_0, block, i, "value " + v + " outside [" + uMin + ", " + uMax + "]");
+        if (v < uMin || v > uMax)
+            throw fail(Rule.VAL_0, block, i, "value " + v + " outside [" + uMin + ", " + uMax
+                    + "]");
         return v;
     }
 
@@ -122,9 +137,11 @@ public final class Payload {
         long v = 0;
         int p = pos[0];
         for (int i = 0; ; i++) {
-            if (p >= raw.length) throw fail(Rule.ENC_2, block, entry, "keys section runs past raw_len");
+            if (p >= raw.length)
+                throw fail(Rule.ENC_2, block, entry, "keys section runs past raw_len");
             int b = raw[p++] & 0xFF;
-            if (i == 9 && b > 1) throw fail(Rule.ENC_1, block, entry, "varint does not fit 64 bits");
+            if (i == 9 && b > 1)
+                throw fail(Rule.ENC_1, block, entry, "varint does not fit 64 bits");
             v |= (long) (b & 0x7F) << (7 * i);
             if ((b & 0x80) == 0) {
                 if (i > 0 && b == 0) throw fail(Rule.ENC_1, block, entry, "varint is not minimal");

@@ -53,10 +53,14 @@ public final class ConnectFourRules extends Game {
      */
     public boolean hasFour(long discs) {
         if (four(discs, 1)) return true;
-        return w >= 4 && (four(discs, stride) || four(discs, stride - 1) || four(discs, stride + 1));
+        if (w < 4) return false; // no other line fits (the guard that keeps the shifts below 64)
+        return four(discs, stride) || four(discs, stride - 1) || four(discs, stride + 1);
     }
 
-    /** Four discs at steps of s (s ≤ 17, so no shift wraps); the empty sentinels stop columns wrapping. */
+    /**
+     * Four discs at steps of s (s ≤ 17, so no shift wraps); the empty sentinels stop columns
+     * wrapping.
+     */
     private static boolean four(long discs, int s) {
         long m = discs & (discs >>> s);
         return (m & (m >>> (2 * s))) != 0;
@@ -65,7 +69,8 @@ public final class ConnectFourRules extends Game {
     @Override
     public long legalMoveCodes(long mover, long opponent) {
         long free = ~(mover | opponent) & top, moves = 0;
-        for (int c = 0; c < w; c++) moves |= (free >>> (c * h + h - 1)) & (1L << c); // c's top to bit c
+        for (int c = 0; c < w; c++)
+            moves |= (free >>> (c * h + h - 1)) & (1L << c); // c's top to bit c
         return moves;
     }
 

@@ -8,7 +8,7 @@ public abstract class Game {
     /** Child kinds returned by {@link #child}. */
     public static final int CHILD = 0, PASS_CHILD = 1, TERMINAL = 2;
 
-    /** Cells of the board, move codes, the utility range, the symmetries of the full group (SPEC §7). */
+    /** Cells of the board, move codes, the utility range, the symmetries of the group (SPEC §7). */
     public final int cells, moveCodes, uMin, uMax, symmetryCount;
     /** The board's squares as bits. */
     public final long boardMask;
@@ -73,7 +73,8 @@ public abstract class Game {
             }
             bm = best == 0 ? mover : transform(mover, best);
             for (int g = best + 1; tie && g < group; g++)
-                if (out[g] == bo && Long.compareUnsigned(transform(mover, g), bm) < 0) bm = transform(mover, g);
+                if (out[g] == bo && Long.compareUnsigned(transform(mover, g), bm) < 0)
+                    bm = transform(mover, g);
         }
         out[8] = bm;
         return bo;
@@ -90,8 +91,8 @@ public abstract class Game {
 
     /**
      * The successor of a legal move (SPEC §7.2): returns CHILD (out = child, sign -1), PASS_CHILD
-     * (out = child after the opponent's pass, sign +1) or TERMINAL (out = the terminal position with
-     * the opponent to move, out[2] = the move's value from the mover's point of view).
+     * (out = child after the opponent's pass, sign +1) or TERMINAL (out = the terminal position
+     * with the opponent to move, out[2] = the move's value from the mover's point of view).
      */
     public int child(long mover, long opponent, int code, long[] out) {
         long delta = moveDelta(mover, opponent, code);

@@ -33,22 +33,26 @@ public final class OthelloRules extends Game {
         int[][] dirs = {{0, 1}, {1, 0}, {1, 1}, {1, -1}, {0, -1}, {-1, 0}, {-1, -1}, {-1, 1}};
         for (int q = 0; q < n * n; q++)
             for (int d = 0; d < 8; d++)
-                for (int r = q / n + dirs[d][0], c = q % n + dirs[d][1]; r >= 0 && r < n && c >= 0 && c < n; r += dirs[d][0], c += dirs[d][1])
+                for (int r = q / n + dirs[d][0], c = q % n + dirs[d][1];
+                        r >= 0 && r < n && c >= 0 && c < n; r += dirs[d][0], c += dirs[d][1])
                     rays[8 * q + d] |= bit(r, c);
         int h = n / 2;
         centre = bit(h - 1, h - 1) | bit(h - 1, h) | bit(h, h - 1) | bit(h, h);
         // Each generator is 2 or 3 delta swaps of disjoint square pairs. A mirror reverses the
         // columns in halves, then within the halves; the transpose swaps the off-diagonal blocks,
         // then transposes within the blocks. Swap i moves the squares where low(r, c) holds.
-        java.util.List<long[]> hs = new java.util.ArrayList<>(), vs = new java.util.ArrayList<>(), ts = new java.util.ArrayList<>();
+        java.util.List<long[]> hs = new java.util.ArrayList<>(), vs = new java.util.ArrayList<>(),
+                ts = new java.util.ArrayList<>();
         int[] halves = n == 4 ? new int[] {2, 1} : n == 6 ? new int[] {3, 1} : new int[] {4, 2, 1};
         for (int half : halves) {
             int span = n == 6 && half == 1 ? 2 : half; // 6: halves of 3, then their outer columns
-            java.util.function.IntPredicate low = n == 6 && half == 1 ? c -> c % 3 == 0 : c -> c % (2 * half) < half;
+            java.util.function.IntPredicate low = n == 6 && half == 1 ? c -> c % 3 == 0
+                    : c -> c % (2 * half) < half;
             hs.add(new long[] {squares((r, c) -> low.test(c)), span});
             vs.add(new long[] {squares((r, c) -> low.test(r)), (long) span * n});
             if (n != 6 || half == 3)
-                ts.add(new long[] {squares((r, c) -> r % (2 * half) < half && c % (2 * half) >= half), (long) half * (n - 1)});
+                ts.add(new long[] {squares((r, c) -> r % (2 * half) < half
+                        && c % (2 * half) >= half), (long) half * (n - 1)});
         }
         for (int k = 1; n == 6 && k <= 2; k++) { // within the 3x3 blocks: (a, a+k) <-> (a+k, a)
             int kk = k;
@@ -110,7 +114,7 @@ public final class OthelloRules extends Game {
         return ((up << s) | (down >>> s)) & empty;
     }
 
-    /** The discs flipped by a disc at square: on each ray, the opponent discs before a mover disc. */
+    /** The discs flipped by a disc at square: on each ray, the opponent discs before a mover's. */
     public long flips(long mover, long opponent, int square) {
         long q = 1L << square;
         if (((mover | opponent) & q) != 0 || (q & boardMask) == 0) return 0;
