@@ -102,10 +102,6 @@ public final class Kernel {
         return game;
     }
 
-    public boolean weak() {
-        return weak;
-    }
-
     // ------------------------------------------------------------------ violations
 
     /** Thrown after a violation that ends the check (the first one, or a fatal one with --all). */
@@ -177,11 +173,7 @@ public final class Kernel {
         lSize[li] = curCount;
     }
 
-    /** Pass 1 ended early: the engine stops reading ahead. */
-    public boolean streaming() {
-        return streaming;
-    }
-
+    /** Pass 2 begins: a violation found from now on is reported as found. */
     public void endStreaming() {
         streaming = false;
     }

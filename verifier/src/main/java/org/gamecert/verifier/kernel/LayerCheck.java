@@ -6,7 +6,6 @@ import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.gamecert.verifier.kernel.format.BlockRecord;
 import org.gamecert.verifier.kernel.format.Container;
 import org.gamecert.verifier.kernel.format.Payload;
 
@@ -57,10 +56,6 @@ public final class LayerCheck {
         tbReported = kernel.all ? new BitSet((int) size) : null;
     }
 
-    public int below() {
-        return below;
-    }
-
     /**
      * One pass over this layer's entries against range of the layer below, whose records the
      * engine answers through lookup (with no layer below: KeyRange.whole(0), no lookup).
@@ -80,15 +75,10 @@ public final class LayerCheck {
     }
 
     /**
-     * The first violation, named as when the layer below is held whole: a violation found while
-     * the layer below was in ranges is checked once more with all its children (Recheck). Null:
-     * none; after it the engine calls finish.
+     * Whether the first violation found is to be checked once more with all its children
+     * gathered from every range (Recheck), so that it is named as when the layer below is held
+     * whole. A position rule needs no recheck: it is decided without the children.
      */
-    public Violation found() {
-        return best;
-    }
-
-    /** Whether the first violation found needs all its children gathered again (see Recheck). */
     public boolean needsRecheck() {
         return best != null && !POSITION_RULES.contains(best.rule());
     }
@@ -188,9 +178,5 @@ public final class LayerCheck {
             previous = r;
             done = r.last();
         }
-    }
-
-    BlockRecord blockRecord(int b) {
-        return kernel.blockList.get(b);
     }
 }

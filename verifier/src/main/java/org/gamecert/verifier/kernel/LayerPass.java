@@ -33,10 +33,6 @@ public final class LayerPass {
         nextBlock = check.kernel.lFirst[check.li];
     }
 
-    public KeyRange range() {
-        return range;
-    }
-
     /**
      * The layer's next block b: returns how many of its entries (the ones pass 1 kept, moved to
      * the front of p) are to be checked, or -1 when the pass needs no more (an earlier entry broke
