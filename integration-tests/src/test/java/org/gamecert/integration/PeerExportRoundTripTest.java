@@ -1,9 +1,9 @@
 package org.gamecert.integration;
 
 import org.gamecert.producer.cli.ProduceMain;
-import org.gamecert.verifier.core.check.Options;
-import org.gamecert.verifier.core.check.Result;
-import org.gamecert.verifier.core.check.Verifier;
+import org.gamecert.verifier.engine.Options;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.engine.Verifier;
 import org.gamecert.verifier.peer.PeerOptions;
 import org.gamecert.verifier.peer.PeerResult;
 import org.gamecert.verifier.peer.PeerVerifier;

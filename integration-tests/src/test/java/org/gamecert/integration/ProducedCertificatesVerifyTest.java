@@ -2,9 +2,9 @@ package org.gamecert.integration;
 
 import org.gamecert.producer.cli.ProduceMain;
 import org.gamecert.producer.game.Game;
-import org.gamecert.verifier.core.check.Options;
-import org.gamecert.verifier.core.check.Result;
-import org.gamecert.verifier.core.check.Verifier;
+import org.gamecert.verifier.engine.Options;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.engine.Verifier;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

@@ -1,8 +1,8 @@
 package org.gamecert.integration;
 
 import org.gamecert.producer.game.Game;
-import org.gamecert.verifier.core.rules.ConnectFourRules;
-import org.gamecert.verifier.core.rules.OthelloRules;
+import org.gamecert.verifier.kernel.rules.ConnectFourRules;
+import org.gamecert.verifier.kernel.rules.OthelloRules;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -22,7 +22,7 @@ class RulesAgreementTest {
             "connect4:5x4", "connect4:9x5", "connect4:8x6"})
     void producerAndVerifierRulesAgree(String name) {
         Game p = Game.parse(name);
-        org.gamecert.verifier.core.rules.Game v = p.family == Game.FAMILY_OTHELLO
+        org.gamecert.verifier.kernel.rules.Game v = p.family == Game.FAMILY_OTHELLO
                 ? new OthelloRules(p.width) : new ConnectFourRules(p.width, p.height);
         SplittableRandom rnd = new SplittableRandom(name.hashCode());
         Game.Child pc = new Game.Child();
@@ -51,11 +51,11 @@ class RulesAgreementTest {
                     int kind = v.child(m, o, move, vc);
                     String mv = at + " move " + p.moveName(move);
                     if (pc.sign == 0) {
-                        assertEquals(org.gamecert.verifier.core.rules.Game.TERMINAL, kind, mv);
+                        assertEquals(org.gamecert.verifier.kernel.rules.Game.TERMINAL, kind, mv);
                         assertEquals(pc.terminalValue, (int) vc[2], mv);
                     } else {
-                        assertEquals(pc.sign < 0 ? org.gamecert.verifier.core.rules.Game.CHILD
-                                : org.gamecert.verifier.core.rules.Game.PASS_CHILD, kind, mv);
+                        assertEquals(pc.sign < 0 ? org.gamecert.verifier.kernel.rules.Game.CHILD
+                                : org.gamecert.verifier.kernel.rules.Game.PASS_CHILD, kind, mv);
                         assertEquals(pc.mover, vc[0], mv);
                         assertEquals(pc.opponent, vc[1], mv);
                     }

@@ -2,10 +2,10 @@ package org.gamecert.producer.mutate;
 
 import org.gamecert.producer.cli.ProduceMain;
 import org.gamecert.producer.game.Game;
-import org.gamecert.verifier.core.check.Options;
-import org.gamecert.verifier.core.check.Result;
-import org.gamecert.verifier.core.check.Verifier;
-import org.gamecert.verifier.core.check.Violation;
+import org.gamecert.verifier.engine.Options;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.engine.Verifier;
+import org.gamecert.verifier.kernel.Violation;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

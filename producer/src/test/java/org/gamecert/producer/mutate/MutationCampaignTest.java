@@ -2,10 +2,10 @@ package org.gamecert.producer.mutate;
 
 import org.gamecert.producer.cli.ProduceMain;
 import org.gamecert.producer.game.Game;
-import org.gamecert.verifier.core.check.Options;
-import org.gamecert.verifier.core.check.Result;
-import org.gamecert.verifier.core.check.Verifier;
-import org.gamecert.verifier.core.check.Violation;
+import org.gamecert.verifier.engine.Options;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.engine.Verifier;
+import org.gamecert.verifier.kernel.Violation;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -168,14 +168,14 @@ class MutationCampaignTest {
     @Test
     void producerAndVerifierRulesAgree() {
         Random rnd = new Random(5);
-        Object[][] games = {{Game.parse("othello:4x4"), new org.gamecert.verifier.core.rules.OthelloRules(4)},
-                {Game.parse("othello:6x6"), new org.gamecert.verifier.core.rules.OthelloRules(6)},
-                {Game.parse("connect4:5x4"), new org.gamecert.verifier.core.rules.ConnectFourRules(5, 4)},
-                {Game.parse("connect4:7x6"), new org.gamecert.verifier.core.rules.ConnectFourRules(7, 6)}};
+        Object[][] games = {{Game.parse("othello:4x4"), new org.gamecert.verifier.kernel.rules.OthelloRules(4)},
+                {Game.parse("othello:6x6"), new org.gamecert.verifier.kernel.rules.OthelloRules(6)},
+                {Game.parse("connect4:5x4"), new org.gamecert.verifier.kernel.rules.ConnectFourRules(5, 4)},
+                {Game.parse("connect4:7x6"), new org.gamecert.verifier.kernel.rules.ConnectFourRules(7, 6)}};
         int checked = 0;
         for (Object[] pair : games) {
             Game g = (Game) pair[0];
-            org.gamecert.verifier.core.rules.Game v = (org.gamecert.verifier.core.rules.Game) pair[1];
+            org.gamecert.verifier.kernel.rules.Game v = (org.gamecert.verifier.kernel.rules.Game) pair[1];
             for (int t = 0; t < 300; t++) {
                 long[] p = g.start();
                 long m = p[0], o = p[1];

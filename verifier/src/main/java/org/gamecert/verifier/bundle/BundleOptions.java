@@ -1,7 +1,7 @@
 package org.gamecert.verifier.bundle;
 
 import java.nio.file.Path;
-import org.gamecert.verifier.core.check.Options;
+import org.gamecert.verifier.engine.Options;
 
 /** What the user asked for when checking a release bundle. */
 public final class BundleOptions {

@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import org.gamecert.verifier.core.check.Result;
-import org.gamecert.verifier.core.check.Verifier;
-import org.gamecert.verifier.core.check.Violation;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.engine.Verifier;
+import org.gamecert.verifier.kernel.Violation;
 
 /**
  * Checks a release bundle (a BagIt bag made by `produce release`): the bag is complete and valid,

@@ -1,6 +1,6 @@
 package org.gamecert.verifier.cli;
 
-import org.gamecert.verifier.core.check.Result;
+import org.gamecert.verifier.kernel.Result;
 
 /** SPEC §7.5 board text and a small diagram, for reports. Colours are not stored: see below. */
 final class PositionText {

@@ -2,10 +2,10 @@ package org.gamecert.verifier.cli;
 
 import java.io.PrintStream;
 import java.util.Map;
-import org.gamecert.verifier.core.check.Result;
-import org.gamecert.verifier.core.check.Violation;
-import org.gamecert.verifier.core.format.Header;
-import org.gamecert.verifier.core.format.Payload;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.kernel.Violation;
+import org.gamecert.verifier.kernel.format.Header;
+import org.gamecert.verifier.kernel.format.Payload;
 
 /** Human and JSON renderings of a {@link Result}. */
 final class Report {

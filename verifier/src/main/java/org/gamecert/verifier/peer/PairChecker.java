@@ -8,6 +8,9 @@ import static org.gamecert.verifier.peer.PeerCodec.MAX_VALUE;
 import static org.gamecert.verifier.peer.PeerCodec.PV;
 import static org.gamecert.verifier.peer.PeerCodec.PVP;
 import static org.gamecert.verifier.peer.PeerCodec.RECORD_BYTES;
+import static org.gamecert.verifier.peer.PeerObligations.BAD;
+import static org.gamecert.verifier.peer.PeerObligations.OPEN;
+import static org.gamecert.verifier.peer.PeerObligations.OPEN_EX;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -20,7 +23,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import org.gamecert.verifier.core.rules.OthelloRules;
+import org.gamecert.verifier.kernel.rules.OthelloRules;
 
 /**
  * Checks every record of table n against table n+1 in bounded memory.
@@ -31,15 +34,13 @@ import org.gamecert.verifier.core.rules.OthelloRules;
  * children are regenerated (CPU is cheaper than the disk a materialized child list would take);
  * children whose key falls in the range are looked up. What a parent learnt so far is one byte
  * (existential obligations met, open frontier), kept in a sequential file from pass to pass.
- * Universal obligations fail on the move that breaks them, so they need no state.
+ * Universal obligations fail on the move that breaks them, so they need no state. The rules
+ * themselves are PeerObligations' pure functions; this class reads, partitions and looks up.
  */
 final class PairChecker {
     static final int CHUNK = 16384;
     /** Child tables above this many records get the 3-byte bucket index (tests lower it). */
     static long wideIndexAbove = 1 << 20;
-
-    // Per-parent state bits, accumulated over the passes.
-    static final int EX_P = 1, EX_PP = 2, EX_V = 4, EX_CUT = 8, OPEN = 16, OPEN_EX = 32, BAD = 64;
 
     private final OthelloRules rules = new OthelloRules(6);
     private final int n;
@@ -271,6 +272,29 @@ final class PairChecker {
 
     // ---- passes over the parents -----------------------------------------------------------
 
+    /** The record being checked, where PeerObligations reports a broken rule (one per chunk). */
+    private final class RecordFailures implements PeerObligations.Failures {
+        final ChunkResult out;
+        long index, mover, opp;
+
+        RecordFailures(ChunkResult out) {
+            this.out = out;
+        }
+
+        RecordFailures at(long index, long mover, long opp) {
+            this.index = index;
+            this.mover = mover;
+            this.opp = opp;
+            return this;
+        }
+
+        @Override
+        public void fail(String rule, String message) {
+            PeerViolation v = new PeerViolation(rule, n, index, PeerCodec.obf(mover, opp), message);
+            out.violation = PeerViolation.first(out.violation, v);
+        }
+    }
+
     private final class ChunkResult {
         byte[] state;
         long region, aux, frontierRecords, frontierChildren;
@@ -367,6 +391,7 @@ final class PairChecker {
     private ChunkResult checkChunk(byte[] buf, int recs, byte[] state, long firstIndex, byte[] prevRecord, int pass, boolean last,
             boolean childGiven, boolean terminalNext) {
         ChunkResult out = new ChunkResult();
+        RecordFailures failures = new RecordFailures(out);
         out.state = state;
         long[] pos = new long[2];
         long[] can = new long[2];
@@ -385,7 +410,8 @@ final class PairChecker {
                 if ((st & BAD) != 0) continue;
                 PeerCodec.decodeKey(buf, off, pos);
                 int kind = PeerCodec.symbol(buf[off + 9]), lb = PeerCodec.symbol(buf[off + 10]) - MAX_VALUE, ub = PeerCodec.symbol(buf[off + 11]) - MAX_VALUE;
-                st = checkMoves(pos[0], pos[1], kind, lb, ub, st, pass, childGiven, terminalNext, index, out, can);
+                st = checkMoves(pos[0], pos[1], kind, lb, ub, st, pass, childGiven, terminalNext,
+                        failures.at(index, pos[0], pos[1]), can);
                 if (last && (st & BAD) == 0) st = finish(pos[0], pos[1], kind, lb, ub, st, index, out);
                 state[r] = (byte) st;
                 continue;
@@ -449,7 +475,8 @@ final class PairChecker {
             }
             int st = state[r] & 0xFF;
             if ((st & BAD) != 0) continue;
-            st = checkMoves(mover, opp, kind, lb, ub, st, pass, childGiven, terminalNext, index, out, can);
+            st = checkMoves(mover, opp, kind, lb, ub, st, pass, childGiven, terminalNext,
+                    failures.at(index, mover, opp), can);
             if (last && (st & BAD) == 0) st = finish(mover, opp, kind, lb, ub, st, index, out);
             state[r] = (byte) st;
         }
@@ -460,7 +487,7 @@ final class PairChecker {
 
     /** Applies every move of the record whose child this pass can answer. */
     private int checkMoves(long mover, long opp, int kind, int lb, int ub, int st, int pass, boolean childGiven,
-            boolean terminalNext, long index, ChunkResult out, long[] can) {
+            boolean terminalNext, RecordFailures failures, long[] can) {
         int v = lb; // exact kinds have lb = ub
         long moves = rules.legalMoves(mover, opp);
         int frontierMoves = 0;
@@ -485,7 +512,7 @@ final class PairChecker {
                 if (pass != 0) continue;
                 lo = hi = rules.terminalValue(m2, o2);
                 serveA = serveP = servePp = 1;
-                st = apply(kind, v, lb, ub, lo, hi, 1, 1, 1, false, st, index, mover, opp, sq, out);
+                st = PeerObligations.apply(kind, v, lb, ub, lo, hi, 1, 1, 1, false, st, sq, failures);
                 continue;
             }
             int childKind = 0, clb = -MAX_VALUE, cub = MAX_VALUE;
@@ -522,42 +549,10 @@ final class PairChecker {
                 servePp = (childKind & (PV | ALLP)) != 0 ? 1 : 0;
             }
             serveP = (childKind & PV) != 0 ? 1 : 0;
-            st = apply(kind, v, lb, ub, lo, hi, serveA, serveP, servePp, frontier, st, index, mover, opp, sq, out);
+            st = PeerObligations.apply(kind, v, lb, ub, lo, hi, serveA, serveP, servePp, frontier, st, sq, failures);
         }
         if (frontierMoves > 0) st |= frontierMoves << 8; // carried only within this call (pass 0 of a frontier table)
         return st;
-    }
-
-    /**
-     * One move's evidence against the record's obligations. Universal obligations fail at once;
-     * on a frontier move (child in a table not given) they leave the record open instead.
-     */
-    private int apply(int kind, int v, int lb, int ub, int lo, int hi, int serveA, int serveP, int servePp, boolean frontier,
-            int st, long index, long mover, long opp, int sq, ChunkResult out) {
-        if (frontier) st |= OPEN_EX;
-        if ((kind & PV) != 0) {
-            if (serveA == 0) st = fail(st, frontier, PeerRules.PV_1, "child is not ALL' or PV" + (lo == -MAX_VALUE && hi == MAX_VALUE ? " (no record)" : "") + mv(sq), index, mover, opp, out);
-            if (hi > v) st = fail(st, frontier, PeerRules.PV_2, "move worth up to " + hi + " > value " + v + mv(sq), index, mover, opp, out);
-            if (serveP != 0 && lo == v && hi == v) st |= EX_P;
-        }
-        if ((kind & ALLP) != 0) {
-            if (hi > v) st = fail(st, frontier, PeerRules.AP_1, "move worth up to " + hi + " > value " + v + mv(sq), index, mover, opp, out);
-            if (servePp != 0 && lo == v && hi == v) st |= EX_PP;
-        }
-        if ((kind & PVP) != 0) {
-            if (serveA == 0) st = fail(st, frontier, PeerRules.PP_1, "child is not ALL' or PV" + (lo == -MAX_VALUE && hi == MAX_VALUE ? " (no record)" : "") + mv(sq), index, mover, opp, out);
-            if (hi > v) st = fail(st, frontier, PeerRules.PP_2, "move worth up to " + hi + " > value " + v + mv(sq), index, mover, opp, out);
-            if (lo == v && hi == v && serveA != 0) st |= EX_V;
-        }
-        if ((kind & CUT) != 0 && lo >= lb) st |= EX_CUT;
-        if ((kind & ALL) != 0 && hi > ub) st = fail(st, frontier, PeerRules.ALL_1, "move worth up to " + hi + " > upper bound " + ub + mv(sq), index, mover, opp, out);
-        return st;
-    }
-
-    private int fail(int st, boolean frontier, String rule, String msg, long index, long mover, long opp, ChunkResult out) {
-        if (frontier) return st | OPEN;
-        out.violation = PeerViolation.first(out.violation, new PeerViolation(rule, n, index, PeerCodec.obf(mover, opp), msg));
-        return st | BAD;
     }
 
     /** After the last pass: existential obligations met, or open on the frontier, or broken. */
@@ -565,24 +560,11 @@ final class PairChecker {
         boolean open = (st & OPEN) != 0, mayOpen = (st & OPEN_EX) != 0;
         int frontierMoves = st >>> 8;
         st &= 0xFF;
-        String why = null, rule = null;
-        if ((kind & PV) != 0 && (st & EX_P) == 0) {
-            rule = PeerRules.PV_3;
-            why = "no move worth exactly " + lb + " leads to a PV child";
-        } else if ((kind & ALLP) != 0 && (st & EX_PP) == 0) {
-            rule = PeerRules.AP_2;
-            why = "no move worth exactly " + lb + " leads to a PV' or PV child";
-        } else if ((kind & PVP) != 0 && (st & EX_V) == 0) {
-            rule = PeerRules.PP_3;
-            why = "no move is worth exactly " + lb;
-        } else if ((kind & CUT) != 0 && (st & EX_CUT) == 0) {
-            rule = PeerRules.CUT_1;
-            why = "no move is proven worth at least the lower bound " + lb;
-        }
-        if (rule != null) {
+        String[] unmet = PeerObligations.unmet(kind, lb, st);
+        if (unmet != null) {
             if (mayOpen) open = true;
             else {
-                out.violation = PeerViolation.first(out.violation, new PeerViolation(rule, n, index, PeerCodec.obf(mover, opp), why));
+                out.violation = PeerViolation.first(out.violation, new PeerViolation(unmet[0], n, index, PeerCodec.obf(mover, opp), unmet[1]));
                 return st | BAD;
             }
         }
@@ -591,10 +573,6 @@ final class PairChecker {
             out.frontierChildren += frontierMoves;
         }
         return st;
-    }
-
-    private static String mv(int sq) {
-        return " (move " + squareName(sq) + ")";
     }
 
     static String squareName(int sq) {

@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.gamecert.verifier.core.rules.OthelloRules;
+import org.gamecert.verifier.kernel.rules.OthelloRules;
 
 /**
  * Verifies the published 6×6 Othello semi-strong tablebase in its own format (issue #5):

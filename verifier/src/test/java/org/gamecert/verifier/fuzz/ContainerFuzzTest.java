@@ -1,11 +1,11 @@
 package org.gamecert.verifier.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import org.gamecert.verifier.core.format.BlockRecord;
-import org.gamecert.verifier.core.format.Container;
-import org.gamecert.verifier.core.format.DataFrame;
-import org.gamecert.verifier.core.format.FormatException;
-import org.gamecert.verifier.core.format.Header;
+import org.gamecert.verifier.kernel.format.BlockRecord;
+import org.gamecert.verifier.kernel.format.Container;
+import org.gamecert.verifier.kernel.format.DataFrame;
+import org.gamecert.verifier.kernel.format.FormatException;
+import org.gamecert.verifier.kernel.format.Header;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 

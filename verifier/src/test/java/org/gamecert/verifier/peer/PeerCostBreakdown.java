@@ -5,7 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.gamecert.verifier.core.rules.OthelloRules;
+import org.gamecert.verifier.kernel.rules.OthelloRules;
 
 /**
  * Where the per-record time of the check goes (benchmark aid, not a test): thread CPU time for

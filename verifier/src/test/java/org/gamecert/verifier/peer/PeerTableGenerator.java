@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
-import org.gamecert.verifier.core.rules.OthelloRules;
+import org.gamecert.verifier.kernel.rules.OthelloRules;
 
 /**
  * Test-side producer of genuine peer tables: solves a 6×6 position exhaustively (negamax over

@@ -106,10 +106,10 @@ public final class CraftedCorpus {
         f.put("bagit.txt", "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n".getBytes(u));
         f.put("data/c4.gsc", cert);
         Path tmp = Files.createTempFile("crafted", ".gsc");
-        org.gamecert.verifier.core.check.Result r;
+        org.gamecert.verifier.kernel.Result r;
         try {
             Files.write(tmp, cert);
-            r = org.gamecert.verifier.core.check.Verifier.verify(tmp, new org.gamecert.verifier.core.check.Options());
+            r = org.gamecert.verifier.engine.Verifier.verify(tmp, new org.gamecert.verifier.engine.Options());
         } finally {
             Files.deleteIfExists(tmp);
         }

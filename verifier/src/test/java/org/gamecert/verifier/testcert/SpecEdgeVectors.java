@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.gamecert.verifier.core.rules.Game;
+import org.gamecert.verifier.kernel.rules.Game;
 
 /**
  * SPEC §14 vectors `edge-*` for the points a second implementer had to settle (issue 23) and the
@@ -178,8 +178,8 @@ public final class SpecEdgeVectors {
             Path tmp = Files.createTempFile("edge", ".gsc");
             try {
                 Files.write(tmp, file);
-                org.gamecert.verifier.core.check.Result r = org.gamecert.verifier.core.check.Verifier.verify(tmp,
-                        new org.gamecert.verifier.core.check.Options());
+                org.gamecert.verifier.kernel.Result r = org.gamecert.verifier.engine.Verifier.verify(tmp,
+                        new org.gamecert.verifier.engine.Options());
                 return r.firstViolation() == null ? "-" : r.firstViolation().rule();
             } finally {
                 Files.deleteIfExists(tmp);

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.UnaryOperator;
-import org.gamecert.verifier.core.rules.Game;
+import org.gamecert.verifier.kernel.rules.Game;
 
 /**
  * SPEC §14 vectors `gap-*`: the corrupt (and one more valid) counterparts of the features issue 23

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.gamecert.verifier.core.check.Options;
-import org.gamecert.verifier.core.check.Result;
-import org.gamecert.verifier.core.check.Verifier;
+import org.gamecert.verifier.engine.Options;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.engine.Verifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

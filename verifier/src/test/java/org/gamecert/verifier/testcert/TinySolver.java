@@ -5,9 +5,9 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import org.gamecert.verifier.core.rules.ConnectFourRules;
-import org.gamecert.verifier.core.rules.Game;
-import org.gamecert.verifier.core.rules.OthelloRules;
+import org.gamecert.verifier.kernel.rules.ConnectFourRules;
+import org.gamecert.verifier.kernel.rules.Game;
+import org.gamecert.verifier.kernel.rules.OthelloRules;
 
 /**
  * Test-only: solves a tiny game by memoized brute force and writes a valid certificate for it,

@@ -1,0 +1,671 @@
+package org.gamecert.verifier.kernel;
+
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import org.gamecert.verifier.kernel.format.BlockRecord;
+import org.gamecert.verifier.kernel.format.Bytes;
+import org.gamecert.verifier.kernel.format.Container;
+import org.gamecert.verifier.kernel.format.DataFrame;
+import org.gamecert.verifier.kernel.format.FormatException;
+import org.gamecert.verifier.kernel.format.Header;
+import org.gamecert.verifier.kernel.format.Payload;
+import org.gamecert.verifier.kernel.rules.ConnectFourRules;
+import org.gamecert.verifier.kernel.rules.Game;
+import org.gamecert.verifier.kernel.rules.OthelloRules;
+
+/**
+ * The one place that decides VERIFIED. It reads the header, takes the blocks in file order
+ * (pass 1: framing, hash chain, decoding, layer and key order, counts), then each layer against
+ * the layer below (pass 2, LayerCheck: SPEC §9 and the tally of §10), the trailer and the census.
+ * An engine drives it: it reads, decodes on its threads with {@link #decode}, holds the layer
+ * below and answers lookups; the kernel checks what the engine hands it (block order and chain,
+ * entry order and counts, every answer's key, that key ranges tile each layer) and concludes
+ * VERIFIED only when every entry of every layer was checked against every child.
+ */
+public final class Kernel {
+    static final int P = Payload.P, AP = Payload.AP, PP = Payload.PP, A = Payload.A, C = Payload.C;
+
+    final Result res;
+    final boolean all, strict;
+    final int maxViolationsPerRule;
+    /** Run by the engine before a violation found while reading is reported (see violation). */
+    private final Runnable checkReadSoFar;
+
+    Header h;
+    Game game;
+    int[] tb;
+    final int[] tbPlace = new int[64];
+    int group;
+    boolean weak;
+    int rootDiscs;
+    long rootOcc, rootMover; // the root's canonical key
+    private byte[] headerContent, firstChain;
+
+    // pass 1: the file read in order
+    private long lastLayer = -1;
+    private byte[] lastStoredChain;   // of the last block record read
+    private byte[] lastAcceptedChain; // of the last block accepted (its R-HASH-1 held)
+    long entries, blocks;
+    final long[] layerAux = new long[65];
+    boolean rootFound;
+    int rootKind, rootLo, rootHi, rootStoredMove;
+    long rootIndex;
+    private boolean streaming = true, hasLast, inBlock;
+    boolean checkingReadSoFar;
+    private int curDiscs = -1;
+    private long curCount, lastOcc, lastMover;
+    // layers in file order: disc count, blocks [first, end), entries kept
+    int nLayers;
+    final int[] lDiscs = new int[67], lFirst = new int[67], lEnd = new int[67];
+    final long[] lSize = new long[67];
+    /** Entries skipped (--all), or off the board, or a move code the engine's table cuts. */
+    final boolean[] lReread = new boolean[67];
+    final List<BlockRecord> blockList = new ArrayList<>();
+    boolean anyViolation;
+
+    // pass 2: the tally of SPEC §10, and which layers were checked in full
+    final long[] region = new long[67];
+    /** Connect Four: terminal positions outside R that the proof reaches (§10.3 term_d). */
+    final long[] proofTerminals = new long[67];
+    long unreached, firstUnreachedIndex = -1;
+    int firstUnreachedLayer = -1;
+    byte[] flagsOfNextLayer; // the flags the layer just checked gave its children
+    private final boolean[] layerChecked = new boolean[67];
+    Violation found; // the first violation of pass 2, reported when it ends
+    private boolean pass2Ended;
+    /** The checkers made for this run (their terminal positions are gathered per layer). */
+    final List<EntryChecker> checkers = new ArrayList<>();
+    private String engineFault;
+
+    // the trailer
+    private long[][] trailerCensus;
+    private long trailerRows;
+    private String commitmentHex;
+
+    public Kernel(Result res, boolean all, boolean strict, int maxViolationsPerRule,
+            Runnable checkReadSoFar) {
+        this.res = res;
+        this.all = all;
+        this.strict = strict;
+        this.maxViolationsPerRule = maxViolationsPerRule;
+        this.checkReadSoFar = checkReadSoFar;
+    }
+
+    public Header header() {
+        return h;
+    }
+
+    public Game game() {
+        return game;
+    }
+
+    // ------------------------------------------------------------------ violations
+
+    /** Thrown after a violation that ends the check (the first one, or a fatal one with --all). */
+    public static final class Stop extends RuntimeException {
+        Stop() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** The engine broke its contract: the verdict can only be an error. */
+    public static final class EngineFault extends RuntimeException {
+        EngineFault(String message) {
+            super("engine fault: " + message, null, false, false);
+        }
+    }
+
+    /** Records an engine fault (so that no later step can verify) and returns it to throw. */
+    EngineFault engineFault(String message) {
+        EngineFault fault = new EngineFault(message);
+        if (engineFault == null) engineFault = fault.getMessage();
+        return fault;
+    }
+
+    void violation(String rule, long block, long layer, long entry, boolean pos, long mover,
+            long opp, String msg, boolean fatal) {
+        if (streaming && (fatal || !all)) {
+            streaming = false;
+            if (nLayers > 0) {
+                closeLayerReadSoFar();
+                checkingReadSoFar = true; // the layer being read is checked only up to here
+                checkReadSoFar.run();
+            }
+        }
+        anyViolation = true;
+        long n = res.violationCounts.merge(rule, 1L, Long::sum);
+        Violation v = new Violation(rule, block, layer, entry, pos, mover, opp, msg);
+        if (n <= maxViolationsPerRule || res.violations.isEmpty()) {
+            res.violations.add(v);
+        } else if (block >= 0) { // over the cap: keep the first in the file
+            int last = -1;
+            for (int i = 0; i < res.violations.size(); i++) {
+                Violation x = res.violations.get(i);
+                boolean later = last < 0 || before(res.violations.get(last), x);
+                if (x.rule().equals(rule) && x.block() >= 0 && later) last = i;
+            }
+            if (last >= 0 && before(v, res.violations.get(last))) res.violations.set(last, v);
+        }
+        if (fatal || !all) throw new Stop();
+    }
+
+    void violation(Violation v, boolean fatal) {
+        violation(v.rule(), v.block(), v.layer(), v.entry(), v.hasPosition(), v.mover(),
+                v.opponent(), v.message(), fatal);
+    }
+
+    /** x's entry comes before y's in the file (stable for violations of one entry). */
+    static boolean before(Violation x, Violation y) {
+        return x.block() != y.block() ? x.block() < y.block() : x.entry() < y.entry();
+    }
+
+    void fatal(String rule, String msg) {
+        violation(rule, -1, -1, -1, false, 0, 0, msg, true);
+    }
+
+    /** A violation found while reading: the layers read so far are checked first (SPEC §9). */
+    private void closeLayerReadSoFar() {
+        int li = nLayers - 1;
+        lEnd[li] = (int) blocks + (inBlock ? 1 : 0);
+        lSize[li] = curCount;
+    }
+
+    /** Pass 2 begins: a violation found from now on is reported as found. */
+    public void endStreaming() {
+        streaming = false;
+    }
+
+    // ------------------------------------------------------------------ header
+
+    /** R-HDR-1 (the content), R-HDR-2 (the root); the chain's start h_0 (SPEC §3). */
+    public void header(Container ct) throws IOException {
+        try {
+            headerContent = ct.readHeaderContent();
+            h = Header.parse(headerContent);
+        } catch (FormatException e) {
+            fatal(e.rule(), e.getMessage());
+        }
+        res.header = h;
+        game = h.family == Header.OTHELLO ? new OthelloRules(h.width)
+                : new ConnectFourRules(h.width, h.height);
+        tb = h.tb;
+        for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;
+        group = h.symmetry == 0 ? 1 : game.symmetryCount;
+        weak = h.mode == Header.WEAK;
+        long rm = h.rootMover, ro = h.rootOpponent;
+        if ((rm & ro) != 0) rootFault(rm, ro, false, "root_mover and root_opponent overlap");
+        if (!game.isLegalPosition(rm, ro))
+            rootFault(rm, ro, true, "the root is not a legal position (R-POS-1)");
+        if (game.isTerminal(rm, ro)) rootFault(rm, ro, true, "the root is terminal");
+        if (game.legalMoveCodes(rm, ro) == 0) rootFault(rm, ro, true, "the root's mover must pass");
+        rootDiscs = Long.bitCount(rm | ro);
+        long[] scratch = new long[9];
+        rootOcc = game.canonical(rm, ro, group, scratch);
+        rootMover = scratch[8];
+        firstChain = lastStoredChain = sha(new byte[] {0}, headerContent);
+    }
+
+    private void rootFault(long rm, long ro, boolean position, String msg) {
+        violation(Rule.HDR_2, -1, -1, -1, position, rm, ro, msg, true);
+    }
+
+    // ------------------------------------------------------------------ pass 1
+
+    /**
+     * R-LAY-1 and R-CON-2 of the next block record in file order; returns the chain value before
+     * it (h_{i-1}), with which {@link #decode} checks the block.
+     */
+    public byte[] admitBlockRecord(BlockRecord rec) throws FormatException {
+        if (lastLayer >= 0 && rec.layer > lastLayer)
+            throw new FormatException(Rule.LAY_1, "block " + rec.index + " has layer " + rec.layer
+                    + " after a block of layer " + lastLayer);
+        lastLayer = rec.layer;
+        if (rec.count < 1 || rec.count > h.maxBlockEntries)
+            throw new FormatException(Rule.CON_2, "block " + rec.index + ": count " + rec.count
+                    + " outside 1.." + h.maxBlockEntries);
+        if (rec.rawLen > h.maxBlockBytes)
+            throw new FormatException(Rule.CON_2, "block " + rec.index + ": raw_len " + rec.rawLen
+                    + " > max_block_bytes " + h.maxBlockBytes);
+        if (rec.compLen > rec.rawLen + (rec.rawLen >> 8) + 128)
+            throw new FormatException(Rule.CON_2, "block " + rec.index + ": comp_len " + rec.compLen
+                    + " > raw_len + raw_len/256 + 128");
+        byte[] prevChain = lastStoredChain;
+        lastStoredChain = rec.chain;
+        return prevChain;
+    }
+
+    /**
+     * R-CON-3 (the frame), R-HASH-1 (h_i from prevChain), then the payload's encoding rules.
+     * Pure: the engine may call it on any thread. The payload is stamped with the block and the
+     * chain values it was checked with, which acceptBlock and LayerPass compare with the file's.
+     */
+    public Payload decode(BlockRecord rec, byte[] frame, byte[] prevChain, Payload reuse)
+            throws FormatException {
+        int rawLen = Math.toIntExact(rec.rawLen); // R-CON-2 held: below 2^25
+        byte[] raw = DataFrame.decompress(frame, rawLen, rec.index);
+        byte[] chain = chain(prevChain, rec, raw);
+        if (!Arrays.equals(chain, rec.chain))
+            throw new FormatException(Rule.HASH_1, "block " + rec.index + ": stored chain value "
+                    + hex(rec.chain) + " != computed " + hex(chain));
+        int count = Math.toIntExact(rec.count);
+        Payload p = Payload.decode(raw, count, weak, game.uMin, game.uMax, rec.index, reuse);
+        p.block = rec.index;
+        p.chainBefore = prevChain;
+        return p;
+    }
+
+    /** A block whose record, frame or payload broke a rule. */
+    public void blockFailure(BlockRecord rec, FormatException e) {
+        if (rec == null) fatal(e.rule(), e.getMessage());
+        long entry = -1;
+        if (e instanceof Payload.EntryFormatException ef && ef.entry >= 0)
+            entry = ef.entry + (rec.layer == curDiscs ? curCount : 0);
+        boolean named = entry >= 0 || e.getMessage().startsWith("block ");
+        violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
+                (named ? "" : "block " + rec.index + ": ") + e.getMessage(), true);
+    }
+
+    /**
+     * Takes the next block in file order, decoded by {@link #decode}: it must be the next one
+     * (no block dropped, repeated or moved) and chained to the one before. Returns its layer.
+     */
+    public int startBlock(BlockRecord rec, Payload p) {
+        if (rec.index != blocks || p.block != rec.index || p.count != rec.count)
+            throw engineFault("block " + rec.index + " handed over as block " + blocks
+                    + " of the file");
+        byte[] before = lastAcceptedChain == null ? firstChain : lastAcceptedChain;
+        if (p.chainBefore != before && !Arrays.equals(p.chainBefore, before))
+            throw engineFault("block " + rec.index + " was decoded against another chain value");
+        // No entry has more discs than 64, so a block of a higher layer fails R-LAY-2 at its
+        // first entry. It is the file's first block (R-LAY-1 held, and an earlier block of a
+        // layer above 64 ended the check), so that entry is entry 0 of the layer. This is
+        // decided before the layer is kept: the layers kept are 0..64, d + 1 cannot overflow.
+        if (rec.layer > 64)
+            violation(Rule.LAY_2, rec.index, rec.layer, 0, true, p.mover[0], p.occ[0] & ~p.mover[0],
+                    "entry has " + Long.bitCount(p.occ[0]) + " discs in a block of layer "
+                    + rec.layer, true);
+        int layer = (int) rec.layer;
+        if (layer != curDiscs) {
+            if (nLayers > 0) endLayer();
+            lDiscs[nLayers] = curDiscs = layer;
+            lFirst[nLayers++] = (int) blocks;
+            curCount = 0;
+            hasLast = false;
+        }
+        return layer;
+    }
+
+    /** R-LAY-2 and R-LAY-3 of the block's entries (the other rules: pass 2); the counts. */
+    public void acceptBlock(BlockRecord rec, Payload p) {
+        blockList.add(rec);
+        lastAcceptedChain = rec.chain; // equal to the computed value: R-HASH-1 held
+        inBlock = true;
+        for (int i = 0; i < p.count; i++) checkEntryOrder(rec, p, i);
+        inBlock = false;
+        entries += p.count;
+        blocks++;
+        res.entries = entries;
+        res.blocks = blocks;
+    }
+
+    /** The file's blocks are all read (the trailer comes next). */
+    public void endPass1() {
+        if (nLayers > 0) endLayer();
+        streaming = false;
+    }
+
+    private void endLayer() {
+        lEnd[nLayers - 1] = (int) blocks;
+        lSize[nLayers - 1] = curCount;
+    }
+
+    private void checkEntryOrder(BlockRecord rec, Payload p, int i) {
+        long occ = p.occ[i], mover = p.mover[i], opp = occ & ~mover;
+        int k = p.kind[i] & 0xFF, d = (int) rec.layer; // <= 64: startBlock
+        boolean wrongDiscs = Long.bitCount(occ) != d;
+        boolean outOfOrder = hasLast && !KeyRange.after(occ, mover, lastOcc, lastMover);
+        boolean badMove = Payload.hasMove(k) && (p.move[i] & 0xFF) >= game.moveCodes;
+        lReread[nLayers - 1] |= wrongDiscs || outOfOrder || (occ & ~game.boardMask) != 0 || badMove;
+        if (wrongDiscs) {
+            violation(Rule.LAY_2, rec.index, d, curCount, true, mover, opp,
+                    "entry has " + Long.bitCount(occ) + " discs in a block of layer " + d, false);
+            return;
+        }
+        if (outOfOrder) {
+            String what = occ == lastOcc && mover == lastMover
+                    ? "the key repeats the previous entry's"
+                    : "the key is smaller than the previous entry's";
+            violation(Rule.LAY_3, rec.index, d, curCount, true, mover, opp, what, false);
+            return;
+        }
+        hasLast = true;
+        lastOcc = occ;
+        lastMover = mover;
+        long index = curCount++;
+        if (!Payload.isExact(k)) layerAux[d]++;
+        if (d == rootDiscs && occ == rootOcc && mover == rootMover) {
+            rootFound = true;
+            rootKind = k;
+            rootLo = p.lo[i];
+            rootHi = p.hi[i];
+            rootIndex = index;
+            rootStoredMove = Payload.hasMove(k) ? p.move[i] & 0xFF : -1;
+        }
+    }
+
+    // ------------------------------------------------------------------ the layers, for pass 2
+
+    public long entriesRead() {
+        return entries;
+    }
+
+    public int layers() {
+        return nLayers;
+    }
+
+    public int discs(int li) {
+        return lDiscs[li];
+    }
+
+    public long size(int li) {
+        return lSize[li];
+    }
+
+    public int firstBlock(int li) {
+        return lFirst[li];
+    }
+
+    public int endBlock(int li) {
+        return lEnd[li];
+    }
+
+    /** Whether re-reading layer li renumbers or drops entries (the engine may not reuse a copy). */
+    public boolean reread(int li) {
+        return lReread[li];
+    }
+
+    /** The layer that layer li's children are in (one more disc), or -1. */
+    public int below(int li) {
+        return li > 0 && lDiscs[li - 1] == lDiscs[li] + 1 ? li - 1 : -1;
+    }
+
+    public BlockRecord block(int b) {
+        return blockList.get(b);
+    }
+
+    /** Block b read again (checked against its chain value: the file must not change). */
+    public Payload reload(Container ct, int b, Payload reuse) throws IOException {
+        BlockRecord r = blockList.get(b);
+        try {
+            byte[] frame = ct.read(r.frameOffset, Math.toIntExact(r.compLen));
+            return decode(r, frame, b == 0 ? firstChain : blockList.get(b - 1).chain, reuse);
+        } catch (FormatException e) {
+            throw new IOException("the file changed while it was being read (block " + b + ")");
+        }
+    }
+
+    /** A checker for one thread; worker: it keeps its first violation for the pass to pick from. */
+    public EntryChecker newChecker(boolean worker) {
+        EntryChecker c = new EntryChecker(this, worker);
+        checkers.add(c);
+        return c;
+    }
+
+    /**
+     * Pass 2, shallowest layer first: each layer is checked against the layer below (LayerCheck),
+     * so a layer's flags are final once the layer above it was checked. Layers come deepest first
+     * in the file, so a violation found in a layer is earlier in the order of checks than any
+     * found before it: the last one found is reported (with --all: each as found, sorted).
+     */
+    public void beginPass2() {
+        flagsOfNextLayer = null;
+        found = null;
+    }
+
+    /** Pass 2 of layer li: its entries against the layer below (see LayerCheck). */
+    public LayerCheck beginLayer(int li) {
+        return new LayerCheck(this, li, flagsOfNextLayer);
+    }
+
+    /** Whether layer li's flags come from the layer above it (else the engine reserves them). */
+    public boolean hasFlagsFor(int li) {
+        return flagsOfNextLayer != null && flagsOfNextLayer.length == lSize[li];
+    }
+
+    public void endPass2() {
+        pass2Ended = true;
+        flagsOfNextLayer = null;
+        // --all: in the order of checks
+        res.violations.sort((x, y) -> before(x, y) ? -1 : before(y, x) ? 1 : 0);
+        if (found != null) violation(found, false);
+    }
+
+    /** Called by LayerCheck once every entry of layer li was checked against every child. */
+    void layerChecked(int li) {
+        layerChecked[li] = true;
+    }
+
+    // ------------------------------------------------------------------ trailer and root
+
+    /** R-CON-1, R-HASH-2, R-HASH-3 of the trailer; R-ROOT-1..3. */
+    public void trailer(Container ct) throws IOException {
+        long size;
+        try {
+            size = ct.trailerContentSize();
+        } catch (FormatException e) {
+            fatal(e.rule(), e.getMessage());
+            return;
+        }
+        long start = ct.position();
+        byte[] head = ct.read(start, 20);
+        long blockCount = Bytes.u64(head, 0), entryCount = Bytes.u64(head, 8);
+        long rows = Bytes.u32(head, 16);
+        if (rows != (size - 52) / 20)
+            fatal(Rule.CON_1, "TRAILER rows " + rows + " but its size holds " + (size - 52) / 20);
+        MessageDigest md = sha256();
+        md.update((byte) 2);
+        md.update(lastAcceptedChain == null ? lastStoredChain : lastAcceptedChain);
+        md.update(head);
+        long[][] census = rows <= 65 ? new long[(int) rows][3] : null;
+        long off = start + 20, end = start + size - 32;
+        int row = 0;
+        while (off < end) {
+            int len = (int) Math.min(20 * 4096, end - off);
+            byte[] chunk = ct.read(off, len);
+            md.update(chunk);
+            if (census != null)
+                for (int q = 0; q + 20 <= len; q += 20, row++) {
+                    census[row][0] = Bytes.u32(chunk, q);
+                    census[row][1] = Bytes.u64(chunk, q + 4);
+                    census[row][2] = Bytes.u64(chunk, q + 12);
+                }
+            off += len;
+        }
+        byte[] stored = ct.read(end, 32);
+        byte[] commitment = md.digest();
+        if (blockCount != blocks || entryCount != entries)
+            fatal(Rule.HASH_2, "trailer counts " + Long.toUnsignedString(blockCount) + " blocks, "
+                    + Long.toUnsignedString(entryCount) + " entries; read " + blocks + " blocks, "
+                    + entries + " entries");
+        if (!Arrays.equals(stored, commitment))
+            fatal(Rule.HASH_3, "stored commitment " + hex(stored) + " != computed "
+                    + hex(commitment));
+        long rm = h.rootMover, ro = h.rootOpponent;
+        if (!rootFound)
+            violation(Rule.ROOT_1, -1, rootDiscs, -1, true, rm, ro,
+                    "no entry for the root's canonical form", true);
+        if (!weak && ((rootKind & P) == 0 || rootLo != h.rootValue))
+            violation(Rule.ROOT_2, -1, rootDiscs, -1, true, rm, ro, "root entry has kinds "
+                    + kindName(rootKind) + " and value " + rootLo
+                    + "; the header claims P with value " + h.rootValue, true);
+        if (weak && (rootLo != h.rootValue || rootHi != h.rootValue))
+            violation(Rule.ROOT_3, -1, rootDiscs, -1, true, rm, ro, "root entry bounds ["
+                    + rootLo + ", "
+                    + rootHi + "] are not [" + h.rootValue + ", " + h.rootValue + "]", true);
+        trailerCensus = census;
+        trailerRows = rows;
+        commitmentHex = "sha256:" + hex(commitment);
+    }
+
+    // ------------------------------------------------------------------ census and verdict
+
+    /** R-CENSUS-1 and R-REACH-1 (SPEC §10) from pass 2's tally. */
+    public void census(Container ct) throws IOException {
+        res.unreached = unreached;
+        int rowsExpected = game.cells - rootDiscs + 1;
+        long total = 0;
+        for (int dd = rootDiscs; dd <= game.cells; dd++) {
+            long aux = dd < layerAux.length ? layerAux[dd] : 0;
+            res.census.add(new long[] {dd, region[dd], aux, proofTerminals[dd]});
+            total += region[dd];
+        }
+        res.region = total;
+        if (trailerRows != rowsExpected)
+            fatal(Rule.CENSUS_1, "trailer has " + trailerRows + " census rows, expected "
+                    + rowsExpected
+                    + " (discs " + rootDiscs + ".." + game.cells + ")");
+        for (int r = 0; r < rowsExpected; r++) {
+            long[] mine = res.census.get(r), theirs = trailerCensus[r];
+            if (mine[0] != theirs[0] || mine[1] != theirs[1] || mine[2] != theirs[2])
+                violation(Rule.CENSUS_1, -1, (int) mine[0], -1, false, 0, 0, "census row " + r
+                        + ": trailer says discs " + theirs[0]
+                        + " region " + Long.toUnsignedString(theirs[1])
+                        + " auxiliary " + Long.toUnsignedString(theirs[2])
+                        + "; counted region " + mine[1]
+                        + " auxiliary " + mine[2], true);
+        }
+        if (strict && unreached > 0) reportUnreached(ct);
+    }
+
+    /** R-REACH-1 at the first unreached entry (shallowest layer first). */
+    private void reportUnreached(Container ct) throws IOException {
+        int li = firstUnreachedLayer, b = lFirst[li];
+        long base = 0;
+        Keep keep = new Keep(lDiscs[li]);
+        while (true) {
+            Payload p = reload(ct, b++, null);
+            int m = keep.apply(p);
+            if (firstUnreachedIndex < base + m) {
+                int i = (int) (firstUnreachedIndex - base);
+                violation(Rule.REACH_1, -1, lDiscs[li], firstUnreachedIndex, true, p.mover[i],
+                        p.occ[i] & ~p.mover[i], unreached + " entries are unreached (--strict)",
+                        true);
+            }
+            base += m;
+        }
+    }
+
+    /**
+     * The verdict: VERIFIED only when no rule was broken, the engine kept its contract and every
+     * layer read was checked in full against the layer below; else the verdict the result has.
+     */
+    public Result conclude(Result from) {
+        if (engineFault != null)
+            throw new EngineFault(engineFault.substring("engine fault: ".length()));
+        if (!pass2Ended && !anyViolation) throw engineFault("pass 2 did not end");
+        for (int li = 0; li < nLayers; li++)
+            if (!layerChecked[li] && !anyViolation)
+                throw engineFault("layer " + lDiscs[li] + " was not checked in full");
+        if (anyViolation) throw new Stop();
+        res.rootKind = rootKind;
+        // The stored move, stated in the root's own orientation (SPEC §7.4).
+        int g = 0;
+        for (; g < group; g++)
+            if (game.transform(h.rootMover | h.rootOpponent, g) == rootOcc
+                    && game.transform(h.rootMover, g) == rootMover) break;
+        res.rootMove = rootStoredMove < 0 ? -1 : game.mapMove(rootStoredMove, game.inverse(g));
+        return Result.verified(from, commitmentHex);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /**
+     * The entries of a layer that pass 1 kept (R-LAY-2 and R-LAY-3 held: with --all the others
+     * are skipped), so that a re-read numbers the entries as pass 1 did.
+     */
+    public static final class Keep {
+        final int discs;
+        boolean any;
+        long occ, mover;
+
+        public Keep(int discs) {
+            this.discs = discs;
+        }
+
+        /** Moves the kept entries of p to its front; returns how many. */
+        public int apply(Payload p) {
+            int m = 0;
+            for (int i = 0; i < p.count; i++) {
+                long o = p.occ[i], mv = p.mover[i];
+                if (Long.bitCount(o) != discs || (any && !KeyRange.after(o, mv, occ, mover)))
+                    continue;
+                any = true;
+                occ = o;
+                mover = mv;
+                p.occ[m] = o;
+                p.mover[m] = mv;
+                p.kind[m] = p.kind[i];
+                p.lo[m] = p.lo[i];
+                p.hi[m] = p.hi[i];
+                p.move[m] = p.move[i];
+                m++;
+            }
+            return m;
+        }
+    }
+
+    /** f of SPEC §7.2 on one need: P stays, A' and P' swap. */
+    static int passNeed(int need) {
+        return need == AP ? PP : need == PP ? AP : need;
+    }
+
+    static int passNeeds(int needs) {
+        return (needs & P) | ((needs & AP) != 0 ? PP : 0) | ((needs & PP) != 0 ? AP : 0);
+    }
+
+    public static String kindName(int k) {
+        java.util.StringJoiner names = new java.util.StringJoiner(", ", "{", "}");
+        String[] kinds = {"P", "A'", "P'", "A", "C"};
+        for (int i = 0; i < 5 && k > 0; i++) if ((k & (1 << i)) != 0) names.add(kinds[i]);
+        return names.toString();
+    }
+
+    static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static byte[] sha(byte[] prefix, byte[] data) {
+        MessageDigest md = sha256();
+        md.update(prefix);
+        md.update(data);
+        return md.digest();
+    }
+
+    /** h_i of SPEC §3. */
+    static byte[] chain(byte[] prev, BlockRecord rec, byte[] raw) {
+        MessageDigest md = sha256();
+        byte[] head = new byte[1 + 32 + 8 + 12];
+        head[0] = 1;
+        System.arraycopy(prev, 0, head, 1, 32);
+        Bytes.putU64(head, 33, rec.index);
+        Bytes.putU32(head, 41, rec.layer);
+        Bytes.putU32(head, 45, rec.count);
+        Bytes.putU32(head, 49, rec.rawLen);
+        md.update(head);
+        md.update(raw);
+        return md.digest();
+    }
+
+    public static String hex(byte[] b) {
+        return HexFormat.of().formatHex(b);
+    }
+}

@@ -1,0 +1,119 @@
+package org.gamecert.verifier.kernel;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import org.gamecert.verifier.kernel.format.Payload;
+
+/**
+ * One pass over a layer's entries against one key range of the layer below. The engine hands
+ * over the layer's blocks in file order (block), has their entries checked in ranges, one per
+ * checker (check), and says when a block is done (endBlock). The kernel numbers the entries
+ * itself, requires the blocks to be the layer's, each once and in order, the entries in strictly
+ * increasing key order, and the checkers' ranges to tile each block.
+ */
+public final class LayerPass {
+    final LayerCheck check;
+    final KeyRange range;
+    final ChildLookup lookup; // null: no layer below
+    private final Kernel.Keep keep;
+    private int nextBlock;
+    private long count; // entries of the layer handed over so far
+    private boolean hasLast, blockOpen, stopped, ended;
+    private long lastOcc, lastMover;
+    // the block being checked
+    private long serial = -1, base, limit;
+    private int block, kept;
+    private Payload payload;
+
+    LayerPass(LayerCheck check, KeyRange range, ChildLookup lookup) {
+        this.check = check;
+        this.range = range;
+        this.lookup = lookup;
+        keep = new Kernel.Keep(check.discs);
+        nextBlock = check.kernel.lFirst[check.li];
+    }
+
+    /**
+     * The layer's next block b: returns how many of its entries (the ones pass 1 kept, moved to
+     * the front of p) are to be checked, or -1 when the pass needs no more (an earlier entry broke
+     * a rule).
+     */
+    public int block(int b, Payload p) {
+        Kernel kernel = check.kernel;
+        if (blockOpen || b != nextBlock || p.block != b || b >= kernel.lEnd[check.li])
+            throw kernel.engineFault("layer " + check.discs + ": block " + b
+                    + " handed over where block "
+                    + nextBlock + " was due");
+        nextBlock++;
+        long written = kernel.blockList.get(b).count;
+        if (p.count != written)
+            throw kernel.engineFault("layer " + check.discs + ": block " + b + " handed over with "
+                    + p.count
+                    + " entries, the file's has " + written);
+        int m = keep.apply(p);
+        for (int i = 0; i < m; i++) {
+            if (hasLast && !KeyRange.after(p.occ[i], p.mover[i], lastOcc, lastMover))
+                throw kernel.engineFault("layer " + check.discs
+                        + ": entries out of key order in block " + b);
+            hasLast = true;
+            lastOcc = p.occ[i];
+            lastMover = p.mover[i];
+        }
+        base = count;
+        count += m;
+        limit = check.best == null ? check.size : check.best.entry();
+        if (base >= limit) {
+            stopped = true;
+            return -1;
+        }
+        serial++;
+        block = b;
+        kept = m;
+        payload = p;
+        blockOpen = true;
+        return m;
+    }
+
+    /** Checks entries [from, to) of the current block with checker c,
+            its one range of the block. */
+    public void check(EntryChecker c, int from, int to) {
+        c.rangeSerial = serial;
+        c.rangeFrom = from;
+        c.rangeTo = to;
+        c.first = null;
+        try {
+            for (int i = Math.max(0, from); i < to && base + i < limit; i++)
+                c.checkEntry(this, block, payload, i, base + i);
+        } catch (Kernel.Stop stop) {
+            if (!c.worker) throw stop; // a worker's violation is in c.first
+        }
+    }
+
+    /** The block's ranges were checked by these checkers: they must tile it. */
+    public void endBlock(EntryChecker... used) {
+        EntryChecker[] byStart = used.clone();
+        Arrays.sort(byStart,
+                Comparator.comparingInt((EntryChecker c) -> c.rangeFrom)
+                        .thenComparingInt(c -> c.rangeTo));
+        int at = 0;
+        for (EntryChecker c : byStart) {
+            if (c.rangeSerial != serial || c.rangeFrom != at || c.rangeTo < at) at = -1;
+            else at = c.rangeTo;
+        }
+        if (!blockOpen || at != kept)
+            throw check.kernel.engineFault("layer " + check.discs
+                    + ": the ranges checked do not tile block " + block);
+        blockOpen = false;
+        for (EntryChecker c : used)
+            if (c.first != null && (check.best == null || c.first.entry() < check.best.entry()))
+                check.best = c.first;
+    }
+
+    /** The pass is over: complete when every block of the layer was handed over and checked. */
+    public void end() {
+        if (ended) throw check.kernel.engineFault("layer " + check.discs + ": a pass ended twice");
+        ended = true;
+        boolean allBlocks = nextBlock == check.kernel.lEnd[check.li] && count == check.size;
+        check.passEnded(!blockOpen && (stopped || allBlocks));
+    }
+}

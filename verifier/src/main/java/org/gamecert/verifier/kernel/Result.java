@@ -1,0 +1,85 @@
+package org.gamecert.verifier.kernel;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The outcome of one verification. Fields stay at their defaults when not reached. The verdict
+ * and the commitment are final: a VERIFIED result is made only by the kernel (Kernel.conclude);
+ * anyone else can make only a result that is not verified (withVerdict).
+ */
+public final class Result {
+    public enum Verdict { VERIFIED, REJECTED, INCOMPLETE, ERROR }
+
+    public final Verdict verdict;
+    public final String commitment; // "sha256:..." computed; set only when verified
+    public String errorMessage;
+    public org.gamecert.verifier.kernel.format.Header header; // null when the header was not read
+    // Set only when verified: the root entry's kinds (P: its move is the canonical move; C: its
+    // cut move, which achieves the root's value) and its stored move in the root's orientation.
+    public int rootKind;
+    public int rootMove = -1;
+    public long entries, blocks;
+    public long region = -1;         // |R| counted per census conventions, -1 if not computed
+    public long unreached = -1;
+    // {discs, region, aux, term}: term = Connect Four terminal positions outside R that the proof
+    // reaches (SPEC §10.3, informative; 0 for Othello)
+    public final List<long[]> census;
+    public final List<Violation> violations;
+    public final Map<String, Long> violationCounts;
+    public long bytesPerEntryHeld;   // the layer tables' footprint per entry
+    public long peakEntriesHeld;
+    public long peakTableBytes;
+    public int splitLayers;          // layers checked against the layer below in several segments
+    public int maxSegments;          // the most segments one of them needed
+    public long nanos;
+
+    /** A result being filled in: its verdict is ERROR until one is given. */
+    public Result() {
+        verdict = Verdict.ERROR;
+        commitment = null;
+        census = new ArrayList<>();
+        violations = new ArrayList<>();
+        violationCounts = new LinkedHashMap<>();
+    }
+
+    private Result(Result from, Verdict verdict, String commitment) {
+        this.verdict = verdict;
+        this.commitment = commitment;
+        errorMessage = from.errorMessage;
+        header = from.header;
+        rootKind = from.rootKind;
+        rootMove = from.rootMove;
+        entries = from.entries;
+        blocks = from.blocks;
+        region = from.region;
+        unreached = from.unreached;
+        census = from.census;
+        violations = from.violations;
+        violationCounts = from.violationCounts;
+        bytesPerEntryHeld = from.bytesPerEntryHeld;
+        peakEntriesHeld = from.peakEntriesHeld;
+        peakTableBytes = from.peakTableBytes;
+        splitLayers = from.splitLayers;
+        maxSegments = from.maxSegments;
+        nanos = from.nanos;
+    }
+
+    /** The same figures with a verdict other than VERIFIED, and no commitment. */
+    public static Result withVerdict(Result from, Verdict verdict) {
+        if (verdict == Verdict.VERIFIED)
+            throw new IllegalArgumentException("only the kernel verifies");
+        return new Result(from, verdict, null);
+    }
+
+    /** The same figures, verified, with the commitment the kernel computed (Kernel only). */
+    static Result verified(Result from, String commitment) {
+        return new Result(from, Verdict.VERIFIED, commitment);
+    }
+
+    public Violation firstViolation() {
+        return violations.isEmpty() ? null : violations.get(0);
+    }
+}

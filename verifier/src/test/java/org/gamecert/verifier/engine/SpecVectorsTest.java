@@ -1,0 +1,59 @@
+package org.gamecert.verifier.engine;
+import org.gamecert.verifier.kernel.Result;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** SPEC §14: every format-spec vector gets its listed verdict and, for rejections, rule id. */
+class SpecVectorsTest {
+    private static final String DIR = "gamecert-spec/vectors/";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void vectorsHaveTheirExpectedVerdicts() throws Exception {
+        InputStream manifest = getClass().getClassLoader().getResourceAsStream(DIR + "vectors.tsv");
+        assertNotNull(manifest, "format-spec/vectors/vectors.tsv is missing from the test classpath");
+        List<String> failures = new ArrayList<>();
+        int checked = 0;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(manifest, StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                if (line.isBlank() || line.startsWith("#")) continue;
+                String[] f = line.split("\t");
+                if (f[0].equals("file") || f.length < 3) continue; // header row
+                Path p = dir.resolve(f[0].replace('/', '_'));
+                try (InputStream in = getClass().getClassLoader().getResourceAsStream(DIR + f[0])) {
+                    if (in == null) {
+                        failures.add(f[0] + ": listed but missing");
+                        continue;
+                    }
+                    Files.copy(in, p);
+                }
+                Result res = Verifier.verify(p, new Options());
+                String verdict = res.verdict.name().toLowerCase(java.util.Locale.ROOT);
+                String rule = res.firstViolation() == null ? "-" : res.firstViolation().rule();
+                if (!verdict.equals(f[1]) || (f[1].equals("rejected") && !rule.equals(f[2])))
+                    failures.add(f[0] + ": expected " + f[1] + " " + f[2] + ", got " + verdict + " " + rule
+                            + (res.firstViolation() != null ? " (" + res.firstViolation().message() + ")" : "")
+                            + (res.errorMessage != null ? " (" + res.errorMessage + ")" : ""));
+                checked++;
+            }
+        }
+        assertTrue(checked > 0, "the manifest lists vectors");
+        assertEquals(List.of(), failures);
+    }
+}

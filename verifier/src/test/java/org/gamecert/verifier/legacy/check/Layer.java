@@ -1,0 +1,250 @@
+package org.gamecert.verifier.legacy.check;
+
+import org.gamecert.verifier.legacy.format.Payload;
+
+/**
+ * One layer's entries in key order, in primitive arrays (no object per entry). The key (occ,
+ * mover) is two adjacent longs; the kind, the bounds lo, hi and the move go into the mover's
+ * unused high bits when the board leaves room (16 bytes per entry: Othello 4×4 and 6×6, Connect
+ * Four up to W·(H+1) = 53), else into an int[] (20 bytes per entry: Othello 8×8).
+ */
+final class Layer {
+    static final int MAX_ENTRIES = (Integer.MAX_VALUE >> 1) - 16; // keys of one table in one long[]
+    int discs = -1;
+    int size;
+    private long[] keys = new long[0]; // occ, mover (| packed fields) of entry i at 2i, 2i+1
+    private int[] data;                // kind | lo << 8 | hi << 16 | move << 24, when not packed
+    private final int shiftData, width, moveBits; // packed: fields from bit shiftData, lo and hi are width bits
+    private final long moverMask, fieldMask;
+
+    /** boardBits: 64 - leading zeros of the board mask; width: bits for a signed bound; moveBits: for a move code. */
+    Layer(int boardBits, int width, int moveBits) {
+        this.width = width;
+        this.moveBits = moveBits;
+        boolean packed = boardBits + 5 + 2 * width + moveBits <= 64;
+        shiftData = packed ? boardBits : -1;
+        moverMask = packed ? (1L << boardBits) - 1 : -1L;
+        fieldMask = (1L << width) - 1;
+        data = packed ? null : new int[0];
+    }
+
+    int bytesPerEntry() {
+        return data == null ? 16 : 20;
+    }
+
+    long occ(int i) {
+        return keys[2 * i];
+    }
+
+    long mover(int i) {
+        return keys[2 * i + 1] & moverMask;
+    }
+
+    private long fields(int i) {
+        return data == null ? keys[2 * i + 1] >>> shiftData : data[i] & 0xFFFFFFL;
+    }
+
+    int kind(int i) {
+        return (int) (fields(i) & (data == null ? 0x1F : 0xFF));
+    }
+
+    int lo(int i) {
+        return data == null ? signed(fields(i) >>> 5) : (byte) (data[i] >>> 8);
+    }
+
+    int hi(int i) {
+        return data == null ? signed(fields(i) >>> (5 + width)) : (byte) (data[i] >>> 16);
+    }
+
+    /** The stored move (meaningful for kinds with a move). */
+    int move(int i) {
+        return data == null ? (int) (fields(i) >>> (5 + 2 * width) & ((1 << moveBits) - 1)) : data[i] >>> 24;
+    }
+
+    /** Entries [from, from + n) as a decoded block (into reuse when it is long enough). */
+    Payload slice(int from, int n, Payload reuse) {
+        Payload p = reuse != null && reuse.occ.length >= n ? reuse : new Payload(n);
+        p.count = n;
+        for (int j = 0; j < n; j++) {
+            int i = from + j, k = kind(i);
+            p.occ[j] = occ(i);
+            p.mover[j] = mover(i);
+            p.kind[j] = (byte) k;
+            p.lo[j] = (byte) lo(i);
+            p.hi[j] = (byte) hi(i);
+            p.move[j] = (byte) (Payload.hasMove(k) ? move(i) : -1);
+        }
+        return p;
+    }
+
+    private int signed(long f) {
+        long v = f & fieldMask;
+        return (int) (v << (64 - width) >> (64 - width));
+    }
+
+    void add(long occ, long mover, int kind, int lo, int hi, int move) {
+        int i = size++;
+        keys[2 * i] = occ;
+        if (data == null) {
+            long f = (kind & 0x1F) | (lo & fieldMask) << 5 | (hi & fieldMask) << (5 + width) | (move & ((1L << moveBits) - 1)) << (5 + 2 * width);
+            keys[2 * i + 1] = mover | f << shiftData;
+        } else {
+            keys[2 * i + 1] = mover;
+            data[i] = (kind & 0xFF) | (lo & 0xFF) << 8 | (hi & 0xFF) << 16 | move << 24;
+        }
+    }
+
+    // Bucket index over the sorted keys: bucket(key) = (project(key) - min) >>> shift is monotone,
+    // so bucket b's entries are [start[b], start[b+1]); about 4 entries per bucket, 1 byte per
+    // entry. project is the occupancy, except in a layer of few distinct occupancies (deep layers:
+    // long runs of one occupancy), where it is the occupancy's rank among them, then the mover.
+    private int[] start = new int[0];
+    // the distinct occupancies' ranks, when few: a hash table (open addressing, at most half full)
+    // by a multiplier drawn per run, so that no input can be made to collide
+    private static final long RUN_HASH = new java.security.SecureRandom().nextLong() | 1;
+    private long[] runOcc = new long[0];
+    private int[] runRank = new int[0]; // rank + 1, 0: empty slot
+    private int runs, runBits; // runs = 0: project by the occupancy
+    private boolean indexed;
+    private long minKey, span;
+    private int shift, moverShift;
+
+    void reset(int discs) {
+        this.discs = discs;
+        size = 0;
+        indexed = false;
+    }
+
+    /** Builds the bucket index once the layer is complete. */
+    void index(Budget budget) {
+        indexed = false;
+        if (size < 64) return;
+        int bits = 64 - Long.numberOfLeadingZeros(size / 4);
+        int buckets = 1 << bits;
+        if (start.length < buckets + 1) {
+            budget.resize(start.length * 4L, (buckets + 1) * 4L, discs);
+            start = new int[buckets + 1];
+        }
+        int distinct = 1;
+        for (int i = 1; i < size && distinct <= size >> 8; i++)
+            if (keys[2 * i] != keys[2 * i - 2]) distinct++;
+        runs = 0;
+        if (distinct <= size >> 8) {
+            runBits = 65 - Long.numberOfLeadingZeros(distinct);
+            budget.resize(runOcc.length * 12L, 12L << runBits, discs);
+            runOcc = new long[1 << runBits];
+            runRank = new int[1 << runBits];
+            for (int i = 0; i < size; i++) {
+                if (i > 0 && keys[2 * i] == keys[2 * i - 2]) continue;
+                int h = runSlot(keys[2 * i]);
+                while (runRank[h] != 0) h = (h + 1) & (runRank.length - 1);
+                runOcc[h] = keys[2 * i];
+                runRank[h] = ++runs;
+            }
+            moverShift = Math.max(0, 64 - Long.numberOfLeadingZeros(moverMask) - (64 - 27));
+        }
+        minKey = project(0, 0);
+        span = project(size - 1, runs - 1) - minKey;
+        shift = Math.max(0, 64 - Long.numberOfLeadingZeros(span) - bits);
+        int b = 0;
+        for (int i = 0, r = 0; i < size; i++) {
+            if (runs > 0 && i > 0 && keys[2 * i] != keys[2 * i - 2]) r++;
+            int bi = (int) ((project(i, r) - minKey) >>> shift);
+            while (b <= bi) start[b++] = i;
+        }
+        while (b <= buckets) start[b++] = size;
+        indexed = true;
+    }
+
+    private int runSlot(long occ) {
+        return (int) ((occ * RUN_HASH) >>> (64 - runBits));
+    }
+
+    /** The projection of entry i, whose occupancy is the r-th distinct one. */
+    private long project(int i, int r) {
+        return runs == 0 ? keys[2 * i] : (long) r << (64 - 27) | (keys[2 * i + 1] & moverMask) >>> moverShift;
+    }
+
+    /** Room for needed entries; grows by half again unless exact (a segment of known size). */
+    void ensure(int needed, Budget budget, boolean exact) {
+        int have = keys.length / 2;
+        if (needed <= have) return;
+        long grown = exact ? needed : Math.max((long) needed, have + (have >> 1));
+        long cap = Math.max(exact ? needed : 1024, Math.min(MAX_ENTRIES, grown));
+        budget.resize(have * (long) bytesPerEntry(), cap * bytesPerEntry(), discs);
+        int c = (int) cap;
+        keys = java.util.Arrays.copyOf(keys, 2 * c);
+        if (data != null) data = java.util.Arrays.copyOf(data, c);
+    }
+
+    /** The bytes this table's arrays take. */
+    long bytes() {
+        return keys.length / 2 * (long) bytesPerEntry() + start.length * 4L + runOcc.length * 12L;
+    }
+
+    /** Gives the table's memory back (a layer too big to hold, or a segment no longer needed). */
+    void release(Budget budget) {
+        budget.resize(bytes(), 0, discs);
+        keys = new long[0];
+        if (data != null) data = new int[0];
+        start = new int[0];
+        runOcc = new long[0];
+        runRank = new int[0];
+        size = 0;
+        indexed = false;
+    }
+
+    /** Index of the key, or -1. Keys are strictly increasing (unsigned occ, then mover). */
+    int find(long o, long m) {
+        int lo = 0, hi = size - 1;
+        if (indexed) {
+            long key = o;
+            if (runs > 0) {
+                int h = runSlot(o);
+                while (runRank[h] != 0 && runOcc[h] != o) h = (h + 1) & (runRank.length - 1);
+                if (runRank[h] == 0) return -1;
+                key = (long) (runRank[h] - 1) << (64 - 27) | m >>> moverShift;
+            }
+            if (Long.compareUnsigned(key - minKey, span) > 0) return -1;
+            int b = (int) ((key - minKey) >>> shift);
+            lo = start[b];
+            hi = start[b + 1] - 1;
+        }
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            long mo = keys[2 * mid];
+            int cmp = mo == o ? Long.compareUnsigned(keys[2 * mid + 1] & moverMask, m) : Long.compareUnsigned(mo, o);
+            if (cmp < 0) lo = mid + 1;
+            else if (cmp > 0) hi = mid - 1;
+            else return mid;
+        }
+        return -1;
+    }
+
+    /** Memory accounting for the tables against --max-memory. */
+    static final class Budget {
+        final long max, fixed;
+        long used, peak;
+
+        Budget(long max, long fixed) {
+            this.max = max;
+            this.fixed = this.used = this.peak = fixed;
+        }
+
+        void resize(long oldBytes, long newBytes, int discs) {
+            long next = used - oldBytes + newBytes;
+            if (next > max)
+                throw new OutOfBudget("layer " + discs + " needs more than the memory limit of " + max
+                        + " bytes (at least " + next + " bytes for the tables); raise --max-memory");
+            used = next;
+            peak = Math.max(peak, used);
+        }
+    }
+
+    /** The tables would exceed --max-memory: the verdict is error, never a partial verified. */
+    static final class OutOfBudget extends RuntimeException {
+        OutOfBudget(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package org.gamecert.verifier.legacy.format;
+
+/**
+ * A BLOCK record (SPEC §5.1) and where its data frame lies in the file. The u32 fields are kept
+ * exact, as long: never clamped or narrowed, so that range checks and the hash chain (SPEC §3)
+ * see the bytes as written. A user narrows one to int only after the rule that bounds it held.
+ */
+public final class BlockRecord {
+    public final long index;      // 0-based block index
+    public final long layer, count, rawLen, compLen; // u32 as read
+    public final byte[] chain;    // stored h_i
+    public final long frameOffset; // file offset of the data frame
+
+    BlockRecord(long index, byte[] rec, long frameOffset) {
+        this.index = index;
+        layer = Bytes.u32(rec, 0);
+        count = Bytes.u32(rec, 4);
+        rawLen = Bytes.u32(rec, 8);
+        compLen = Bytes.u32(rec, 12);
+        chain = java.util.Arrays.copyOfRange(rec, 16, 48);
+        this.frameOffset = frameOffset;
+    }
+}

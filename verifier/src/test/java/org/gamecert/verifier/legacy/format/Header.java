@@ -1,0 +1,105 @@
+package org.gamecert.verifier.legacy.format;
+
+import org.gamecert.verifier.legacy.check.Rule;
+
+/**
+ * The HEADER record of SPEC §4, parsed and checked field by field in table order (R-HDR-1): each
+ * field as it is read (running past the content fails at that field), the content length once
+ * info_len is known.
+ */
+public final class Header {
+    public static final int OTHELLO = 1, CONNECT_FOUR = 2, SEMI_STRONG = 1, WEAK = 2;
+
+    public final int version, family, width, height, utility, symmetry, mode;
+    public final int[] tb;
+    public final long rootMover, rootOpponent;
+    public final int rootValue;
+    public final int maxBlockBytes, maxBlockEntries;
+    public final byte[] info;
+
+    private Header(Reader r, int contentLength) throws FormatException {
+        byte[] magic = r.bytes(4, "magic");
+        if (magic[0] != 'G' || magic[1] != 'S' || magic[2] != 'C' || magic[3] != 'F')
+            throw fail("magic is not GSCF");
+        version = (int) r.u(2, "version");
+        if (version != 1) throw fail("version " + version + " (this verifier knows version 1 only)");
+        family = (int) r.u(1, "family");
+        width = (int) r.u(1, "width");
+        height = (int) r.u(1, "height");
+        if (family == OTHELLO) {
+            if (width != height || (width != 4 && width != 6 && width != 8))
+                throw fail("Othello " + width + "x" + height + " is not a game of SPEC §7.1");
+        } else if (family == CONNECT_FOUR) {
+            if (width < 1 || height < 1 || width * (height + 1) > 64)
+                throw fail("Connect Four " + width + "x" + height + " is not a game of SPEC §7.3");
+        } else {
+            throw fail("unknown game family " + family);
+        }
+        utility = (int) r.u(1, "utility");
+        if (utility != family) throw fail("utility " + utility + " is not the family's (" + family + ")");
+        symmetry = (int) r.u(1, "symmetry");
+        if (symmetry != 0 && symmetry != family) throw fail("symmetry " + symmetry + " is not 0 or the family's");
+        mode = (int) r.u(1, "mode");
+        if (mode != SEMI_STRONG && mode != WEAK) throw fail("mode " + mode);
+        int tbLen = (int) r.u(1, "tb_len");
+        int codes = family == OTHELLO ? width * width : width;
+        if (tbLen != codes) throw fail("tb_len " + tbLen + ", expected " + codes);
+        tb = new int[tbLen];
+        boolean[] seen = new boolean[tbLen];
+        for (int i = 0; i < tbLen; i++) {
+            int m = (int) r.u(1, "tb");
+            if (m >= tbLen || seen[m]) throw fail("tb is not a permutation of 0.." + (tbLen - 1));
+            seen[m] = true;
+            tb[i] = m;
+        }
+        rootMover = r.u(8, "root_mover");
+        rootOpponent = r.u(8, "root_opponent");
+        rootValue = (byte) r.u(1, "root_value");
+        int uMax = family == OTHELLO ? width * width : 1;
+        if (rootValue < -uMax || rootValue > uMax) throw fail("root_value " + rootValue + " outside the utility range");
+        long mbb = r.u(4, "max_block_bytes");
+        if (mbb < 1 || mbb > (1 << 24)) throw fail("max_block_bytes " + mbb + " outside 1..2^24");
+        maxBlockBytes = (int) mbb;
+        long mbe = r.u(4, "max_block_entries");
+        if (mbe < 1 || mbe > (1 << 20)) throw fail("max_block_entries " + mbe + " outside 1..2^20");
+        maxBlockEntries = (int) mbe;
+        int infoLen = (int) r.u(2, "info_len");
+        if (infoLen > 4096) throw fail("info_len " + infoLen + " > 4096");
+        info = r.bytes(infoLen, "info");
+        if (contentLength != 40 + tbLen + infoLen)
+            throw fail("content length " + contentLength + " != 40 + tb_len + info_len = " + (40 + tbLen + infoLen));
+    }
+
+    /** Parses header content (the HEADER frame's content, without its 8-byte frame header). */
+    public static Header parse(byte[] content) throws FormatException {
+        return new Header(new Reader(content), content.length);
+    }
+
+    private static FormatException fail(String message) {
+        return new FormatException(Rule.HDR_1, message);
+    }
+
+    /** The fields in order, each checked to lie within the content. */
+    private static final class Reader {
+        final byte[] b;
+        int pos;
+
+        Reader(byte[] b) {
+            this.b = b;
+        }
+
+        byte[] bytes(int n, String field) throws FormatException {
+            if (pos + n > b.length) throw fail("field " + field + " runs past the header content");
+            pos += n;
+            return java.util.Arrays.copyOfRange(b, pos - n, pos);
+        }
+
+        /** An unsigned little-endian field of n bytes. */
+        long u(int n, String field) throws FormatException {
+            byte[] x = bytes(n, field);
+            long v = 0;
+            for (int i = n - 1; i >= 0; i--) v = v << 8 | (x[i] & 0xFF);
+            return v;
+        }
+    }
+}
