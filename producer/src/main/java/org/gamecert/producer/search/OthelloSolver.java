@@ -9,7 +9,7 @@ import org.gamecert.producer.game.Othello;
  * the last few empties, where ordering costs more than it saves.
  */
 public final class OthelloSolver implements Solver {
-    private static final int SMALL = 6; // at most this many empties: no table, no ordering
+    private static final int SMALL = Integer.getInteger("gc.small", 6); // at most this many empties: no table, no ordering
     private static final int MAX_PLY = 70;
 
     private final Othello g;
@@ -37,12 +37,7 @@ public final class OthelloSolver implements Solver {
         for (int r = 0; r < g.n; r++)
             for (int c = 0; c < g.n; c++) q[(r < g.n / 2 ? 0 : 2) + (c < g.n / 2 ? 0 : 1)] |= 1L << (r * g.n + c);
         q0 = q[0]; q1 = q[1]; q2 = q[2]; q3 = q[3];
-    }
-
-    /** The union of the quadrants holding an odd number of the given empty squares. */
-    private long oddQuadrants(long empty) {
-        return (-(Long.bitCount(empty & q0) & 1) & q0) | (-(Long.bitCount(empty & q1) & 1) & q1)
-                | (-(Long.bitCount(empty & q2) & 1) & q2) | (-(Long.bitCount(empty & q3) & 1) & q3);
+        initParity();
     }
 
     /** Static square values: corners best, squares next to an empty corner worst. */
@@ -84,19 +79,38 @@ public final class OthelloSolver implements Solver {
         return pm > po ? pm - po + e : pm < po ? pm - po - e : 0;
     }
 
+    /** Roots with 0 to 3 empties (deeper searches reach these counts only through solve4). */
+    private int smallExact(long m, long o, int alpha, int beta, long empty, int empties) {
+        if (empties == 0) { nodes++; return utility(m, o); }
+        int x1 = Long.numberOfTrailingZeros(empty);
+        if (empties == 1) {
+            int v = solve1(m, o, -1000, x1);
+            return v;
+        }
+        long r = empty & (empty - 1);
+        int x2 = Long.numberOfTrailingZeros(r);
+        if (empties == 2) return solve2(m, o, alpha, beta, x1, x2);
+        return solve3(m, o, alpha, beta, x1, x2, Long.numberOfTrailingZeros(r & (r - 1)), parity(empty));
+    }
+
     @Override public int search(long m, long o, int alpha, int beta) {
         return pvs(m, o, alpha, beta, 0);
     }
 
     private int pvs(long m, long o, int alpha, int beta, int ply) {
+        int empties = cells - Long.bitCount(m | o);
+        if (empties <= SMALL) {
+            long empty = board & ~(m | o);
+            if (empties > 4) return shallow(m, o, alpha, beta, parity(empty), empties);
+            if (empties == 4) return solve4(m, o, alpha, beta, parity(empty));
+            return smallExact(m, o, alpha, beta, empty, empties);
+        }
         nodes++;
         long mv = moves(m, o);
         if (mv == 0) {
             if (moves(o, m) == 0) return utility(m, o);
             return -pvs(o, m, -beta, -alpha, ply + 1);
         }
-        int empties = cells - Long.bitCount(m | o);
-        if (empties <= SMALL) return small(m, o, mv, alpha, beta);
 
         int ttMove = TranspositionTable.NO_MOVE;
         long d = tt.probe(m, o);
@@ -149,88 +163,182 @@ public final class OthelloSolver implements Solver {
         return best;
     }
 
-    /**
-     * Fail-soft alpha–beta over the last few empties without move generation: each empty square
-     * is tried directly (a move is legal when it flips something), and the last empty square is
-     * resolved by counting flips alone.
-     */
-    private int small(long m, long o, long mv, int alpha, int beta) {
-        int best = -1000;
-        long odd = oddQuadrants(board & ~(m | o));
-        for (long x = mv & odd, y = mv & ~odd; x != 0 || y != 0; ) {
-            long bit;
-            if (x != 0) { bit = x & -x; x ^= bit; } else { bit = y & -y; y ^= bit; }
-            long f = flips(m, o, bit);
-            int v = -smallNode(o & ~f, m | f | bit, -beta, -Math.max(alpha, best));
-            if (v > best) { best = v; if (v >= beta) return v; }
-        }
-        return best;
+    /** Quadrant bit (1, 2, 4 or 8) of each square. */
+    private int[] quadId;
+    /** For each 4-bit quadrant parity, the union of the quadrants whose bit is set. */
+    private final long[] parityMask = new long[16];
+
+    private void initParity() {
+        quadId = new int[cells];
+        long[] q = {q0, q1, q2, q3};
+        for (int sq = 0; sq < cells; sq++)
+            for (int i = 0; i < 4; i++) if ((q[i] >>> sq & 1) != 0) quadId[sq] = 1 << i;
+        for (int par = 0; par < 16; par++)
+            for (int i = 0; i < 4; i++) if ((par >>> i & 1) != 0) parityMask[par] |= q[i];
     }
 
-    private int smallNode(long m, long o, int alpha, int beta) {
+    /** The quadrant parity of a set of empty squares: bit i set when quadrant i holds an odd number of them. */
+    private int parity(long empty) {
+        return (Long.bitCount(empty & q0) & 1) | (Long.bitCount(empty & q1) & 1) << 1
+                | (Long.bitCount(empty & q2) & 1) << 2 | (Long.bitCount(empty & q3) & 1) << 3;
+    }
+
+    /**
+     * Fail-soft alpha–beta over the last few empties (at least 5, at most SMALL): no table, no
+     * move generation (each empty square is tried directly, a move being legal when it flips
+     * something), moves in quadrants with an odd number of empties first (the parity, kept
+     * incrementally); 4 empties and fewer go to the dedicated solvers.
+     */
+    private int shallow(long m, long o, int alpha, int beta, int parity, int empties) {
         nodes++;
         long empty = board & ~(m | o);
-        long rest = empty & (empty - 1);
-        if (rest == 0) return empty == 0 ? utility(m, o) : last1(m, o, empty);
-        if ((rest & (rest - 1)) == 0) return last2(m, o, beta, empty);
+        long odd = parityMask[parity];
         int best = -1000;
-        long odd = oddQuadrants(empty);
         for (long x = empty & odd, y = empty & ~odd; x != 0 || y != 0; ) {
-            long bit;
-            if (x != 0) { bit = x & -x; x ^= bit; } else { bit = y & -y; y ^= bit; }
-            long f = flips(m, o, bit);
+            int sq;
+            if (x != 0) { sq = Long.numberOfTrailingZeros(x); x &= x - 1; } else { sq = Long.numberOfTrailingZeros(y); y &= y - 1; }
+            long f = g.flips(m, o, sq);
             if (f == 0) continue;
-            int v = -smallNode(o & ~f, m | f | bit, -beta, -Math.max(alpha, best));
+            int a = Math.max(alpha, best);
+            int v = empties == 5 ? -solve4(o & ~f, m | f | (1L << sq), -beta, -a, parity ^ quadId[sq])
+                    : -shallow(o & ~f, m | f | (1L << sq), -beta, -a, parity ^ quadId[sq], empties - 1);
             if (v > best) { best = v; if (v >= beta) return v; }
         }
         if (best != -1000) return best;
-        // mover must pass, or the game is over
-        for (long x = empty; x != 0; x &= x - 1) {
-            long bit = x & -x;
-            if (flips(o, m, bit) != 0) { nodes++; return -smallMoves(o, m, -beta, -alpha, empty); }
-        }
+        // the mover must pass, or the game is over
+        for (long x = empty; x != 0; x &= x - 1)
+            if (g.flips(o, m, Long.numberOfTrailingZeros(x)) != 0) return -shallow(o, m, -beta, -alpha, parity, empties);
         return utility(m, o);
     }
 
-    /** As smallNode for a mover known to have a move (after a pass). */
-    private int smallMoves(long m, long o, int alpha, int beta, long empty) {
+    /** Exact fail-soft value with 4 empty squares. */
+    private int solve4(long m, long o, int alpha, int beta, int parity) {
+        nodes++;
+        long empty = board & ~(m | o);
+        // odd-quadrant squares first, each group in square order
+        long odd = parityMask[parity];
+        long e1 = empty & odd, e2 = empty & ~odd;
+        int x1, x2, x3, x4;
+        long t = e1 != 0 ? e1 : e2;
+        x1 = Long.numberOfTrailingZeros(t);
+        if (e1 != 0) { e1 &= e1 - 1; } else { e2 &= e2 - 1; }
+        t = e1 != 0 ? e1 : e2;
+        x2 = Long.numberOfTrailingZeros(t);
+        if (e1 != 0) { e1 &= e1 - 1; } else { e2 &= e2 - 1; }
+        t = e1 != 0 ? e1 : e2;
+        x3 = Long.numberOfTrailingZeros(t);
+        if (e1 != 0) { e1 &= e1 - 1; } else { e2 &= e2 - 1; }
+        x4 = Long.numberOfTrailingZeros(e1 | e2);
         int best = -1000;
-        for (long x = empty; x != 0; x &= x - 1) {
-            long bit = x & -x;
-            long f = flips(m, o, bit);
-            if (f == 0) continue;
-            int v = -smallNode(o & ~f, m | f | bit, -beta, -Math.max(alpha, best));
+        long f;
+        if ((f = g.flips(m, o, x1)) != 0) {
+            best = -solve3(o & ~f, m | f | (1L << x1), -beta, -alpha, x2, x3, x4, parity ^ quadId[x1]);
+            if (best >= beta) return best;
+        }
+        if ((f = g.flips(m, o, x2)) != 0) {
+            int v = -solve3(o & ~f, m | f | (1L << x2), -beta, -Math.max(alpha, best), x1, x3, x4, parity ^ quadId[x2]);
             if (v > best) { best = v; if (v >= beta) return v; }
         }
-        return best;
+        if ((f = g.flips(m, o, x3)) != 0) {
+            int v = -solve3(o & ~f, m | f | (1L << x3), -beta, -Math.max(alpha, best), x1, x2, x4, parity ^ quadId[x3]);
+            if (v > best) { best = v; if (v >= beta) return v; }
+        }
+        if ((f = g.flips(m, o, x4)) != 0) {
+            int v = -solve3(o & ~f, m | f | (1L << x4), -beta, -Math.max(alpha, best), x1, x2, x3, parity ^ quadId[x4]);
+            if (v > best) best = v;
+        }
+        if (best != -1000) return best;
+        if (g.flips(o, m, x1) != 0 || g.flips(o, m, x2) != 0 || g.flips(o, m, x3) != 0 || g.flips(o, m, x4) != 0)
+            return -solve4(o, m, -beta, -alpha, parity);
+        return utility(m, o);
     }
 
-    /** Fail-soft value with two empty squares, without the loop and parity work of smallNode. */
-    private int last2(long m, long o, int beta, long empty) {
-        long b1 = empty & -empty, b2 = empty ^ b1;
+    /** Exact fail-soft value with the 3 empty squares x1, x2, x3. */
+    private int solve3(long m, long o, int alpha, int beta, int x1, int x2, int x3, int parity) {
+        nodes++;
+        // parity: a square alone in its quadrant first
+        if ((parity & quadId[x1]) == 0) {
+            if ((parity & quadId[x2]) != 0) { int t = x1; x1 = x2; x2 = t; }
+            else if ((parity & quadId[x3]) != 0) { int t = x1; x1 = x3; x3 = x2; x2 = t; }
+        }
         int best = -1000;
-        long f = flips(m, o, b1);
-        if (f != 0) { nodes++; best = -last1(o & ~f, m | f | b1, b2); if (best >= beta) return best; }
-        f = flips(m, o, b2);
-        if (f != 0) { nodes++; return Math.max(best, -last1(o & ~f, m | f | b2, b1)); }
+        long f;
+        if ((f = g.flips(m, o, x1)) != 0) {
+            best = -solve2(o & ~f, m | f | (1L << x1), -beta, -alpha, x2, x3);
+            if (best >= beta) return best;
+        }
+        if ((f = g.flips(m, o, x2)) != 0) {
+            int v = -solve2(o & ~f, m | f | (1L << x2), -beta, -Math.max(alpha, best), x1, x3);
+            if (v > best) { best = v; if (v >= beta) return v; }
+        }
+        if ((f = g.flips(m, o, x3)) != 0) {
+            int v = -solve2(o & ~f, m | f | (1L << x3), -beta, -Math.max(alpha, best), x1, x2);
+            if (v > best) best = v;
+        }
         if (best != -1000) return best;
-        // the mover passes: the opponent takes the better of its moves, if it has any
-        f = flips(o, m, b1);
-        long f2 = flips(o, m, b2);
-        if ((f | f2) == 0) return utility(m, o);
+        // the mover passes: the opponent plays, if it can
         nodes++;
         int ob = -1000;
-        if (f != 0) { nodes++; ob = -last1(m & ~f, o | f | b1, b2); }
-        if (f2 != 0) { nodes++; ob = Math.max(ob, -last1(m & ~f2, o | f2 | b2, b1)); }
-        return -ob;
+        if ((f = g.flips(o, m, x1)) != 0) {
+            ob = -solve2(m & ~f, o | f | (1L << x1), alpha, beta, x2, x3);
+            if (ob >= -alpha) return -ob;
+        }
+        if ((f = g.flips(o, m, x2)) != 0) {
+            int v = -solve2(m & ~f, o | f | (1L << x2), alpha, -Math.max(-beta, ob), x1, x3);
+            if (v > ob) { ob = v; if (v >= -alpha) return -v; }
+        }
+        if ((f = g.flips(o, m, x3)) != 0) {
+            int v = -solve2(m & ~f, o | f | (1L << x3), alpha, -Math.max(-beta, ob), x1, x2);
+            if (v > ob) ob = v;
+        }
+        if (ob != -1000) return -ob;
+        nodes--;
+        return utility(m, o);
     }
 
-    /** Exact value with one empty square: the mover plays it if it can, else the opponent, else nobody. */
-    private int last1(long m, long o, long bit) {
-        long f = flips(m, o, bit);
-        if (f != 0) return utility(m | f | bit, o & ~f);
-        f = flips(o, m, bit);
-        if (f != 0) { nodes++; return -utility(o | f | bit, m & ~f); }
+    /** Exact fail-soft value with the 2 empty squares x1, x2. */
+    private int solve2(long m, long o, int alpha, int beta, int x1, int x2) {
+        nodes++;
+        int best = -1000;
+        long f;
+        if ((f = g.flips(m, o, x1)) != 0) {
+            best = -solve1(o & ~f, m | f | (1L << x1), -beta, x2);
+            if (best >= beta) return best;
+        }
+        if ((f = g.flips(m, o, x2)) != 0) {
+            int v = -solve1(o & ~f, m | f | (1L << x2), -beta, x1);
+            return Math.max(best, v);
+        }
+        if (best != -1000) return best;
+        // the mover passes
+        int ob = -1000;
+        if ((f = g.flips(o, m, x1)) != 0) {
+            nodes++;
+            ob = -solve1(m & ~f, o | f | (1L << x1), alpha, x2);
+            if (ob >= -alpha) return -ob;
+        }
+        if ((f = g.flips(o, m, x2)) != 0) {
+            nodes++;
+            ob = Math.max(ob, -solve1(m & ~f, o | f | (1L << x2), alpha, x1));
+        }
+        if (ob != -1000) return -ob;
         return utility(m, o);
+    }
+
+    /**
+     * Value with the one empty square x: the mover plays it if it can, else the opponent, else
+     * nobody (the empty square goes to the winner). Fail-soft against alpha: when the mover
+     * cannot play and even the best case for it is at most alpha, that bound is returned without
+     * looking at the opponent's move.
+     */
+    private int solve1(long m, long o, int alpha, int x) {
+        nodes++;
+        int base = 2 * Long.bitCount(m) - (cells - 1); // disc difference before x is played
+        long f = g.flips(m, o, x);
+        if (f != 0) return base + 2 * Long.bitCount(f) + 1;
+        if (base + 1 <= alpha) return base + 1; // V <= base + 1 whoever plays x
+        f = g.flips(o, m, x);
+        if (f != 0) return base - 2 * Long.bitCount(f) - 1;
+        return base > 0 ? base + 1 : base - 1;
     }
 }
