@@ -11,15 +11,22 @@ import org.gamecert.producer.game.Othello;
 public final class OthelloSolver implements Solver {
     private static final int SMALL = Integer.getInteger("gc.small", 6); // at most this many empties: no table, no ordering
     private static final int MAX_PLY = 70;
+    private static final int NO_MOVE_YET = -1;
+    private static final int ETC_MIN = Integer.getInteger("gc.etc", 10);
+    private static final int TT_MIN = Integer.getInteger("gc.ttmin", 8);
 
+    private static final int STAB_PVS = Integer.getInteger("gc.stabpvs", -1000), STAB_SHALLOW = Integer.getInteger("gc.stabsh", -1000);
+    private final boolean STAB, eight;
     private final Othello g;
     private final TranspositionTable tt;
     private final int cells;
     private final int[] squareWeight;
     private final long board, corners, inner1, inner2;
+    /** The squares next to a corner (C and X squares): tried last in the last empties. */
+    private final long nearCorner;
     /** The four board quadrants: in the last empties, moves in a quadrant with an odd number of empties go first (parity). */
     private final long q0, q1, q2, q3;
-    private long nodes;
+    private long nodes; public static final long[] PVSN = new long[65];
     private final int[][] moveBuf = new int[MAX_PLY][64];
     private final int[][] scoreBuf = new int[MAX_PLY][64];
     private final long[][] childMover = new long[MAX_PLY][64], childOpp = new long[MAX_PLY][64];
@@ -27,12 +34,17 @@ public final class OthelloSolver implements Solver {
     public OthelloSolver(Othello g, TranspositionTable tt) {
         this.g = g; this.tt = tt; this.cells = g.cells;
         this.board = g.board;
+        this.eight = g.n == 8;
+        this.STAB = g.n == 8 && !Boolean.getBoolean("gc.nostab");
         long col0 = 0, colLast = 0;
         for (int r = 0; r < g.n; r++) { col0 |= 1L << (r * g.n); colLast |= 1L << (r * g.n + g.n - 1); }
         this.inner1 = g.board & ~col0;
         this.inner2 = g.board & ~colLast;
         this.corners = 1L | (1L << (g.n - 1)) | (1L << (g.n * (g.n - 1))) | (1L << (g.n * g.n - 1));
         this.squareWeight = squareWeights(g.n);
+        long near = 0;
+        for (int sq = 0; sq < cells; sq++) if (squareWeight[sq] < 0) near |= 1L << sq;
+        this.nearCorner = Boolean.getBoolean("gc.nonear") ? 0 : near;
         long[] q = new long[4];
         for (int r = 0; r < g.n; r++)
             for (int c = 0; c < g.n; c++) q[(r < g.n / 2 ? 0 : 2) + (c < g.n / 2 ? 0 : 1)] |= 1L << (r * g.n + c);
@@ -62,7 +74,9 @@ public final class OthelloSolver implements Solver {
     private long moves(long m, long o) { return g.moves(m, o); }
 
     /** Weight of the quiet-move term: a move that leaves fewer of our discs next to empty squares gives fewer replies later. */
-    private static final int FRONTIER_W = 16;
+    private static final int FRONTIER_W = Integer.getInteger("gc.wf", 16), WM = Integer.getInteger("gc.wm", 16), WC = Integer.getInteger("gc.wc", 32),
+            WS = Integer.getInteger("gc.ws", 1), WP = Integer.getInteger("gc.wp", 0);
+    private int parityOf(long m, long o) { return WP == 0 ? 0 : parity(board & ~(m | o)); }
 
     /** The discs of {@code m} next to an empty square (its frontier). */
     private long frontier(long m, long o) {
@@ -105,7 +119,12 @@ public final class OthelloSolver implements Solver {
             if (empties == 4) return solve4(m, o, alpha, beta, parity(empty));
             return smallExact(m, o, alpha, beta, empty, empties);
         }
-        nodes++;
+        nodes++; PVSN[empties]++;
+        if (STAB && alpha >= STAB_PVS && cells - 2 * Long.bitCount(o) <= alpha) {
+            // stability cutoff: the opponent keeps its stable discs, so V <= cells - 2 * stable
+            int ub = cells - 2 * Long.bitCount(Stability.stable(o, m));
+            if (ub <= alpha) return ub;
+        }
         long mv = moves(m, o);
         if (mv == 0) {
             if (moves(o, m) == 0) return utility(m, o);
@@ -113,7 +132,8 @@ public final class OthelloSolver implements Solver {
         }
 
         int ttMove = TranspositionTable.NO_MOVE;
-        long d = tt.probe(m, o);
+        boolean useTT = empties >= TT_MIN;
+        long d = useTT ? tt.probe(m, o) : 0;
         if (d != 0) {
             int lo = TranspositionTable.lo(d), hi = TranspositionTable.hi(d);
             if (lo >= beta) return lo;
@@ -123,43 +143,58 @@ public final class OthelloSolver implements Solver {
             if (hi < beta) beta = hi;
             ttMove = TranspositionTable.move(d);
         }
-        // Order: table move first, then fewest opponent replies, then square weight.
-        int[] mvs = moveBuf[ply], sc = scoreBuf[ply];
-        long[] cms = childMover[ply], cos = childOpp[ply];
-        int k = 0;
-        for (long x = mv; x != 0; x &= x - 1) {
-            int sq = Long.numberOfTrailingZeros(x);
-            long bit = 1L << sq;
-            long f = flips(m, o, bit);
-            long m2 = m | f | bit, o2 = o & ~f;
-            int s;
-            if (sq == ttMove) s = 1 << 20;
-            else {
-                long rep = moves(o2, m2);
-                s = -Long.bitCount(rep) * 16 - Long.bitCount(rep & corners) * 32 + squareWeight[sq]
-                        - Long.bitCount(frontier(m2, o2)) * FRONTIER_W;
-            }
-            int i = k++;
-            while (i > 0 && sc[i - 1] < s) { sc[i] = sc[i - 1]; mvs[i] = mvs[i - 1]; cms[i] = cms[i - 1]; cos[i] = cos[i - 1]; i--; }
-            sc[i] = s; mvs[i] = sq; cms[i] = m2; cos[i] = o2;
+        int best = -1000, bestMove = NO_MOVE_YET, a = alpha;
+        if (ttMove != TranspositionTable.NO_MOVE && (mv >>> ttMove & 1) != 0) {
+            // the table's move first, before the others are generated and ordered: it often cuts
+            long f = g.flips(m, o, ttMove);
+            best = -pvs(o & ~f, m | f | (1L << ttMove), -beta, -a, ply + 1);
+            bestMove = ttMove;
+            if (best > a) a = best;
+            mv &= ~(1L << ttMove);
         }
-        int a = alpha, best = -1000, bestMove = mvs[0];
-        for (int i = 0; i < k; i++) {
-            long m2 = cms[i], o2 = cos[i];
-            int v;
-            if (i == 0) v = -pvs(o2, m2, -beta, -a, ply + 1);
-            else {
-                v = -pvs(o2, m2, -a - 1, -a, ply + 1);
-                if (v > a && v < beta) v = -pvs(o2, m2, -beta, -a, ply + 1);
+        if (best < beta && mv != 0) {
+            // the others: fewest opponent replies first, then the quiet-move and square terms
+            int[] mvs = moveBuf[ply], sc = scoreBuf[ply];
+            long[] cms = childMover[ply], cos = childOpp[ply];
+            int k = 0;
+            for (long x = mv; x != 0; x &= x - 1) {
+                int sq = Long.numberOfTrailingZeros(x);
+                long bit = 1L << sq;
+                long f = g.flips(m, o, sq);
+                long m2 = m | f | bit, o2 = o & ~f;
+                if (empties >= ETC_MIN) {
+                    // enhanced transposition cutoff: a child the table already refutes
+                    long cd = tt.probe(o2, m2);
+                    if (cd != 0 && -TranspositionTable.hi(cd) >= beta) {
+                        int v = -TranspositionTable.hi(cd);
+                        tt.store(m, o, Math.min(v, cells), cells, sq, empties);
+                        return v;
+                    }
+                }
+                long rep = moves(o2, m2);
+                int s = -Long.bitCount(rep) * WM - Long.bitCount(rep & corners) * WC + squareWeight[sq] * WS
+                        - Long.bitCount(frontier(m2, o2)) * FRONTIER_W + ((parityOf(m, o) & quadId[sq]) != 0 ? WP : 0);
+                int i = k++;
+                while (i > 0 && sc[i - 1] < s) { sc[i] = sc[i - 1]; mvs[i] = mvs[i - 1]; cms[i] = cms[i - 1]; cos[i] = cos[i - 1]; i--; }
+                sc[i] = s; mvs[i] = sq; cms[i] = m2; cos[i] = o2;
             }
-            if (v > best) {
-                best = v; bestMove = mvs[i];
-                if (v > a) { a = v; if (a >= beta) break; }
+            for (int i = 0; i < k; i++) {
+                long m2 = cms[i], o2 = cos[i];
+                int v;
+                if (bestMove == NO_MOVE_YET) v = -pvs(o2, m2, -beta, -a, ply + 1);
+                else {
+                    v = -pvs(o2, m2, -a - 1, -a, ply + 1);
+                    if (v > a && v < beta) v = -pvs(o2, m2, -beta, -a, ply + 1);
+                }
+                if (v > best || bestMove == NO_MOVE_YET) {
+                    best = v; bestMove = mvs[i];
+                    if (v > a) { a = v; if (a >= beta) break; }
+                }
             }
         }
         int lo = best >= beta ? best : best > alpha ? best : -1000;
         int hi = best <= alpha ? best : best < beta ? best : 1000;
-        tt.store(m, o, Math.max(lo, -cells), Math.min(hi, cells), bestMove, empties);
+        if (useTT) tt.store(m, o, Math.max(lo, -cells), Math.min(hi, cells), bestMove, empties);
         return best;
     }
 
@@ -191,18 +226,25 @@ public final class OthelloSolver implements Solver {
      */
     private int shallow(long m, long o, int alpha, int beta, int parity, int empties) {
         nodes++;
+        if (STAB && alpha >= STAB_SHALLOW && cells - 2 * Long.bitCount(o) <= alpha) {
+            int ub = cells - 2 * Long.bitCount(Stability.stable(o, m));
+            if (ub <= alpha) return ub;
+        }
         long empty = board & ~(m | o);
         long odd = parityMask[parity];
         int best = -1000;
-        for (long x = empty & odd, y = empty & ~odd; x != 0 || y != 0; ) {
-            int sq;
-            if (x != 0) { sq = Long.numberOfTrailingZeros(x); x &= x - 1; } else { sq = Long.numberOfTrailingZeros(y); y &= y - 1; }
-            long f = g.flips(m, o, sq);
-            if (f == 0) continue;
-            int a = Math.max(alpha, best);
-            int v = empties == 5 ? -solve4(o & ~f, m | f | (1L << sq), -beta, -a, parity ^ quadId[sq])
-                    : -shallow(o & ~f, m | f | (1L << sq), -beta, -a, parity ^ quadId[sq], empties - 1);
-            if (v > best) { best = v; if (v >= beta) return v; }
+        // odd quadrants first; in each, squares next to a corner last
+        long e0 = empty & odd & ~nearCorner, e1 = empty & odd & nearCorner, e2 = empty & ~odd & ~nearCorner, e3 = empty & ~odd & nearCorner;
+        for (int grp = 0; grp < 4; grp++) {
+            for (long x = grp == 0 ? e0 : grp == 1 ? e1 : grp == 2 ? e2 : e3; x != 0; x &= x - 1) {
+                int sq = Long.numberOfTrailingZeros(x);
+                long f = g.flips(m, o, sq);
+                if (f == 0) continue;
+                int a = Math.max(alpha, best);
+                int v = empties == 5 ? -solve4(o & ~f, m | f | (1L << sq), -beta, -a, parity ^ quadId[sq])
+                        : -shallow(o & ~f, m | f | (1L << sq), -beta, -a, parity ^ quadId[sq], empties - 1);
+                if (v > best) { best = v; if (v >= beta) return v; }
+            }
         }
         if (best != -1000) return best;
         // the mover must pass, or the game is over
@@ -334,6 +376,14 @@ public final class OthelloSolver implements Solver {
     private int solve1(long m, long o, int alpha, int x) {
         nodes++;
         int base = 2 * Long.bitCount(m) - (cells - 1); // disc difference before x is played
+        if (eight) {
+            int n = LastFlip.count(x, m);
+            if (n != 0) return base + 2 * n + 1;
+            if (base + 1 <= alpha) return base + 1; // V <= base + 1 whoever plays x
+            n = LastFlip.count(x, o);
+            if (n != 0) return base - 2 * n - 1;
+            return base > 0 ? base + 1 : base - 1;
+        }
         long f = g.flips(m, o, x);
         if (f != 0) return base + 2 * Long.bitCount(f) + 1;
         if (base + 1 <= alpha) return base + 1; // V <= base + 1 whoever plays x
