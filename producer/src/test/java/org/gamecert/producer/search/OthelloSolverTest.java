@@ -48,6 +48,8 @@ class OthelloSolverTest {
                 int v = ref.value(p[0], p[1]);
                 OthelloSolver s = new OthelloSolver(g, new TranspositionTable(1));
                 assertEquals(v, s.search(p[0], p[1], -n * n - 1, n * n + 1), "exact value, " + e + " empties");
+                assertEquals(v, new OthelloSolver(g, new TranspositionTable(1)).value(p[0], p[1]), "value by null windows, " + e + " empties");
+                assertEquals(v, s.value(p[0], p[1]), "value by null windows from the table's bounds, " + e + " empties");
                 for (int t = 0; t < 4; t++) {
                     int b = rnd.nextInt(2 * n * n + 1) - n * n;
                     int r = s.search(p[0], p[1], b - 1, b);
