@@ -12,7 +12,7 @@ public final class OthelloSolver implements Solver {
     private static final int SMALL = Integer.getInteger("gc.small", 6); // at most this many empties: no table, no ordering
     private static final int MAX_PLY = 70;
     private static final int NO_MOVE_YET = -1;
-    private static final int ETC_MIN = Integer.getInteger("gc.etc", 10);
+    private static final int ETC_MIN = Integer.getInteger("gc.etc", 13);
     private static final int TT_MIN = Integer.getInteger("gc.ttmin", 8);
 
     private static final int STAB_PVS = Integer.getInteger("gc.stabpvs", -1000), STAB_SHALLOW = Integer.getInteger("gc.stabsh", -1000);
@@ -71,7 +71,7 @@ public final class OthelloSolver implements Solver {
 
     @Override public long nodes() { return nodes; }
 
-    private long moves(long m, long o) { return g.moves(m, o); }
+    private long moves(long m, long o) { return eight ? Board8.moves(m, o) : g.moves(m, o); }
 
     /** Weight of the quiet-move term: a move that leaves fewer of our discs next to empty squares gives fewer replies later. */
     private static final int FRONTIER_W = Integer.getInteger("gc.wf", 16), WM = Integer.getInteger("gc.wm", 16), WC = Integer.getInteger("gc.wc", 32),
@@ -80,13 +80,15 @@ public final class OthelloSolver implements Solver {
 
     /** The discs of {@code m} next to an empty square (its frontier). */
     private long frontier(long m, long o) {
+        if (eight) return Board8.frontier(m, o);
         long empty = board & ~(m | o);
         long e = empty | (empty << 1 & inner1) | (empty >>> 1 & inner2);
         e |= (e << g.n) | (e >>> g.n);
         return m & e;
     }
 
-    private long flips(long m, long o, long bit) { return g.flipsBit(m, o, bit); }
+    /** The discs flipped by a move on sq (0: not a legal move). */
+    private long fl(long m, long o, int sq) { return eight ? Board8.flips(m, o, sq) : g.flips(m, o, sq); }
 
     private int utility(long m, long o) {
         int pm = Long.bitCount(m), po = Long.bitCount(o), e = cells - pm - po;
@@ -167,7 +169,7 @@ public final class OthelloSolver implements Solver {
         int best = -1000, bestMove = NO_MOVE_YET, a = alpha;
         if (ttMove != TranspositionTable.NO_MOVE && (mv >>> ttMove & 1) != 0) {
             // the table's move first, before the others are generated and ordered: it often cuts
-            long f = g.flips(m, o, ttMove);
+            long f = fl(m, o, ttMove);
             best = -pvs(o & ~f, m | f | (1L << ttMove), -beta, -a, ply + 1);
             bestMove = ttMove;
             if (best > a) a = best;
@@ -181,7 +183,7 @@ public final class OthelloSolver implements Solver {
             for (long x = mv; x != 0; x &= x - 1) {
                 int sq = Long.numberOfTrailingZeros(x);
                 long bit = 1L << sq;
-                long f = g.flips(m, o, sq);
+                long f = fl(m, o, sq);
                 long m2 = m | f | bit, o2 = o & ~f;
                 if (empties >= ETC_MIN) {
                     // enhanced transposition cutoff: a child the table already refutes
@@ -259,7 +261,7 @@ public final class OthelloSolver implements Solver {
         for (int grp = 0; grp < 4; grp++) {
             for (long x = grp == 0 ? e0 : grp == 1 ? e1 : grp == 2 ? e2 : e3; x != 0; x &= x - 1) {
                 int sq = Long.numberOfTrailingZeros(x);
-                long f = g.flips(m, o, sq);
+                long f = fl(m, o, sq);
                 if (f == 0) continue;
                 int a = Math.max(alpha, best);
                 int v = empties == 5 ? -solve4(o & ~f, m | f | (1L << sq), -beta, -a, parity ^ quadId[sq])
@@ -270,7 +272,7 @@ public final class OthelloSolver implements Solver {
         if (best != -1000) return best;
         // the mover must pass, or the game is over
         for (long x = empty; x != 0; x &= x - 1)
-            if (g.flips(o, m, Long.numberOfTrailingZeros(x)) != 0) return -shallow(o, m, -beta, -alpha, parity, empties);
+            if (fl(o, m, Long.numberOfTrailingZeros(x)) != 0) return -shallow(o, m, -beta, -alpha, parity, empties);
         return utility(m, o);
     }
 
@@ -294,24 +296,24 @@ public final class OthelloSolver implements Solver {
         x4 = Long.numberOfTrailingZeros(e1 | e2);
         int best = -1000;
         long f;
-        if ((f = g.flips(m, o, x1)) != 0) {
+        if ((f = fl(m, o, x1)) != 0) {
             best = -solve3(o & ~f, m | f | (1L << x1), -beta, -alpha, x2, x3, x4, parity ^ quadId[x1]);
             if (best >= beta) return best;
         }
-        if ((f = g.flips(m, o, x2)) != 0) {
+        if ((f = fl(m, o, x2)) != 0) {
             int v = -solve3(o & ~f, m | f | (1L << x2), -beta, -Math.max(alpha, best), x1, x3, x4, parity ^ quadId[x2]);
             if (v > best) { best = v; if (v >= beta) return v; }
         }
-        if ((f = g.flips(m, o, x3)) != 0) {
+        if ((f = fl(m, o, x3)) != 0) {
             int v = -solve3(o & ~f, m | f | (1L << x3), -beta, -Math.max(alpha, best), x1, x2, x4, parity ^ quadId[x3]);
             if (v > best) { best = v; if (v >= beta) return v; }
         }
-        if ((f = g.flips(m, o, x4)) != 0) {
+        if ((f = fl(m, o, x4)) != 0) {
             int v = -solve3(o & ~f, m | f | (1L << x4), -beta, -Math.max(alpha, best), x1, x2, x3, parity ^ quadId[x4]);
             if (v > best) best = v;
         }
         if (best != -1000) return best;
-        if (g.flips(o, m, x1) != 0 || g.flips(o, m, x2) != 0 || g.flips(o, m, x3) != 0 || g.flips(o, m, x4) != 0)
+        if (fl(o, m, x1) != 0 || fl(o, m, x2) != 0 || fl(o, m, x3) != 0 || fl(o, m, x4) != 0)
             return -solve4(o, m, -beta, -alpha, parity);
         return utility(m, o);
     }
@@ -326,15 +328,15 @@ public final class OthelloSolver implements Solver {
         }
         int best = -1000;
         long f;
-        if ((f = g.flips(m, o, x1)) != 0) {
+        if ((f = fl(m, o, x1)) != 0) {
             best = -solve2(o & ~f, m | f | (1L << x1), -beta, -alpha, x2, x3);
             if (best >= beta) return best;
         }
-        if ((f = g.flips(m, o, x2)) != 0) {
+        if ((f = fl(m, o, x2)) != 0) {
             int v = -solve2(o & ~f, m | f | (1L << x2), -beta, -Math.max(alpha, best), x1, x3);
             if (v > best) { best = v; if (v >= beta) return v; }
         }
-        if ((f = g.flips(m, o, x3)) != 0) {
+        if ((f = fl(m, o, x3)) != 0) {
             int v = -solve2(o & ~f, m | f | (1L << x3), -beta, -Math.max(alpha, best), x1, x2);
             if (v > best) best = v;
         }
@@ -342,15 +344,15 @@ public final class OthelloSolver implements Solver {
         // the mover passes: the opponent plays, if it can
         nodes++;
         int ob = -1000;
-        if ((f = g.flips(o, m, x1)) != 0) {
+        if ((f = fl(o, m, x1)) != 0) {
             ob = -solve2(m & ~f, o | f | (1L << x1), alpha, beta, x2, x3);
             if (ob >= -alpha) return -ob;
         }
-        if ((f = g.flips(o, m, x2)) != 0) {
+        if ((f = fl(o, m, x2)) != 0) {
             int v = -solve2(m & ~f, o | f | (1L << x2), alpha, -Math.max(-beta, ob), x1, x3);
             if (v > ob) { ob = v; if (v >= -alpha) return -v; }
         }
-        if ((f = g.flips(o, m, x3)) != 0) {
+        if ((f = fl(o, m, x3)) != 0) {
             int v = -solve2(m & ~f, o | f | (1L << x3), alpha, -Math.max(-beta, ob), x1, x2);
             if (v > ob) ob = v;
         }
@@ -364,23 +366,23 @@ public final class OthelloSolver implements Solver {
         nodes++;
         int best = -1000;
         long f;
-        if ((f = g.flips(m, o, x1)) != 0) {
+        if ((f = fl(m, o, x1)) != 0) {
             best = -solve1(o & ~f, m | f | (1L << x1), -beta, x2);
             if (best >= beta) return best;
         }
-        if ((f = g.flips(m, o, x2)) != 0) {
+        if ((f = fl(m, o, x2)) != 0) {
             int v = -solve1(o & ~f, m | f | (1L << x2), -beta, x1);
             return Math.max(best, v);
         }
         if (best != -1000) return best;
         // the mover passes
         int ob = -1000;
-        if ((f = g.flips(o, m, x1)) != 0) {
+        if ((f = fl(o, m, x1)) != 0) {
             nodes++;
             ob = -solve1(m & ~f, o | f | (1L << x1), alpha, x2);
             if (ob >= -alpha) return -ob;
         }
-        if ((f = g.flips(o, m, x2)) != 0) {
+        if ((f = fl(o, m, x2)) != 0) {
             nodes++;
             ob = Math.max(ob, -solve1(m & ~f, o | f | (1L << x2), alpha, x1));
         }
@@ -405,10 +407,10 @@ public final class OthelloSolver implements Solver {
             if (n != 0) return base - 2 * n - 1;
             return base > 0 ? base + 1 : base - 1;
         }
-        long f = g.flips(m, o, x);
+        long f = fl(m, o, x);
         if (f != 0) return base + 2 * Long.bitCount(f) + 1;
         if (base + 1 <= alpha) return base + 1; // V <= base + 1 whoever plays x
-        f = g.flips(o, m, x);
+        f = fl(o, m, x);
         if (f != 0) return base - 2 * Long.bitCount(f) - 1;
         return base > 0 ? base + 1 : base - 1;
     }

@@ -59,6 +59,28 @@ class StabilityAndLastFlipTest {
         assertEquals(corners, Stability.stable(corners, 0x0000001818000000L) & corners);
     }
 
+    @Test void board8MovesAndFlipsMatchTheGameRules() {
+        Othello g = new Othello(8);
+        SplittableRandom rnd = new SplittableRandom(13);
+        for (int i = 0; i < 100_000; i++) {
+            long occ = rnd.nextLong() | rnd.nextLong(), m = occ & rnd.nextLong(), o = occ & ~m;
+            assertEquals(g.moves(m, o), Board8.moves(m, o));
+            int x = rnd.nextInt(64);
+            if ((occ >>> x & 1) == 0) assertEquals(g.flips(m, o, x), Board8.flips(m, o, x), "square " + x);
+        }
+        // and against the reference rules on positions of real games
+        for (int i = 0; i < 300; i++) {
+            long[] p = OthelloSolverTest.randomPosition(REF, 8, 1 + rnd.nextInt(50), rnd);
+            if (p == null) continue;
+            long mv = 0;
+            for (int x : REF.moves(p[0], p[1])) {
+                mv |= 1L << x;
+                assertEquals(REF.play(p[0], p[1], x)[1], p[1] & ~Board8.flips(p[0], p[1], x));
+            }
+            assertEquals(mv, Board8.moves(p[0], p[1]));
+        }
+    }
+
     @Test void lastFlipCountMatchesTheRules() {
         Othello g = new Othello(8);
         SplittableRandom rnd = new SplittableRandom(9);
