@@ -3,20 +3,29 @@ package org.gamecert.producer.search;
 import org.gamecert.producer.game.Othello;
 
 /**
- * Exact Othello endgame solver: fail-soft PVS with integer null windows, a shared
- * transposition table and fastest-first move ordering (opponent mobility, corner/edge square
- * weights, the table's move) at nodes with many empties; a plain unordered alpha–beta over
- * the last few empties, where ordering costs more than it saves.
+ * Exact Othello endgame solver. Exact values by MTD(f) null-window tests ({@link #value}); below
+ * the root a fail-soft PVS with integer windows: from 7 empties, fastest-first move ordering
+ * (opponent mobility, corner replies, the quiet-move term, square weights) after the table's
+ * move, which is searched before the others are generated; from 8 empties the shared
+ * transposition table, from 13 enhanced transposition cutoffs; stability cutoffs on 8×8 when
+ * alpha is high. Over the last 6 empties, solvers without table or move generation, with the
+ * quadrant parity kept incrementally, and dedicated 4-, 3-, 2- and 1-empty solvers (the last
+ * square's flips counted by line tables on 8×8). Every result is a fact of the game (exact,
+ * or a fail-soft bound), so the table and the ordering change speed, never answers.
  */
 public final class OthelloSolver implements Solver {
-    private static final int SMALL = Integer.getInteger("gc.small", 6); // at most this many empties: no table, no ordering
+    /** At most this many empties: the shallow solvers (no table, parity ordering only). */
+    private static final int SMALL = 6;
     private static final int MAX_PLY = 70;
     private static final int NO_MOVE_YET = -1;
-    private static final int ETC_MIN = Integer.getInteger("gc.etc", 13);
-    private static final int TT_MIN = Integer.getInteger("gc.ttmin", 8);
+    /** From this many empties, enhanced transposition cutoffs (children looked up before any is searched). */
+    private static final int ETC_MIN = 13;
+    /** From this many empties, the table is used (below, a probe's cache miss costs more than it saves). */
+    private static final int TT_MIN = 8;
 
-    private static final int STAB_PVS = Integer.getInteger("gc.stabpvs", -1000), STAB_SHALLOW = Integer.getInteger("gc.stabsh", -1000);
-    private final boolean STAB, eight;
+    /** The stability cutoff is tried only from these alphas (it rarely succeeds below), in the ordered search resp. the shallow one. */
+    private static final int STAB_PVS = 14, STAB_SHALLOW = 8;
+    private final boolean stability, eight;
     private final Othello g;
     private final TranspositionTable tt;
     private final int cells;
@@ -26,16 +35,15 @@ public final class OthelloSolver implements Solver {
     private final long nearCorner;
     /** The four board quadrants: in the last empties, moves in a quadrant with an odd number of empties go first (parity). */
     private final long q0, q1, q2, q3;
-    private long nodes; public static final long[] PVSN = new long[65];
-    private final int[][] moveBuf = new int[MAX_PLY][64];
-    private final int[][] scoreBuf = new int[MAX_PLY][64];
+    private long nodes;
+    private final long[][] keyBuf = new long[MAX_PLY][64];
     private final long[][] childMover = new long[MAX_PLY][64], childOpp = new long[MAX_PLY][64];
 
     public OthelloSolver(Othello g, TranspositionTable tt) {
         this.g = g; this.tt = tt; this.cells = g.cells;
         this.board = g.board;
         this.eight = g.n == 8;
-        this.STAB = g.n == 8 && !Boolean.getBoolean("gc.nostab");
+        this.stability = g.n == 8;
         long col0 = 0, colLast = 0;
         for (int r = 0; r < g.n; r++) { col0 |= 1L << (r * g.n); colLast |= 1L << (r * g.n + g.n - 1); }
         this.inner1 = g.board & ~col0;
@@ -44,7 +52,7 @@ public final class OthelloSolver implements Solver {
         this.squareWeight = squareWeights(g.n);
         long near = 0;
         for (int sq = 0; sq < cells; sq++) if (squareWeight[sq] < 0) near |= 1L << sq;
-        this.nearCorner = Boolean.getBoolean("gc.nonear") ? 0 : near;
+        this.nearCorner = near;
         long[] q = new long[4];
         for (int r = 0; r < g.n; r++)
             for (int c = 0; c < g.n; c++) q[(r < g.n / 2 ? 0 : 2) + (c < g.n / 2 ? 0 : 1)] |= 1L << (r * g.n + c);
@@ -74,9 +82,7 @@ public final class OthelloSolver implements Solver {
     private long moves(long m, long o) { return eight ? Board8.moves(m, o) : g.moves(m, o); }
 
     /** Weight of the quiet-move term: a move that leaves fewer of our discs next to empty squares gives fewer replies later. */
-    private static final int FRONTIER_W = Integer.getInteger("gc.wf", 16), WM = Integer.getInteger("gc.wm", 16), WC = Integer.getInteger("gc.wc", 32),
-            WS = Integer.getInteger("gc.ws", 1), WP = Integer.getInteger("gc.wp", 0);
-    private int parityOf(long m, long o) { return WP == 0 ? 0 : parity(board & ~(m | o)); }
+    private static final int FRONTIER_W = 16;
 
     /** The discs of {@code m} next to an empty square (its frontier). */
     private long frontier(long m, long o) {
@@ -142,8 +148,8 @@ public final class OthelloSolver implements Solver {
             if (empties == 4) return solve4(m, o, alpha, beta, parity(empty));
             return smallExact(m, o, alpha, beta, empty, empties);
         }
-        nodes++; PVSN[empties]++;
-        if (STAB && alpha >= STAB_PVS && cells - 2 * Long.bitCount(o) <= alpha) {
+        nodes++;
+        if (stability && alpha >= STAB_PVS && cells - 2 * Long.bitCount(o) <= alpha) {
             // stability cutoff: the opponent keeps its stable discs, so V <= cells - 2 * stable
             int ub = cells - 2 * Long.bitCount(Stability.stable(o, m));
             if (ub <= alpha) return ub;
@@ -177,8 +183,7 @@ public final class OthelloSolver implements Solver {
         }
         if (best < beta && mv != 0) {
             // the others: fewest opponent replies first, then the quiet-move and square terms
-            int[] mvs = moveBuf[ply], sc = scoreBuf[ply];
-            long[] cms = childMover[ply], cos = childOpp[ply];
+            long[] keys = keyBuf[ply], cms = childMover[ply], cos = childOpp[ply];
             int k = 0;
             for (long x = mv; x != 0; x &= x - 1) {
                 int sq = Long.numberOfTrailingZeros(x);
@@ -195,14 +200,19 @@ public final class OthelloSolver implements Solver {
                     }
                 }
                 long rep = moves(o2, m2);
-                int s = -Long.bitCount(rep) * WM - Long.bitCount(rep & corners) * WC + squareWeight[sq] * WS
-                        - Long.bitCount(frontier(m2, o2)) * FRONTIER_W + ((parityOf(m, o) & quadId[sq]) != 0 ? WP : 0);
-                int i = k++;
-                while (i > 0 && sc[i - 1] < s) { sc[i] = sc[i - 1]; mvs[i] = mvs[i - 1]; cms[i] = cms[i - 1]; cos[i] = cos[i - 1]; i--; }
-                sc[i] = s; mvs[i] = sq; cms[i] = m2; cos[i] = o2;
+                int s = -Long.bitCount(rep) * 16 - Long.bitCount(rep & corners) * 32 + squareWeight[sq]
+                        - Long.bitCount(frontier(m2, o2)) * FRONTIER_W;
+                // sort key: the score, then the lower square first on ties; the child kept at index sq
+                keys[k++] = (long) s << 8 | (63 - sq);
+                cms[sq] = m2; cos[sq] = o2;
             }
             for (int i = 0; i < k; i++) {
-                long m2 = cms[i], o2 = cos[i];
+                // selection of the best remaining move, lazily: a cut usually comes early
+                int bi = i;
+                for (int j = i + 1; j < k; j++) if (keys[j] > keys[bi]) bi = j;
+                long key = keys[bi]; keys[bi] = keys[i]; keys[i] = key;
+                int sq = 63 - (int) (key & 0xFF);
+                long m2 = cms[sq], o2 = cos[sq];
                 int v;
                 if (bestMove == NO_MOVE_YET) v = -pvs(o2, m2, -beta, -a, ply + 1);
                 else {
@@ -210,7 +220,7 @@ public final class OthelloSolver implements Solver {
                     if (v > a && v < beta) v = -pvs(o2, m2, -beta, -a, ply + 1);
                 }
                 if (v > best || bestMove == NO_MOVE_YET) {
-                    best = v; bestMove = mvs[i];
+                    best = v; bestMove = sq;
                     if (v > a) { a = v; if (a >= beta) break; }
                 }
             }
@@ -249,7 +259,7 @@ public final class OthelloSolver implements Solver {
      */
     private int shallow(long m, long o, int alpha, int beta, int parity, int empties) {
         nodes++;
-        if (STAB && alpha >= STAB_SHALLOW && cells - 2 * Long.bitCount(o) <= alpha) {
+        if (stability && alpha >= STAB_SHALLOW && cells - 2 * Long.bitCount(o) <= alpha) {
             int ub = cells - 2 * Long.bitCount(Stability.stable(o, m));
             if (ub <= alpha) return ub;
         }
