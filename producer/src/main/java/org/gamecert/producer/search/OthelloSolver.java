@@ -57,6 +57,7 @@ public final class OthelloSolver implements Solver {
         for (int r = 0; r < g.n; r++)
             for (int c = 0; c < g.n; c++) q[(r < g.n / 2 ? 0 : 2) + (c < g.n / 2 ? 0 : 1)] |= 1L << (r * g.n + c);
         q0 = q[0]; q1 = q[1]; q2 = q[2]; q3 = q[3];
+        quadId = new int[cells];
         initParity();
     }
 
@@ -232,12 +233,11 @@ public final class OthelloSolver implements Solver {
     }
 
     /** Quadrant bit (1, 2, 4 or 8) of each square. */
-    private int[] quadId;
+    private final int[] quadId;
     /** For each 4-bit quadrant parity, the union of the quadrants whose bit is set. */
     private final long[] parityMask = new long[16];
 
     private void initParity() {
-        quadId = new int[cells];
         long[] q = {q0, q1, q2, q3};
         for (int sq = 0; sq < cells; sq++)
             for (int i = 0; i < 4; i++) if ((q[i] >>> sq & 1) != 0) quadId[sq] = 1 << i;
