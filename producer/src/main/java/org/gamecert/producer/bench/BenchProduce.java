@@ -60,8 +60,9 @@ public final class BenchProduce {
 
         System.out.println();
         System.out.println("== certificate production (" + threads + " thread" + (threads > 1 ? "s" : "") + ") ==");
-        System.out.printf(Locale.ROOT, "%-44s %-11s %4s %8s %8s %12s %8s %11s %11s %11s %7s %9s %9s%n", "position", "mode", "empt", "wall s", "cpu s",
-                "nodes", "Mn/s cpu", "entries", "region", "aux", "B/entry", "entries/s", "peak MiB");
+        System.out.println("(search s: the plain search of the same root, its exact value only, one thread, fresh table; overhead: wall s / search s)");
+        System.out.printf(Locale.ROOT, "%-44s %-11s %4s %8s %8s %12s %8s %11s %11s %11s %7s %9s %9s %8s %8s%n", "position", "mode", "empt", "wall s", "cpu s",
+                "nodes", "Mn/s cpu", "entries", "region", "aux", "B/entry", "entries/s", "peak MiB", "search s", "overhead");
         Game o6 = Game.parse("othello:6x6");
         Path dir = Files.createTempDirectory("bench-produce");
         try {
@@ -105,6 +106,13 @@ public final class BenchProduce {
     }
 
     static void production(Path dir, String name, Game g, long[] root, Extractor.Mode mode, int threads) throws Exception {
+        double search = 0;
+        if (!g.isTerminal(root[0], root[1])) {
+            Oracle plain = new Oracle(g, 256);
+            long s0 = System.nanoTime();
+            plain.value(root[0], root[1]);
+            search = (System.nanoTime() - s0) / 1e9;
+        }
         System.gc();
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) pool.resetPeakUsage();
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -124,10 +132,10 @@ public final class BenchProduce {
         long region = 0, aux = 0;
         for (long r : res.region) region += r;
         for (long a : res.aux) aux += a;
-        System.out.printf(Locale.ROOT, "%-44s %-11s %4d %8.2f %8.2f %12d %8.2f %11d %11d %11d %7.3f %9.0f %9d%n", name,
+        System.out.printf(Locale.ROOT, "%-44s %-11s %4d %8.2f %8.2f %12d %8.2f %11d %11d %11d %7.3f %9.0f %9d %8.2f %7.1fx%n", name,
                 mode == Extractor.Mode.WEAK ? "weak" : "semi-strong", g.cells - Long.bitCount(root[0] | root[1]), secs, cpu,
                 oracle.nodes(), oracle.nodes() / cpu / 1e6, w.entries, region, aux, (double) w.fileBytes / w.entries,
-                w.entries / secs, peak >> 20);
+                w.entries / secs, peak >> 20, search, search > 0 ? secs / search : 0);
         Files.delete(out);
     }
 }

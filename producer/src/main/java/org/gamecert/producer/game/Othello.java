@@ -154,13 +154,15 @@ public final class Othello extends Game {
     private static long up(long m, long notO, long ray) {
         long t = ray & notO;
         long first = t & -t;
-        return (first & m) != 0 ? (first - 1) & ray : 0;
+        long k = first & m; // the square ending the run: ours (flip the run) or not
+        return (first - 1) & ray & ((k | -k) >> 63);
     }
 
     /** A ray of shrinking indices: the same with the highest non-opponent square. */
     private static long down(long m, long notO, long ray) {
         long first = Long.highestOneBit(ray & notO);
-        return (first & m) != 0 ? ray & -(first << 1) : 0;
+        long k = first & m;
+        return ray & -(first << 1) & ((k | -k) >> 63);
     }
 
     @Override public long play(long m, long o, int move) {

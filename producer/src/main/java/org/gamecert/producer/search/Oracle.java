@@ -46,7 +46,9 @@ public final class Oracle {
             if (s.search(m, o, -1, 0) < 0) return -1;
             return s.search(m, o, 0, 1) >= 1 ? 1 : 0;
         }
-        return local.get().search(m, o, game.uMin - 1, game.uMax + 1);
+        Solver s = local.get();
+        if (s instanceof OthelloSolver) return ((OthelloSolver) s).value(m, o);
+        return s.search(m, o, game.uMin - 1, game.uMax + 1);
     }
 
     /** Whether V(p) ≥ b, by one null-window search. */

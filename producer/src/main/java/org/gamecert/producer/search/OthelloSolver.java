@@ -3,46 +3,62 @@ package org.gamecert.producer.search;
 import org.gamecert.producer.game.Othello;
 
 /**
- * Exact Othello endgame solver: fail-soft PVS with integer null windows, a shared
- * transposition table and fastest-first move ordering (opponent mobility, corner/edge square
- * weights, the table's move) at nodes with many empties; a plain unordered alpha–beta over
- * the last few empties, where ordering costs more than it saves.
+ * Exact Othello endgame solver. Exact values by MTD(f) null-window tests ({@link #value}); below
+ * the root a fail-soft PVS with integer windows: from 7 empties, fastest-first move ordering
+ * (opponent mobility, corner replies, the quiet-move term, square weights) after the table's
+ * move, which is searched before the others are generated; from 8 empties the shared
+ * transposition table, from 13 enhanced transposition cutoffs; stability cutoffs on 8×8 when
+ * alpha is high. Over the last 6 empties, solvers without table or move generation, with the
+ * quadrant parity kept incrementally, and dedicated 4-, 3-, 2- and 1-empty solvers (the last
+ * square's flips counted by line tables on 8×8). Every result is a fact of the game (exact,
+ * or a fail-soft bound), so the table and the ordering change speed, never answers.
  */
 public final class OthelloSolver implements Solver {
-    private static final int SMALL = 6; // at most this many empties: no table, no ordering
+    /** At most this many empties: the shallow solvers (no table, parity ordering only). */
+    private static final int SMALL = 6;
     private static final int MAX_PLY = 70;
+    private static final int NO_MOVE_YET = -1;
+    /** From this many empties, enhanced transposition cutoffs (children looked up before any is searched). */
+    private static final int ETC_MIN = 13;
+    /** From this many empties, the table is used (below, a probe's cache miss costs more than it saves). */
+    private static final int TT_MIN = 8;
 
+    /** The stability cutoff is tried only from these alphas (it rarely succeeds below), in the ordered search resp. the shallow one. */
+    private static final int STAB_PVS = 14, STAB_SHALLOW = 8;
+    private final boolean stability, eight;
     private final Othello g;
     private final TranspositionTable tt;
     private final int cells;
     private final int[] squareWeight;
     private final long board, corners, inner1, inner2;
+    /** The squares next to a corner (C and X squares): tried last in the last empties. */
+    private final long nearCorner;
     /** The four board quadrants: in the last empties, moves in a quadrant with an odd number of empties go first (parity). */
     private final long q0, q1, q2, q3;
     private long nodes;
-    private final int[][] moveBuf = new int[MAX_PLY][64];
-    private final int[][] scoreBuf = new int[MAX_PLY][64];
+    private final long[][] keyBuf = new long[MAX_PLY][64];
     private final long[][] childMover = new long[MAX_PLY][64], childOpp = new long[MAX_PLY][64];
 
     public OthelloSolver(Othello g, TranspositionTable tt) {
         this.g = g; this.tt = tt; this.cells = g.cells;
         this.board = g.board;
+        this.eight = g.n == 8;
+        this.stability = g.n == 8;
         long col0 = 0, colLast = 0;
         for (int r = 0; r < g.n; r++) { col0 |= 1L << (r * g.n); colLast |= 1L << (r * g.n + g.n - 1); }
         this.inner1 = g.board & ~col0;
         this.inner2 = g.board & ~colLast;
         this.corners = 1L | (1L << (g.n - 1)) | (1L << (g.n * (g.n - 1))) | (1L << (g.n * g.n - 1));
         this.squareWeight = squareWeights(g.n);
+        long near = 0;
+        for (int sq = 0; sq < cells; sq++) if (squareWeight[sq] < 0) near |= 1L << sq;
+        this.nearCorner = near;
         long[] q = new long[4];
         for (int r = 0; r < g.n; r++)
             for (int c = 0; c < g.n; c++) q[(r < g.n / 2 ? 0 : 2) + (c < g.n / 2 ? 0 : 1)] |= 1L << (r * g.n + c);
         q0 = q[0]; q1 = q[1]; q2 = q[2]; q3 = q[3];
-    }
-
-    /** The union of the quadrants holding an odd number of the given empty squares. */
-    private long oddQuadrants(long empty) {
-        return (-(Long.bitCount(empty & q0) & 1) & q0) | (-(Long.bitCount(empty & q1) & 1) & q1)
-                | (-(Long.bitCount(empty & q2) & 1) & q2) | (-(Long.bitCount(empty & q3) & 1) & q3);
+        quadId = new int[cells];
+        initParity();
     }
 
     /** Static square values: corners best, squares next to an empty corner worst. */
@@ -64,24 +80,61 @@ public final class OthelloSolver implements Solver {
 
     @Override public long nodes() { return nodes; }
 
-    private long moves(long m, long o) { return g.moves(m, o); }
+    private long moves(long m, long o) { return eight ? Board8.moves(m, o) : g.moves(m, o); }
 
     /** Weight of the quiet-move term: a move that leaves fewer of our discs next to empty squares gives fewer replies later. */
     private static final int FRONTIER_W = 16;
 
     /** The discs of {@code m} next to an empty square (its frontier). */
     private long frontier(long m, long o) {
+        if (eight) return Board8.frontier(m, o);
         long empty = board & ~(m | o);
         long e = empty | (empty << 1 & inner1) | (empty >>> 1 & inner2);
         e |= (e << g.n) | (e >>> g.n);
         return m & e;
     }
 
-    private long flips(long m, long o, long bit) { return g.flipsBit(m, o, bit); }
+    /** The discs flipped by a move on sq (0: not a legal move). */
+    private long fl(long m, long o, int sq) { return eight ? Board8.flips(m, o, sq) : g.flips(m, o, sq); }
 
     private int utility(long m, long o) {
         int pm = Long.bitCount(m), po = Long.bitCount(o), e = cells - pm - po;
         return pm > po ? pm - po + e : pm < po ? pm - po - e : 0;
+    }
+
+    /** Roots with 0 to 3 empties (deeper searches reach these counts only through solve4). */
+    private int smallExact(long m, long o, int alpha, int beta, long empty, int empties) {
+        if (empties == 0) { nodes++; return utility(m, o); }
+        int x1 = Long.numberOfTrailingZeros(empty);
+        if (empties == 1) {
+            int v = solve1(m, o, -1000, x1);
+            return v;
+        }
+        long r = empty & (empty - 1);
+        int x2 = Long.numberOfTrailingZeros(r);
+        if (empties == 2) return solve2(m, o, alpha, beta, x1, x2);
+        return solve3(m, o, alpha, beta, x1, x2, Long.numberOfTrailingZeros(r & (r - 1)), parity(empty));
+    }
+
+    /**
+     * The exact value of a non-terminal position by a sequence of null-window searches (MTD(f)
+     * from a first guess of 0, or from the table's bounds when it has the position): each test
+     * "V ≥ b?" narrows [lo, hi] by its fail-soft bound until they meet. Near the true value a
+     * null window prunes far more than one wide window (FFO #40-#44: 364 M -> 285 M nodes).
+     */
+    public int value(long m, long o) {
+        int lo = -cells, hi = cells, b = 0;
+        long d = tt.probe(m, o);
+        if (d != 0) {
+            lo = Math.max(lo, TranspositionTable.lo(d));
+            hi = Math.min(hi, TranspositionTable.hi(d));
+            b = Math.max(lo + 1, Math.min(hi, 0));
+        }
+        while (lo < hi) {
+            int r = pvs(m, o, b - 1, b, 0);
+            if (r >= b) { lo = r; b = lo + 1; } else { hi = r; b = hi; }
+        }
+        return lo;
     }
 
     @Override public int search(long m, long o, int alpha, int beta) {
@@ -89,17 +142,28 @@ public final class OthelloSolver implements Solver {
     }
 
     private int pvs(long m, long o, int alpha, int beta, int ply) {
+        int empties = cells - Long.bitCount(m | o);
+        if (empties <= SMALL) {
+            long empty = board & ~(m | o);
+            if (empties > 4) return shallow(m, o, alpha, beta, parity(empty), empties);
+            if (empties == 4) return solve4(m, o, alpha, beta, parity(empty));
+            return smallExact(m, o, alpha, beta, empty, empties);
+        }
         nodes++;
+        if (stability && alpha >= STAB_PVS && cells - 2 * Long.bitCount(o) <= alpha) {
+            // stability cutoff: the opponent keeps its stable discs, so V <= cells - 2 * stable
+            int ub = cells - 2 * Long.bitCount(Stability.stable(o, m));
+            if (ub <= alpha) return ub;
+        }
         long mv = moves(m, o);
         if (mv == 0) {
             if (moves(o, m) == 0) return utility(m, o);
             return -pvs(o, m, -beta, -alpha, ply + 1);
         }
-        int empties = cells - Long.bitCount(m | o);
-        if (empties <= SMALL) return small(m, o, mv, alpha, beta);
 
         int ttMove = TranspositionTable.NO_MOVE;
-        long d = tt.probe(m, o);
+        boolean useTT = empties >= TT_MIN;
+        long d = useTT ? tt.probe(m, o) : 0;
         if (d != 0) {
             int lo = TranspositionTable.lo(d), hi = TranspositionTable.hi(d);
             if (lo >= beta) return lo;
@@ -109,128 +173,255 @@ public final class OthelloSolver implements Solver {
             if (hi < beta) beta = hi;
             ttMove = TranspositionTable.move(d);
         }
-        // Order: table move first, then fewest opponent replies, then square weight.
-        int[] mvs = moveBuf[ply], sc = scoreBuf[ply];
-        long[] cms = childMover[ply], cos = childOpp[ply];
-        int k = 0;
-        for (long x = mv; x != 0; x &= x - 1) {
-            int sq = Long.numberOfTrailingZeros(x);
-            long bit = 1L << sq;
-            long f = flips(m, o, bit);
-            long m2 = m | f | bit, o2 = o & ~f;
-            int s;
-            if (sq == ttMove) s = 1 << 20;
-            else {
-                long rep = moves(o2, m2);
-                s = -Long.bitCount(rep) * 16 - Long.bitCount(rep & corners) * 32 + squareWeight[sq]
-                        - Long.bitCount(frontier(m2, o2)) * FRONTIER_W;
-            }
-            int i = k++;
-            while (i > 0 && sc[i - 1] < s) { sc[i] = sc[i - 1]; mvs[i] = mvs[i - 1]; cms[i] = cms[i - 1]; cos[i] = cos[i - 1]; i--; }
-            sc[i] = s; mvs[i] = sq; cms[i] = m2; cos[i] = o2;
+        int best = -1000, bestMove = NO_MOVE_YET, a = alpha;
+        if (ttMove != TranspositionTable.NO_MOVE && (mv >>> ttMove & 1) != 0) {
+            // the table's move first, before the others are generated and ordered: it often cuts
+            long f = fl(m, o, ttMove);
+            best = -pvs(o & ~f, m | f | (1L << ttMove), -beta, -a, ply + 1);
+            bestMove = ttMove;
+            if (best > a) a = best;
+            mv &= ~(1L << ttMove);
         }
-        int a = alpha, best = -1000, bestMove = mvs[0];
-        for (int i = 0; i < k; i++) {
-            long m2 = cms[i], o2 = cos[i];
-            int v;
-            if (i == 0) v = -pvs(o2, m2, -beta, -a, ply + 1);
-            else {
-                v = -pvs(o2, m2, -a - 1, -a, ply + 1);
-                if (v > a && v < beta) v = -pvs(o2, m2, -beta, -a, ply + 1);
+        if (best < beta && mv != 0) {
+            // the others: fewest opponent replies first, then the quiet-move and square terms
+            long[] keys = keyBuf[ply], cms = childMover[ply], cos = childOpp[ply];
+            int k = 0;
+            for (long x = mv; x != 0; x &= x - 1) {
+                int sq = Long.numberOfTrailingZeros(x);
+                long bit = 1L << sq;
+                long f = fl(m, o, sq);
+                long m2 = m | f | bit, o2 = o & ~f;
+                if (empties >= ETC_MIN) {
+                    // enhanced transposition cutoff: a child the table already refutes
+                    long cd = tt.probe(o2, m2);
+                    if (cd != 0 && -TranspositionTable.hi(cd) >= beta) {
+                        int v = -TranspositionTable.hi(cd);
+                        tt.store(m, o, Math.min(v, cells), cells, sq, empties);
+                        return v;
+                    }
+                }
+                long rep = moves(o2, m2);
+                int s = -Long.bitCount(rep) * 16 - Long.bitCount(rep & corners) * 32 + squareWeight[sq]
+                        - Long.bitCount(frontier(m2, o2)) * FRONTIER_W;
+                // sort key: the score, then the lower square first on ties; the child kept at index sq
+                keys[k++] = (long) s << 8 | (63 - sq);
+                cms[sq] = m2; cos[sq] = o2;
             }
-            if (v > best) {
-                best = v; bestMove = mvs[i];
-                if (v > a) { a = v; if (a >= beta) break; }
+            for (int i = 0; i < k; i++) {
+                // selection of the best remaining move, lazily: a cut usually comes early
+                int bi = i;
+                for (int j = i + 1; j < k; j++) if (keys[j] > keys[bi]) bi = j;
+                long key = keys[bi]; keys[bi] = keys[i]; keys[i] = key;
+                int sq = 63 - (int) (key & 0xFF);
+                long m2 = cms[sq], o2 = cos[sq];
+                int v;
+                if (bestMove == NO_MOVE_YET) v = -pvs(o2, m2, -beta, -a, ply + 1);
+                else {
+                    v = -pvs(o2, m2, -a - 1, -a, ply + 1);
+                    if (v > a && v < beta) v = -pvs(o2, m2, -beta, -a, ply + 1);
+                }
+                if (v > best || bestMove == NO_MOVE_YET) {
+                    best = v; bestMove = sq;
+                    if (v > a) { a = v; if (a >= beta) break; }
+                }
             }
         }
         int lo = best >= beta ? best : best > alpha ? best : -1000;
         int hi = best <= alpha ? best : best < beta ? best : 1000;
-        tt.store(m, o, Math.max(lo, -cells), Math.min(hi, cells), bestMove, empties);
+        if (useTT) tt.store(m, o, Math.max(lo, -cells), Math.min(hi, cells), bestMove, empties);
         return best;
+    }
+
+    /** Quadrant bit (1, 2, 4 or 8) of each square. */
+    private final int[] quadId;
+    /** For each 4-bit quadrant parity, the union of the quadrants whose bit is set. */
+    private final long[] parityMask = new long[16];
+
+    private void initParity() {
+        long[] q = {q0, q1, q2, q3};
+        for (int sq = 0; sq < cells; sq++)
+            for (int i = 0; i < 4; i++) if ((q[i] >>> sq & 1) != 0) quadId[sq] = 1 << i;
+        for (int par = 0; par < 16; par++)
+            for (int i = 0; i < 4; i++) if ((par >>> i & 1) != 0) parityMask[par] |= q[i];
+    }
+
+    /** The quadrant parity of a set of empty squares: bit i set when quadrant i holds an odd number of them. */
+    private int parity(long empty) {
+        return (Long.bitCount(empty & q0) & 1) | (Long.bitCount(empty & q1) & 1) << 1
+                | (Long.bitCount(empty & q2) & 1) << 2 | (Long.bitCount(empty & q3) & 1) << 3;
     }
 
     /**
-     * Fail-soft alpha–beta over the last few empties without move generation: each empty square
-     * is tried directly (a move is legal when it flips something), and the last empty square is
-     * resolved by counting flips alone.
+     * Fail-soft alpha–beta over the last few empties (at least 5, at most SMALL): no table, no
+     * move generation (each empty square is tried directly, a move being legal when it flips
+     * something), moves in quadrants with an odd number of empties first (the parity, kept
+     * incrementally); 4 empties and fewer go to the dedicated solvers.
      */
-    private int small(long m, long o, long mv, int alpha, int beta) {
-        int best = -1000;
-        long odd = oddQuadrants(board & ~(m | o));
-        for (long x = mv & odd, y = mv & ~odd; x != 0 || y != 0; ) {
-            long bit;
-            if (x != 0) { bit = x & -x; x ^= bit; } else { bit = y & -y; y ^= bit; }
-            long f = flips(m, o, bit);
-            int v = -smallNode(o & ~f, m | f | bit, -beta, -Math.max(alpha, best));
-            if (v > best) { best = v; if (v >= beta) return v; }
+    private int shallow(long m, long o, int alpha, int beta, int parity, int empties) {
+        nodes++;
+        if (stability && alpha >= STAB_SHALLOW && cells - 2 * Long.bitCount(o) <= alpha) {
+            int ub = cells - 2 * Long.bitCount(Stability.stable(o, m));
+            if (ub <= alpha) return ub;
         }
-        return best;
+        long empty = board & ~(m | o);
+        long odd = parityMask[parity];
+        int best = -1000;
+        // odd quadrants first; in each, squares next to a corner last
+        long e0 = empty & odd & ~nearCorner, e1 = empty & odd & nearCorner, e2 = empty & ~odd & ~nearCorner, e3 = empty & ~odd & nearCorner;
+        for (int grp = 0; grp < 4; grp++) {
+            for (long x = grp == 0 ? e0 : grp == 1 ? e1 : grp == 2 ? e2 : e3; x != 0; x &= x - 1) {
+                int sq = Long.numberOfTrailingZeros(x);
+                long f = fl(m, o, sq);
+                if (f == 0) continue;
+                int a = Math.max(alpha, best);
+                int v = empties == 5 ? -solve4(o & ~f, m | f | (1L << sq), -beta, -a, parity ^ quadId[sq])
+                        : -shallow(o & ~f, m | f | (1L << sq), -beta, -a, parity ^ quadId[sq], empties - 1);
+                if (v > best) { best = v; if (v >= beta) return v; }
+            }
+        }
+        if (best != -1000) return best;
+        // the mover must pass, or the game is over
+        for (long x = empty; x != 0; x &= x - 1)
+            if (fl(o, m, Long.numberOfTrailingZeros(x)) != 0) return -shallow(o, m, -beta, -alpha, parity, empties);
+        return utility(m, o);
     }
 
-    private int smallNode(long m, long o, int alpha, int beta) {
+    /** Exact fail-soft value with 4 empty squares. */
+    private int solve4(long m, long o, int alpha, int beta, int parity) {
         nodes++;
         long empty = board & ~(m | o);
-        long rest = empty & (empty - 1);
-        if (rest == 0) return empty == 0 ? utility(m, o) : last1(m, o, empty);
-        if ((rest & (rest - 1)) == 0) return last2(m, o, beta, empty);
+        // odd-quadrant squares first, each group in square order
+        long odd = parityMask[parity];
+        long e1 = empty & odd, e2 = empty & ~odd;
+        int x1, x2, x3, x4;
+        long t = e1 != 0 ? e1 : e2;
+        x1 = Long.numberOfTrailingZeros(t);
+        if (e1 != 0) { e1 &= e1 - 1; } else { e2 &= e2 - 1; }
+        t = e1 != 0 ? e1 : e2;
+        x2 = Long.numberOfTrailingZeros(t);
+        if (e1 != 0) { e1 &= e1 - 1; } else { e2 &= e2 - 1; }
+        t = e1 != 0 ? e1 : e2;
+        x3 = Long.numberOfTrailingZeros(t);
+        if (e1 != 0) { e1 &= e1 - 1; } else { e2 &= e2 - 1; }
+        x4 = Long.numberOfTrailingZeros(e1 | e2);
         int best = -1000;
-        long odd = oddQuadrants(empty);
-        for (long x = empty & odd, y = empty & ~odd; x != 0 || y != 0; ) {
-            long bit;
-            if (x != 0) { bit = x & -x; x ^= bit; } else { bit = y & -y; y ^= bit; }
-            long f = flips(m, o, bit);
-            if (f == 0) continue;
-            int v = -smallNode(o & ~f, m | f | bit, -beta, -Math.max(alpha, best));
+        long f;
+        if ((f = fl(m, o, x1)) != 0) {
+            best = -solve3(o & ~f, m | f | (1L << x1), -beta, -alpha, x2, x3, x4, parity ^ quadId[x1]);
+            if (best >= beta) return best;
+        }
+        if ((f = fl(m, o, x2)) != 0) {
+            int v = -solve3(o & ~f, m | f | (1L << x2), -beta, -Math.max(alpha, best), x1, x3, x4, parity ^ quadId[x2]);
             if (v > best) { best = v; if (v >= beta) return v; }
         }
-        if (best != -1000) return best;
-        // mover must pass, or the game is over
-        for (long x = empty; x != 0; x &= x - 1) {
-            long bit = x & -x;
-            if (flips(o, m, bit) != 0) { nodes++; return -smallMoves(o, m, -beta, -alpha, empty); }
+        if ((f = fl(m, o, x3)) != 0) {
+            int v = -solve3(o & ~f, m | f | (1L << x3), -beta, -Math.max(alpha, best), x1, x2, x4, parity ^ quadId[x3]);
+            if (v > best) { best = v; if (v >= beta) return v; }
         }
+        if ((f = fl(m, o, x4)) != 0) {
+            int v = -solve3(o & ~f, m | f | (1L << x4), -beta, -Math.max(alpha, best), x1, x2, x3, parity ^ quadId[x4]);
+            if (v > best) best = v;
+        }
+        if (best != -1000) return best;
+        if (fl(o, m, x1) != 0 || fl(o, m, x2) != 0 || fl(o, m, x3) != 0 || fl(o, m, x4) != 0)
+            return -solve4(o, m, -beta, -alpha, parity);
         return utility(m, o);
     }
 
-    /** As smallNode for a mover known to have a move (after a pass). */
-    private int smallMoves(long m, long o, int alpha, int beta, long empty) {
+    /** Exact fail-soft value with the 3 empty squares x1, x2, x3. */
+    private int solve3(long m, long o, int alpha, int beta, int x1, int x2, int x3, int parity) {
+        nodes++;
+        // parity: a square alone in its quadrant first
+        if ((parity & quadId[x1]) == 0) {
+            if ((parity & quadId[x2]) != 0) { int t = x1; x1 = x2; x2 = t; }
+            else if ((parity & quadId[x3]) != 0) { int t = x1; x1 = x3; x3 = x2; x2 = t; }
+        }
         int best = -1000;
-        for (long x = empty; x != 0; x &= x - 1) {
-            long bit = x & -x;
-            long f = flips(m, o, bit);
-            if (f == 0) continue;
-            int v = -smallNode(o & ~f, m | f | bit, -beta, -Math.max(alpha, best));
+        long f;
+        if ((f = fl(m, o, x1)) != 0) {
+            best = -solve2(o & ~f, m | f | (1L << x1), -beta, -alpha, x2, x3);
+            if (best >= beta) return best;
+        }
+        if ((f = fl(m, o, x2)) != 0) {
+            int v = -solve2(o & ~f, m | f | (1L << x2), -beta, -Math.max(alpha, best), x1, x3);
             if (v > best) { best = v; if (v >= beta) return v; }
         }
-        return best;
-    }
-
-    /** Fail-soft value with two empty squares, without the loop and parity work of smallNode. */
-    private int last2(long m, long o, int beta, long empty) {
-        long b1 = empty & -empty, b2 = empty ^ b1;
-        int best = -1000;
-        long f = flips(m, o, b1);
-        if (f != 0) { nodes++; best = -last1(o & ~f, m | f | b1, b2); if (best >= beta) return best; }
-        f = flips(m, o, b2);
-        if (f != 0) { nodes++; return Math.max(best, -last1(o & ~f, m | f | b2, b1)); }
+        if ((f = fl(m, o, x3)) != 0) {
+            int v = -solve2(o & ~f, m | f | (1L << x3), -beta, -Math.max(alpha, best), x1, x2);
+            if (v > best) best = v;
+        }
         if (best != -1000) return best;
-        // the mover passes: the opponent takes the better of its moves, if it has any
-        f = flips(o, m, b1);
-        long f2 = flips(o, m, b2);
-        if ((f | f2) == 0) return utility(m, o);
+        // the mover passes: the opponent plays, if it can
         nodes++;
         int ob = -1000;
-        if (f != 0) { nodes++; ob = -last1(m & ~f, o | f | b1, b2); }
-        if (f2 != 0) { nodes++; ob = Math.max(ob, -last1(m & ~f2, o | f2 | b2, b1)); }
-        return -ob;
+        if ((f = fl(o, m, x1)) != 0) {
+            ob = -solve2(m & ~f, o | f | (1L << x1), alpha, beta, x2, x3);
+            if (ob >= -alpha) return -ob;
+        }
+        if ((f = fl(o, m, x2)) != 0) {
+            int v = -solve2(m & ~f, o | f | (1L << x2), alpha, -Math.max(-beta, ob), x1, x3);
+            if (v > ob) { ob = v; if (v >= -alpha) return -v; }
+        }
+        if ((f = fl(o, m, x3)) != 0) {
+            int v = -solve2(m & ~f, o | f | (1L << x3), alpha, -Math.max(-beta, ob), x1, x2);
+            if (v > ob) ob = v;
+        }
+        if (ob != -1000) return -ob;
+        nodes--;
+        return utility(m, o);
     }
 
-    /** Exact value with one empty square: the mover plays it if it can, else the opponent, else nobody. */
-    private int last1(long m, long o, long bit) {
-        long f = flips(m, o, bit);
-        if (f != 0) return utility(m | f | bit, o & ~f);
-        f = flips(o, m, bit);
-        if (f != 0) { nodes++; return -utility(o | f | bit, m & ~f); }
+    /** Exact fail-soft value with the 2 empty squares x1, x2. */
+    private int solve2(long m, long o, int alpha, int beta, int x1, int x2) {
+        nodes++;
+        int best = -1000;
+        long f;
+        if ((f = fl(m, o, x1)) != 0) {
+            best = -solve1(o & ~f, m | f | (1L << x1), -beta, x2);
+            if (best >= beta) return best;
+        }
+        if ((f = fl(m, o, x2)) != 0) {
+            int v = -solve1(o & ~f, m | f | (1L << x2), -beta, x1);
+            return Math.max(best, v);
+        }
+        if (best != -1000) return best;
+        // the mover passes
+        int ob = -1000;
+        if ((f = fl(o, m, x1)) != 0) {
+            nodes++;
+            ob = -solve1(m & ~f, o | f | (1L << x1), alpha, x2);
+            if (ob >= -alpha) return -ob;
+        }
+        if ((f = fl(o, m, x2)) != 0) {
+            nodes++;
+            ob = Math.max(ob, -solve1(m & ~f, o | f | (1L << x2), alpha, x1));
+        }
+        if (ob != -1000) return -ob;
         return utility(m, o);
+    }
+
+    /**
+     * Value with the one empty square x: the mover plays it if it can, else the opponent, else
+     * nobody (the empty square goes to the winner). Fail-soft against alpha: when the mover
+     * cannot play and even the best case for it is at most alpha, that bound is returned without
+     * looking at the opponent's move.
+     */
+    private int solve1(long m, long o, int alpha, int x) {
+        nodes++;
+        int base = 2 * Long.bitCount(m) - (cells - 1); // disc difference before x is played
+        if (eight) {
+            int n = LastFlip.count(x, m);
+            if (n != 0) return base + 2 * n + 1;
+            if (base + 1 <= alpha) return base + 1; // V <= base + 1 whoever plays x
+            n = LastFlip.count(x, o);
+            if (n != 0) return base - 2 * n - 1;
+            return base > 0 ? base + 1 : base - 1;
+        }
+        long f = fl(m, o, x);
+        if (f != 0) return base + 2 * Long.bitCount(f) + 1;
+        if (base + 1 <= alpha) return base + 1; // V <= base + 1 whoever plays x
+        f = fl(o, m, x);
+        if (f != 0) return base - 2 * Long.bitCount(f) - 1;
+        return base > 0 ? base + 1 : base - 1;
     }
 }

@@ -1,0 +1,78 @@
+package org.gamecert.producer.search;
+
+import org.gamecert.producer.RefGame;
+import org.gamecert.producer.game.Othello;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The Othello search, with its dedicated last-empties solvers, stability cutoffs and table,
+ * against the independent reference rules' plain negamax on many random positions near the
+ * end: exact values with wide windows, and fail-soft bounds with null and narrow windows.
+ */
+class OthelloSolverTest {
+    /** A random position with the given number of empties and the mover able to move, or null. */
+    static long[] randomPosition(RefGame.Othello ref, int n, int empties, SplittableRandom rnd) {
+        long[] s = new Othello(n).start();
+        long m = s[0], o = s[1];
+        while (n * n - Long.bitCount(m | o) > empties) {
+            List<Integer> mv = ref.moves(m, o);
+            if (mv.isEmpty()) {
+                if (ref.moves(o, m).isEmpty()) return null;
+                long t = m; m = o; o = t;
+                continue;
+            }
+            long[] p = ref.play(m, o, mv.get(rnd.nextInt(mv.size())));
+            m = p[1]; o = p[0]; // the other side to move
+        }
+        if (ref.moves(m, o).isEmpty()) {
+            if (ref.moves(o, m).isEmpty()) return null;
+            long t = m; m = o; o = t;
+        }
+        return new long[]{m, o};
+    }
+
+    private static void check(int n, int minEmpties, int maxEmpties, int perCount, long seed) {
+        RefGame.Othello ref = new RefGame.Othello(n);
+        Othello g = new Othello(n);
+        SplittableRandom rnd = new SplittableRandom(seed);
+        int checked = 0;
+        for (int e = minEmpties; e <= maxEmpties; e++)
+            for (int k = 0; k < perCount; k++) {
+                long[] p = randomPosition(ref, n, e, rnd);
+                if (p == null) continue;
+                int v = ref.value(p[0], p[1]);
+                OthelloSolver s = new OthelloSolver(g, new TranspositionTable(1));
+                assertEquals(v, s.search(p[0], p[1], -n * n - 1, n * n + 1), "exact value, " + e + " empties");
+                assertEquals(v, new OthelloSolver(g, new TranspositionTable(1)).value(p[0], p[1]), "value by null windows, " + e + " empties");
+                assertEquals(v, s.value(p[0], p[1]), "value by null windows from the table's bounds, " + e + " empties");
+                for (int t = 0; t < 4; t++) {
+                    int b = rnd.nextInt(2 * n * n + 1) - n * n;
+                    int r = s.search(p[0], p[1], b - 1, b);
+                    assertEquals(v >= b, r >= b, "null window at " + b + ", " + e + " empties");
+                    if (r >= b) assertTrue(v >= r, "fail-high bound " + r + " above the value " + v);
+                    else assertTrue(v <= r, "fail-low bound " + r + " below the value " + v);
+                    int a = b - 1 - rnd.nextInt(8), c = b + rnd.nextInt(8);
+                    r = s.search(p[0], p[1], a, c);
+                    if (r <= a) assertTrue(v <= r, "fail-low bound");
+                    else if (r >= c) assertTrue(v >= r, "fail-high bound");
+                    else assertEquals(v, r, "exact inside the window");
+                }
+                checked++;
+            }
+        assertTrue(checked >= (maxEmpties - minEmpties + 1) * perCount / 2, "too few positions: " + checked);
+    }
+
+    @Test void lastEmptiesOn8x8AgainstPlainNegamax() { check(8, 1, 9, 60, 1); }
+
+    @Test void deeperOn8x8AgainstPlainNegamax() { check(8, 10, 11, 4, 2); }
+
+    @Test void smallerBoards() {
+        check(6, 1, 10, 12, 3);
+        check(4, 1, 11, 12, 4);
+    }
+}

@@ -1,0 +1,64 @@
+package org.gamecert.producer.search;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Table probes: a hit is always the probed position, its bounds always hold, the newest store is found. */
+class TranspositionTableTest {
+    private record Key(long m, long o) {}
+
+    @Test void probesNeverMixPositionsAndKeepTrueBounds() {
+        TranspositionTable tt = new TranspositionTable(1); // 16384 two-slot buckets: many collisions below
+        SplittableRandom rnd = new SplittableRandom(3);
+        Map<Key, Integer> truth = new HashMap<>();
+        Key[] keys = new Key[200_000];
+        for (int i = 0; i < keys.length; i++) {
+            long m = rnd.nextLong(), o = rnd.nextLong() & ~m;
+            keys[i] = new Key(m, o);
+            truth.put(keys[i], rnd.nextInt(129) - 64);
+        }
+        int hits = 0;
+        for (int step = 0; step < 1_000_000; step++) {
+            Key k = keys[rnd.nextInt(step < 300_000 ? 20_000 : keys.length)];
+            int v = truth.get(k);
+            if (rnd.nextInt(3) == 0) {
+                int lo = Math.max(-64, v - rnd.nextInt(10)), hi = Math.min(64, v + rnd.nextInt(10));
+                int move = rnd.nextInt(4) == 0 ? TranspositionTable.NO_MOVE : rnd.nextInt(64);
+                tt.store(k.m, k.o, lo, hi, move, 1 + rnd.nextInt(30));
+                long d = tt.probe(k.m, k.o);
+                assertNotEquals(0, d, "the position just stored is found");
+                assertTrue(TranspositionTable.lo(d) >= lo && TranspositionTable.hi(d) <= hi, "stored bounds intersected");
+                if (move != TranspositionTable.NO_MOVE) assertEquals(move, TranspositionTable.move(d));
+            }
+            long d = tt.probe(k.m, k.o);
+            if (d != 0) {
+                hits++;
+                assertTrue(TranspositionTable.lo(d) <= v && v <= TranspositionTable.hi(d), "bounds hold for the probed position");
+            }
+            long m = rnd.nextLong(), o = rnd.nextLong() & ~m; // a position never stored (almost surely)
+            if (!truth.containsKey(new Key(m, o))) assertEquals(0, tt.probe(m, o), "a position never stored is not found");
+        }
+        assertTrue(hits > 10_000, "hits " + hits);
+    }
+
+    @Test void deeperEntriesSurviveInAFullBucket() {
+        TranspositionTable tt = new TranspositionTable(1);
+        SplittableRandom rnd = new SplittableRandom(4);
+        // a deep entry, then many shallow ones: whatever bucket it shares, the shallow ones replace each other
+        long dm = rnd.nextLong(), dof = rnd.nextLong() & ~dm;
+        tt.store(dm, dof, -2, 2, 10, 40);
+        for (int i = 0; i < 100_000; i++) {
+            long m = rnd.nextLong(), o = rnd.nextLong() & ~m;
+            tt.store(m, o, 0, 0, 1, 5);
+        }
+        long d = tt.probe(dm, dof);
+        assertNotEquals(0, d, "the entry with the most empties is kept");
+        assertEquals(-2, TranspositionTable.lo(d));
+        assertEquals(2, TranspositionTable.hi(d));
+    }
+}
