@@ -9,7 +9,7 @@ final class CertSummary {
     int rootValue;
     String rootBoard;
     long bytes, entries, blocks;
-    long[][] census;      // {discs, region, aux}
+    long[][] census;      // the verifier's: {discs, region, aux, proof-only terminals}
 
     long regionTotal() { long t = 0; for (long[] r : census) t += r[1]; return t; }
 

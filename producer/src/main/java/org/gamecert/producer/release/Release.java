@@ -207,7 +207,17 @@ public final class Release {
         c.bytes = Files.size(p);
         c.entries = r.entries;
         c.blocks = r.blocks;
-        c.census = r.census;
+        // A verified bundle vouches for its census files, re-rendered from the verifier's own census
+        // (with the proof-only terminal count of SPEC §10.3, which no trailer holds): the release takes
+        // the census from the same verifier, and refuses a certificate it does not verify.
+        org.gamecert.verifier.engine.Options options = new org.gamecert.verifier.engine.Options();
+        options.threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        org.gamecert.verifier.kernel.Result v = org.gamecert.verifier.engine.Verifier.verify(p, options);
+        if (v.verdict != org.gamecert.verifier.kernel.Result.Verdict.VERIFIED)
+            throw new ReleaseException(p + ": the verifier does not verify it (" + v.verdict
+                    + (v.firstViolation() != null ? ": " + v.firstViolation() : v.errorMessage != null ? ": " + v.errorMessage : "")
+                    + ")", false);
+        c.census = v.census.toArray(new long[0][]);
         return c;
     }
 

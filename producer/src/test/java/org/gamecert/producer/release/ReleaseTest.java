@@ -164,6 +164,22 @@ class ReleaseTest {
         assertTrue(nonZero > 0);
     }
 
+    /** Connect Four's census files carry the proof-only terminal positions (SPEC §10.3), the verifier's count; Othello's do not. */
+    @Test void connectFourCensusHasTheProofOnlyTerminals(@TempDir Path d) throws Exception {
+        Path out = release(d.resolve("dir"), cert.toString(), cert2.toString());
+        var v = org.gamecert.verifier.engine.Verifier.verify(cert2, new org.gamecert.verifier.engine.Options());
+        long total = 0;
+        for (long[] r : v.census) total += r[3];
+        assertTrue(total > 0, "connect4:4x4's proof reaches terminal positions");
+        String c4 = Files.readString(out.resolve("data/c4-4x4.census.json"));
+        assertTrue(c4.contains("\"proof_terminals_total\": " + total + ","), c4);
+        for (long[] r : v.census)
+            assertTrue(c4.contains("{\"discs\": " + r[0] + ", \"region\": " + r[1] + ", \"aux\": " + r[2] + ", \"proof_terminals\": " + r[3] + "}"), c4);
+        assertFalse(Files.readString(out.resolve("data/othello-4x4.census.json")).contains("proof_terminals"));
+        String svg = Files.readString(out.resolve("data/census.svg"));
+        assertTrue(svg.contains("terminal positions only the proof reaches (" + total + ")"), "the SVG's legend");
+    }
+
     // ---- round trip ----
 
     @Test void roundTripVerifiesEveryFormat(@TempDir Path d) {

@@ -13,11 +13,20 @@ import java.util.Locale;
 public final class BundleTexts {
     private BundleTexts() {}
 
-    /** What the derived files say about one certificate. */
+    /**
+     * What the derived files say about one certificate. Census rows are the verifier's: {discs,
+     * region, aux, term}, term being the terminal positions outside R that the proof reaches,
+     * counted and shown for Connect Four only (SPEC §10.3).
+     */
     public record Cert(String file, String game, String mode, int rootValue, String commitmentId, long entries, long[][] census) {
         public long regionTotal() { long t = 0; for (long[] r : census) t += r[1]; return t; }
 
         public long auxTotal() { long t = 0; for (long[] r : census) t += r[2]; return t; }
+
+        /** Connect Four: its census has the proof-only terminal column. */
+        public boolean countsProofTerminals() { return game.startsWith("connect4:"); }
+
+        public long proofTerminalTotal() { long t = 0; for (long[] r : census) t += r[3]; return t; }
 
         /** data/NAME.census.json for data/NAME.gsc. */
         public String censusJsonName() {
@@ -35,12 +44,15 @@ public final class BundleTexts {
         sb.append("{\n  \"certificate\": \"data/").append(c.file()).append("\",\n  \"game\": \"").append(c.game())
                 .append("\",\n  \"mode\": \"").append(c.mode()).append("\",\n  \"root_value\": ").append(c.rootValue())
                 .append(",\n  \"commitment\": \"").append(c.commitmentId()).append("\",\n  \"entries\": ").append(c.entries())
-                .append(",\n  \"region_total\": ").append(c.regionTotal()).append(",\n  \"aux_total\": ").append(c.auxTotal())
-                .append(",\n  \"rows\": [");
+                .append(",\n  \"region_total\": ").append(c.regionTotal()).append(",\n  \"aux_total\": ").append(c.auxTotal());
+        if (c.countsProofTerminals()) sb.append(",\n  \"proof_terminals_total\": ").append(c.proofTerminalTotal());
+        sb.append(",\n  \"rows\": [");
         for (int i = 0; i < c.census().length; i++) {
             long[] r = c.census()[i];
             sb.append(i == 0 ? "\n" : ",\n").append("    {\"discs\": ").append(r[0]).append(", \"region\": ").append(r[1])
-                    .append(", \"aux\": ").append(r[2]).append('}');
+                    .append(", \"aux\": ").append(r[2]);
+            if (c.countsProofTerminals()) sb.append(", \"proof_terminals\": ").append(r[3]);
+            sb.append('}');
         }
         return sb.append("\n  ]\n}\n").toString();
     }
@@ -49,10 +61,12 @@ public final class BundleTexts {
 
     static final int PANEL_H = 300, TOP = 46, LEFT = 78, BAR = 9, GAP = 6, PLOT_H = 200;
 
+    /** A disc count's bars: region and auxiliary, and for Connect Four the proof-only terminals. */
+    private static int groupWidth(Cert c) { return (c.countsProofTerminals() ? 3 : 2) * BAR + GAP; }
+
     public static String censusSvg(String title, List<Cert> certs) {
-        int maxRows = 1;
-        for (Cert c : certs) maxRows = Math.max(maxRows, c.census().length);
-        int plotW = maxRows * (2 * BAR + GAP);
+        int plotW = 1;
+        for (Cert c : certs) plotW = Math.max(plotW, c.census().length * groupWidth(c));
         int width = LEFT + plotW + 40, height = 36 + certs.size() * PANEL_H;
         StringBuilder s = new StringBuilder();
         s.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -67,9 +81,9 @@ public final class BundleTexts {
 
     private static void panel(StringBuilder s, Cert c, int y0) {
         long max = 1;
-        for (long[] r : c.census()) max = Math.max(max, Math.max(r[1], r[2]));
+        for (long[] r : c.census()) max = Math.max(max, Math.max(Math.max(r[1], r[2]), c.countsProofTerminals() ? r[3] : 0));
         int decades = Math.max(1, (int) Math.ceil(Math.log10(max + 1.0)));
-        int base = y0 + TOP + PLOT_H, plotW = c.census().length * (2 * BAR + GAP);
+        int base = y0 + TOP + PLOT_H, plotW = c.census().length * groupWidth(c);
         s.append("<g>\n<text x=\"").append(LEFT).append("\" y=\"").append(y0 + 16).append("\" font-size=\"12\">")
                 .append(xml("data/" + c.file() + " · " + c.game() + " " + c.mode() + " · root value " + c.rootValue()))
                 .append("</text>\n");
@@ -84,9 +98,11 @@ public final class BundleTexts {
         }
         for (int i = 0; i < c.census().length; i++) {
             long[] r = c.census()[i];
-            int x = LEFT + i * (2 * BAR + GAP);
+            int x = LEFT + i * groupWidth(c);
             bar(s, x, base, r[1], decades, "#1f77b4", r[0] + " discs: " + r[1] + " certified-region positions");
             bar(s, x + BAR, base, r[2], decades, "#ff7f0e", r[0] + " discs: " + r[2] + " auxiliary entries");
+            if (c.countsProofTerminals())
+                bar(s, x + 2 * BAR, base, r[3], decades, "#2ca02c", r[0] + " discs: " + r[3] + " terminal positions only the proof reaches");
             if (c.census().length <= 40 || i % 2 == 0)
                 s.append("<text x=\"").append(x + BAR).append("\" y=\"").append(base + 14).append("\" text-anchor=\"middle\">")
                         .append(r[0]).append("</text>\n");
@@ -100,6 +116,10 @@ public final class BundleTexts {
                 .append("<text x=\"").append(lx + 14).append("\" y=\"").append(ly).append("\">certified region (").append(c.regionTotal()).append(")</text>\n");
         s.append("<rect x=\"").append(lx).append("\" y=\"").append(ly + 5).append("\" width=\"10\" height=\"10\" fill=\"#ff7f0e\"/>")
                 .append("<text x=\"").append(lx + 14).append("\" y=\"").append(ly + 14).append("\">auxiliary entries (").append(c.auxTotal()).append(")</text>\n");
+        if (c.countsProofTerminals())
+            s.append("<rect x=\"").append(lx).append("\" y=\"").append(ly + 19).append("\" width=\"10\" height=\"10\" fill=\"#2ca02c\"/>")
+                    .append("<text x=\"").append(lx + 14).append("\" y=\"").append(ly + 28).append("\">terminal positions only the proof reaches (")
+                    .append(c.proofTerminalTotal()).append(")</text>\n");
         s.append("</g>\n");
     }
 
