@@ -2,8 +2,6 @@ package org.gamecert.verifier.kernel;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.HashSet;
-import java.util.Set;
 import org.gamecert.verifier.kernel.format.Header;
 import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.kernel.rules.Game;
@@ -32,9 +30,9 @@ public final class EntryChecker {
     long rangeSerial = -1;
     int rangeFrom, rangeTo;
     /** Connect Four: terminal positions of R in the layer below (SPEC §10.3 counts them). */
-    final Set<Key> terminals = new HashSet<>();
+    final KeySet terminals = new KeySet();
     /** Connect Four: terminal positions below that bound evidence reaches (§10.3 term_d). */
-    final Set<Key> proofTerminals = new HashSet<>();
+    final KeySet proofTerminals = new KeySet();
 
     // scratch for one entry's moves, in TB order
     private final int[] mCode = new int[64], mType = new int[64], mKind = new int[64];
@@ -55,9 +53,6 @@ public final class EntryChecker {
         this.game = kernel.game;
         this.worker = worker;
     }
-
-    /** A position's key. */
-    record Key(long occ, long mover) {}
 
     /**
      * The move's value is read for a bound (SPEC §10.3 term_d): every move of A, the cut move of C,
@@ -208,11 +203,11 @@ public final class EntryChecker {
                 clo = chi = (int) out[2];
                 if (need != 0 && range.first() && connectFour) {
                     canonical(out[0], out[1]);
-                    terminals.add(new Key(cOcc, cMover));
+                    terminals.add(cOcc, cMover);
                 }
                 if (range.first() && connectFour && consultedForBound(code)) {
                     canonical(out[0], out[1]);
-                    proofTerminals.add(new Key(cOcc, cMover));
+                    proofTerminals.add(cOcc, cMover);
                 }
             } else {
                 canonical(out[0], out[1]);

@@ -3,9 +3,7 @@ package org.gamecert.verifier.kernel;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.gamecert.verifier.kernel.format.Container;
 import org.gamecert.verifier.kernel.format.Payload;
 
@@ -147,19 +145,18 @@ public final class LayerCheck {
                 kernel.firstUnreachedLayer = li;
                 kernel.firstUnreachedIndex = i;
             }
-        Set<EntryChecker.Key> terminals = new HashSet<>();
+        KeySet terminals = new KeySet();
         for (EntryChecker c : kernel.checkers) {
-            terminals.addAll(c.terminals);
+            terminals.addAll(c.terminals, null);
             c.terminals.clear();
         }
         if (discs + 1 < kernel.region.length) kernel.region[discs + 1] += terminals.size();
         // Terminal positions only the proof reaches: those outside R (SPEC §10.3 term_d).
-        Set<EntryChecker.Key> proofTerminals = new HashSet<>();
+        KeySet proofTerminals = new KeySet();
         for (EntryChecker c : kernel.checkers) {
-            proofTerminals.addAll(c.proofTerminals);
+            proofTerminals.addAll(c.proofTerminals, terminals);
             c.proofTerminals.clear();
         }
-        proofTerminals.removeAll(terminals);
         if (discs + 1 < kernel.proofTerminals.length)
             kernel.proofTerminals[discs + 1] += proofTerminals.size();
         kernel.flagsOfNextLayer = childFlags;

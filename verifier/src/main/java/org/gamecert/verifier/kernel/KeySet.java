@@ -1,0 +1,59 @@
+package org.gamecert.verifier.kernel;
+
+/**
+ * A set of Connect Four terminal positions, each known by its key (occupied squares, mover's
+ * squares): open addressing over two long arrays, no object per position. A terminal position has
+ * discs, so occ = 0 marks an empty slot. Used for the census of SPEC §10.3 only.
+ */
+final class KeySet {
+    private long[] occ = new long[16], mover = new long[16];
+    private int size;
+
+    int size() {
+        return size;
+    }
+
+    void add(long o, long m) {
+        if (2 * (size + 1) > occ.length) grow();
+        int i = slot(o, m);
+        if (occ[i] == 0) {
+            occ[i] = o;
+            mover[i] = m;
+            size++;
+        }
+    }
+
+    boolean contains(long o, long m) {
+        return occ[slot(o, m)] != 0;
+    }
+
+    /** Adds every key of {@code other} that {@code except} does not hold. */
+    void addAll(KeySet other, KeySet except) {
+        for (int i = 0; i < other.occ.length; i++)
+            if (other.occ[i] != 0 && (except == null || !except.contains(other.occ[i], other.mover[i])))
+                add(other.occ[i], other.mover[i]);
+    }
+
+    void clear() {
+        occ = new long[16];
+        mover = new long[16];
+        size = 0;
+    }
+
+    /** The slot holding the key, or the empty slot where it would go. */
+    private int slot(long o, long m) {
+        int mask = occ.length - 1;
+        long h = (o * 0x9E3779B97F4A7C15L) ^ (m * 0xC2B2AE3D27D4EB4FL);
+        int i = (int) (h ^ (h >>> 31)) & mask;
+        while (occ[i] != 0 && (occ[i] != o || mover[i] != m)) i = (i + 1) & mask;
+        return i;
+    }
+
+    private void grow() {
+        long[] oldOcc = occ, oldMover = mover;
+        occ = new long[oldOcc.length * 2];
+        mover = new long[oldOcc.length * 2];
+        size = 0;
+        for (int i = 0; i < oldOcc.length; i++) if (oldOcc[i] != 0) add(oldOcc[i], oldMover[i]);
+    }
+}
