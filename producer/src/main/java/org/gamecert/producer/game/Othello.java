@@ -119,7 +119,12 @@ public final class Othello extends Game {
                 | dirMovesLeft(m, oi, n - 1) | dirMovesRight(m, oi, n - 1)) & empty;
     }
 
-    private static long dirMovesLeft(long m, long o, int s) {
+    /**
+     * The squares just past a run of {@code o} discs that starts next to an {@code m} disc, in the
+     * direction of a left shift by {@code s}; the caller keeps the empty ones. The search's 8×8
+     * move generator calls it with constant shifts, which the JIT folds.
+     */
+    public static long dirMovesLeft(long m, long o, int s) {
         long t = o & (m << s);
         t |= o & (t << s);
         long pre = o & (o << s);
@@ -128,7 +133,8 @@ public final class Othello extends Game {
         return t << s;
     }
 
-    private static long dirMovesRight(long m, long o, int s) {
+    /** {@link #dirMovesLeft} shifting right. */
+    public static long dirMovesRight(long m, long o, int s) {
         long t = o & (m >>> s);
         t |= o & (t >>> s);
         long pre = o & (o >>> s);

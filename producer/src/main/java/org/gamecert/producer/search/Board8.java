@@ -1,5 +1,7 @@
 package org.gamecert.producer.search;
 
+import org.gamecert.producer.game.Othello;
+
 /**
  * Moves and flips on the 8×8 board for the search's inner loops, with constant shifts and the
  * per-square tables in static final arrays (one load each, the eight rays of a square in one
@@ -16,26 +18,10 @@ final class Board8 {
     /** Legal moves of m against o: runs of opponent discs next to a mover disc, grown by parallel prefix, then the empty square after them. */
     static long moves(long m, long o) {
         long oi = o & INNER;
-        return (left(m, oi, 1) | right(m, oi, 1) | left(m, o, 8) | right(m, o, 8)
-                | left(m, oi, 9) | right(m, oi, 9) | left(m, oi, 7) | right(m, oi, 7)) & ~(m | o);
-    }
-
-    private static long left(long m, long o, int s) {
-        long t = o & (m << s);
-        t |= o & (t << s);
-        long pre = o & (o << s);
-        t |= pre & (t << (2 * s));
-        t |= pre & (t << (2 * s));
-        return t << s;
-    }
-
-    private static long right(long m, long o, int s) {
-        long t = o & (m >>> s);
-        t |= o & (t >>> s);
-        long pre = o & (o >>> s);
-        t |= pre & (t >>> (2 * s));
-        t |= pre & (t >>> (2 * s));
-        return t >>> s;
+        return (Othello.dirMovesLeft(m, oi, 1) | Othello.dirMovesRight(m, oi, 1)
+                | Othello.dirMovesLeft(m, o, 8) | Othello.dirMovesRight(m, o, 8)
+                | Othello.dirMovesLeft(m, oi, 9) | Othello.dirMovesRight(m, oi, 9)
+                | Othello.dirMovesLeft(m, oi, 7) | Othello.dirMovesRight(m, oi, 7)) & ~(m | o);
     }
 
     /** The discs of m next to an empty square. */

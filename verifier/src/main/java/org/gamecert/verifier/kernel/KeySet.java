@@ -29,9 +29,10 @@ final class KeySet {
 
     /** Adds every key of {@code other} that {@code except} does not hold. */
     void addAll(KeySet other, KeySet except) {
-        for (int i = 0; i < other.occ.length; i++)
-            if (other.occ[i] != 0 && (except == null || !except.contains(other.occ[i], other.mover[i])))
-                add(other.occ[i], other.mover[i]);
+        for (int i = 0; i < other.occ.length; i++) {
+            long o = other.occ[i], m = other.mover[i];
+            if (o != 0 && (except == null || !except.contains(o, m))) add(o, m);
+        }
     }
 
     void clear() {
