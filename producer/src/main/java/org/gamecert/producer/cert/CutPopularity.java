@@ -5,9 +5,11 @@ import org.gamecert.producer.game.Game;
 import java.io.IOException;
 
 /**
- * For each child position, how many cut needs (C, outside the region) of one layer could take it
- * as their cut move. A C entry whose cut child many others pick too shares one proof of that child
- * with all of them, so cut moves go to the most wanted children first. Measured on 7×6 Connect
+ * For each child position, how many moves of the cut needs (C, outside the region) of one layer
+ * lead to it: a candidate cut child for each of them, whether or not that move reaches the bound
+ * (finding out would cost a search per move). A C entry whose cut child many others pick too
+ * shares one proof of that child with all of them, so cut moves go to the most wanted children
+ * first. Measured on 7×6 Connect
  * Four after 44536: 20.9 M auxiliary entries with the static order alone, 15.4 M with this, at the
  * same number of search nodes.
  *
@@ -23,6 +25,8 @@ import java.io.IOException;
 final class CutPopularity {
     /** Counting may take this much even under a smaller needs budget (fewer passes over the needs). */
     static final long MIN_COUNTING_BYTES = 16L << 20;
+    /** At most this many children counted in one pass, so its table's length stays below 2^30. */
+    private static final long MAX_PASS_CHILDREN = 1L << 28;
     /** Popular children (count ≥ 2): open addressing on fingerprints (0 = empty slot). */
     private final long[] fps;
     private final byte[] counts;
@@ -36,7 +40,7 @@ final class CutPopularity {
     /** Bytes held while the layer is processed. */
     long bytes() { return 9L * fps.length; }
 
-    /** How many cut needs of the layer have this (canonical) child: at least 1, at most 255. */
+    /** How many moves of the layer's cut needs lead to this (canonical) child: at least 1, at most 255. */
     int count(long m, long o) {
         long fp = fingerprint(m, o);
         for (int i = slot(fp, mask); fps[i] != 0; i = (i + 1) & mask)
@@ -56,8 +60,13 @@ final class CutPopularity {
                     if (isCutNeed(n, i)) children += Long.bitCount(game.moves(n.mover[i], n.opponent[i]));
             }
         }
-        long tableBytes = 9L * tableSize(children); // at worst every child distinct
-        int passes = (int) Math.min(1 << 16, Math.max(1, (tableBytes + budgetBytes - 1) / Math.max(1, budgetBytes)));
+        // At worst every child is distinct: a pass's table holds at most 2 × its children slots of
+        // 9 bytes (rounded up to a power of two), within the budget, and never more than
+        // MAX_PASS_CHILDREN children (an array's length must stay an int).
+        long tableBytes = 9L * 4 * Math.max(1024, children);
+        long byBudget = budgetBytes >= tableBytes ? 1 : (tableBytes + budgetBytes - 1) / Math.max(1, budgetBytes);
+        long byLength = (children + MAX_PASS_CHILDREN - 1) / MAX_PASS_CHILDREN;
+        int passes = (int) Math.min(1 << 16, Math.max(1, Math.max(byBudget, byLength)));
         Table popular = new Table(16);
         Game.Child child = new Game.Child();
         long[] canon = new long[2];
@@ -99,11 +108,6 @@ final class CutPopularity {
         }
     }
 
-    private static int tableSize(long entries) {
-        long want = Math.max(1024, 2 * entries);
-        return (int) Math.min(1 << 30, Long.highestOneBit(want - 1) << 1);
-    }
-
     private static int slot(long fp, int mask) { return (int) (fp ^ (fp >>> 32)) & mask; }
 
     /** Never 0 (the empty slot). */
@@ -122,6 +126,7 @@ final class CutPopularity {
         int size, mask;
 
         Table(int capacity) { fps = new long[capacity]; counts = new byte[capacity]; mask = capacity - 1; }
+        // (A pass counts at most MAX_PASS_CHILDREN children, so the table never doubles past 2^30.)
 
         void add(long fp, int n) {
             if (2 * size >= mask) grow();

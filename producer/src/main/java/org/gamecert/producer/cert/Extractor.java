@@ -22,8 +22,10 @@ public final class Extractor {
     public enum Mode { SEMI_STRONG, WEAK }
 
     /**
-     * Names the rules by which entries, cut moves and bounds are chosen: a checkpoint made under
-     * other rules is not resumed (it would mix two certificates). Change it with the rules.
+     * Names the rules by which entries, cut moves and bounds are chosen, and the form of what a
+     * checkpoint holds (needs records with the PROOF_TERMINAL flag, the proof_terminals census): a
+     * checkpoint made under other rules is not resumed (it would mix two certificates). Change it
+     * with the rules.
      */
     public static final String CHOICE_RULES = "choice rules 2: cut = terminal, then layer popularity, then static order";
 
