@@ -109,6 +109,15 @@ public final class Extractor {
     /** Sorted runs written so far (a measure of how often the budget was reached). */
     public int runsSpilled() { return runsSpilled; }
 
+    private int popularInFile;
+    private long popularFilePeak;
+
+    /** Layers whose cut-child counts outgrew their share of the budget and were read from a file. */
+    public int cutCountsInFile() { return popularInFile; }
+
+    /** The largest such file, in bytes (it lives while its layer is processed). */
+    public long cutCountsFilePeakBytes() { return popularFilePeak; }
+
     /** Extracts everything in memory: the layers are kept in the result (small solves, tests). */
     public Result run(long rootMover, long rootOpponent, Mode mode) {
         Result res = new Result();
@@ -184,8 +193,15 @@ public final class Extractor {
             int row = d - s.rootLayer;
             NeedMap next = new NeedMap();
             List<java.nio.file.Path> runs = new ArrayList<>();
-            cutPopularity = CutPopularity.count(game, s.needs, Math.max(needBudget, CutPopularity.MIN_COUNTING_BYTES));
-            // The counts live as long as the layer: they come out of the next layer's share of the budget.
+            // The counts live as long as the layer: in memory they take at most half of the next
+            // layer's share of the budget, beyond that they are read from a file in the spill directory.
+            cutPopularity = CutPopularity.count(game, s.needs, Math.max(needBudget, CutPopularity.MIN_COUNTING_BYTES),
+                    spillDir == null ? Long.MAX_VALUE : needBudget / 2,
+                    spillDir == null ? null : spillDir.resolve("popular-" + d + ".bin"));
+            if (cutPopularity.inFile()) {
+                popularInFile++;
+                popularFilePeak = Math.max(popularFilePeak, cutPopularity.fileBytes());
+            }
             long nextBudget = Math.max(needBudget / 2, needBudget - cutPopularity.bytes());
             try (NeedFiles.Source needs = s.needs) {
                 while (needs.next(c, chunk)) {
@@ -214,6 +230,7 @@ public final class Extractor {
                 }
             }
             store.layerEnd(d);
+            cutPopularity.close();
             cutPopularity = null;
             s.needs = null; // this layer's needs are no longer needed: free them before the next sort
             // Sorting in memory takes 40 bytes a need more: beyond the budget the needs go to a file.

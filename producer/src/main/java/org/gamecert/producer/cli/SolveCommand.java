@@ -262,8 +262,10 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                 w.entries == 0 ? 0.0 : (double) w.fileBytes / w.entries, w.blocks);
         o.printf(Locale.ROOT, "search        %d nodes, %.2f M nodes/s, solve %.2f s, total %.2f s, %d threads%n", nodes,
                 nodes / Math.max(solveSecs, 1e-9) / 1e6, solveSecs, secs, nThreads);
-        o.printf(Locale.ROOT, "temp disk     peak %d bytes (finished layers and needs in %s); %d sorted runs of needs spilled%n",
-                store.peakDiskBytes(), state != null ? state : (tmp != null ? tmp : dir), ex.runsSpilled());
+        o.printf(Locale.ROOT, "temp disk     peak %d bytes (finished layers and needs in %s); %d sorted runs of needs spilled;"
+                        + " %d layers' cut-child counts read from a file (the largest %d bytes)%n",
+                store.peakDiskBytes(), state != null ? state : (tmp != null ? tmp : dir), ex.runsSpilled(), ex.cutCountsInFile(),
+                ex.cutCountsFilePeakBytes());
         if (censusJson != null) {
             StringBuilder sb = new StringBuilder();
             sb.append("{\"game\":\"").append(game.name()).append("\",\"mode\":\"")
