@@ -109,6 +109,17 @@ public final class Extractor {
     /** Sorted runs written so far (a measure of how often the budget was reached). */
     public int runsSpilled() { return runsSpilled; }
 
+    /** Weak mode 3: positions with at most this many empty cells are leaves, with no entry (SPEC §9.1). */
+    private int leafEmpties;
+
+    /** Makes positions with at most {@code l} empty cells leaves that the verifier searches (weak mode only). */
+    public void endgameLeaves(int l) { leafEmpties = Math.max(0, l); }
+
+    /** A position the verifier decides by its own search: it gets no entry and pushes nothing. */
+    private boolean isLeaf(long m, long o) {
+        return leafEmpties > 0 && game.cells - Long.bitCount(m | o) <= leafEmpties;
+    }
+
     private int popularInFile;
     private long popularFilePeak;
 
@@ -424,6 +435,7 @@ public final class Extractor {
         for (int q = 0; q < k; q++) {
             long s;
             if (sign[q] == 0) s = termV[q] >= lower ? Long.MAX_VALUE : Long.MIN_VALUE; // a terminal move that reaches it needs no subtree
+            else if (isLeaf(cm[q], co[q])) s = (256L << 32) + staticScore(m, o, code[q], sign[q], cm[q], co[q]); // no entry either
             else s = ((long) popularity.count(cm[q], co[q]) << 32) + staticScore(m, o, code[q], sign[q], cm[q], co[q]);
             int p = q;
             while (p > 0 && score[p - 1] < s) { score[p] = score[p - 1]; order[p] = order[p - 1]; p--; }
@@ -473,14 +485,14 @@ public final class Extractor {
 
     /** Needs w_m ≤ b on a move: on the child a lower bound −b (sign −1) or an upper bound b (pass). */
     private void pushMoveAtMost(Worker w, int sign, long cm, long co, int b) {
-        if (sign == 0) return;
+        if (sign == 0 || isLeaf(cm, co)) return;
         if (sign < 0) { if (-b > game.uMin) w.push(cm, co, 0, -b, NeedMap.NO_UPPER, NeedMap.UNKNOWN); }
         else if (b < game.uMax) w.push(cm, co, 0, NeedMap.NO_LOWER, b, NeedMap.UNKNOWN);
     }
 
     /** Needs w_m ≥ b on a move: on the child an upper bound −b (sign −1) or a lower bound b (pass). */
     private void pushMoveAtLeast(Worker w, int sign, long cm, long co, int b) {
-        if (sign == 0) return;
+        if (sign == 0 || isLeaf(cm, co)) return;
         if (sign < 0) { if (-b < game.uMax) w.push(cm, co, 0, NeedMap.NO_LOWER, -b, NeedMap.UNKNOWN); }
         else if (b > game.uMin) w.push(cm, co, 0, b, NeedMap.NO_UPPER, NeedMap.UNKNOWN);
     }

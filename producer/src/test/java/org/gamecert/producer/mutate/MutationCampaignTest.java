@@ -42,14 +42,17 @@ class MutationCampaignTest {
     @BeforeAll
     static void solveInputs() throws Exception {
         Random rnd = new Random(2024);
-        String[][] specs = {{"othello:4x4", "8", "semi-strong"}, {"othello:4x4", "7", "weak"},
-                {"connect4:4x4", "6", "semi-strong"}, {"connect4:5x4", "10", "weak"}};
+        // The last two: weak with endgame leaves (mode 3, SPEC §9.1): positions with at most 3
+        // empty cells have no entry and the verifier searches them.
+        String[][] specs = {{"othello:4x4", "8", "semi-strong", "0"}, {"othello:4x4", "7", "weak", "0"},
+                {"connect4:4x4", "6", "semi-strong", "0"}, {"connect4:5x4", "10", "weak", "0"},
+                {"othello:4x4", "6", "weak", "3"}, {"connect4:5x4", "9", "weak", "3"}};
         for (String[] s : specs) {
             Game g = Game.parse(s[0]);
             long[] p = AuditMain.playout(g, Integer.parseInt(s[1]), rnd);
             Path out = dir.resolve(files.size() + ".gsc");
             int rc = ProduceMain.run(new String[]{"solve", "--game", s[0], "--board", g.boardText(p[0], p[1]), "--mode", s[2],
-                    "--threads", "1", "--tt-mb", "8", "-q", "--out", out.toString()}, new PrintStream(new ByteArrayOutputStream()), System.err);
+                    "--leaf-empties", s[3], "--threads", "1", "--tt-mb", "8", "-q", "--out", out.toString()}, new PrintStream(new ByteArrayOutputStream()), System.err);
             assertEquals(0, rc);
             assertEquals(Result.Verdict.VERIFIED, Verifier.verify(out, new Options()).verdict, "valid input " + s[0]);
             files.add(out);
