@@ -56,6 +56,11 @@ class ProducedCertificatesVerifyTest {
         list.add(Arguments.of("connect4:1x62", "", "weak"));
         list.add(Arguments.of("connect4:2x31", randomLine("connect4:2x31", 50, 3), "semi-strong"));
         list.add(Arguments.of("connect4:2x30", randomLine("connect4:2x30", 48, 4), "weak"));
+        // Weak with endgame leaves (SPEC 1.1 mode 3, "weak/L<n>": --leaf-empties n).
+        list.add(Arguments.of("othello:6x6", randomLine("othello:6x6", 36 - 13, 7), "weak/L4"));
+        list.add(Arguments.of("othello:8x8", randomLine("othello:8x8", 64 - 14, 12), "weak/L6"));
+        list.add(Arguments.of("connect4:5x4", "", "weak/L3"));
+        list.add(Arguments.of("connect4:6x5", randomLine("connect4:6x5", 8, 5), "weak/L3"));
         return list.stream();
     }
 
@@ -88,8 +93,9 @@ class ProducedCertificatesVerifyTest {
     @MethodSource("cases")
     void producerCertificateVerifies(String game, String moves, String mode, @TempDir Path dir) throws IOException {
         Path cert = dir.resolve("c.gsc");
-        List<String> args = new ArrayList<>(List.of("solve", "--game", game, "--mode", mode, "--threads", "2",
-                "--tt-mb", "64", "-q", "--out", cert.toString()));
+        String leaves = mode.startsWith("weak/L") ? mode.substring("weak/L".length()) : "0";
+        List<String> args = new ArrayList<>(List.of("solve", "--game", game, "--mode", mode.replaceAll("/.*", ""),
+                "--leaf-empties", leaves, "--threads", "2", "--tt-mb", "64", "-q", "--out", cert.toString()));
         if (!moves.isEmpty()) { args.add("--moves"); args.add(moves); }
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         int rc = ProduceMain.run(args.toArray(new String[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -130,7 +136,8 @@ class ProducedCertificatesVerifyTest {
             assertEquals(Long.parseLong(field(produced, "(\\d+) terminal positions outside the region")), termTotal);
             if (game.equals("connect4:5x4") || game.equals("connect4:6x5")) assertTrue(termTotal > 0, "the proof reaches terminal positions");
         }
-        if (mode.equals("weak")) assertEquals(0, regionTotal, "weak certificates have no region");
+        assertEquals(Integer.parseInt(leaves), r.header.leafEmpties, "leaf_empties in the header");
+        if (mode.startsWith("weak")) assertEquals(0, regionTotal, "weak certificates have no region");
         else assertTrue(regionTotal > 0);
 
         // As if no layer fitted in memory: every layer checked in segments, the same outcome.

@@ -24,6 +24,9 @@ import java.util.Locale;
 public final class BenchProduce {
     private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
 
+    /** Weak productions are also run with endgame leaves of at most this many empty cells (0: not). */
+    static int leafEmpties = 6;
+
     public static void main(String[] args) throws Exception {
         boolean quick = false, searchOnly = false;
         Path data = Path.of("testdata/known-answers");
@@ -34,8 +37,11 @@ public final class BenchProduce {
                 case "--search-only": searchOnly = true; break;
                 case "--data": data = Path.of(args[++i]); break;
                 case "--threads": threads = Integer.parseInt(args[++i]); break;
+                case "--leaf-empties": leafEmpties = Integer.parseInt(args[++i]); break;
                 default:
-                    System.err.println("usage: bench-produce [--quick] [--search-only] [--threads N] [--data DIR]");
+                    System.err.println("usage: bench-produce [--quick] [--search-only] [--threads N] [--data DIR] [--leaf-empties L]");
+                    System.err.println("  --leaf-empties L: each weak production also with endgame leaves of at most L empty cells"
+                            + " (SPEC 1.1 mode 3; default 6, 0: none)");
                     System.exit(2);
             }
         }
@@ -70,10 +76,10 @@ public final class BenchProduce {
             production(dir, "6x6 e4c5b4e3d6a4e2f2a3b6c2e1c6b2c1a5", o6, o6.parseMoves("e4c5b4e3d6a4e2f2a3b6c2e1c6b2c1a5"), Extractor.Mode.SEMI_STRONG, threads);
             if (!quick) production(dir, "6x6 e4c5b4e3d6a4e2f2a3b6c2e1", o6, o6.parseMoves("e4c5b4e3d6a4e2f2a3b6c2e1"), Extractor.Mode.SEMI_STRONG, threads);
             for (int i = 0; i < ffo.size() && i < (quick ? 1 : 3); i++)
-                production(dir, "8x8 " + ffoNames.get(i), o8, ffo.get(i), Extractor.Mode.WEAK, threads);
+                weak(dir, "8x8 " + ffoNames.get(i), o8, ffo.get(i), threads);
             List<long[]> l1 = pons(c4, data.resolve("connect4-pons/Test_L1_R2"), 3);
             for (int i = 0; i < l1.size(); i++) {
-                production(dir, "7x6 Test_L1_R2 line " + (i + 1), c4, l1.get(i), Extractor.Mode.WEAK, threads);
+                weak(dir, "7x6 Test_L1_R2 line " + (i + 1), c4, l1.get(i), threads);
                 production(dir, "7x6 Test_L1_R2 line " + (i + 1), c4, l1.get(i), Extractor.Mode.SEMI_STRONG, threads);
             }
         } finally {
@@ -105,7 +111,18 @@ public final class BenchProduce {
                 nodes / (cpu / 1e3), nodes / (wall / 1e3));
     }
 
+    /** A weak production, then the same with endgame leaves. */
+    static void weak(Path dir, String name, Game g, long[] root, int threads) throws Exception {
+        production(dir, name, g, root, Extractor.Mode.WEAK, threads, 0);
+        if (leafEmpties > 0 && g.cells - Long.bitCount(root[0] | root[1]) > leafEmpties)
+            production(dir, name, g, root, Extractor.Mode.WEAK, threads, leafEmpties);
+    }
+
     static void production(Path dir, String name, Game g, long[] root, Extractor.Mode mode, int threads) throws Exception {
+        production(dir, name, g, root, mode, threads, 0);
+    }
+
+    static void production(Path dir, String name, Game g, long[] root, Extractor.Mode mode, int threads, int leaves) throws Exception {
         double search = 0;
         if (!g.isTerminal(root[0], root[1])) {
             Oracle plain = new Oracle(g, 256);
@@ -120,9 +137,10 @@ public final class BenchProduce {
         long w0 = System.nanoTime();
         Oracle oracle = new Oracle(g, 256);
         Extractor ex = new Extractor(oracle, threads);
+        ex.endgameLeaves(leaves);
         Extractor.Result res;
         try { res = ex.run(root[0], root[1], mode); } finally { ex.shutdown(); }
-        byte[] header = CertificateWriter.header(g, mode, root[0], root[1], res.rootValue, "bench");
+        byte[] header = CertificateWriter.header(g, mode, leaves, root[0], root[1], res.rootValue, "bench");
         Path out = dir.resolve("bench.gsc");
         CertificateWriter.Written w = CertificateWriter.write(out, header, res.layers, res.region, res.aux, res.rootLayer, threads);
         double secs = (System.nanoTime() - w0) / 1e9, cpu = (os.getProcessCpuTime() - c0) / 1e9;
@@ -133,7 +151,7 @@ public final class BenchProduce {
         for (long r : res.region) region += r;
         for (long a : res.aux) aux += a;
         System.out.printf(Locale.ROOT, "%-44s %-11s %4d %8.2f %8.2f %12d %8.2f %11d %11d %11d %7.3f %9.0f %9d %8.2f %7.1fx%n", name,
-                mode == Extractor.Mode.WEAK ? "weak" : "semi-strong", g.cells - Long.bitCount(root[0] | root[1]), secs, cpu,
+                mode == Extractor.Mode.WEAK ? (leaves > 0 ? "weak L" + leaves : "weak") : "semi-strong", g.cells - Long.bitCount(root[0] | root[1]), secs, cpu,
                 oracle.nodes(), oracle.nodes() / cpu / 1e6, w.entries, region, aux, (double) w.fileBytes / w.entries,
                 w.entries / secs, peak >> 20, search, search > 0 ? secs / search : 0);
         Files.delete(out);

@@ -121,6 +121,9 @@ public final class Extractor {
     }
 
     private int popularInFile;
+    /** The root's value search alone (a plain solve), for the overhead of the rest; 0 after a resume. */
+    public volatile long rootSearchNodes;
+    public volatile double rootSearchSeconds;
     private long popularFilePeak;
 
     /** Layers whose cut-child counts outgrew their share of the budget and were read from a file. */
@@ -168,7 +171,10 @@ public final class Extractor {
         s.rootCanonOpponent = canon[1];
         s.rootLayer = game.discs(rootMover, rootOpponent);
         s.layer = s.rootLayer;
+        long t0 = System.nanoTime(), n0 = oracle.nodes();
         s.rootValue = oracle.value(canon[0], canon[1]);
+        rootSearchNodes = oracle.nodes() - n0;
+        rootSearchSeconds = (System.nanoTime() - t0) / 1e9;
         int rows = game.cells - s.rootLayer + 1;
         s.region = new long[rows];
         s.aux = new long[rows];

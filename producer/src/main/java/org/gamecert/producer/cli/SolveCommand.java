@@ -272,6 +272,11 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                 w.entries == 0 ? 0.0 : (double) w.fileBytes / w.entries, w.blocks);
         o.printf(Locale.ROOT, "search        %d nodes, %.2f M nodes/s, solve %.2f s, total %.2f s, %d threads%n", nodes,
                 nodes / Math.max(solveSecs, 1e-9) / 1e6, solveSecs, secs, nThreads);
+        if (ex.rootSearchNodes > 0)
+            o.printf(Locale.ROOT, "              of which the root's value (a plain search) %d nodes in %.2f s; the certificate's"
+                    + " extraction %d nodes in %.2f s (%.1fx the plain search's time in all)%n", ex.rootSearchNodes,
+                    ex.rootSearchSeconds, nodes - ex.rootSearchNodes, solveSecs - ex.rootSearchSeconds,
+                    secs / Math.max(ex.rootSearchSeconds, 1e-9));
         o.printf(Locale.ROOT, "temp disk     peak %d bytes (finished layers and needs in %s); %d sorted runs of needs spilled;"
                         + " %d layers' cut-child counts read from a file (the largest %d bytes)%n",
                 store.peakDiskBytes(), state != null ? state : (tmp != null ? tmp : dir), ex.runsSpilled(), ex.cutCountsInFile(),
