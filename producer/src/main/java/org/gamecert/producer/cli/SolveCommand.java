@@ -40,7 +40,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     @Option(names = "--mode", defaultValue = "semi-strong", description = "semi-strong (default) or weak.")
     String mode;
     @Option(names = "--leaf-empties", paramLabel = "L", defaultValue = "0", description = "Weak mode only: positions with at "
-            + "most L (1..8) empty cells get no entry; the verifier decides them by its own search (SPEC 9.1, format 1.1 mode 3). "
+            + "most L (1..6) empty cells get no entry; the verifier decides them by its own search (SPEC 9.1, format 1.1 mode 3). "
             + "Several times smaller and faster on 8x8 endgames. Default 0: none (mode 2, readable by 1.0 verifiers).")
     int leafEmpties;
     @Option(names = "--threads", description = "Worker threads (default: available processors). Does not change the output.")
@@ -100,7 +100,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             case "weak": m = Extractor.Mode.WEAK; break;
             default: throw new CommandSupport.UserError("unknown --mode '" + mode + "' (semi-strong or weak)");
         }
-        if (leafEmpties < 0 || leafEmpties > 8) throw new CommandSupport.UserError("--leaf-empties must be between 0 and 8");
+        if (leafEmpties < 0 || leafEmpties > 6) throw new CommandSupport.UserError("--leaf-empties must be between 0 and 6");
         if (leafEmpties > 0 && m != Extractor.Mode.WEAK)
             throw new CommandSupport.UserError("--leaf-empties is for weak certificates (--mode weak): a semi-strong region has no leaves");
         long[] root = Positions.parse(game, moves, board);

@@ -329,13 +329,13 @@ public final class Mutations {
                 insert(c, e);
                 return seal(c, x, "entry for a leaf with " + (x.game.cells - e.discs()) + " empty cells");
             }, "R-LEAF-1"),
-        new MutationClass("leaf-empties-changed", "mode 3 (SPEC 9.1): the header's leaf_empties set out of 1..8, or one more (entries become leaves) or one less (leaves need entries); re-sealed",
+        new MutationClass("leaf-empties-changed", "mode 3 (SPEC 9.1): the header's leaf_empties set out of 1..6, or one more (entries become leaves) or one less (leaves need entries); re-sealed",
             false, (c, r, x) -> {
                 int l = c.leafEmpties();
                 if (l == 0) return null;
-                int[] options = {0, 9 + r.nextInt(247), l + 1, l - 1};
+                int[] options = {0, 7 + r.nextInt(249), l + 1, l - 1};
                 int nl = options[r.nextInt(options.length)];
-                if (nl == l + 1 && nl > 8) nl = 0;
+                if (nl == l + 1 && nl > 6) nl = 0;
                 c.header[12] = (byte) nl;
                 return seal(c, x, "leaf_empties " + l + " -> " + nl);
             }, "R-HDR-1", "R-HDR-2", "R-LEAF-1", "R-CUT-1", "R-ALL-1"),

@@ -1,17 +1,18 @@
 package org.gamecert.verifier.kernel;
 
+import org.gamecert.verifier.kernel.format.Header;
 import org.gamecert.verifier.kernel.rules.Game;
 
 /**
  * The one search the verifier does (SPEC §9.1, mode 3): whether a leaf, a position with at most
- * leaf_empties ≤ 8 empty cells, is worth at least b, by fail-soft alpha–beta with a null window to
+ * leaf_empties ≤ 6 empty cells, is worth at least b, by fail-soft alpha–beta with a null window to
  * the end of the game, under the rules of §7 alone. Every move fills an empty cell (passes are
- * contracted by Game.child and fill none), so the recursion is at most 8 deep and visits at most
- * 8! move sequences. One instance per checker (its scratch is per depth).
+ * contracted by Game.child and fill none), so the recursion is at most 6 deep and visits at most
+ * 6! = 720 move sequences. One instance per checker (its scratch is per depth).
  */
 final class LeafSearch {
     private final Game game;
-    private final long[][] out = new long[Byte.SIZE + 2][3];
+    private final long[][] out = new long[Header.MAX_LEAF_EMPTIES + 1][3];
 
     LeafSearch(Game game) {
         this.game = game;

@@ -10,7 +10,7 @@ import org.gamecert.verifier.kernel.Rule;
 public final class Header {
     public static final int OTHELLO = 1, CONNECT_FOUR = 2, SEMI_STRONG = 1, WEAK = 2;
     /** Mode 3: weak, with endgame leaves (SPEC §9.1); leaf_empties follows the mode byte. */
-    public static final int WEAK_LEAVES = 3, MAX_LEAF_EMPTIES = 8;
+    public static final int WEAK_LEAVES = 3, MAX_LEAF_EMPTIES = 6;
 
     public final int version, family, width, height, utility, symmetry, mode;
     /** L of mode 3 (positions with at most L empty cells are leaves); 0 in modes 1 and 2. */
