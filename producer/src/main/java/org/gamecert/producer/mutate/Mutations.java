@@ -49,7 +49,7 @@ public final class Mutations {
                 int max = (e.kinds & Entry.A) != 0 ? e.v2 : x.game.uMax;
                 e.v1 = Math.min(max, e.v1 + 1 + r.nextInt(2));
                 return seal(c, x, "lower bound raised to " + e.v1 + " at " + where(c, ref));
-            }, "R-CUT-1"),
+            }, "R-CUT-1", "R-LEAF-2"),
         new MutationClass("upper-bound-lowered", "an A upper bound lowered by 1 or 2 (kept >= U_min and >= its lower bound); re-sealed",
             true, (c, r, x) -> {
                 Ref ref = pick(x.refs(c, e -> (e.kinds & Entry.A) != 0 && e.v2 > ((e.kinds & Entry.C) != 0 ? e.v1 : x.game.uMin)), r);
@@ -58,7 +58,7 @@ public final class Mutations {
                 int min = (e.kinds & Entry.C) != 0 ? e.v1 : x.game.uMin;
                 e.v2 = Math.max(min, e.v2 - 1 - r.nextInt(2));
                 return seal(c, x, "upper bound lowered to " + e.v2 + " at " + where(c, ref));
-            }, "R-ALL-1"),
+            }, "R-ALL-1", "R-LEAF-2"),
         new MutationClass("bounds-crossed", "a {C,A} entry given a lower bound above its upper bound; re-sealed",
             false, (c, r, x) -> {
                 Ref ref = pick(x.refs(c, e -> e.kinds == (Entry.C | Entry.A) && e.v2 < x.game.uMax), r);
@@ -86,7 +86,7 @@ public final class Mutations {
                 else if (r.nextBoolean()) e.kinds = Entry.C;
                 else { e.kinds = Entry.A; }
                 return seal(c, x, "kinds " + before + " -> " + e.kinds + " at " + where(c, ref));
-            }, SERVE, "R-CUT-1", "R-ALL-1", "R-TB-1", "R-AP-2", "R-ROOT-2", "R-ROOT-3"),
+            }, SERVE, "R-CUT-1", "R-ALL-1", "R-TB-1", "R-AP-2", "R-ROOT-2", "R-ROOT-3", "R-LEAF-2"),
         new MutationClass("child-ap-for-pp", "a P' entry relabelled A' (A' where P' is needed); re-sealed",
             false, (c, r, x) -> relabel(c, r, x, Entry.PP, new int[]{Entry.AP}), SERVE),
         new MutationClass("child-pp-for-ap", "an A' entry relabelled P' (P' where A' is needed); re-sealed",
@@ -160,7 +160,7 @@ public final class Mutations {
                 int old = e.move;
                 e.move = pick(ms, r);
                 return seal(c, x, "cut move " + x.game.moveName(old) + " -> " + x.game.moveName(e.move) + " at " + where(c, ref));
-            }, "R-CUT-1"),
+            }, "R-CUT-1", "R-LEAF-2"),
         new MutationClass("move-illegal", "a stored move replaced by an illegal move code (occupied square, full column, or code >= M); re-sealed",
             false, (c, r, x) -> {
                 Ref ref = pick(x.refs(c, Entry::hasMove), r);
@@ -338,7 +338,7 @@ public final class Mutations {
                 if (nl == l + 1 && nl > 6) nl = 0;
                 c.header[12] = (byte) nl;
                 return seal(c, x, "leaf_empties " + l + " -> " + nl);
-            }, "R-HDR-1", "R-HDR-2", "R-LEAF-1", "R-CUT-1", "R-ALL-1"),
+            }, "R-HDR-1", "R-HDR-2", "R-LEAF-1", "R-CUT-1", "R-ALL-1", "R-LEAF-2"),
         // ---- header ----
         new MutationClass("root-value-changed", "the header's root value changed by -2..+2 within the utility range; re-sealed",
             false, (c, r, x) -> {

@@ -37,6 +37,7 @@ public final class EntryChecker {
     // scratch for one entry's moves, in TB order
     private final int[] mCode = new int[64], mType = new int[64], mKind = new int[64];
     private final int[] mLo = new int[64], mHi = new int[64];
+    private final boolean[] mLeaf = new boolean[64]; // the child is a leaf of mode 3 (SPEC §9.1)
     private final long[] out = new long[3];
     private final long[] occImages = new long[9]; // Game.canonical's scratch and mover
     private final ChildLookup.Answer answer = new ChildLookup.Answer();
@@ -200,6 +201,7 @@ public final class EntryChecker {
             if ((flags & AP) != 0 && code == mv) need |= PP;
             if ((flags & PP) != 0) need |= AP;
             int kind = ELSEWHERE, clo = game.uMin, chi = game.uMax;
+            boolean leaf = false;
             if (type == Game.TERMINAL) {
                 if (range.first()) kind = TERMINAL_KIND;
                 clo = chi = (int) out[2];
@@ -212,6 +214,7 @@ public final class EntryChecker {
                     proofTerminals.add(cOcc, cMover);
                 }
             } else if (kernel.isLeaf(Long.bitCount(out[0] | out[1]))) {
+                leaf = true;
                 if (range.first()) {
                     kind = TERMINAL_KIND; // decided here, like a terminal move: R-LEAF-2
                     clo = (k & C) != 0 && code == mv && leafMoveAtLeast(type, lo) ? lo : game.uMin;
@@ -232,6 +235,7 @@ public final class EntryChecker {
                     }
                 }
             }
+            mLeaf[n] = leaf;
             if (!merge || kind != ELSEWHERE) {
                 mKind[n] = kind;
                 mLo[n] = clo;
@@ -317,19 +321,29 @@ public final class EntryChecker {
                         + " is not refuted, it may be worth " + mHi[j]);
     }
 
-    /** R-CUT-1: the cut move is worth at least the lower bound. */
+    /** R-CUT-1: the cut move is worth at least the lower bound (R-LEAF-2 for a leaf). */
     private void rCut1() {
-        if (here(star) && mLo[star] < lo)
-            report(Rule.CUT_1, "lower bound " + lo + " but the cut move " + game.moveName(mv)
-                    + " is only known to be worth " + range(star));
+        if (here(star) && mLo[star] < lo) {
+            if (mLeaf[star])
+                report(Rule.LEAF_2, "lower bound " + lo + " but the cut move " + game.moveName(mv)
+                        + " leads to a leaf that the verifier's search finds worth less");
+            else
+                report(Rule.CUT_1, "lower bound " + lo + " but the cut move " + game.moveName(mv)
+                        + " is only known to be worth " + range(star));
+        }
     }
 
-    /** R-ALL-1: no move is worth more than the upper bound. */
+    /** R-ALL-1: no move is worth more than the upper bound (R-LEAF-2 for a move to a leaf). */
     private void rAll1() {
-        for (int j = 0; j < n; j++)
-            if (here(j) && mHi[j] > hi)
+        for (int j = 0; j < n; j++) {
+            if (!here(j) || mHi[j] <= hi) continue;
+            if (mLeaf[j])
+                report(Rule.LEAF_2, "upper bound " + hi + " but move " + game.moveName(mCode[j])
+                        + " leads to a leaf that the verifier's search finds worth more");
+            else
                 report(Rule.ALL_1, "upper bound " + hi + " but move " + game.moveName(mCode[j])
                         + " may be worth " + mHi[j]);
+        }
     }
 
     private String range(int j) {

@@ -552,6 +552,68 @@ class RuleViolationTest {
         rejects(t.write(), "R-ALL-1");
     }
 
+    /** othWeak in mode 3 (SPEC §9.1): no entry with at most L empty cells, their census rows 0. */
+    static TestCert withLeaves(int l) {
+        TestCert t = othWeak.copy();
+        t.mode = 3;
+        t.leafEmpties = l;
+        int cells = oth.game.cells;
+        t.entries.removeIf(e -> cells - Long.bitCount(e.occ) <= l);
+        for (long[] row : t.census) if (cells - row[0] <= l) row[2] = 0;
+        return t;
+    }
+
+    @Test
+    void leaf1AndLeaf2() throws Exception {
+        int l = 3, cells = oth.game.cells;
+        TestCert t = withLeaves(l);
+        Result ok = verify(t.write(), new Options());
+        assertEquals(Result.Verdict.VERIFIED, ok.verdict, () -> ok.errorMessage + " " + ok.firstViolation());
+        assertTrue(ok.entries < othWeak.entries.size(), "leaves removed");
+
+        // R-LEAF-1: an entry kept at a leaf (its census row counting it).
+        TestCert kept = withLeaves(l);
+        Entry leaf = null;
+        for (Entry e : othWeak.entries) if (cells - Long.bitCount(e.occ) == l) { leaf = e.copy(); break; }
+        kept.entries.add(leaf);
+        int leafDiscs = Long.bitCount(leaf.occ);
+        for (long[] row : kept.census) if (row[0] == leafDiscs) row[2]++;
+        rejects(kept.write(), "R-LEAF-1");
+
+        // R-LEAF-2: a bound next to the leaves that the verifier's search refutes, as C and as A.
+        boolean cut = false, all = false;
+        long[] out = new long[3];
+        for (Entry e : ofKind(t, TestCert.C | TestCert.A)) {
+            if (cells - Long.bitCount(e.occ) != l + 1 || e.lo >= 16 || e.lo <= -16) continue;
+            long opp = e.occ & ~e.mover;
+            boolean allLeaves = true; // every move leads to a leaf, none to a terminal position
+            for (long m = oth.game.legalMoveCodes(e.mover, opp); m != 0; m &= m - 1)
+                if (oth.game.child(e.mover, opp, Long.numberOfTrailingZeros(m), out) == Game.TERMINAL) allLeaves = false;
+            if (!allLeaves) continue;
+            int v = e.lo;
+            TestCert c = t.copy();
+            Entry ce = c.find(e.occ, e.mover);
+            ce.lo = ce.hi = v + 1; // the cut move, to a leaf, is worth v only
+            rejects(c.write(), "R-LEAF-2");
+            ce.lo = ce.hi = v - 1; // the best move, to a leaf, is worth v > v - 1
+            rejects(c.write(), "R-LEAF-2");
+            cut = all = true;
+            break;
+        }
+        assertTrue(cut && all, "an entry next to the leaves whose move leads to a leaf");
+        // leaf_empties outside 1..6 (R-HDR-1), and a root that is itself a leaf (R-HDR-2).
+        TestCert bad = withLeaves(l);
+        bad.leafEmpties = 7;
+        rejects(bad.write(), "R-HDR-1");
+        TestCert rootLeaf = othWeak.copy();
+        rootLeaf.mode = 3;
+        rootLeaf.leafEmpties = 6;
+        TestCert deep = rootLeaf;
+        deep.rootMover = leaf.mover;
+        deep.rootOpponent = leaf.occ & ~leaf.mover;
+        rejects(deep.write(), "R-HDR-2");
+    }
+
     /** Pass 2 checks the shallowest layer first, but the violation reported is the first in the file. */
     @Test
     void firstViolationInFileOrderAcrossLayers() throws Exception {

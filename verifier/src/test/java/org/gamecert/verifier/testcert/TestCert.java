@@ -41,6 +41,8 @@ public final class TestCert {
 
     // header
     public int version = 1, family, width, height, utility, symmetry, mode = 1;
+    /** Written after the mode byte when mode = 3 (SPEC §4, §9.1). */
+    public int leafEmpties;
     public int[] tb;
     public long rootMover, rootOpponent;
     public int rootValue;
@@ -76,6 +78,7 @@ public final class TestCert {
         t.utility = utility;
         t.symmetry = symmetry;
         t.mode = mode;
+        t.leafEmpties = leafEmpties;
         t.tb = tb.clone();
         t.rootMover = rootMover;
         t.rootOpponent = rootOpponent;
@@ -103,6 +106,7 @@ public final class TestCert {
         b.write(utility);
         b.write(symmetry);
         b.write(mode);
+        if (mode == 3) b.write(leafEmpties);
         b.write(tb.length);
         for (int m : tb) b.write(m);
         le(b, rootMover, 8);
