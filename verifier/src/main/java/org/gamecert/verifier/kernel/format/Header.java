@@ -35,7 +35,7 @@ public final class Header {
                 throw fail("Connect Four " + width + "x" + height + " is not a game of SPEC §7.3");
         } else if (family == NOGO) {
             if (height != 1 || width < 1 || width > 64)
-                throw fail("NoGo " + height + "x" + width + " is not a game of SPEC §7.4");
+                throw fail("NoGo " + height + "x" + width + " is not a game of SPEC §7.6");
         } else {
             throw fail("unknown game family " + family);
         }

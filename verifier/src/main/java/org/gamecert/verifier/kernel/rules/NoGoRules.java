@@ -1,7 +1,7 @@
 package org.gamecert.verifier.kernel.rules;
 
 /**
- * Linear NoGo 1×N, 1 ≤ N ≤ 64 (SPEC §7.4): point i, 0-based from the left, is bit i. A move puts
+ * Linear NoGo 1×N, 1 ≤ N ≤ 64 (SPEC §7.6): point i, 0-based from the left, is bit i. A move puts
  * a stone of the mover's colour on an empty point; it is legal when afterwards every block (a
  * maximal run of stones of one colour) of either colour has a liberty (an empty neighbour): no
  * suicide, no capture. No passes: a player with no legal move has lost (value -1).
