@@ -29,8 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A small in-process campaign: every mutation class, a few seeds, on small certificates of both
- * games and both modes (random roots from a seeded generator). Each mutant must be rejected with
+ * A small in-process campaign: every mutation class, a few seeds, on small certificates of the
+ * three games and both modes (random roots from a seeded generator). Each mutant must be rejected with
  * one of its class's rule ids, or be accepted and shown equivalent by the brute force.
  */
 class MutationCampaignTest {
@@ -43,7 +43,8 @@ class MutationCampaignTest {
     static void solveInputs() throws Exception {
         Random rnd = new Random(2024);
         String[][] specs = {{"othello:4x4", "8", "semi-strong"}, {"othello:4x4", "7", "weak"},
-                {"connect4:4x4", "6", "semi-strong"}, {"connect4:5x4", "10", "weak"}};
+                {"connect4:4x4", "6", "semi-strong"}, {"connect4:5x4", "10", "weak"},
+                {"nogo:1x11", "2", "semi-strong"}, {"nogo:1x13", "3", "weak"}};
         for (String[] s : specs) {
             Game g = Game.parse(s[0]);
             long[] p = AuditMain.playout(g, Integer.parseInt(s[1]), rnd);
