@@ -34,6 +34,22 @@ class ProducerVectorsTest {
         assertTrue(Files.readString(VECTORS.resolve("vectors.tsv")).contains("edge-valid-othello6x6.gsc\tverified\t-\t" ));
     }
 
+    /** SPEC 1.1 mode 3: a weak certificate whose positions with at most 4 empty cells are leaves (§9.1). */
+    @Test
+    void weakWithLeavesVectorIsWhatTheProducerWrites(@TempDir Path dir) throws Exception {
+        String moves = ProducedCertificatesVerifyTest.randomLine("othello:6x6", 36 - 12, 31);
+        Path out = dir.resolve("v.gsc");
+        int rc = ProduceMain.run(new String[] {"solve", "--game", "othello:6x6", "--moves", moves, "--mode", "weak",
+                        "--leaf-empties", "4", "--out", out.toString(), "-q"},
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err);
+        assertEquals(0, rc);
+        Path vector = VECTORS.resolve("edge-valid-weak-leaves-othello6x6.gsc");
+        if (Boolean.getBoolean("gamecert.writeVectors")) Files.copy(out, vector, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        assertArrayEquals(Files.readAllBytes(vector), Files.readAllBytes(out),
+                "the vector is produce solve --game othello:6x6 --mode weak --leaf-empties 4 --moves " + moves);
+        assertTrue(Files.readString(VECTORS.resolve("vectors.tsv")).contains("edge-valid-weak-leaves-othello6x6.gsc\tverified\t-\t"));
+    }
+
     /** Linear NoGo 1x9 from the start (SPEC §7.6), semi-strong: the smallest board with every kind of entry. */
     @Test
     void nogo1x9VectorIsWhatTheProducerWrites(@TempDir Path dir) throws Exception {

@@ -21,7 +21,7 @@ import java.util.TreeMap;
  */
 public final class CertificateReader {
     public Game game;
-    public int family, width, height, symmetry, mode, rootValue;
+    public int family, width, height, symmetry, mode, rootValue, leafEmpties;
     public long rootMover, rootOpponent;
     public String info;
     public String commitmentId;
@@ -50,6 +50,7 @@ public final class CertificateReader {
         family = h.get(); width = h.get(); height = h.get();
         h.get(); // utility
         symmetry = h.get(); mode = h.get();
+        if (mode == 3) leafEmpties = h.get(); // weak with endgame leaves (SPEC §9.1)
         int tbLen = h.get() & 0xFF;
         int[] tb = new int[tbLen];
         for (int i = 0; i < tbLen; i++) tb[i] = h.get() & 0xFF;

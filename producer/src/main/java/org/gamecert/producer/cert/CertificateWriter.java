@@ -38,14 +38,23 @@ public final class CertificateWriter {
     private CertificateWriter() {}
 
     public static byte[] header(Game game, Extractor.Mode mode, long rootMover, long rootOpponent, int rootValue, String info) {
+        return header(game, mode, 0, rootMover, rootOpponent, rootValue, info);
+    }
+
+    /** leafEmpties > 0 (weak only): mode 3, positions with at most that many empty cells are leaves (SPEC §9.1). */
+    public static byte[] header(Game game, Extractor.Mode mode, int leafEmpties, long rootMover, long rootOpponent, int rootValue,
+                                String info) {
+        if (leafEmpties > 0 && mode != Extractor.Mode.WEAK) throw new IllegalArgumentException("endgame leaves are for weak certificates");
         byte[] inf = info.getBytes(StandardCharsets.UTF_8);
-        ByteBuffer b = ByteBuffer.allocate(40 + game.moveCodes + inf.length).order(ByteOrder.LITTLE_ENDIAN);
+        int fixed = leafEmpties > 0 ? 41 : 40;
+        ByteBuffer b = ByteBuffer.allocate(fixed + game.moveCodes + inf.length).order(ByteOrder.LITTLE_ENDIAN);
         b.put("GSCF".getBytes(StandardCharsets.US_ASCII));
         b.putShort((short) 1);
         b.put((byte) game.family).put((byte) game.width).put((byte) game.height);
         b.put((byte) (game.family == Game.FAMILY_OTHELLO ? 1 : 2));
         b.put((byte) game.symmetry);
-        b.put((byte) (mode == Extractor.Mode.SEMI_STRONG ? 1 : 2));
+        b.put((byte) (mode == Extractor.Mode.SEMI_STRONG ? 1 : leafEmpties > 0 ? 3 : 2));
+        if (leafEmpties > 0) b.put((byte) leafEmpties);
         b.put((byte) game.moveCodes);
         for (int i = 0; i < game.moveCodes; i++) b.put((byte) game.tbAt(i));
         b.putLong(rootMover).putLong(rootOpponent);

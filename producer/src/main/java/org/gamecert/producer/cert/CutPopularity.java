@@ -2,7 +2,15 @@ package org.gamecert.producer.cert;
 
 import org.gamecert.producer.game.Game;
 
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 
 /**
  * For each child position, how many moves of the cut needs (C, outside the region) of one layer
@@ -20,36 +28,111 @@ import java.io.IOException;
  * sufficient move is preferred, never soundness. Only children wanted by two or more needs are
  * kept (the rest count 1). When the counting table would outgrow {@code budgetBytes}, the
  * fingerprints are counted in several passes over the needs, one range of fingerprints per pass:
- * more passes, the same counts.
+ * more passes, the same counts. Each pass takes one range of fingerprints, so the passes
+ * yield the popular children in fingerprint order: when they are more than {@code keepBytes} can
+ * hold as a hash table, they go to a sorted file in the spill directory, read through a memory
+ * map (the page cache, not the heap) by interpolation search. Same counts either way.
  */
-final class CutPopularity {
+final class CutPopularity implements AutoCloseable {
     /** Counting may take this much even under a smaller needs budget (fewer passes over the needs). */
     static final long MIN_COUNTING_BYTES = 16L << 20;
     /** At most this many children counted in one pass, so its table's length stays below 2^30. */
     private static final long MAX_PASS_CHILDREN = 1L << 28;
-    /** Popular children (count ≥ 2): open addressing on fingerprints (0 = empty slot). */
+    /** One popular child in the sorted file: its fingerprint, then its count. */
+    private static final int RECORD = 9;
+    /** Records per memory map (each map stays under 2 GiB and holds whole records). */
+    private static final int RECORDS_PER_MAP = 1 << 26;
+
+    /** Popular children (count ≥ 2) in memory: open addressing on fingerprints (0 = empty slot). */
     private final long[] fps;
     private final byte[] counts;
     private final int mask;
+    /** Or, when they did not fit: the sorted file, its maps and its number of records. */
+    private final Path file;
+    private final MappedByteBuffer[] maps;
+    private final long records;
     final int passes;
 
-    private CutPopularity(long[] fps, byte[] counts, int passes) {
-        this.fps = fps; this.counts = counts; this.mask = fps.length - 1; this.passes = passes;
+    private CutPopularity(Table table, int passes) {
+        this.fps = table.fps; this.counts = table.counts; this.mask = table.mask; this.passes = passes;
+        this.file = null; this.maps = null; this.records = 0;
     }
 
-    /** Bytes held while the layer is processed. */
-    long bytes() { return 9L * fps.length; }
+    private CutPopularity(Path file, MappedByteBuffer[] maps, long records, int passes) {
+        this.fps = null; this.counts = null; this.mask = 0; this.passes = passes;
+        this.file = file; this.maps = maps; this.records = records;
+    }
+
+    /** Heap bytes held while the layer is processed (a mapped file holds none). */
+    long bytes() { return fps == null ? 0 : 9L * fps.length; }
+
+    /** Bytes of the sorted file (0 in memory). */
+    long fileBytes() { return records * RECORD; }
+
+    /** True when the popular children are read from a file rather than held in memory. */
+    boolean inFile() { return file != null; }
 
     /** How many moves of the layer's cut needs lead to this (canonical) child: at least 1, at most 255. */
     int count(long m, long o) {
         long fp = fingerprint(m, o);
+        if (fps == null) return countInFile(fp);
         for (int i = slot(fp, mask); fps[i] != 0; i = (i + 1) & mask)
             if (fps[i] == fp) return counts[i] & 0xFF;
         return 1;
     }
 
-    /** Counts the children of every cut need of the layer (reading {@code needs} once a pass). */
+    /**
+     * The sorted file, by interpolation: fingerprints are uniform, so the record at
+     * fp / 2^64 × records is close; from there a galloping step brackets fp and a binary search
+     * ends. Absolute reads only: workers share the maps.
+     */
+    private int countInFile(long fp) {
+        long n = records;
+        long guess = Math.min(n - 1, (long) ((fp >>> 11) * 0x1.0p-53 * n));
+        // Bracket: lo == -1 or fpAt(lo) <= fp; hi == n or fpAt(hi) > fp (unsigned order).
+        long lo, hi, step = 1;
+        if (Long.compareUnsigned(fpAt(guess), fp) <= 0) {
+            lo = guess;
+            hi = guess + 1;
+            while (hi < n && Long.compareUnsigned(fpAt(hi), fp) <= 0) { lo = hi; step *= 2; hi = Math.min(n, lo + step); }
+        } else {
+            hi = guess;
+            lo = guess - 1;
+            while (lo >= 0 && Long.compareUnsigned(fpAt(lo), fp) > 0) { hi = lo; step *= 2; lo = Math.max(-1, hi - step); }
+        }
+        while (hi - lo > 1) {
+            long mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(fpAt(mid), fp) <= 0) lo = mid; else hi = mid;
+        }
+        return lo >= 0 && fpAt(lo) == fp ? countAt(lo) : 1;
+    }
+
+    private long fpAt(long r) {
+        return maps[(int) (r / RECORDS_PER_MAP)].getLong((int) (r % RECORDS_PER_MAP) * RECORD);
+    }
+
+    private int countAt(long r) {
+        return maps[(int) (r / RECORDS_PER_MAP)].get((int) (r % RECORDS_PER_MAP) * RECORD + 8) & 0xFF;
+    }
+
+    /** Deletes the file, if any (its pages go when the maps are collected). */
+    @Override
+    public void close() throws IOException {
+        if (file != null) Files.deleteIfExists(file);
+    }
+
+    /** Counts in memory, however large the popular children grow (tests, unbounded solves). */
     static CutPopularity count(Game game, NeedFiles.Source needs, long budgetBytes) throws IOException {
+        return count(game, needs, budgetBytes, Long.MAX_VALUE, null);
+    }
+
+    /**
+     * Counts the children of every cut need of the layer (reading {@code needs} once a pass):
+     * each pass's table within {@code budgetBytes}; the popular children kept in memory while
+     * their table stays within {@code keepBytes}, else in a sorted file {@code spillFile}.
+     */
+    static CutPopularity count(Game game, NeedFiles.Source needs, long budgetBytes, long keepBytes,
+                               Path spillFile) throws IOException {
         // A first pass bounds the number of children to count, so the number of passes is known.
         long children = 0;
         NeedFiles.Chunk c = new NeedFiles.Chunk();
@@ -67,9 +150,9 @@ final class CutPopularity {
         long byBudget = budgetBytes >= tableBytes ? 1 : (tableBytes + budgetBytes - 1) / Math.max(1, budgetBytes);
         long byLength = (children + MAX_PASS_CHILDREN - 1) / MAX_PASS_CHILDREN;
         int passes = (int) Math.min(1 << 16, Math.max(1, Math.max(byBudget, byLength)));
-        Table popular = new Table(16);
         Game.Child child = new Game.Child();
         long[] canon = new long[2];
+        Popular popular = new Popular(keepBytes, spillFile);
         for (int pass = 0; pass < passes; pass++) {
             Table all = new Table(1024);
             try (NeedFiles.Source src = needs.reopen()) {
@@ -80,10 +163,9 @@ final class CutPopularity {
                     }
                 }
             }
-            for (int i = 0; i < all.fps.length; i++)
-                if (all.fps[i] != 0 && (all.counts[i] & 0xFF) >= 2) popular.add(all.fps[i], all.counts[i] & 0xFF);
+            popular.addPass(all);
         }
-        return new CutPopularity(popular.fps, popular.counts, passes);
+        return popular.finish(passes);
     }
 
     /** A lower bound needed outside the region: the entry will be C and choose a cut move. */
@@ -104,8 +186,13 @@ final class CutPopularity {
             if (child.sign == 0) continue;
             game.canonical(child.mover, child.opponent, canon);
             long fp = fingerprint(canon[0], canon[1]);
-            if (Long.remainderUnsigned(fp, passes) == pass) all.add(fp, 1);
+            if (passOf(fp, passes) == pass) all.add(fp, 1);
         }
+    }
+
+    /** Pass p counts the p-th of {@code passes} equal ranges of fingerprints (unsigned order). */
+    static int passOf(long fp, int passes) {
+        return (int) (((fp >>> 32) * passes) >>> 32);
     }
 
     private static int slot(long fp, int mask) { return (int) (fp ^ (fp >>> 32)) & mask; }
@@ -117,6 +204,91 @@ final class CutPopularity {
         h *= 0xBF58476D1CE4E5B9L;
         h ^= h >>> 29;
         return h == 0 ? 1 : h;
+    }
+
+    /** Table length that holds n fingerprints without growing (grows when half full). */
+    private static long capacityFor(long n) {
+        long cap = 16;
+        while (2 * n >= cap - 1) cap *= 2;
+        return cap;
+    }
+
+    /**
+     * Collects each pass's popular children: in memory while their final table fits keepBytes;
+     * past that, everything so far and every later pass goes to the sorted file (passes come in
+     * fingerprint order, each sorted on its own).
+     */
+    private static final class Popular {
+        private final long keepBytes;
+        private final Path spillFile;
+        private long[] fps = new long[16];
+        private byte[] counts = new byte[16];
+        private long size;
+        private DataOutputStream out;
+
+        Popular(long keepBytes, Path spillFile) { this.keepBytes = keepBytes; this.spillFile = spillFile; }
+
+        void addPass(Table all) throws IOException {
+            int n = 0;
+            for (int i = 0; i < all.fps.length; i++) if (all.fps[i] != 0 && (all.counts[i] & 0xFF) >= 2) n++;
+            long[] sorted = new long[n];
+            n = 0;
+            // Sorted unsigned: flip the sign bit, sort signed, flip back.
+            for (int i = 0; i < all.fps.length; i++)
+                if (all.fps[i] != 0 && (all.counts[i] & 0xFF) >= 2) sorted[n++] = all.fps[i] ^ Long.MIN_VALUE;
+            Arrays.sort(sorted);
+            if (out == null && spillFile != null && heapBytes(size + n) > keepBytes) {
+                out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(spillFile), 1 << 16));
+                for (int i = 0; i < size; i++) write(fps[i], counts[i]);
+                fps = null;
+                counts = null;
+            }
+            for (long s : sorted) {
+                long fp = s ^ Long.MIN_VALUE;
+                byte count = (byte) all.get(fp);
+                if (out != null) write(fp, count);
+                else append(fp, count);
+            }
+            if (out != null) size += n;
+        }
+
+        /** The final table of n children, plus the lists it is built from (doubling slack). */
+        private static long heapBytes(long n) { return 9L * capacityFor(n) + 18L * n; }
+
+        private void append(long fp, byte count) {
+            if (size == fps.length) {
+                fps = Arrays.copyOf(fps, fps.length * 2);
+                counts = Arrays.copyOf(counts, counts.length * 2);
+            }
+            fps[(int) size] = fp;
+            counts[(int) size] = count;
+            size++;
+        }
+
+        private void write(long fp, byte count) throws IOException {
+            out.writeLong(fp);
+            out.writeByte(count);
+        }
+
+        CutPopularity finish(int passes) throws IOException {
+            if (out == null) {
+                Table t = new Table((int) capacityFor(size));
+                for (int i = 0; i < size; i++) t.add(fps[i], counts[i] & 0xFF);
+                return new CutPopularity(t, passes);
+            }
+            out.close();
+            if (size == 0) return new CutPopularity(new Table(16), passes);
+            int mapCount = (int) ((size + RECORDS_PER_MAP - 1) / RECORDS_PER_MAP);
+            MappedByteBuffer[] maps = new MappedByteBuffer[mapCount];
+            try (FileChannel ch = FileChannel.open(spillFile, StandardOpenOption.READ)) {
+                for (int k = 0; k < mapCount; k++) {
+                    long first = (long) k * RECORDS_PER_MAP;
+                    long len = Math.min(RECORDS_PER_MAP, size - first) * RECORD;
+                    maps[k] = ch.map(FileChannel.MapMode.READ_ONLY, first * RECORD, len);
+                }
+            }
+            return new CutPopularity(spillFile, maps, size, passes);
+        }
     }
 
     /** Fingerprint → saturating count, open addressing; grows when half full. */
@@ -134,6 +306,12 @@ final class CutPopularity {
             while (fps[i] != 0 && fps[i] != fp) i = (i + 1) & mask;
             if (fps[i] == 0) { fps[i] = fp; size++; }
             counts[i] = (byte) Math.min(255, (counts[i] & 0xFF) + n);
+        }
+
+        int get(long fp) {
+            for (int i = slot(fp, mask); fps[i] != 0; i = (i + 1) & mask)
+                if (fps[i] == fp) return counts[i] & 0xFF;
+            return 0;
         }
 
         private void grow() {

@@ -110,6 +110,26 @@ public final class Extractor {
     /** Sorted runs written so far (a measure of how often the budget was reached). */
     public int runsSpilled() { return runsSpilled; }
 
+    /** Weak mode 3: positions with at most this many empty cells are leaves, with no entry (SPEC §9.1). */
+    private int leafEmpties;
+
+    /** Makes positions with at most {@code l} empty cells leaves that the verifier searches (weak mode only). */
+    public void endgameLeaves(int l) { leafEmpties = Math.max(0, l); }
+
+    /** A position the verifier decides by its own search: it gets no entry and pushes nothing. */
+    private boolean isLeaf(long m, long o) {
+        return leafEmpties > 0 && game.cells - Long.bitCount(m | o) <= leafEmpties;
+    }
+
+    private int popularInFile;
+    private long popularFilePeak;
+
+    /** Layers whose cut-child counts outgrew their share of the budget and were read from a file. */
+    public int cutCountsInFile() { return popularInFile; }
+
+    /** The largest such file, in bytes (it lives while its layer is processed). */
+    public long cutCountsFilePeakBytes() { return popularFilePeak; }
+
     /** Extracts everything in memory: the layers are kept in the result (small solves, tests). */
     public Result run(long rootMover, long rootOpponent, Mode mode) {
         Result res = new Result();
@@ -185,8 +205,15 @@ public final class Extractor {
             int row = d - s.rootLayer;
             NeedMap next = new NeedMap();
             List<java.nio.file.Path> runs = new ArrayList<>();
-            cutPopularity = CutPopularity.count(game, s.needs, Math.max(needBudget, CutPopularity.MIN_COUNTING_BYTES));
-            // The counts live as long as the layer: they come out of the next layer's share of the budget.
+            // The counts live as long as the layer: in memory they take at most half of the next
+            // layer's share of the budget, beyond that they are read from a file in the spill directory.
+            cutPopularity = CutPopularity.count(game, s.needs, Math.max(needBudget, CutPopularity.MIN_COUNTING_BYTES),
+                    spillDir == null ? Long.MAX_VALUE : needBudget / 2,
+                    spillDir == null ? null : spillDir.resolve("popular-" + d + ".bin"));
+            if (cutPopularity.inFile()) {
+                popularInFile++;
+                popularFilePeak = Math.max(popularFilePeak, cutPopularity.fileBytes());
+            }
             long nextBudget = Math.max(needBudget / 2, needBudget - cutPopularity.bytes());
             try (NeedFiles.Source needs = s.needs) {
                 while (needs.next(c, chunk)) {
@@ -215,6 +242,7 @@ public final class Extractor {
                 }
             }
             store.layerEnd(d);
+            cutPopularity.close();
             cutPopularity = null;
             s.needs = null; // this layer's needs are no longer needed: free them before the next sort
             // Sorting in memory takes 40 bytes a need more: beyond the budget the needs go to a file.
@@ -408,6 +436,7 @@ public final class Extractor {
         for (int q = 0; q < k; q++) {
             long s;
             if (sign[q] == 0) s = termV[q] >= lower ? Long.MAX_VALUE : Long.MIN_VALUE; // a terminal move that reaches it needs no subtree
+            else if (isLeaf(cm[q], co[q])) s = (256L << 32) + staticScore(m, o, code[q], sign[q], cm[q], co[q]); // no entry either
             else s = ((long) popularity.count(cm[q], co[q]) << 32) + staticScore(m, o, code[q], sign[q], cm[q], co[q]);
             int p = q;
             while (p > 0 && score[p - 1] < s) { score[p] = score[p - 1]; order[p] = order[p - 1]; p--; }
@@ -459,14 +488,14 @@ public final class Extractor {
 
     /** Needs w_m ≤ b on a move: on the child a lower bound −b (sign −1) or an upper bound b (pass). */
     private void pushMoveAtMost(Worker w, int sign, long cm, long co, int b) {
-        if (sign == 0) return;
+        if (sign == 0 || isLeaf(cm, co)) return;
         if (sign < 0) { if (-b > game.uMin) w.push(cm, co, 0, -b, NeedMap.NO_UPPER, NeedMap.UNKNOWN); }
         else if (b < game.uMax) w.push(cm, co, 0, NeedMap.NO_LOWER, b, NeedMap.UNKNOWN);
     }
 
     /** Needs w_m ≥ b on a move: on the child an upper bound −b (sign −1) or a lower bound b (pass). */
     private void pushMoveAtLeast(Worker w, int sign, long cm, long co, int b) {
-        if (sign == 0) return;
+        if (sign == 0 || isLeaf(cm, co)) return;
         if (sign < 0) { if (-b < game.uMax) w.push(cm, co, 0, NeedMap.NO_LOWER, -b, NeedMap.UNKNOWN); }
         else if (b > game.uMin) w.push(cm, co, 0, b, NeedMap.NO_UPPER, NeedMap.UNKNOWN);
     }

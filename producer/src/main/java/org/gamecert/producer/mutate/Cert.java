@@ -98,14 +98,17 @@ final class Cert {
     int width() { return header[7]; }
     int height() { return header[8]; }
     int mode() { return header[11]; }
-    int tbLen() { return header[12] & 0xFF; }
-    int[] tb() { int[] t = new int[tbLen()]; for (int i = 0; i < t.length; i++) t[i] = header[13 + i] & 0xFF; return t; }
-    int rootMoverOffset() { return 13 + tbLen(); }
+    /** Mode 3 (SPEC 1.1 §9.1) has leaf_empties after the mode byte: later fields move by one. */
+    int leafEmpties() { return mode() == 3 ? header[12] : 0; }
+    int tbOffset() { return mode() == 3 ? 14 : 13; }
+    int tbLen() { return header[tbOffset() - 1] & 0xFF; }
+    int[] tb() { int[] t = new int[tbLen()]; for (int i = 0; i < t.length; i++) t[i] = header[tbOffset() + i] & 0xFF; return t; }
+    int rootMoverOffset() { return tbOffset() + tbLen(); }
     long rootMover() { return le(header).getLong(rootMoverOffset()); }
     long rootOpponent() { return le(header).getLong(rootMoverOffset() + 8); }
     int rootValueOffset() { return rootMoverOffset() + 16; }
     int rootValue() { return header[rootValueOffset()]; }
-    boolean weak() { return mode() == 2; }
+    boolean weak() { return mode() == 2 || mode() == 3; }
 
     Game game() { return Game.fromHeader(family(), width(), height(), tb()); }
 

@@ -307,7 +307,39 @@ public final class Mutations {
                 e.move = 0;
                 insert(c, e);
                 return seal(c, x, "terminal position entry with value " + e.v1 + " (true " + t[2] + ") in layer " + e.discs());
-            }, "R-POS-2"),
+            }, "R-POS-2", "R-LEAF-1"),
+        new MutationClass("leaf-entry", "mode 3 (SPEC 9.1): an entry added for a leaf, the non-terminal child of an entry next to the leaves, with a true bound ({A}, U_max); re-sealed",
+            false, (c, r, x) -> {
+                int l = c.leafEmpties();
+                if (l == 0) return null;
+                List<long[]> cand = new ArrayList<>();
+                Game.Child ch = new Game.Child();
+                for (Ref ref : x.refs(c, e -> x.game.cells - e.discs() == l + 1)) {
+                    Entry e = at(c, ref);
+                    for (int m : x.moves(e.mover, e.opponent)) {
+                        x.game.child(e.mover, e.opponent, m, ch);
+                        if (ch.sign == 0) continue;
+                        long[] k = x.canonical(ch.mover, ch.opponent);
+                        if (!x.index.containsKey(new Ctx.Key(k[0], k[1]))) cand.add(k);
+                    }
+                }
+                long[] t = pick(cand, r);
+                if (t == null) return null;
+                Entry e = new Entry();
+                e.mover = t[0]; e.opponent = t[1]; e.kinds = Entry.A; e.v2 = x.game.uMax; e.move = 0;
+                insert(c, e);
+                return seal(c, x, "entry for a leaf with " + (x.game.cells - e.discs()) + " empty cells");
+            }, "R-LEAF-1"),
+        new MutationClass("leaf-empties-changed", "mode 3 (SPEC 9.1): the header's leaf_empties set out of 1..8, or one more (entries become leaves) or one less (leaves need entries); re-sealed",
+            false, (c, r, x) -> {
+                int l = c.leafEmpties();
+                if (l == 0) return null;
+                int[] options = {0, 9 + r.nextInt(247), l + 1, l - 1};
+                int nl = options[r.nextInt(options.length)];
+                if (nl == l + 1 && nl > 8) nl = 0;
+                c.header[12] = (byte) nl;
+                return seal(c, x, "leaf_empties " + l + " -> " + nl);
+            }, "R-HDR-1", "R-HDR-2", "R-LEAF-1", "R-CUT-1", "R-ALL-1"),
         // ---- header ----
         new MutationClass("root-value-changed", "the header's root value changed by -2..+2 within the utility range; re-sealed",
             false, (c, r, x) -> {
@@ -351,9 +383,10 @@ public final class Mutations {
                 int n = c.tbLen();
                 int i = r.nextInt(n), j = r.nextInt(n - 1);
                 if (j >= i) j++;
-                byte t = c.header[13 + i];
-                c.header[13 + i] = c.header[13 + j];
-                c.header[13 + j] = t;
+                int tb = c.tbOffset();
+                byte t = c.header[tb + i];
+                c.header[tb + i] = c.header[tb + j];
+                c.header[tb + j] = t;
                 return seal(c, x, "tb positions " + i + " and " + j + " swapped");
             }, "R-TB-1", SERVE, "R-AP-2"),
         new MutationClass("version-unknown", "the header's format version set to an unknown value; re-sealed",

@@ -85,9 +85,18 @@ class CutPopularityTest {
         assertEquals(1, onePass.passes);
         assertTrue(manyPasses.passes > 10, "a small budget takes several passes: " + manyPasses.passes);
         Path file = Files.createTempFile("needs", ".bin");
+        Path spill = Files.createTempFile("popular", ".bin");
+        Path spill2 = Files.createTempFile("popular", ".bin");
         try {
             NeedFiles.write(needs, file);
             CutPopularity fromFile = CutPopularity.count(g, new NeedFiles.InFile(file, needs.size()), 4096);
+            // Popular children past a tiny share of the budget: read from a sorted, mapped file.
+            CutPopularity mapped = CutPopularity.count(g, new NeedFiles.InMemory(needs), 4096, 64, spill);
+            CutPopularity mappedOnePass = CutPopularity.count(g, new NeedFiles.InMemory(needs), Long.MAX_VALUE, 64,
+                    spill2);
+            assertTrue(mapped.inFile() && mappedOnePass.inFile(), "a tiny share puts the counts in a file");
+            assertTrue(!onePass.inFile() && onePass.bytes() > 0);
+            assertEquals(0, mapped.bytes());
             for (Map.Entry<String, Integer> e : expected.entrySet()) {
                 String[] k = e.getKey().split(":");
                 long m = Long.parseLong(k[0]), o = Long.parseLong(k[1]);
@@ -95,9 +104,23 @@ class CutPopularityTest {
                 assertEquals(want, onePass.count(m, o), "one pass, child " + e.getKey());
                 assertEquals(want, manyPasses.count(m, o), "many passes, child " + e.getKey());
                 assertEquals(want, fromFile.count(m, o), "from a file, child " + e.getKey());
+                assertEquals(want, mapped.count(m, o), "mapped, child " + e.getKey());
+                assertEquals(want, mappedOnePass.count(m, o), "mapped in one pass, child " + e.getKey());
             }
+            // Positions that are no cut child count 1 in every form (the needs: 9 discs, the children 10).
+            for (int i = 0; i < needs.size(); i++) {
+                long m = needs.mover[i], o = needs.opponent[i];
+                assertEquals(1, onePass.count(m, o));
+                assertEquals(1, mapped.count(m, o), "mapped, a need " + i);
+                assertEquals(1, mappedOnePass.count(m, o), "mapped in one pass, a need " + i);
+            }
+            mapped.close();
+            mappedOnePass.close();
+            assertTrue(!Files.exists(spill) && !Files.exists(spill2), "closing deletes the file");
         } finally {
             Files.deleteIfExists(file);
+            Files.deleteIfExists(spill);
+            Files.deleteIfExists(spill2);
         }
     }
 }

@@ -154,6 +154,7 @@ class ResumeTest {
         Extractor.State end = ex.run(s.root()[0], s.root()[1], s.mode(), store);
         ex.shutdown();
         assertTrue(ex.runsSpilled() > 10, "runs spilled: " + ex.runsSpilled());
+        assertTrue(ex.cutCountsInFile() > 0, "cut-child counts read from a file: " + ex.cutCountsInFile());
         Path out = dir.resolve("spilled.gsc");
         CertificateWriter.writeFromFiles(out, header(s.game(), s.root(), s.mode(), end.rootValue), store.layers(), end.region,
                 end.aux, end.rootLayer);

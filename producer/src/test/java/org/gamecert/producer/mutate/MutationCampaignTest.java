@@ -42,15 +42,19 @@ class MutationCampaignTest {
     @BeforeAll
     static void solveInputs() throws Exception {
         Random rnd = new Random(2024);
-        String[][] specs = {{"othello:4x4", "8", "semi-strong"}, {"othello:4x4", "7", "weak"},
-                {"connect4:4x4", "6", "semi-strong"}, {"connect4:5x4", "10", "weak"},
-                {"nogo:1x11", "2", "semi-strong"}, {"nogo:1x13", "3", "weak"}};
+        // Those with "3" or "4": weak with endgame leaves (mode 3, SPEC §9.1): positions with at
+        // most that many empty cells have no entry and the verifier searches them. (NoGo games end
+        // with points left empty: on 1x12 with 3, a changed leaf_empties can leave a true file.)
+        String[][] specs = {{"othello:4x4", "8", "semi-strong", "0"}, {"othello:4x4", "7", "weak", "0"},
+                {"connect4:4x4", "6", "semi-strong", "0"}, {"connect4:5x4", "10", "weak", "0"},
+                {"othello:4x4", "6", "weak", "3"}, {"connect4:5x4", "9", "weak", "3"},
+                {"nogo:1x11", "2", "semi-strong", "0"}, {"nogo:1x13", "3", "weak", "0"}, {"nogo:1x13", "2", "weak", "4"}};
         for (String[] s : specs) {
             Game g = Game.parse(s[0]);
             long[] p = AuditMain.playout(g, Integer.parseInt(s[1]), rnd);
             Path out = dir.resolve(files.size() + ".gsc");
             int rc = ProduceMain.run(new String[]{"solve", "--game", s[0], "--board", g.boardText(p[0], p[1]), "--mode", s[2],
-                    "--threads", "1", "--tt-mb", "8", "-q", "--out", out.toString()}, new PrintStream(new ByteArrayOutputStream()), System.err);
+                    "--leaf-empties", s[3], "--threads", "1", "--tt-mb", "8", "-q", "--out", out.toString()}, new PrintStream(new ByteArrayOutputStream()), System.err);
             assertEquals(0, rc);
             assertEquals(Result.Verdict.VERIFIED, Verifier.verify(out, new Options()).verdict, "valid input " + s[0]);
             files.add(out);

@@ -103,8 +103,8 @@ public final class BundleTexts {
             bar(s, x + BAR, base, r[2], decades, "#ff7f0e", r[0] + " discs: " + r[2] + " auxiliary entries");
             if (c.countsProofTerminals())
                 bar(s, x + 2 * BAR, base, r[3], decades, "#2ca02c", r[0] + " discs: " + r[3] + " terminal positions only the proof reaches");
-            if (c.census().length <= 40 || i % 2 == 0)
-                s.append("<text x=\"").append(x + BAR).append("\" y=\"").append(base + 14).append("\" text-anchor=\"middle\">")
+            if (c.census().length <= 40 || i % 2 == 0) // centred under the group's 2 or 3 bars
+                s.append("<text x=\"").append(x + (c.countsProofTerminals() ? 3 * BAR / 2 : BAR)).append("\" y=\"").append(base + 14).append("\" text-anchor=\"middle\">")
                         .append(r[0]).append("</text>\n");
         }
         s.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(LEFT + plotW).append("\" y1=\"").append(base).append("\" y2=\"")

@@ -93,6 +93,7 @@ final class PositionText {
     }
 
     static String mode(Result r) {
-        return r.header == null ? null : r.header.mode == 1 ? "semi-strong" : r.header.mode == 2 ? "weak" : null;
+        if (r.header == null) return null;
+        return r.header.mode == 1 ? "semi-strong" : r.header.mode == 2 || r.header.mode == 3 ? "weak" : null;
     }
 }

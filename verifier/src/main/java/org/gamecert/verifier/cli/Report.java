@@ -39,7 +39,9 @@ final class Report {
         out.println("gamecert verifier (SPEC v1): " + path);
         if (r.header != null) {
             String sym = r.header.symmetry == 0 ? "no symmetry" : r.header.symmetry == 1 ? "dihedral-8 symmetry" : "mirror symmetry";
-            out.printf("game        %s, %s, %s%n", PositionText.game(r), PositionText.mode(r), sym);
+            out.printf("game        %s, %s%s, %s%n", PositionText.game(r), PositionText.mode(r),
+                    r.header.leafEmpties > 0 ? " (positions with at most " + r.header.leafEmpties
+                            + " empty cells are leaves the verifier searches, SPEC §9.1)" : "", sym);
             out.printf("root        %s (%s)%n", PositionText.text(r, r.header.rootMover, r.header.rootOpponent),
                     PositionText.isInitialPosition(r) ? "the game's initial position" : "not the game's initial position");
             out.printf("claim       root value %+d%n", r.header.rootValue);
@@ -58,7 +60,7 @@ final class Report {
         if (r.region >= 0) {
             if (!verified)
                 out.printf("region      %,d positions counted (a count only: the certificate is not verified); %,d unreached entries%n", r.region, r.unreached);
-            else if (r.header.mode == 2)
+            else if (r.header.mode != 1)
                 out.printf("region      none: a weak certificate proves the root's value and the bounds it stores, no region (SPEC §12); %,d unreached entries%n", r.unreached);
             else
                 out.printf("region      %,d positions certified with their exact value and canonical move (R of SPEC §10.1, counted by §10.3); %,d unreached entries%n",
@@ -111,6 +113,7 @@ final class Report {
         j.put("verdict", verdictName(r.verdict));
         j.put("game", PositionText.game(r));
         j.put("mode", PositionText.mode(r));
+        if (r.header != null && r.header.leafEmpties > 0) j.put("leaf_empties", r.header.leafEmpties);
         if (r.header != null) {
             j.put("root", PositionText.text(r, r.header.rootMover, r.header.rootOpponent));
             j.put("root_is_initial_position", PositionText.isInitialPosition(r));

@@ -40,6 +40,7 @@ public final class EntryChecker {
     private final long[] out = new long[3];
     private final long[] occImages = new long[9]; // Game.canonical's scratch and mover
     private final ChildLookup.Answer answer = new ChildLookup.Answer();
+    private final LeafSearch leaves;
     private long cOcc, cMover;
 
     // the entry being checked
@@ -52,6 +53,7 @@ public final class EntryChecker {
         this.kernel = kernel;
         this.game = kernel.game;
         this.worker = worker;
+        this.leaves = new LeafSearch(kernel.game);
     }
 
     /**
@@ -210,6 +212,12 @@ public final class EntryChecker {
                     canonical(out[0], out[1]);
                     proofTerminals.add(cOcc, cMover);
                 }
+            } else if (kernel.isLeaf(Long.bitCount(out[0] | out[1]))) {
+                if (range.first()) {
+                    kind = TERMINAL_KIND; // decided here, like a terminal move: R-LEAF-2
+                    clo = (k & C) != 0 && code == mv && leafMoveAtLeast(type, lo) ? lo : game.uMin;
+                    chi = (k & A) != 0 && leafMoveAtMost(type, hi) ? hi : game.uMax;
+                }
             } else {
                 canonical(out[0], out[1]);
                 if (range.contains(cOcc, cMover)) {
@@ -232,6 +240,18 @@ public final class EntryChecker {
             }
             n++;
         }
+    }
+
+    /** R-LEAF-2: the move to the leaf in out is worth at least b (w = -V, or V after a pass). */
+    private boolean leafMoveAtLeast(int type, int b) {
+        return type == Game.CHILD ? !leaves.atLeast(out[0], out[1], -b + 1)
+                : leaves.atLeast(out[0], out[1], b);
+    }
+
+    /** R-LEAF-2: the move to the leaf in out is worth at most b. */
+    private boolean leafMoveAtMost(int type, int b) {
+        return type == Game.CHILD ? leaves.atLeast(out[0], out[1], -b)
+                : !leaves.atLeast(out[0], out[1], b + 1);
     }
 
     /**

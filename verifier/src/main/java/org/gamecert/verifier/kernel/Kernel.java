@@ -43,6 +43,8 @@ public final class Kernel {
     final int[] tbPlace = new int[64];
     int group;
     boolean weak;
+    /** Mode 3: positions with at most this many empty cells are leaves (SPEC §9.1); else 0. */
+    int leafEmpties;
     int rootDiscs;
     long rootOcc, rootMover; // the root's canonical key
     private byte[] headerContent, firstChain;
@@ -198,18 +200,27 @@ public final class Kernel {
         tb = h.tb;
         for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;
         group = h.symmetry == 0 ? 1 : game.symmetryCount;
-        weak = h.mode == Header.WEAK;
+        weak = h.mode != Header.SEMI_STRONG;
+        leafEmpties = h.leafEmpties;
         long rm = h.rootMover, ro = h.rootOpponent;
         if ((rm & ro) != 0) rootFault(rm, ro, false, "root_mover and root_opponent overlap");
         if (!game.isLegalPosition(rm, ro))
             rootFault(rm, ro, true, "the root is not a legal position (R-POS-1)");
         if (game.isTerminal(rm, ro)) rootFault(rm, ro, true, "the root is terminal");
         if (game.legalMoveCodes(rm, ro) == 0) rootFault(rm, ro, true, "the root's mover must pass");
+        if (isLeaf(Long.bitCount(rm | ro)))
+            rootFault(rm, ro, true, "the root has at most leaf_empties = " + leafEmpties
+                    + " empty cells");
         rootDiscs = Long.bitCount(rm | ro);
         long[] scratch = new long[9];
         rootOcc = game.canonical(rm, ro, group, scratch);
         rootMover = scratch[8];
         firstChain = lastStoredChain = sha(new byte[] {0}, headerContent);
+    }
+
+    /** A position with this many discs is a leaf of mode 3 (SPEC §9.1): at most L empty cells. */
+    boolean isLeaf(int discs) {
+        return leafEmpties > 0 && game.cells - discs <= leafEmpties;
     }
 
     private void rootFault(long rm, long ro, boolean position, String msg) {
@@ -332,7 +343,8 @@ public final class Kernel {
         boolean wrongDiscs = Long.bitCount(occ) != d;
         boolean outOfOrder = hasLast && !KeyRange.after(occ, mover, lastOcc, lastMover);
         boolean badMove = Payload.hasMove(k) && (p.move[i] & 0xFF) >= game.moveCodes;
-        lReread[nLayers - 1] |= wrongDiscs || outOfOrder || (occ & ~game.boardMask) != 0 || badMove;
+        lReread[nLayers - 1] |= wrongDiscs || outOfOrder || (occ & ~game.boardMask) != 0 || badMove
+                || isLeaf(d);
         if (wrongDiscs) {
             violation(Rule.LAY_2, rec.index, d, curCount, true, mover, opp,
                     "entry has " + Long.bitCount(occ) + " discs in a block of layer " + d, false);
@@ -343,6 +355,12 @@ public final class Kernel {
                     ? "the key repeats the previous entry's"
                     : "the key is smaller than the previous entry's";
             violation(Rule.LAY_3, rec.index, d, curCount, true, mover, opp, what, false);
+            return;
+        }
+        if (isLeaf(d)) {
+            violation(Rule.LEAF_1, rec.index, d, curCount, true, mover, opp, "an entry with "
+                    + (game.cells - d) + " empty cells: at most leaf_empties = " + leafEmpties
+                    + ", a leaf has no entry", false);
             return;
         }
         hasLast = true;

@@ -11,6 +11,7 @@ public final class Rule {
     public static final String KIND_1 = "R-KIND-1", KIND_2 = "R-KIND-2";
     public static final String VAL_0 = "R-VAL-0", MOVE_1 = "R-MOVE-1";
     public static final String LAY_1 = "R-LAY-1", LAY_2 = "R-LAY-2", LAY_3 = "R-LAY-3";
+    public static final String LEAF_1 = "R-LEAF-1", LEAF_2 = "R-LEAF-2";
     public static final String POS_1 = "R-POS-1", POS_2 = "R-POS-2", POS_3 = "R-POS-3";
     public static final String SERVE_1 = "R-SERVE-1", P_1 = "R-P-1", TB_1 = "R-TB-1";
     public static final String AP_1 = "R-AP-1", AP_2 = "R-AP-2", PP_1 = "R-PP-1";

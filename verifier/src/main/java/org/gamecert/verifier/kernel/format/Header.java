@@ -9,8 +9,12 @@ import org.gamecert.verifier.kernel.Rule;
  */
 public final class Header {
     public static final int OTHELLO = 1, CONNECT_FOUR = 2, NOGO = 3, SEMI_STRONG = 1, WEAK = 2;
+    /** Mode 3: weak, with endgame leaves (SPEC §9.1); leaf_empties follows the mode byte. */
+    public static final int WEAK_LEAVES = 3, MAX_LEAF_EMPTIES = 8;
 
     public final int version, family, width, height, utility, symmetry, mode;
+    /** L of mode 3 (positions with at most L empty cells are leaves); 0 in modes 1 and 2. */
+    public final int leafEmpties;
     public final int[] tb;
     public final long rootMover, rootOpponent;
     public final int rootValue;
@@ -49,7 +53,14 @@ public final class Header {
             throw fail("symmetry " + symmetry + " is not 0 or the family's ("
                     + familySymmetry + ")");
         mode = (int) r.u(1, "mode");
-        if (mode != SEMI_STRONG && mode != WEAK) throw fail("mode " + mode);
+        if (mode != SEMI_STRONG && mode != WEAK && mode != WEAK_LEAVES) throw fail("mode " + mode);
+        if (mode == WEAK_LEAVES) {
+            leafEmpties = (int) r.u(1, "leaf_empties");
+            if (leafEmpties < 1 || leafEmpties > MAX_LEAF_EMPTIES)
+                throw fail("leaf_empties " + leafEmpties + " outside 1.." + MAX_LEAF_EMPTIES);
+        } else {
+            leafEmpties = 0;
+        }
         int tbLen = (int) r.u(1, "tb_len");
         int codes = family == OTHELLO ? width * width : width;
         if (tbLen != codes) throw fail("tb_len " + tbLen + ", expected " + codes);
@@ -76,9 +87,10 @@ public final class Header {
         int infoLen = (int) r.u(2, "info_len");
         if (infoLen > 4096) throw fail("info_len " + infoLen + " > 4096");
         info = r.bytes(infoLen, "info");
-        if (contentLength != 40 + tbLen + infoLen)
-            throw fail("content length " + contentLength + " != 40 + tb_len + info_len = "
-                    + (40 + tbLen + infoLen));
+        int fixed = mode == WEAK_LEAVES ? 41 : 40;
+        if (contentLength != fixed + tbLen + infoLen)
+            throw fail("content length " + contentLength + " != " + fixed
+                    + " + tb_len + info_len = " + (fixed + tbLen + infoLen));
     }
 
     /** Parses header content (the HEADER frame's content, without its 8-byte frame header). */
