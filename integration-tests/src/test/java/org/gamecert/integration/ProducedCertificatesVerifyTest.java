@@ -61,6 +61,13 @@ class ProducedCertificatesVerifyTest {
         list.add(Arguments.of("othello:8x8", randomLine("othello:8x8", 64 - 14, 12), "weak/L6"));
         list.add(Arguments.of("connect4:5x4", "", "weak/L3"));
         list.add(Arguments.of("connect4:6x5", randomLine("connect4:6x5", 8, 5), "weak/L3"));
+        // Linear NoGo (SPEC §7.6): from the start (1x4: the second player wins), and from a random
+        // midgame position of a long board (1x64: the board mask is all 64 bits).
+        list.add(Arguments.of("nogo:1x4", "", "semi-strong"));
+        list.add(Arguments.of("nogo:1x11", "", "semi-strong"));
+        list.add(Arguments.of("nogo:1x12", "", "weak"));
+        list.add(Arguments.of("nogo:1x64", randomLine("nogo:1x64", 46, 9), "semi-strong"));
+        list.add(Arguments.of("nogo:1x40", randomLine("nogo:1x40", 24, 2), "weak"));
         return list.stream();
     }
 
@@ -79,6 +86,7 @@ class ProducedCertificatesVerifyTest {
                 long bits = moves;
                 for (int i = 0; i < k; i++) bits &= bits - 1;
                 int move = Long.numberOfTrailingZeros(bits);
+                if (g.family == Game.FAMILY_NOGO && seq.length() > 0) seq.append(','); // points 1..N
                 seq.append(g.moveName(move));
                 long nm = g.play(m, o, move);
                 long no = o & ~nm;
@@ -123,7 +131,7 @@ class ProducedCertificatesVerifyTest {
         assertEquals(Long.parseLong(tm.group(3)), r.entries, "entries");
         // Connect Four: the terminal positions outside R that the proof reaches (SPEC §10.3 term_d),
         // counted by each tool its own way, row by row.
-        if (game.startsWith("connect4")) {
+        if (game.startsWith("connect4") || game.startsWith("nogo")) {
             long[] producedTerms = new long[r.census.size()];
             Matcher row = Pattern.compile("(?m)^\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)$").matcher(produced);
             long first = r.census.get(0)[0];
@@ -134,7 +142,8 @@ class ProducedCertificatesVerifyTest {
                 termTotal += producedTerms[i];
             }
             assertEquals(Long.parseLong(field(produced, "(\\d+) terminal positions outside the region")), termTotal);
-            if (game.equals("connect4:5x4") || game.equals("connect4:6x5")) assertTrue(termTotal > 0, "the proof reaches terminal positions");
+            if (game.equals("connect4:5x4") || game.equals("connect4:6x5") || game.equals("nogo:1x11"))
+                assertTrue(termTotal > 0, "the proof reaches terminal positions");
         }
         assertEquals(Integer.parseInt(leaves), r.header.leafEmpties, "leaf_empties in the header");
         if (mode.startsWith("weak")) assertEquals(0, regionTotal, "weak certificates have no region");
@@ -145,7 +154,7 @@ class ProducedCertificatesVerifyTest {
         Result s = Verifier.verify(cert, opt);
         assertEquals(Result.Verdict.VERIFIED, s.verdict, () -> "in segments: " + s.errorMessage + " " + s.firstViolation());
         // (One or two columns leave a handful of positions per layer: nothing there to split.)
-        if (!game.matches("connect4:[12]x.*")) assertTrue(s.splitLayers > 0, "layers were split");
+        if (!game.matches("connect4:[12]x.*|nogo:1x4")) assertTrue(s.splitLayers > 0, "layers were split");
         assertEquals(r.commitment, s.commitment);
         for (int i = 0; i < r.census.size(); i++) assertArrayEquals(r.census.get(i), s.census.get(i), "census row " + i);
     }

@@ -49,4 +49,17 @@ class ProducerVectorsTest {
                 "the vector is produce solve --game othello:6x6 --mode weak --leaf-empties 4 --moves " + moves);
         assertTrue(Files.readString(VECTORS.resolve("vectors.tsv")).contains("edge-valid-weak-leaves-othello6x6.gsc\tverified\t-\t"));
     }
+
+    /** Linear NoGo 1x9 from the start (SPEC §7.6), semi-strong: the smallest board with every kind of entry. */
+    @Test
+    void nogo1x9VectorIsWhatTheProducerWrites(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("v.gsc");
+        int rc = ProduceMain.run(new String[] {"solve", "--game", "nogo:1x9", "--out", out.toString(), "-q"},
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err);
+        assertEquals(0, rc);
+        Path vector = VECTORS.resolve("edge-valid-nogo-1x9.gsc");
+        if (Boolean.getBoolean("gamecert.writeVectors")) Files.copy(out, vector, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        assertArrayEquals(Files.readAllBytes(vector), Files.readAllBytes(out), "the vector is produce solve --game nogo:1x9");
+        assertTrue(Files.readString(VECTORS.resolve("vectors.tsv")).contains("edge-valid-nogo-1x9.gsc\tverified\t-\t"));
+    }
 }

@@ -1,8 +1,11 @@
 package org.gamecert.integration;
 
 import org.gamecert.producer.game.Game;
+import org.gamecert.producer.game.NoGo;
 import org.gamecert.verifier.kernel.rules.ConnectFourRules;
+import org.gamecert.verifier.kernel.rules.NoGoRules;
 import org.gamecert.verifier.kernel.rules.OthelloRules;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -16,6 +19,64 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * contracted pass, terminal with its value), terminal detection and values, legality, symmetries.
  */
 class RulesAgreementTest {
+
+    /**
+     * NoGo 1×N on every size: legality, terminal test and value, legal moves, every move's
+     * successor, along seeded random games; and the mirror, which the producer does not declare
+     * (symmetry 0) but its search table uses, against the verifier's symmetry 1 of SPEC §7.4.
+     */
+    @Test
+    void producerAndVerifierNoGoRulesAgreeOnEverySize() {
+        int positions = 0;
+        long[] vc = new long[3];
+        Game.Child pc = new Game.Child();
+        for (int n = 1; n <= 64; n++) {
+            NoGo p = new NoGo(n);
+            NoGoRules v = new NoGoRules(n);
+            SplittableRandom rnd = new SplittableRandom(n);
+            for (int gameNo = 0; gameNo < (n <= 12 ? 60 : 12); gameNo++) {
+                long m = 0, o = 0;
+                while (true) {
+                    positions++;
+                    String at = "nogo:1x" + n + " at " + p.boardText(m, o);
+                    assertEquals(true, p.isLegalPosition(m, o), at);
+                    assertEquals(true, v.isLegalPosition(m, o), at);
+                    // a stone added anywhere empty, legal or not: both agree on the result's legality
+                    for (long e = p.boardMask & ~(m | o); e != 0; e &= e - 1) {
+                        long bit = e & -e;
+                        assertEquals(p.isLegalPosition(o, m | bit), v.isLegalPosition(o, m | bit), at);
+                    }
+                    assertEquals(p.mirror(m), v.transform(m, 1), at);
+                    assertEquals(p.mirror(o), v.transform(o, 1), at);
+                    boolean term = p.isTerminal(m, o);
+                    assertEquals(term, v.isTerminal(m, o), at);
+                    if (term) { assertEquals(p.terminalValue(m, o), v.terminalValue(m, o), at); break; }
+                    long moves = p.moves(m, o);
+                    assertEquals(moves, v.legalMoveCodes(m, o), at);
+                    for (long b = moves; b != 0; b &= b - 1) {
+                        int move = Long.numberOfTrailingZeros(b);
+                        p.child(m, o, move, pc);
+                        int kind = v.child(m, o, move, vc);
+                        String mv = at + " move " + p.moveName(move);
+                        if (pc.sign == 0) {
+                            assertEquals(org.gamecert.verifier.kernel.rules.Game.TERMINAL, kind, mv);
+                            assertEquals(pc.terminalValue, (int) vc[2], mv);
+                        } else {
+                            assertEquals(org.gamecert.verifier.kernel.rules.Game.CHILD, kind, mv);
+                            assertEquals(pc.mover, vc[0], mv);
+                            assertEquals(pc.opponent, vc[1], mv);
+                        }
+                    }
+                    int k = rnd.nextInt(Long.bitCount(moves));
+                    long bits = moves;
+                    for (int i = 0; i < k; i++) bits &= bits - 1;
+                    long nm = p.play(m, o, Long.numberOfTrailingZeros(bits));
+                    m = o; o = nm;
+                }
+            }
+        }
+        assertEquals(true, positions > 10000, "positions compared: " + positions);
+    }
 
     @ParameterizedTest
     @ValueSource(strings = {"othello:4x4", "othello:6x6", "othello:8x8", "connect4:7x6", "connect4:4x4",

@@ -55,6 +55,14 @@ class DeterminismTest {
         same(new String[]{"--game", "connect4:7x6", "--moves", "4453632233552", "--mode", "weak"});
     }
 
+    @Test void noGo() throws Exception {
+        same(new String[]{"--game", "nogo:1x15"});
+        same(new String[]{"--game", "nogo:1x19", "--moves", "10,2,17", "--mode", "weak"});
+        // the same root as moves and as board text
+        assertArrayEquals(produce("m.gsc", "--game", "nogo:1x9", "--moves", "2,5"),
+                produce("b.gsc", "--game", "nogo:1x9", "--board", "-X--O---- X"));
+    }
+
     @Test void sameBytesWhetherGivenAsMovesOrBoard() throws Exception {
         org.gamecert.producer.game.Othello g = new org.gamecert.producer.game.Othello(4);
         long[] p = g.parseMoves("b1a1");

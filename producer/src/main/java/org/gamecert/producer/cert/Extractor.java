@@ -1,6 +1,7 @@
 package org.gamecert.producer.cert;
 
 import org.gamecert.producer.game.ConnectFour;
+import org.gamecert.producer.game.NoGo;
 import org.gamecert.producer.game.Game;
 import org.gamecert.producer.game.Othello;
 import org.gamecert.producer.search.Oracle;
@@ -464,6 +465,8 @@ public final class Extractor {
             boolean corner = (r == 0 || r == n - 1) && (c == 0 || c == n - 1);
             return -mob * 16 + (corner ? 64 : 0);
         }
+        if (game instanceof NoGo) // leave the opponent few moves; then TB order
+            return -Long.bitCount(game.moves(cm, co)) * 64 - game.tbRank(move);
         ConnectFour cf = (ConnectFour) game;
         // Threats the mover would own after the move (child's opponent is the mover).
         long occ = cm | co;
@@ -472,7 +475,7 @@ public final class Extractor {
 
     private void pushRegion(Worker w, int sign, long cm, long co, long tm, long to, int need, int moveValue) {
         if (sign == 0) {
-            if (game instanceof ConnectFour) w.push(tm, to, Kinds.TERMINAL, NeedMap.NO_LOWER, NeedMap.NO_UPPER, NeedMap.UNKNOWN);
+            if (game.censusCountsTerminals()) w.push(tm, to, Kinds.TERMINAL, NeedMap.NO_LOWER, NeedMap.NO_UPPER, NeedMap.UNKNOWN);
             return;
         }
         int k = sign > 0 ? Kinds.throughPass(need) : need;
@@ -485,7 +488,7 @@ public final class Extractor {
      * census's proof-only terminal column unless R has it too (Connect Four, SPEC §10.3).
      */
     private void pushProofTerminal(Worker w, int sign, long tm, long to) {
-        if (sign == 0 && game instanceof ConnectFour)
+        if (sign == 0 && game.censusCountsTerminals())
             w.push(tm, to, Kinds.PROOF_TERMINAL, NeedMap.NO_LOWER, NeedMap.NO_UPPER, NeedMap.UNKNOWN);
     }
 

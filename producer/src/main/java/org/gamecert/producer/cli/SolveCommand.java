@@ -6,7 +6,6 @@ import org.gamecert.producer.cert.CertificateWriter;
 import org.gamecert.producer.cert.Extractor;
 import org.gamecert.producer.cert.LayerEntries;
 import org.gamecert.producer.cert.LayerStore;
-import org.gamecert.producer.game.ConnectFour;
 import org.gamecert.producer.game.Game;
 import org.gamecert.producer.search.Oracle;
 import picocli.CommandLine.Command;
@@ -31,9 +30,9 @@ import java.util.concurrent.TimeUnit;
         sortOptions = false)
 public final class SolveCommand implements Callable<Integer>, CommandSupport.Streams {
     @Option(names = "--game", defaultValue = "othello:4x4",
-            description = "Game: othello:4x4, othello:6x6, othello:8x8, connect4:WxH with W*(H+1) <= 64 (default: ${DEFAULT-VALUE}).")
+            description = "Game: othello:4x4, othello:6x6, othello:8x8, connect4:WxH with W*(H+1) <= 64, nogo:1xN with N <= 64 (default: ${DEFAULT-VALUE}).")
     String gameName;
-    @Option(names = "--moves", description = "Root as a move sequence from the start (Othello f5d6..., Connect Four 4453...).")
+    @Option(names = "--moves", description = "Root as a move sequence from the start (Othello f5d6..., Connect Four 4453..., NoGo 1-based points with commas: 4,2,6).")
     String moves;
     @Option(names = "--board", description = "Root as board text (SPEC 7.5), e.g. '----...XO-- X'.")
     String board;
@@ -255,7 +254,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             int g = game.canonical(root[0], root[1], c);
             o.println("canonical move " + game.moveName(game.transformMove(game.inverse(g), res.rootMoveCanonical)));
         }
-        boolean c4 = game instanceof ConnectFour;
+        boolean c4 = game.censusCountsTerminals(); // Connect Four and NoGo
         long proofTerminalTotal = 0;
         for (long t : res.proofTerminals) proofTerminalTotal += t;
         // Connect Four: the terminal positions only the proof reaches, so that region + auxiliary +

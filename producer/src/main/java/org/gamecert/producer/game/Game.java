@@ -5,7 +5,7 @@ package org.gamecert.producer.game;
  * (Othello: square r·N+c; Connect Four: column). Implementations are immutable and thread-safe.
  */
 public abstract class Game {
-    public static final int FAMILY_OTHELLO = 1, FAMILY_CONNECT4 = 2;
+    public static final int FAMILY_OTHELLO = 1, FAMILY_CONNECT4 = 2, FAMILY_NOGO = 3;
 
     /** Result of {@link #child}: the position after a move, with passes contracted (SPEC §7.2). */
     public static final class Child {
@@ -31,7 +31,7 @@ public abstract class Game {
         for (int i = 0; i < moveCodes; i++) tbRank[tb[i]] = i;
     }
 
-    /** Parses "othello:6x6", "connect4:7x6". Throws IllegalArgumentException on anything else. */
+    /** Parses "othello:6x6", "connect4:7x6", "nogo:1x13". Throws IllegalArgumentException on anything else. */
     public static Game parse(String spec) {
         String s = spec.trim().toLowerCase(java.util.Locale.ROOT);
         int colon = s.indexOf(':'), x = s.indexOf('x', colon + 1);
@@ -54,8 +54,12 @@ public abstract class Game {
                     throw new IllegalArgumentException("unknown game '" + spec + "': Connect Four needs W*(H+1) <= 64");
                 if (w > 9) throw new IllegalArgumentException("unknown game '" + spec + "': at most 9 columns (one-digit notation)");
                 return new ConnectFour(w, h);
+            case "nogo":
+                if (w != 1 || h < 1 || h > 64)
+                    throw new IllegalArgumentException("unknown game '" + spec + "': NoGo is 1xN with 1 <= N <= 64");
+                return new NoGo(h);
             default:
-                throw new IllegalArgumentException("unknown game '" + spec + "' (families: othello, connect4)");
+                throw new IllegalArgumentException("unknown game '" + spec + "' (families: othello, connect4, nogo)");
         }
     }
 
@@ -63,10 +67,17 @@ public abstract class Game {
     public static Game fromHeader(int family, int width, int height, int[] tb) {
         if (family == FAMILY_OTHELLO && width == height) return new Othello(width, tb);
         if (family == FAMILY_CONNECT4) return new ConnectFour(width, height, tb);
+        if (family == FAMILY_NOGO && height == 1) return new NoGo(width, tb);
         throw new IllegalArgumentException("unsupported game family " + family);
     }
 
     public abstract String name();
+
+    /**
+     * Whether the census counts terminal positions (region_d and the proof-only column of SPEC
+     * §10.3): Connect Four and NoGo, whose games end by a move; not Othello.
+     */
+    public final boolean censusCountsTerminals() { return family != FAMILY_OTHELLO; }
 
     public final int tbAt(int i) { return tb[i]; }
     public final int tbRank(int move) { return tbRank[move]; }

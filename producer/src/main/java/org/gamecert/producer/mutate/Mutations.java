@@ -1,6 +1,7 @@
 package org.gamecert.producer.mutate;
 
 import org.gamecert.producer.game.ConnectFour;
+import org.gamecert.producer.game.NoGo;
 import org.gamecert.producer.game.Game;
 import org.gamecert.producer.game.Othello;
 
@@ -282,7 +283,7 @@ public final class Mutations {
                 Ctx.relayer(c, e.discs(), layer);
                 return seal(c, x, "symmetry " + g + " applied to " + w);
             }, "R-POS-3"),
-        new MutationClass("illegal-position", "an entry's position made illegal at the same disc count: a Connect Four disc lifted to float or recoloured to impossible counts, an Othello centre disc moved off the centre or a disc moved off the board; layer re-sorted; re-sealed",
+        new MutationClass("illegal-position", "an entry's position made illegal at the same disc count: a Connect Four disc lifted to float or recoloured to impossible counts, an Othello centre disc moved off the centre or a disc moved off the board, a NoGo stone recoloured, moved off the board or to where a block has no liberty; layer re-sorted; re-sealed",
             false, (c, r, x) -> illegalPosition(c, r, x), "R-POS-1"),
         new MutationClass("terminal-entry", "an entry added for a terminal position (the end position after a terminal move), claiming P (weak: {C,A}) with a wrong value; re-sealed",
             false, (c, r, x) -> {
@@ -659,6 +660,26 @@ public final class Mutations {
                 // recolour one disc: counts differ by 2 or -1
                 for (long y = m; y != 0; y &= y - 1) { long b = y & -y; variants.add(new long[]{m & ~b, o | b}); break; }
                 for (long y = o; y != 0; y &= y - 1) { long b = y & -y; variants.add(new long[]{m | b, o & ~b}); break; }
+            } else if (g instanceof NoGo) {
+                NoGo ng = (NoGo) g;
+                // recolour one stone: counts differ by 2 or -1
+                for (long y = m; y != 0; y &= y - 1) { long b = y & -y; variants.add(new long[]{m & ~b, o | b}); break; }
+                for (long y = o; y != 0; y &= y - 1) { long b = y & -y; variants.add(new long[]{m | b, o & ~b}); break; }
+                // a stone moved off the board
+                if (ng.n < 64 && occ != 0) {
+                    long from = Long.highestOneBit(occ), off = 1L << ng.n;
+                    variants.add((m & from) != 0 ? new long[]{(m & ~from) | off, o} : new long[]{m, (o & ~from) | off});
+                }
+                // a stone moved to an empty point where it or a neighbour block loses its last liberty
+                long empty = ng.boardMask & ~occ;
+                for (long y = occ; y != 0 && variants.size() < 6; y &= y - 1) {
+                    long from = y & -y;
+                    for (long z = empty; z != 0; z &= z - 1) {
+                        long to = z & -z;
+                        long[] v = (m & from) != 0 ? new long[]{(m & ~from) | to, o} : new long[]{m, (o & ~from) | to};
+                        if (!ng.isLegalPosition(v[0], v[1])) { variants.add(v); break; }
+                    }
+                }
             } else {
                 Othello ot = (Othello) g;
                 int h = ot.n / 2, n = ot.n;

@@ -2,6 +2,7 @@ package org.gamecert.producer.search;
 
 import org.gamecert.producer.game.ConnectFour;
 import org.gamecert.producer.game.Game;
+import org.gamecert.producer.game.NoGo;
 import org.gamecert.producer.game.Othello;
 
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ public final class Oracle {
 
     private Solver newSolver() {
         Solver s = game instanceof Othello ? new OthelloSolver((Othello) game, tt)
+                : game instanceof NoGo ? new NoGoSolver((NoGo) game, tt)
                 : new ConnectFourSolver((ConnectFour) game, tt, c4table);
         synchronized (solvers) { solvers.add(s); }
         return s;
@@ -46,6 +48,7 @@ public final class Oracle {
             if (s.search(m, o, -1, 0) < 0) return -1;
             return s.search(m, o, 0, 1) >= 1 ? 1 : 0;
         }
+        if (game instanceof NoGo) return local.get().search(m, o, -1, 1); // win/loss: always exact
         Solver s = local.get();
         if (s instanceof OthelloSolver) return ((OthelloSolver) s).value(m, o);
         return s.search(m, o, game.uMin - 1, game.uMax + 1);

@@ -8,18 +8,20 @@ final class PositionText {
 
     /**
      * Othello: the side to move is written X (mover/opponent form: a certificate does not record
-     * colours). Connect Four: colours follow from the disc counts (X moved first).
+     * colours). Connect Four and NoGo: colours follow from the disc counts (X moved first).
      */
     static String text(Result r, long mover, long opp) {
         StringBuilder sb = new StringBuilder();
         char me = 'X', other = 'O';
-        if (r.header.family == 2 && Long.bitCount(opp) > Long.bitCount(mover)) {
+        if (r.header.family != 1 && Long.bitCount(opp) > Long.bitCount(mover)) {
             me = 'O';
             other = 'X';
         }
         if (r.header.family == 1) {
             int n = r.header.width;
             for (int i = 0; i < n * n; i++) sb.append(cell(mover, opp, i, me, other));
+        } else if (r.header.family == 3) {
+            for (int i = 0; i < r.header.width; i++) sb.append(cell(mover, opp, i, me, other));
         } else {
             int w = r.header.width, h = r.header.height;
             for (int row = h - 1; row >= 0; row--)
@@ -41,6 +43,8 @@ final class PositionText {
                 for (int c = 0; c < n; c++) sb.append(' ').append(t.charAt(row * n + c));
                 sb.append('\n');
             }
+        } else if (r.header.family == 3) {
+            sb.append(indent).append("  ").append(t, 0, r.header.width).append('\n');
         } else {
             int w = r.header.width, h = r.header.height;
             for (int row = 0; row < h; row++) {
@@ -68,7 +72,7 @@ final class PositionText {
 
     /**
      * Whether the header's root is exactly the game's initial position (SPEC §7.1, §7.3): Othello's
-     * four centre discs with Black (the first player) to move, Connect Four's empty board. A
+     * four centre discs with Black (the first player) to move, Connect Four's and NoGo's empty board. A
      * certificate proves the value of its root, whatever it is; only this makes it "solved from the
      * start" (a symmetric image of the start is another root, reported as not the initial one).
      */
@@ -84,6 +88,7 @@ final class PositionText {
 
     static String game(Result r) {
         if (r.header == null) return null;
+        if (r.header.family == 3) return "nogo:1x" + r.header.width;
         return (r.header.family == 1 ? "othello:" : "connect4:") + r.header.width + "x" + r.header.height;
     }
 

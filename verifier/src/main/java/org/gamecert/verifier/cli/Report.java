@@ -67,7 +67,7 @@ final class Report {
                         r.region, r.unreached);
             // Connect Four: also the terminal positions only the proof reaches (SPEC §10.3), so that
             // region + auxiliary + these compare with the semi-strong paper's tables.
-            boolean c4 = r.header.family == Header.CONNECT_FOUR;
+            boolean c4 = r.header.family != Header.OTHELLO; // Connect Four and NoGo
             out.println("census      discs       region    auxiliary" + (c4 ? "  proof-terminals" : ""));
             long terms = 0;
             for (long[] row : r.census) {
@@ -132,7 +132,7 @@ final class Report {
         for (long[] row : r.census)
         {
             j.open(null, '{').put("discs", row[0]).put("region", row[1]).put("auxiliary", row[2]);
-            if (r.header != null && r.header.family == Header.CONNECT_FOUR) j.put("proof_terminals", row[3]);
+            if (r.header != null && r.header.family != Header.OTHELLO) j.put("proof_terminals", row[3]);
             j.close('}');
         }
         j.close(']');

@@ -190,7 +190,8 @@ public final class EntryChecker {
         long order = 0; // the moves' places in TB, lowest first; a lone C: only its cut move
         for (long bits = k == C ? 1L << mv : legal; bits != 0; bits &= bits - 1)
             order |= 1L << kernel.tbPlace[Long.numberOfTrailingZeros(bits)];
-        boolean connectFour = kernel.h.family == Header.CONNECT_FOUR;
+        // Connect Four and NoGo count terminal positions in the census (SPEC §10.3); Othello not
+        boolean countTerminals = kernel.h.family != Header.OTHELLO;
         for (; order != 0; order &= order - 1) {
             int code = kernel.tb[Long.numberOfTrailingZeros(order)];
             int type = game.child(mover, opp, code, out);
@@ -205,11 +206,11 @@ public final class EntryChecker {
             if (type == Game.TERMINAL) {
                 if (range.first()) kind = TERMINAL_KIND;
                 clo = chi = (int) out[2];
-                if (need != 0 && range.first() && connectFour) {
+                if (need != 0 && range.first() && countTerminals) {
                     canonical(out[0], out[1]);
                     terminals.add(cOcc, cMover);
                 }
-                if (range.first() && connectFour && consultedForBound(code)) {
+                if (range.first() && countTerminals && consultedForBound(code)) {
                     canonical(out[0], out[1]);
                     proofTerminals.add(cOcc, cMover);
                 }

@@ -16,6 +16,7 @@ import org.gamecert.verifier.kernel.format.Header;
 import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.kernel.rules.ConnectFourRules;
 import org.gamecert.verifier.kernel.rules.Game;
+import org.gamecert.verifier.kernel.rules.NoGoRules;
 import org.gamecert.verifier.kernel.rules.OthelloRules;
 
 /**
@@ -194,6 +195,7 @@ public final class Kernel {
         }
         res.header = h;
         game = h.family == Header.OTHELLO ? new OthelloRules(h.width)
+                : h.family == Header.NOGO ? new NoGoRules(h.width)
                 : new ConnectFourRules(h.width, h.height);
         tb = h.tb;
         for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;

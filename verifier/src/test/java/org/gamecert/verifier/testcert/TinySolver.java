@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import org.gamecert.verifier.kernel.rules.ConnectFourRules;
 import org.gamecert.verifier.kernel.rules.Game;
+import org.gamecert.verifier.kernel.rules.NoGoRules;
 import org.gamecert.verifier.kernel.rules.OthelloRules;
 
 /**
@@ -16,6 +17,7 @@ import org.gamecert.verifier.kernel.rules.OthelloRules;
  */
 public final class TinySolver {
     public final Game game;
+    /** Connect Four or NoGo (family 3, 1×width): centre-first TB, terminal positions counted. */
     final boolean c4;
     final int family, width, height, symmetry, group;
     final int[] tb;
@@ -27,8 +29,9 @@ public final class TinySolver {
         this.width = width;
         this.height = height;
         this.symmetry = symmetry;
-        this.c4 = family == 2;
-        this.game = c4 ? new ConnectFourRules(width, height) : new OthelloRules(width);
+        this.c4 = family != 1;
+        this.game = family == 3 ? new NoGoRules(width)
+                : c4 ? new ConnectFourRules(width, height) : new OthelloRules(width);
         this.group = symmetry == 0 ? 1 : game.symmetryCount;
         if (tb == null) {
             tb = new int[game.moveCodes];
@@ -42,7 +45,7 @@ public final class TinySolver {
             }
         }
         this.tb = tb;
-        if (game.cells + (c4 ? width : 0) > 32) throw new IllegalArgumentException("tiny games only");
+        if (game.cells + (family == 2 ? width : 0) > 32) throw new IllegalArgumentException("tiny games only");
     }
 
     static long key(long mover, long opp) {
@@ -113,7 +116,7 @@ public final class TinySolver {
         t.family = family;
         t.width = width;
         t.height = height;
-        t.utility = family;
+        t.utility = family == 1 ? 1 : 2;
         t.symmetry = symmetry;
         t.mode = mode;
         t.tb = tb.clone();

@@ -8,7 +8,7 @@ import org.gamecert.verifier.kernel.Rule;
  * info_len is known.
  */
 public final class Header {
-    public static final int OTHELLO = 1, CONNECT_FOUR = 2, SEMI_STRONG = 1, WEAK = 2;
+    public static final int OTHELLO = 1, CONNECT_FOUR = 2, NOGO = 3, SEMI_STRONG = 1, WEAK = 2;
     /** Mode 3: weak, with endgame leaves (SPEC §9.1); leaf_empties follows the mode byte. */
     public static final int WEAK_LEAVES = 3, MAX_LEAF_EMPTIES = 6;
 
@@ -37,15 +37,21 @@ public final class Header {
         } else if (family == CONNECT_FOUR) {
             if (width < 1 || height < 1 || width * (height + 1) > 64)
                 throw fail("Connect Four " + width + "x" + height + " is not a game of SPEC §7.3");
+        } else if (family == NOGO) {
+            if (height != 1 || width < 1 || width > 64)
+                throw fail("NoGo " + height + "x" + width + " is not a game of SPEC §7.6");
         } else {
             throw fail("unknown game family " + family);
         }
         utility = (int) r.u(1, "utility");
-        if (utility != family)
-            throw fail("utility " + utility + " is not the family's (" + family + ")");
+        int familyUtility = family == OTHELLO ? 1 : 2; // Connect Four and NoGo: win/draw/loss
+        if (utility != familyUtility)
+            throw fail("utility " + utility + " is not the family's (" + familyUtility + ")");
         symmetry = (int) r.u(1, "symmetry");
-        if (symmetry != 0 && symmetry != family)
-            throw fail("symmetry " + symmetry + " is not 0 or the family's");
+        int familySymmetry = family == OTHELLO ? 1 : 2; // Connect Four and NoGo: the mirror
+        if (symmetry != 0 && symmetry != familySymmetry)
+            throw fail("symmetry " + symmetry + " is not 0 or the family's ("
+                    + familySymmetry + ")");
         mode = (int) r.u(1, "mode");
         if (mode != SEMI_STRONG && mode != WEAK && mode != WEAK_LEAVES) throw fail("mode " + mode);
         if (mode == WEAK_LEAVES) {
