@@ -1,26 +1,27 @@
-package org.gamecert.verifier.peer;
+package org.gamecert.verifier.peer.kernel;
 
-import static org.gamecert.verifier.peer.PeerCodec.ALL;
-import static org.gamecert.verifier.peer.PeerCodec.ALLP;
-import static org.gamecert.verifier.peer.PeerCodec.CUT;
-import static org.gamecert.verifier.peer.PeerCodec.MAX_VALUE;
-import static org.gamecert.verifier.peer.PeerCodec.PV;
-import static org.gamecert.verifier.peer.PeerCodec.PVP;
+import static org.gamecert.verifier.peer.kernel.PeerFormat.ALL;
+import static org.gamecert.verifier.peer.kernel.PeerFormat.ALLP;
+import static org.gamecert.verifier.peer.kernel.PeerFormat.CUT;
+import static org.gamecert.verifier.peer.kernel.PeerFormat.MAX_VALUE;
+import static org.gamecert.verifier.peer.kernel.PeerFormat.PV;
+import static org.gamecert.verifier.peer.kernel.PeerFormat.PVP;
 
 /**
  * The obligations of one peer record (RULES.md), as pure functions of the record and what is
  * known of one child at a time: no I/O, no threads, no table. What a record has learnt so far is
- * one int of state bits, which the caller keeps from call to call (PairChecker: over the key-range
- * passes, on its threads). Another engine can feed the same functions.
+ * one int of state bits, which the caller keeps from call to call (RecordChecker, over the
+ * key-range passes; its state goes through the engine between passes, guarded by StateSum).
  */
-final class PeerObligations {
+public final class PeerObligations {
     private PeerObligations() {}
 
     // Per-record state bits, accumulated over the moves and passes.
-    static final int EX_P = 1, EX_PP = 2, EX_V = 4, EX_CUT = 8, OPEN = 16, OPEN_EX = 32, BAD = 64;
+    public static final int EX_P = 1, EX_PP = 2, EX_V = 4, EX_CUT = 8;
+    public static final int OPEN = 16, OPEN_EX = 32, BAD = 64;
 
     /** Where a broken rule of the record goes. */
-    interface Failures {
+    public interface Failures {
         void fail(String rule, String message);
     }
 
@@ -30,26 +31,26 @@ final class PeerObligations {
      * obligations fail at once; on a frontier move (child in a table not given) they leave the
      * record open instead. v: the record's value (exact kinds have lb = ub). Returns the state.
      */
-    static int apply(int kind, int v, int lb, int ub, int lo, int hi, int serveA, int serveP,
+    public static int apply(int kind, int v, int lb, int ub, int lo, int hi, int serveA, int serveP,
             int servePp, boolean frontier, int st, int sq, Failures out) {
         if (frontier) st |= OPEN_EX;
         if ((kind & PV) != 0) {
-            if (serveA == 0) st = fail(st, frontier, PeerRules.PV_1, notServed(lo, hi, sq), out);
-            if (hi > v) st = fail(st, frontier, PeerRules.PV_2, over(hi, "value", v, sq), out);
+            if (serveA == 0) st = fail(st, frontier, PeerRule.PV_1, notServed(lo, hi, sq), out);
+            if (hi > v) st = fail(st, frontier, PeerRule.PV_2, over(hi, "value", v, sq), out);
             if (serveP != 0 && lo == v && hi == v) st |= EX_P;
         }
         if ((kind & ALLP) != 0) {
-            if (hi > v) st = fail(st, frontier, PeerRules.AP_1, over(hi, "value", v, sq), out);
+            if (hi > v) st = fail(st, frontier, PeerRule.AP_1, over(hi, "value", v, sq), out);
             if (servePp != 0 && lo == v && hi == v) st |= EX_PP;
         }
         if ((kind & PVP) != 0) {
-            if (serveA == 0) st = fail(st, frontier, PeerRules.PP_1, notServed(lo, hi, sq), out);
-            if (hi > v) st = fail(st, frontier, PeerRules.PP_2, over(hi, "value", v, sq), out);
+            if (serveA == 0) st = fail(st, frontier, PeerRule.PP_1, notServed(lo, hi, sq), out);
+            if (hi > v) st = fail(st, frontier, PeerRule.PP_2, over(hi, "value", v, sq), out);
             if (lo == v && hi == v && serveA != 0) st |= EX_V;
         }
         if ((kind & CUT) != 0 && lo >= lb) st |= EX_CUT;
         if ((kind & ALL) != 0 && hi > ub)
-            st = fail(st, frontier, PeerRules.ALL_1, over(hi, "upper bound", ub, sq), out);
+            st = fail(st, frontier, PeerRule.ALL_1, over(hi, "upper bound", ub, sq), out);
         return st;
     }
 
@@ -63,15 +64,18 @@ final class PeerObligations {
      * After the record's last move: the first existential obligation its moves did not meet, as
      * {rule, what}, or null when every one was met.
      */
-    static String[] unmet(int kind, int lb, int st) {
+    public static String[] unmet(int kind, int lb, int st) {
         if ((kind & PV) != 0 && (st & EX_P) == 0)
-            return new String[] {PeerRules.PV_3, "no move worth exactly " + lb + " leads to a PV child"};
+            return new String[] {PeerRule.PV_3,
+                "no move worth exactly " + lb + " leads to a PV child"};
         if ((kind & ALLP) != 0 && (st & EX_PP) == 0)
-            return new String[] {PeerRules.AP_2, "no move worth exactly " + lb + " leads to a PV' or PV child"};
+            return new String[] {PeerRule.AP_2,
+                "no move worth exactly " + lb + " leads to a PV' or PV child"};
         if ((kind & PVP) != 0 && (st & EX_V) == 0)
-            return new String[] {PeerRules.PP_3, "no move is worth exactly " + lb};
+            return new String[] {PeerRule.PP_3, "no move is worth exactly " + lb};
         if ((kind & CUT) != 0 && (st & EX_CUT) == 0)
-            return new String[] {PeerRules.CUT_1, "no move is proven worth at least the lower bound " + lb};
+            return new String[] {PeerRule.CUT_1,
+                "no move is proven worth at least the lower bound " + lb};
         return null;
     }
 
@@ -86,6 +90,6 @@ final class PeerObligations {
     }
 
     private static String mv(int sq) {
-        return " (move " + PairChecker.squareName(sq) + ")";
+        return " (move " + PeerFormat.squareName(sq) + ")";
     }
 }
