@@ -38,7 +38,8 @@ import org.gamecert.verifier.peer.kernel.TableCheck;
  * sequential file from pass to pass.
  */
 final class PairChecker {
-    static final int CHUNK = 16384;
+    /** Records of table n a chunk holds, checked on one thread (tests lower it). */
+    static int chunkRecords = 16384;
     /** Child tables above this many records get the 3-byte bucket index (tests lower it). */
     static long wideIndexAbove = 1 << 20;
 
@@ -259,7 +260,7 @@ final class PairChecker {
             long lastReport = System.nanoTime(), startNs = lastReport;
             int trailing = 0;
             while (true) {
-                byte[] buf = new byte[CHUNK * RECORD_BYTES];
+                byte[] buf = new byte[chunkRecords * RECORD_BYTES];
                 int got = readFully(in, buf, 0, buf.length);
                 if (got == 0) break;
                 int recs = got / RECORD_BYTES;

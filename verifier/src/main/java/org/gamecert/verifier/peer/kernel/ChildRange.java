@@ -7,11 +7,14 @@ package org.gamecert.verifier.peer.kernel;
  * ranges of a table tile it.
  */
 public final class ChildRange {
+    final ChildTable owner;
     final int serial;
     public final boolean first, last;
     public final long lo, hi, base, size;
 
-    ChildRange(int serial, boolean first, boolean last, long lo, long hi, long base, long size) {
+    ChildRange(ChildTable owner, int serial, boolean first, boolean last, long lo, long hi,
+            long base, long size) {
+        this.owner = owner;
         this.serial = serial;
         this.first = first;
         this.last = last;

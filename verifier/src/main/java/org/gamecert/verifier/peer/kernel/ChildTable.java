@@ -76,12 +76,13 @@ public final class ChildTable {
             throw table.kernel.fault("table " + layer + ": a range cut after the table's "
                     + (failed ? "violation" : "last range"));
         long end = last ? admitted : admitted - 1;
-        if (end < rangeStart)
+        if (last ? end < rangeStart : end <= rangeStart)
             throw table.kernel.fault("table " + layer + ": range " + ranges
-                    + " ends before it starts (no record admitted to start the next)");
+                    + " would hold no record (a range that is not the last holds at least one,"
+                    + " and the record admitted last starts the next)");
         boolean first = ranges == 0;
         long lo = first ? 0 : lowKey;
-        ChildRange r = new ChildRange(ranges++, first, last, lo, last ? 0 : key, rangeStart,
+        ChildRange r = new ChildRange(this, ranges++, first, last, lo, last ? 0 : key, rangeStart,
                 end - rangeStart);
         rangeStart = end;
         lowKey = key;

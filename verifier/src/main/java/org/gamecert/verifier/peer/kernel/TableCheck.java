@@ -49,7 +49,8 @@ public final class TableCheck {
         if (ended || open != null || lastPassEnded)
             throw kernel.fault("table " + n + ": pass " + passes + " begun out of turn");
         if (children == null ? range != null || passes > 0
-                : range == null || range.serial != passes || lookup == null)
+                : range == null || range.owner != children || range.serial != passes
+                        || lookup == null)
             throw kernel.fault("table " + n + ": pass " + passes + " against " + range
                     + ", not the next range of table " + (n + 1));
         boolean last = range == null || range.last;
@@ -95,6 +96,11 @@ public final class TableCheck {
 
     boolean complete() {
         return complete && finding == null;
+    }
+
+    /** Whether the engine loaded all of table n+1 (its last range was cut). */
+    boolean childrenLoaded() {
+        return children != null && children.ended();
     }
 
     // ---- what the engine reports (copied, so that no engine can change the kernel's) ----------
