@@ -222,9 +222,9 @@ final class PairChecker {
      * rebuilt from the bucket and the suffix kept, what a parent needs of it, its index.
      */
     private boolean answer(long key, ChildLookup.Answer a) {
-        int at = find(key);
-        if (at < 0) return false;
         int b = bucketOf(key);
+        int at = find(b, key);
+        if (at < 0) return false;
         long prefix = bucketBytes == 2 ? (long) (b / 243) << 56 | (long) (b % 243) << 48
                 : (long) (b / (243 * 243)) << 56 | (long) (b / 243 % 243) << 48 | (long) (b % 243) << 40;
         a.key = prefix | entries[at] >>> 16;
@@ -234,8 +234,7 @@ final class PairChecker {
     }
 
     /** Index of key in the loaded range, or −1. */
-    private int find(long key) {
-        int b = bucketOf(key);
+    private int find(int b, long key) {
         long suffix = key & suffixMask;
         int lo = bucketStart[b], hi = bucketStart[b + 1] - 1;
         while (lo <= hi) {

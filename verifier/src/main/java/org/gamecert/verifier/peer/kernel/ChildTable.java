@@ -53,7 +53,7 @@ public final class ChildTable {
         prevKey = d.key;
         key = d.key;
         info = RecordRules.childInfo(d.kind, d.lb, d.ub);
-        contentSum += RecordRules.contentHash(i, buf, off);
+        contentSum += RecordRules.recordHash(i, buf, off, 0);
         return true;
     }
 

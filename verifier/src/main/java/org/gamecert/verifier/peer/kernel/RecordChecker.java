@@ -70,9 +70,10 @@ final class RecordChecker implements PeerObligations.Failures {
             int off = r * RECORD_BYTES;
             index = c.firstIndex + r;
             int st = state[r] & 0xFF;
-            c.contentSum += RecordRules.contentHash(index, buf, off);
-            c.stateInSum += RecordRules.stateHash(index, st);
+            // states: zero into pass 0; what a pass gives, the next must be given back (sums)
             if (first && st != 0) throw new BadAnswer("record " + index + " has a state in pass 0");
+            if (first) c.contentSum += RecordRules.recordHash(index, buf, off, 0);
+            else c.stateInSum += RecordRules.recordHash(index, buf, off, st);
             if (!first) {
                 // The record's form was checked in pass 0 (its content sum says it is the same).
                 if ((st & BAD) == 0) {
@@ -102,7 +103,7 @@ final class RecordChecker implements PeerObligations.Failures {
                 }
             }
             state[r] = (byte) st;
-            c.stateOutSum += RecordRules.stateHash(index, st & 0xFF);
+            if (!pass.last) c.stateOutSum += RecordRules.recordHash(index, buf, off, st & 0xFF);
         }
     }
 

@@ -172,20 +172,19 @@ public final class RecordRules {
     }
 
     /**
-     * A record's content at its place in its table, hashed: the sum over a table's records is the
-     * fingerprint by which the kernel knows that the records it checked as a table's parents are
-     * those the engine loaded as its children, and the same in every pass. (It guards against an
-     * engine's mistakes, not against an adversary.)
+     * A record at its place in its table, hashed with the state it carries: the sum over a
+     * table's records is the fingerprint by which the kernel knows that the records a pass checked
+     * are the records, and the states, the pass before left (TableCheck.passEnded), and that
+     * table n+1 as loaded (ChildTable, state 0) is the table checked as parent in its pass 0.
+     * (It guards against an engine's mistakes, not against an adversary.)
      */
-    public static long contentHash(long index, byte[] buf, int off) {
-        long h = index * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L;
-        for (int i = 0; i < RECORD_BYTES; i++) h = (h ^ (buf[off + i] & 0xFF)) * 0x100000001B3L;
-        return mix(h);
-    }
-
-    /** A record's state byte at its place in its table, hashed (the state sums, TableCheck). */
-    public static long stateHash(long index, int state) {
-        return mix(index * 0x9E3779B97F4A7C15L ^ (state & 0xFF) ^ 0x5851F42D4C957F2DL);
+    public static long recordHash(long index, byte[] buf, int off, int state) {
+        long head = 0, tail = 0;
+        for (int i = 7; i >= 0; i--) head = head << 8 | (buf[off + i] & 0xFF);
+        for (int i = 12; i >= 8; i--) tail = tail << 8 | (buf[off + i] & 0xFF);
+        long h = head ^ index * 0x9E3779B97F4A7C15L ^ (state & 0xFFL) * 0x5851F42D4C957F2DL;
+        // a change in the tail alone changes the sum by a nonzero multiple of an odd number
+        return mix(h) + tail * 0xD6E8FEB86659FD93L;
     }
 
     private static long mix(long z) {
