@@ -72,8 +72,9 @@ final class RecordChecker implements PeerObligations.Failures {
             int st = state[r] & 0xFF;
             // states: zero into pass 0; what a pass gives, the next must be given back (sums)
             if (first && st != 0) throw new BadAnswer("record " + index + " has a state in pass 0");
-            if (first) c.contentSum += RecordRules.recordHash(index, buf, off, 0);
-            else c.stateInSum += RecordRules.recordHash(index, buf, off, st);
+            long head = RecordRules.head(buf, off), tail = RecordRules.tail(buf, off);
+            if (first) c.contentSum += RecordRules.recordHash(index, head, tail, 0);
+            else c.stateInSum += RecordRules.recordHash(index, head, tail, st);
             if (!first) {
                 // The record's form was checked in pass 0 (its content sum says it is the same).
                 if ((st & BAD) == 0) {
@@ -103,7 +104,7 @@ final class RecordChecker implements PeerObligations.Failures {
                 }
             }
             state[r] = (byte) st;
-            if (!pass.last) c.stateOutSum += RecordRules.recordHash(index, buf, off, st & 0xFF);
+            if (!pass.last) c.stateOutSum += RecordRules.recordHash(index, head, tail, st & 0xFF);
         }
     }
 

@@ -179,12 +179,26 @@ public final class RecordRules {
      * (It guards against an engine's mistakes, not against an adversary.)
      */
     public static long recordHash(long index, byte[] buf, int off, int state) {
-        long head = 0, tail = 0;
-        for (int i = 7; i >= 0; i--) head = head << 8 | (buf[off + i] & 0xFF);
-        for (int i = 12; i >= 8; i--) tail = tail << 8 | (buf[off + i] & 0xFF);
+        return recordHash(index, head(buf, off), tail(buf, off), state);
+    }
+
+    /** recordHash of the record whose bytes 0..7 are head and 8..12 tail (little-endian). */
+    public static long recordHash(long index, long head, long tail, int state) {
         long h = head ^ index * 0x9E3779B97F4A7C15L ^ (state & 0xFFL) * 0x5851F42D4C957F2DL;
         // a change in the tail alone changes the sum by a nonzero multiple of an odd number
         return mix(h) + tail * 0xD6E8FEB86659FD93L;
+    }
+
+    public static long head(byte[] buf, int off) {
+        long head = 0;
+        for (int i = 7; i >= 0; i--) head = head << 8 | (buf[off + i] & 0xFF);
+        return head;
+    }
+
+    public static long tail(byte[] buf, int off) {
+        long tail = 0;
+        for (int i = 12; i >= 8; i--) tail = tail << 8 | (buf[off + i] & 0xFF);
+        return tail;
     }
 
     private static long mix(long z) {
