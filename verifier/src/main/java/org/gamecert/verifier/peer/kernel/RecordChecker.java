@@ -76,7 +76,7 @@ final class RecordChecker implements PeerObligations.Failures {
             if (first) c.contentSum += RecordRules.recordHash(index, head, tail, 0);
             else c.stateInSum += RecordRules.recordHash(index, head, tail, st);
             if (!first) {
-                // The record's form was checked in pass 0 (its content sum says it is the same).
+                // Its form was checked in pass 0 (the sums say the record is the one it had).
                 if ((st & BAD) == 0) {
                     PeerFormat.decodeKey(buf, off, pos);
                     RecordRules.fields(buf, off, d);
