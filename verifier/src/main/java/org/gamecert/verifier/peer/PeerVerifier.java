@@ -12,17 +12,24 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.gamecert.verifier.kernel.rules.OthelloRules;
+import org.gamecert.verifier.peer.kernel.PeerKernel;
+import org.gamecert.verifier.peer.kernel.TableCheck;
 
 /**
  * Verifies the published 6×6 Othello semi-strong tablebase in its own format (issue #5):
  * every record of table n is checked against table n+1 with the sound rules (RULES.md), tables
- * in ascending disc count, in bounded memory.
+ * in ascending disc count, in bounded memory. This class and PairChecker are the engine
+ * (untrusted: input detection, sources, SHA256SUMS, passes, threads, restart records, the
+ * report); the rules and the verdict are the peer kernel's (peer.kernel.PeerKernel, issue 17).
  */
 public final class PeerVerifier {
     private final PeerOptions opt;
     private final PeerResult result = new PeerResult();
     private final TreeMap<Integer, TableResult> done = new TreeMap<>();
     private ExecutorService pool;
+    private PeerKernel kernel;
+    /** A --root that does not parse: an error once the tables are checked (as before the kernel). */
+    private IllegalArgumentException badRoot;
     private long rangeRecords;
     private int threads;
 
@@ -54,6 +61,13 @@ public final class PeerVerifier {
                 t.setDaemon(true);
                 return t;
             });
+            long[] rootPosition = null;
+            try {
+                if (opt.root != null) rootPosition = PeerCodec.parsePosition(opt.root);
+            } catch (IllegalArgumentException e) {
+                badRoot = e;
+            }
+            kernel = new PeerKernel(rootPosition, opt.root);
             if (opt.tmp == null) opt.tmp = Path.of(System.getProperty("java.io.tmpdir"));
             Files.createDirectories(opt.tmp);
             if (opt.state != null) Files.createDirectories(opt.state);
@@ -85,11 +99,14 @@ public final class PeerVerifier {
                 default:
                     streamed(in);
             }
-            if (result.violation == null) checkRoots();
-            finishVerdict();
+            if (result.violation == null) conclude();
+            else result.verdict = PeerResult.Verdict.REJECTED;
         } catch (PeerInputException e) {
             result.violation = PeerViolation.first(result.violation, new PeerViolation(e.rule, e.layer, -1, null, e.getMessage()));
             result.verdict = PeerResult.Verdict.REJECTED;
+        } catch (PeerKernel.EngineFault e) {
+            result.verdict = PeerResult.Verdict.ERROR;
+            result.error = e.getMessage();
         } catch (IllegalArgumentException e) {
             result.verdict = PeerResult.Verdict.ERROR;
             result.error = e.getMessage();
@@ -114,19 +131,6 @@ public final class PeerVerifier {
         return result;
     }
 
-    private void finishVerdict() {
-        if (result.violation != null) result.verdict = PeerResult.Verdict.REJECTED;
-        else if (result.frontierRecords() > 0 || frontierTables() || result.rootOpen != null) result.verdict = PeerResult.Verdict.INCOMPLETE;
-        else result.verdict = PeerResult.Verdict.VERIFIED;
-        result.tables.clear();
-        result.tables.addAll(done.values());
-    }
-
-    private boolean frontierTables() {
-        for (TableResult t : done.values()) if (t.frontierRecords > 0) return true;
-        return false;
-    }
-
     // ---- table pairs -----------------------------------------------------------------------
 
     private void checkAll(PeerSource s) throws IOException, InterruptedException {
@@ -144,11 +148,14 @@ public final class PeerVerifier {
         TableResult prior = loadState(n, fp);
         if (prior != null) {
             done.put(n, prior);
+            kernel.prior(n, prior.records, prior.region, prior.auxiliary, prior.frontierRecords,
+                    prior.frontierChildren, prior.contentSum);
             result.skippedTables.add(n);
             if (opt.progress != null) opt.progress.println("table " + n + ": verified before (state " + opt.state + "), skipped");
             return true;
         }
-        PairChecker pc = new PairChecker(n, s, childGiven ? s : null, rangeRecords, pool, threads, opt.tmp, opt.progress);
+        TableCheck check = kernel.beginTable(n, childGiven);
+        PairChecker pc = new PairChecker(check, s, s, rangeRecords, pool, threads, opt.tmp, opt.progress);
         TableResult r = pc.run();
         done.put(n, r);
         if (opt.progress != null) {
@@ -159,7 +166,7 @@ public final class PeerVerifier {
             result.violation = PeerViolation.first(result.violation, r.violation);
             return false;
         }
-        saveState(n, fp, r);
+        saveState(n, fp, r, check.contentSum());
         return true;
     }
 
@@ -211,11 +218,12 @@ public final class PeerVerifier {
 
     // ---- roots -----------------------------------------------------------------------------
 
-    /** The records found for the root(s) in one table. */
+    /** The records found for the root(s) in one table (for the report; the kernel decides). */
     private static final class RootScan {
         final int discs;
         final java.util.List<PeerResult.Root> roots = new java.util.ArrayList<>();
         long count;
+        long[] first; // {mover, opp, kind, lb, ub} of the first root found
 
         RootScan(int discs) {
             this.discs = discs;
@@ -230,63 +238,46 @@ public final class PeerVerifier {
         return lowest == 4 ? canon(initial()) : null;
     }
 
-    private void checkRoots() throws IOException, PeerInputException {
-        if (done.isEmpty()) throw new PeerInputException(PeerRules.TABLE_1, -1, "no table found in the input");
-        int lowest = done.firstKey();
-        long[] target = rootTarget(lowest);
-        int discs = target == null ? lowest : Long.bitCount(target[0] | target[1]);
-        if (target != null) {
-            long[] raw = opt.root != null ? PeerCodec.parsePosition(opt.root) : initial();
-            if (!new OthelloRules(6).isLegalPosition(raw[0], raw[1])) throw new IllegalArgumentException("root is not a legal 6×6 position: " + opt.root);
-        }
-        RootScan scan;
-        if (streamedScan != null) {
-            scan = streamedScan;
-        } else if (!done.containsKey(discs)) {
-            scan = new RootScan(discs);
-        } else {
-            PeerInput in = PeerInput.detect(opt.input);
-            try (PeerSource s = in.kind == PeerInput.Kind.DIRECTORY ? new DirectorySource(in.path)
-                    : in.kind == PeerInput.Kind.CSV ? CsvSource.read(in.path, opt.budgetBytes()) : new TarSource(in.path)) {
-                scan = scanTable(s, discs, target);
-            }
-        }
-        result.roots.addAll(scan.roots);
-        result.rootCount = scan.count;
-        if (target != null) {
-            boolean isInitial = opt.root == null;
-            String rule = isInitial ? PeerRules.ROOT_1 : PeerRules.ROOT_2;
-            if (scan.count == 0) {
-                result.roots.add(new PeerResult.Root(PeerCodec.obf(target[0], target[1]), discs, 0, 0, 0, false));
-                throw new PeerInputException(rule, discs, (isInitial ? "the initial position" : "the root " + opt.root) + " has no record"
-                        + (done.containsKey(discs) ? "" : " (its table " + discs + " is not in the input)"));
-            }
-            PeerResult.Root r = scan.roots.get(0);
-            if (isInitial && (!"PV".equals(r.kind) || r.lower != -4 || r.upper != -4)) {
-                throw new PeerInputException(rule, 4, "the initial position's record is " + r.kind + " [" + r.lower + ", " + r.upper + "], expected PV with value −4");
-            }
-            establish(r);
-        } else if (scan.count == 0) {
-            // No root: every check would pass vacuously while nothing is claimed at all.
-            throw new PeerInputException(PeerRules.ROOT_3, lowest, "the lowest table (" + lowest + " discs) holds no record, so the tables claim nothing about any root");
-        } else if (scan.count == 1) {
-            establish(scan.roots.get(0));
-        }
-    }
-
     /**
-     * PEER-ROOT-4: the root's value is reported only from bounds its record's kinds oblige and that
-     * were checked. A CUT-only record proves its lower bound, an ALL-only record its upper bound:
-     * "CUT [0, 0]" proves V ≥ 0 and nothing more. Then the verdict is `incomplete` (nothing false was
-     * found, but the value the tables state is not established), and the proven bounds are reported.
+     * The roots are scanned for the report, and the kernel concludes: the roots' rules
+     * (PEER-ROOT-1..4, decided from what it saw itself) and the verdict.
      */
-    private void establish(PeerResult.Root r) {
-        if (r.valueProven()) {
-            result.rootValue = r.provenLower;
-            return;
+    private void conclude() throws IOException, PeerInputException {
+        if (badRoot != null) throw badRoot;
+        RootScan scan = new RootScan(-1);
+        if (!done.isEmpty()) {
+            int lowest = done.firstKey();
+            long[] target = rootTarget(lowest);
+            int discs = target == null ? lowest : Long.bitCount(target[0] | target[1]);
+            if (target != null) {
+                long[] raw = opt.root != null ? PeerCodec.parsePosition(opt.root) : initial();
+                if (!new OthelloRules(6).isLegalPosition(raw[0], raw[1])) throw new IllegalArgumentException("root is not a legal 6×6 position: " + opt.root);
+            }
+            if (streamedScan != null) {
+                scan = streamedScan;
+            } else if (!done.containsKey(discs)) {
+                scan = new RootScan(discs);
+            } else {
+                PeerInput in = PeerInput.detect(opt.input);
+                try (PeerSource s = in.kind == PeerInput.Kind.DIRECTORY ? new DirectorySource(in.path)
+                        : in.kind == PeerInput.Kind.CSV ? CsvSource.read(in.path, opt.budgetBytes()) : new TarSource(in.path)) {
+                    scan = scanTable(s, discs, target);
+                }
+            }
+            result.roots.addAll(scan.roots);
+            result.rootCount = scan.count;
+            if (target != null && scan.count == 0)
+                result.roots.add(new PeerResult.Root(PeerCodec.obf(target[0], target[1]), discs, 0, 0, 0, false));
         }
-        result.rootOpen = PeerRules.ROOT_4 + ": the root's record is " + r.kind + " [" + r.lower + ", " + r.upper + "]; its kinds oblige "
-                + "and the check proved only " + r.provenLower + " <= value <= " + r.provenUpper + ", so its value is not established";
+        PeerKernel.Conclusion c = kernel.conclude(scan.count, scan.first);
+        result.violation = PeerViolation.first(result.violation, PairChecker.violation(c.finding()));
+        result.rootValue = c.rootValue();
+        result.rootOpen = c.rootOpen();
+        result.verdict = switch (c.verdict()) {
+            case VERIFIED -> PeerResult.Verdict.VERIFIED;
+            case INCOMPLETE -> PeerResult.Verdict.INCOMPLETE;
+            case REJECTED -> PeerResult.Verdict.REJECTED;
+        };
     }
 
     static long[] initial() {
@@ -310,6 +301,10 @@ public final class PeerVerifier {
                 if (target != null && (pos[0] != target[0] || pos[1] != target[1])) continue;
                 int kind = PeerCodec.symbol(rec[9]);
                 scan.count++;
+                if (scan.first == null) {
+                    scan.first = new long[] {pos[0], pos[1], kind, PeerCodec.symbol(rec[10]) - PeerCodec.MAX_VALUE,
+                        PeerCodec.symbol(rec[11]) - PeerCodec.MAX_VALUE};
+                }
                 if (scan.roots.size() < 20) {
                     scan.roots.add(new PeerResult.Root(PeerCodec.obf(pos[0], pos[1]), discs, kind,
                             PeerCodec.symbol(rec[10]) - PeerCodec.MAX_VALUE, PeerCodec.symbol(rec[11]) - PeerCodec.MAX_VALUE, true));
@@ -323,7 +318,7 @@ public final class PeerVerifier {
     // ---- restart state ---------------------------------------------------------------------
 
     /** Bumped whenever what a checkpoint vouches for, or how it is checked, changes. */
-    static final String STATE_FORMAT = "peer-state 2";
+    static final String STATE_FORMAT = "peer-state 3";
     private final java.util.Map<Integer, String> tableHashes = new java.util.HashMap<>();
 
     /**
@@ -369,11 +364,12 @@ public final class PeerVerifier {
         t.auxiliary = Long.parseLong(p.getProperty("auxiliary"));
         t.frontierRecords = Long.parseLong(p.getProperty("frontier_records"));
         t.frontierChildren = Long.parseLong(p.getProperty("frontier_children"));
+        t.contentSum = Long.parseLong(p.getProperty("content_sum"));
         t.passes = 0;
         return t;
     }
 
-    private void saveState(int n, String fp, TableResult r) throws IOException {
+    private void saveState(int n, String fp, TableResult r, long contentSum) throws IOException {
         if (opt.state == null) return;
         Properties p = new Properties();
         p.setProperty("fingerprint", fp);
@@ -382,6 +378,7 @@ public final class PeerVerifier {
         p.setProperty("auxiliary", Long.toString(r.auxiliary));
         p.setProperty("frontier_records", Long.toString(r.frontierRecords));
         p.setProperty("frontier_children", Long.toString(r.frontierChildren));
+        p.setProperty("content_sum", Long.toString(contentSum));
         Path f = opt.state.resolve("table-" + n + ".properties");
         Path t = opt.state.resolve("table-" + n + ".properties.tmp");
         try (var w = Files.newBufferedWriter(t, StandardCharsets.UTF_8)) {

@@ -12,6 +12,8 @@ public final class TableResult {
     public long childRecords;
     public double seconds;
     public PeerViolation violation;
+    /** The kernel's fingerprint of the table's records, as a restart record keeps it (--state). */
+    long contentSum;
 
     public TableResult(int discs) {
         this.discs = discs;

@@ -1,4 +1,4 @@
-package org.gamecert.verifier.peer;
+package org.gamecert.verifier.peer.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,32 +15,32 @@ class PeerObligationsTest {
 
     @Test
     void aPvRecordNeedsEveryChildServedAndOneMoveWorthItsValue() {
-        int pv = PeerCodec.PV, sq = 7;
+        int pv = PeerFormat.PV, sq = 7;
         // a move worth exactly 4 whose child is PV: serves A' and P, meets the existential obligation
         int st = PeerObligations.apply(pv, 4, 4, 4, 4, 4, 1, 1, 1, false, 0, sq, record);
         assertEquals(List.of(), failed);
         assertNull(PeerObligations.unmet(pv, 4, st));
         // a child that is neither ALL' nor PV, and worth more than the value
         st = PeerObligations.apply(pv, 4, 4, 4, 5, 6, 0, 0, 0, false, st, sq, record);
-        assertEquals(List.of(PeerRules.PV_1, PeerRules.PV_2), failed);
+        assertEquals(List.of(PeerRule.PV_1, PeerRule.PV_2), failed);
         assertEquals(PeerObligations.BAD, st & PeerObligations.BAD);
         // no move worth exactly the value: PV-3 once the moves are done
-        assertArrayEquals(new String[] {PeerRules.PV_3, "no move worth exactly 4 leads to a PV child"},
+        assertArrayEquals(new String[] {PeerRule.PV_3, "no move worth exactly 4 leads to a PV child"},
                 PeerObligations.unmet(pv, 4, 0));
     }
 
     @Test
     void onTheFrontierABrokenRuleLeavesTheRecordOpen() {
-        int st = PeerObligations.apply(PeerCodec.ALL, 0, -3, 2, -64, 64, 0, 0, 0, true, 0, 0, record);
+        int st = PeerObligations.apply(PeerFormat.ALL, 0, -3, 2, -64, 64, 0, 0, 0, true, 0, 0, record);
         assertEquals(List.of(), failed);
         assertEquals(PeerObligations.OPEN | PeerObligations.OPEN_EX, st);
     }
 
     @Test
     void aCutRecordNeedsOneMoveProvenAtLeastItsLowerBound() {
-        int cut = PeerCodec.CUT;
+        int cut = PeerFormat.CUT;
         int st = PeerObligations.apply(cut, -2, -2, 64, -5, 3, 0, 0, 0, false, 0, 0, record);
-        assertEquals(PeerRules.CUT_1, PeerObligations.unmet(cut, -2, st)[0]);
+        assertEquals(PeerRule.CUT_1, PeerObligations.unmet(cut, -2, st)[0]);
         st = PeerObligations.apply(cut, -2, -2, 64, -2, 3, 0, 0, 0, false, st, 1, record);
         assertNull(PeerObligations.unmet(cut, -2, st));
         assertEquals(List.of(), failed);

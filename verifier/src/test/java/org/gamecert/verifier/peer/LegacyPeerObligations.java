@@ -8,13 +8,15 @@ import static org.gamecert.verifier.peer.PeerCodec.PV;
 import static org.gamecert.verifier.peer.PeerCodec.PVP;
 
 /**
- * The obligations of one peer record (RULES.md), as pure functions of the record and what is
+ * A copy of PeerObligations as it was before the peer kernel (issue 17), for LegacyPairChecker.
+ *
+ * <p>The obligations of one peer record (RULES.md), as pure functions of the record and what is
  * known of one child at a time: no I/O, no threads, no table. What a record has learnt so far is
  * one int of state bits, which the caller keeps from call to call (PairChecker: over the key-range
  * passes, on its threads). Another engine can feed the same functions.
  */
-final class PeerObligations {
-    private PeerObligations() {}
+final class LegacyPeerObligations {
+    private LegacyPeerObligations() {}
 
     // Per-record state bits, accumulated over the moves and passes.
     static final int EX_P = 1, EX_PP = 2, EX_V = 4, EX_CUT = 8, OPEN = 16, OPEN_EX = 32, BAD = 64;
@@ -86,6 +88,6 @@ final class PeerObligations {
     }
 
     private static String mv(int sq) {
-        return " (move " + PairChecker.squareName(sq) + ")";
+        return " (move " + LegacyPairChecker.squareName(sq) + ")";
     }
 }
