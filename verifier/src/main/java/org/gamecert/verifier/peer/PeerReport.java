@@ -42,7 +42,7 @@ public final class PeerReport {
             out.println("          " + v.message);
         }
         if (r.error != null) out.println("error:    " + r.error);
-        out.println("verdict:  " + r.verdict.text());
+        out.println("verdict:  " + r.verdict().text());
     }
 
     private static String bounds(int lo, int hi) {
@@ -52,7 +52,7 @@ public final class PeerReport {
     public static String json(PeerResult r) {
         StringBuilder sb = new StringBuilder(1024);
         sb.append('{');
-        field(sb, "verdict", r.verdict.text()).append(',');
+        field(sb, "verdict", r.verdict().text()).append(',');
         field(sb, "game", "othello:6x6").append(',');
         field(sb, "mode", "semi-strong").append(',');
         field(sb, "format", "peer-6x6").append(',');

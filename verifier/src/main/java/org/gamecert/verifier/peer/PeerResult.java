@@ -52,7 +52,25 @@ public final class PeerResult {
     /** Why the root's value is not established although nothing was violated (null: it is, or no single root). */
     public String rootOpen;
 
-    public Verdict verdict;
+    /** Set by {@link #fail} (never VERIFIED) or by {@link #conclude} from the kernel's conclusion. */
+    private Verdict verdict;
+
+    public Verdict verdict() { return verdict; }
+
+    /** An outcome other than VERIFIED, which only the peer kernel's conclusion can give. */
+    public void fail(Verdict v) {
+        if (v == Verdict.VERIFIED) throw new IllegalArgumentException("only the peer kernel concludes VERIFIED");
+        verdict = v;
+    }
+
+    /** The verdict of the peer kernel's conclusion. */
+    public void conclude(org.gamecert.verifier.peer.kernel.PeerKernel.Conclusion c) {
+        verdict = switch (c.verdict()) {
+            case VERIFIED -> Verdict.VERIFIED;
+            case INCOMPLETE -> Verdict.INCOMPLETE;
+            case REJECTED -> Verdict.REJECTED;
+        };
+    }
     public String input;
     public String inputKind;
     public String error;

@@ -100,25 +100,25 @@ public final class PeerVerifier {
                     streamed(in);
             }
             if (result.violation == null) conclude();
-            else result.verdict = PeerResult.Verdict.REJECTED;
+            else result.fail(PeerResult.Verdict.REJECTED);
         } catch (PeerInputException e) {
             result.violation = PeerViolation.first(result.violation, new PeerViolation(e.rule, e.layer, -1, null, e.getMessage()));
-            result.verdict = PeerResult.Verdict.REJECTED;
+            result.fail(PeerResult.Verdict.REJECTED);
         } catch (PeerKernel.EngineFault e) {
-            result.verdict = PeerResult.Verdict.ERROR;
+            result.fail(PeerResult.Verdict.ERROR);
             result.error = e.getMessage();
         } catch (IllegalArgumentException e) {
-            result.verdict = PeerResult.Verdict.ERROR;
+            result.fail(PeerResult.Verdict.ERROR);
             result.error = e.getMessage();
         } catch (IOException | java.io.UncheckedIOException e) {
-            result.verdict = PeerResult.Verdict.ERROR;
+            result.fail(PeerResult.Verdict.ERROR);
             result.error = "I/O error: " + e.getMessage();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            result.verdict = PeerResult.Verdict.ERROR;
+            result.fail(PeerResult.Verdict.ERROR);
             result.error = "interrupted";
         } catch (RuntimeException | OutOfMemoryError e) {
-            result.verdict = PeerResult.Verdict.ERROR;
+            result.fail(PeerResult.Verdict.ERROR);
             result.error = "internal error: " + e;
         } finally {
             if (pool != null) pool.shutdownNow();
@@ -273,11 +273,7 @@ public final class PeerVerifier {
         result.violation = PeerViolation.first(result.violation, PairChecker.violation(c.finding()));
         result.rootValue = c.rootValue();
         result.rootOpen = c.rootOpen();
-        result.verdict = switch (c.verdict()) {
-            case VERIFIED -> PeerResult.Verdict.VERIFIED;
-            case INCOMPLETE -> PeerResult.Verdict.INCOMPLETE;
-            case REJECTED -> PeerResult.Verdict.REJECTED;
-        };
+        result.conclude(c);
     }
 
     static long[] initial() {

@@ -96,7 +96,7 @@ class CorpusTest {
             o.input = dir;
             o.threads = 1;
             PeerResult r = PeerVerifier.verify(o);
-            assertEquals(row[2], r.verdict.text(), () -> dir + ": " + r.violation + " " + r.error);
+            assertEquals(row[2], r.verdict().text(), () -> dir + ": " + r.violation + " " + r.error);
             if (row[2].equals("rejected")) assertEquals(row[3], r.violation == null ? null : r.violation.rule, () -> dir + ": first violation " + r.violation);
             if (row[2].equals("verified")) assertTrue(r.entries() > 0, "verified without records");
         });

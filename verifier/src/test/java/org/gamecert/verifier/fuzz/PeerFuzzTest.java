@@ -63,9 +63,9 @@ class PeerFuzzTest {
             o.threads = 1;
             o.tmp = dir.resolve("tmp");
             PeerResult r = PeerVerifier.verify(o);
-            assertNotNull(r.verdict);
-            if (r.verdict == PeerResult.Verdict.REJECTED) assertNotNull(r.violation, "rejected without a rule id");
-            if (r.verdict == PeerResult.Verdict.VERIFIED)
+            assertNotNull(r.verdict());
+            if (r.verdict() == PeerResult.Verdict.REJECTED) assertNotNull(r.violation, "rejected without a rule id");
+            if (r.verdict() == PeerResult.Verdict.VERIFIED)
                 assertTrue(Arrays.equals(content, seeds.get(n)) || onlyWeakerClaims(content, seeds.get(n)), "verified a modified table " + n);
         } finally {
             try (Stream<Path> w = Files.walk(dir)) {

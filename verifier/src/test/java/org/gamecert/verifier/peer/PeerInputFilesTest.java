@@ -30,7 +30,7 @@ class PeerInputFilesTest {
         PeerCodec.encodeRecord(pos[0], pos[1], PeerCodec.PV, 30, 30, b, 0);
         Files.write(d.resolve("optimal_reopening_ab_table_all_026.txt"), b);
         PeerResult r = verify(d);
-        assertEquals(PeerResult.Verdict.REJECTED, r.verdict);
+        assertEquals(PeerResult.Verdict.REJECTED, r.verdict());
         assertEquals(PeerRules.TABLE_1, r.violation.rule);
         assertTrue(r.violation.message.contains("appears twice"), r.violation.message);
     }
@@ -42,7 +42,7 @@ class PeerInputFilesTest {
         Files.createDirectories(d.resolve("more"));
         Files.writeString(d.resolve("optimal_reopening_ab_table_all_26.txt.bak"), "x");
         PeerResult r = verify(d);
-        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict, "the tables themselves are genuine");
+        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict(), "the tables themselves are genuine");
         assertEquals(List.of("README.txt", "more/", "optimal_reopening_ab_table_all_26.txt.bak"), r.unread);
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         PeerReport.printText(r, new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
@@ -60,10 +60,10 @@ class PeerInputFilesTest {
         o.threads = 1;
         o.state = state;
         PeerResult first = PeerVerifier.verify(o);
-        assertEquals(PeerResult.Verdict.VERIFIED, first.verdict);
+        assertEquals(PeerResult.Verdict.VERIFIED, first.verdict());
         assertEquals(10, first.rootValue);
         PeerResult unchanged = PeerVerifier.verify(o); // the checkpoints are of use: nothing checked again
-        assertEquals(PeerResult.Verdict.VERIFIED, unchanged.verdict);
+        assertEquals(PeerResult.Verdict.VERIFIED, unchanged.verdict());
         assertEquals(first.tables.size(), unchanged.skippedTables.size(), "skipped: " + unchanged.skippedTables);
         // The root's table replaced by a false one of the same size: PV +30 instead of +10.
         Path root = d.resolve("optimal_reopening_ab_table_all_26.txt");
@@ -75,7 +75,7 @@ class PeerInputFilesTest {
         assertEquals(b.length, Files.size(root));
         PeerResult again = PeerVerifier.verify(o);
         assertTrue(!again.skippedTables.contains(26), "table 26 changed: not skipped");
-        assertEquals(PeerResult.Verdict.REJECTED, again.verdict);
+        assertEquals(PeerResult.Verdict.REJECTED, again.verdict());
         assertTrue(again.violation.rule.startsWith("PEER-PV"), again.violation.rule);
     }
 
@@ -86,10 +86,10 @@ class PeerInputFilesTest {
         o.threads = 1;
         o.maxMemory = 40_000; // the file is 37 KB: about 74 KB in memory
         PeerResult r = PeerVerifier.verify(o);
-        assertEquals(PeerResult.Verdict.ERROR, r.verdict);
+        assertEquals(PeerResult.Verdict.ERROR, r.verdict());
         assertTrue(r.error.contains("held in memory"), r.error);
         o.maxMemory = 0; // the default budget holds it
-        assertEquals(PeerResult.Verdict.INCOMPLETE, PeerVerifier.verify(o).verdict);
+        assertEquals(PeerResult.Verdict.INCOMPLETE, PeerVerifier.verify(o).verdict());
     }
 
     @Test

@@ -78,7 +78,7 @@ class PeerInputTest {
         PeerOptions o = new PeerOptions();
         o.input = tables;
         PeerResult r = PeerVerifier.verify(o);
-        assertEquals(PeerResult.Verdict.REJECTED, r.verdict);
+        assertEquals(PeerResult.Verdict.REJECTED, r.verdict());
         assertEquals(PeerRules.ROOT_3, r.violation.rule);
     }
 }

@@ -66,7 +66,7 @@ class PeerRealCsvTest {
     void realTableIsIncompleteWithItsTenDiscFrontierAndNoViolation() {
         PeerResult r = verify(CSV);
         assertNull(r.violation, () -> String.valueOf(r.violation));
-        assertEquals(PeerResult.Verdict.INCOMPLETE, r.verdict);
+        assertEquals(PeerResult.Verdict.INCOMPLETE, r.verdict());
         assertEquals(3, r.exitCode());
         TreeMap<Integer, long[]> byDiscs = new TreeMap<>(); // discs -> {rows, exact rows}
         for (int i = 1; i < lines.size(); i++) {
@@ -93,7 +93,7 @@ class PeerRealCsvTest {
         int i = find(9, 16);
         String[] f = row(i);
         PeerResult r = verifyMutated(i, withFields(f, 16, 36, 36));
-        assertEquals(PeerResult.Verdict.REJECTED, r.verdict);
+        assertEquals(PeerResult.Verdict.REJECTED, r.verdict());
         assertEquals(PeerRules.CUT_1, r.violation.rule);
         assertEquals(9, r.violation.layer);
     }
@@ -103,7 +103,7 @@ class PeerRealCsvTest {
         int i = find(9, 8);
         String[] f = row(i);
         PeerResult r = verifyMutated(i, withFields(f, 8, -36, -36));
-        assertEquals(PeerResult.Verdict.REJECTED, r.verdict);
+        assertEquals(PeerResult.Verdict.REJECTED, r.verdict());
         assertEquals(PeerRules.ALL_1, r.violation.rule);
         assertEquals(9, r.violation.layer);
     }
@@ -125,7 +125,7 @@ class PeerRealCsvTest {
         int i = find(8, 1);
         String[] f = row(i);
         PeerResult r = verifyMutated(i, withFields(f, 2, Integer.parseInt(f[3]), Integer.parseInt(f[4])));
-        assertEquals(PeerResult.Verdict.REJECTED, r.verdict);
+        assertEquals(PeerResult.Verdict.REJECTED, r.verdict());
         assertEquals(PeerRules.PV_3, r.violation.rule, () -> r.violation.toString());
         assertEquals(7, r.violation.layer);
     }
@@ -137,7 +137,7 @@ class PeerRealCsvTest {
         int i = find(9, 2);
         String[] f = row(i);
         PeerResult r = verifyMutated(i, withFields(f, 24, Integer.parseInt(f[3]), Integer.parseInt(f[4])));
-        assertEquals(PeerResult.Verdict.REJECTED, r.verdict);
+        assertEquals(PeerResult.Verdict.REJECTED, r.verdict());
         assertEquals(8, r.violation.layer);
         assertTrue(r.violation.rule.startsWith("PEER-PV") || r.violation.rule.startsWith("PEER-PP") || r.violation.rule.startsWith("PEER-AP"),
                 r.violation.toString());
@@ -188,7 +188,7 @@ class PeerRealCsvTest {
             Files.write(dir.resolve(PeerSource.tableFileName(n)), b);
         }
         PeerResult r = verify(dir);
-        assertEquals(PeerResult.Verdict.REJECTED, r.verdict);
+        assertEquals(PeerResult.Verdict.REJECTED, r.verdict());
         assertEquals(PeerRules.ORDER_1, r.violation.rule);
         assertEquals(9, r.violation.layer);
         assertEquals(6, r.violation.entry);

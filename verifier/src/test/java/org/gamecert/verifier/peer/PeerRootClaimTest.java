@@ -51,7 +51,7 @@ class PeerRootClaimTest {
     @Test
     void theGenuineRootIsProvenExact() {
         PeerResult r = verify(VALID);
-        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict);
+        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict());
         assertEquals(10, r.rootValue);
         assertTrue(r.roots.get(0).valueProven());
     }
@@ -59,7 +59,7 @@ class PeerRootClaimTest {
     @Test
     void anAllOnlyRootProvesItsUpperBoundOnly() throws IOException {
         PeerResult r = verify(relabelRoot("all", PeerCodec.ALL, 20, 20));
-        assertEquals(PeerResult.Verdict.INCOMPLETE, r.verdict, "not verified with an unchecked lower bound");
+        assertEquals(PeerResult.Verdict.INCOMPLETE, r.verdict(), "not verified with an unchecked lower bound");
         assertNull(r.rootValue, "no root value from an unchecked bound");
         assertEquals(-36, r.roots.get(0).provenLower);
         assertEquals(20, r.roots.get(0).provenUpper);
@@ -71,7 +71,7 @@ class PeerRootClaimTest {
     @Test
     void aCutOnlyRootProvesItsLowerBoundOnly() throws IOException {
         PeerResult r = verify(relabelRoot("cut", PeerCodec.CUT, 0, 0));
-        assertEquals(PeerResult.Verdict.INCOMPLETE, r.verdict);
+        assertEquals(PeerResult.Verdict.INCOMPLETE, r.verdict());
         assertNull(r.rootValue);
         assertEquals(0, r.roots.get(0).provenLower);
         assertEquals(36, r.roots.get(0).provenUpper);
@@ -80,14 +80,14 @@ class PeerRootClaimTest {
     @Test
     void aCutAndAllRootWithEqualBoundsIsProven() throws IOException {
         PeerResult r = verify(relabelRoot("cutall", PeerCodec.CUT | PeerCodec.ALL, 10, 10));
-        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict);
+        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict());
         assertEquals(10, r.rootValue);
     }
 
     @Test
     void aFalseBoundStillRejects() throws IOException {
         PeerResult r = verify(relabelRoot("cut-false", PeerCodec.CUT, 12, 12)); // the true value is 10
-        assertEquals(PeerResult.Verdict.REJECTED, r.verdict);
+        assertEquals(PeerResult.Verdict.REJECTED, r.verdict());
         assertEquals(PeerRules.CUT_1, r.violation.rule);
     }
 }

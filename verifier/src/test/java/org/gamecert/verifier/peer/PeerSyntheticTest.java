@@ -70,7 +70,7 @@ class PeerSyntheticTest {
     void genuineTablesVerifyWithTheirRootValue() throws IOException {
         PeerResult r = verify(dir(tables), 0, null);
         assertNull(r.violation, () -> String.valueOf(r.violation));
-        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict);
+        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict());
         assertEquals(records(tables), r.entries());
         assertEquals(1, r.rootCount);
         assertEquals("PV", r.roots.get(0).kind);
@@ -86,13 +86,13 @@ class PeerSyntheticTest {
         PairChecker.wideIndexAbove = 0;
         try {
             PeerResult wide = verify(d, 0, null);
-            assertEquals(PeerResult.Verdict.VERIFIED, wide.verdict, () -> String.valueOf(wide.violation));
+            assertEquals(PeerResult.Verdict.VERIFIED, wide.verdict(), () -> String.valueOf(wide.violation));
             assertEquals(narrow.region(), wide.region());
             TreeMap<Integer, byte[]> t = copy();
             int n = t.firstKey() + 2;
             set(t, n, 0, PeerCodec.CUT, 36, 36);
             PeerResult bad = verify(dir(t), 0, null);
-            assertEquals(PeerResult.Verdict.REJECTED, bad.verdict);
+            assertEquals(PeerResult.Verdict.REJECTED, bad.verdict());
             assertEquals(n, bad.violation.layer);
         } finally {
             PairChecker.wideIndexAbove = saved;
@@ -104,7 +104,7 @@ class PeerSyntheticTest {
         Path d = dir(tables);
         PeerResult one = verify(d, 0, null);
         PeerResult many = verify(d, 7, null);
-        assertEquals(PeerResult.Verdict.VERIFIED, many.verdict, () -> String.valueOf(many.violation));
+        assertEquals(PeerResult.Verdict.VERIFIED, many.verdict(), () -> String.valueOf(many.violation));
         assertTrue(many.tables.stream().anyMatch(t -> t.passes > 10));
         for (int i = 0; i < one.tables.size(); i++) {
             assertEquals(one.tables.get(i).region, many.tables.get(i).region);
@@ -150,7 +150,7 @@ class PeerSyntheticTest {
             }
             // Every other mutant with small child ranges: the violation may then surface in a later pass.
             PeerResult res = verify(dir(t), (cuts + alls) % 2 == 0 ? 0 : 5, null);
-            assertEquals(PeerResult.Verdict.REJECTED, res.verdict);
+            assertEquals(PeerResult.Verdict.REJECTED, res.verdict());
             assertEquals(expect, res.violation.rule, res.violation::toString);
             assertEquals(n, res.violation.layer);
             assertEquals(i, res.violation.entry);
@@ -185,7 +185,7 @@ class PeerSyntheticTest {
                 continue;
             }
             PeerResult res = verify(dir(t), 0, null);
-            assertEquals(PeerResult.Verdict.REJECTED, res.verdict, "mutation at table " + n + " record " + i);
+            assertEquals(PeerResult.Verdict.REJECTED, res.verdict(), "mutation at table " + n + " record " + i);
         }
         assertEquals(6, exact);
         assertEquals(4, dropped);
@@ -196,7 +196,7 @@ class PeerSyntheticTest {
         TreeMap<Integer, byte[]> t = new TreeMap<>(tables.headMap(tables.firstKey() + 4, true));
         PeerResult r = verify(dir(t), 0, null);
         assertNull(r.violation, () -> String.valueOf(r.violation));
-        assertEquals(PeerResult.Verdict.INCOMPLETE, r.verdict);
+        assertEquals(PeerResult.Verdict.INCOMPLETE, r.verdict());
         TableResult last = r.tables.get(r.tables.size() - 1);
         assertTrue(last.frontierRecords > 0 && last.frontierRecords <= last.records);
         assertEquals(last.frontierRecords, r.frontierRecords());
@@ -213,14 +213,14 @@ class PeerSyntheticTest {
         TreeMap<Integer, byte[]> t = g.tables();
         Path d = dir(t);
         PeerResult r = verify(d, 0, null);
-        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict, () -> String.valueOf(r.violation));
+        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict(), () -> String.valueOf(r.violation));
         long[] ca = new long[2], cb = new long[2];
         PeerCodec.canonical(a[0], a[1], ca);
         PeerCodec.canonical(b[0], b[1], cb);
         int expectRoots = ca[0] == cb[0] && ca[1] == cb[1] ? 1 : 2;
         assertEquals(expectRoots, r.rootCount);
         PeerResult given = verify(d, 0, PeerCodec.board(b[0], b[1]));
-        assertEquals(PeerResult.Verdict.VERIFIED, given.verdict);
+        assertEquals(PeerResult.Verdict.VERIFIED, given.verdict());
         assertEquals(1, given.rootCount);
         assertEquals(PeerCodec.obf(cb[0], cb[1]), given.roots.get(0).position);
         assertEquals(Integer.valueOf(g.solve(b[0], b[1])), given.rootValue);
@@ -240,13 +240,13 @@ class PeerSyntheticTest {
             PeerTableGenerator.writeTar(tables, o);
         }
         PeerResult tar = verify(d.resolve("postprocess3.tar"), 0, null);
-        assertEquals(PeerResult.Verdict.VERIFIED, tar.verdict, () -> tar.error + " " + tar.violation);
+        assertEquals(PeerResult.Verdict.VERIFIED, tar.verdict(), () -> tar.error + " " + tar.violation);
         assertEquals("tar archive", tar.inputKind);
 
         Path z = Files.createTempDirectory(tmp, "zst");
         PeerTableGenerator.writeTarZst(tables, z.resolve("postprocess3.tar.zst"));
         PeerResult zst = verify(z.resolve("postprocess3.tar.zst"), 0, null);
-        assertEquals(PeerResult.Verdict.VERIFIED, zst.verdict, () -> zst.error + " " + zst.violation);
+        assertEquals(PeerResult.Verdict.VERIFIED, zst.verdict(), () -> zst.error + " " + zst.violation);
         assertEquals(records(tables), zst.entries());
 
         Path s = Files.createTempDirectory(tmp, "split");
@@ -254,7 +254,7 @@ class PeerSyntheticTest {
         List<Path> parts = PeerTableGenerator.split(s.resolve("postprocess3.tar.zst"), 4096);
         assertTrue(parts.size() >= 3);
         PeerResult split = verify(parts.get(0), 23, null);
-        assertEquals(PeerResult.Verdict.VERIFIED, split.verdict, () -> split.error + " " + split.violation);
+        assertEquals(PeerResult.Verdict.VERIFIED, split.verdict(), () -> split.error + " " + split.violation);
         assertEquals(parts.size(), split.sumsChecked);
         assertTrue(split.inputKind.contains(parts.size() + " parts"), split.inputKind);
         assertEquals(zst.region(), split.region());
@@ -266,13 +266,13 @@ class PeerSyntheticTest {
         b[b.length / 2] ^= 1;
         Files.write(bad, b);
         PeerResult rej = verify(parts.get(0), 0, null);
-        assertEquals(PeerResult.Verdict.REJECTED, rej.verdict);
+        assertEquals(PeerResult.Verdict.REJECTED, rej.verdict());
         assertEquals(PeerRules.SUMS_1, rej.violation.rule);
         assertTrue(rej.violation.message.contains(bad.getFileName().toString()), rej.violation.message);
         // A missing part in the middle: an input error naming the gap.
         Files.delete(bad);
         PeerResult gap = verify(parts.get(0), 0, null);
-        assertEquals(PeerResult.Verdict.ERROR, gap.verdict);
+        assertEquals(PeerResult.Verdict.ERROR, gap.verdict());
     }
 
     @Test
@@ -286,7 +286,7 @@ class PeerSyntheticTest {
             PeerTableGenerator.writeTar(tables, o, order);
         }
         PeerResult r = verify(z.resolve("postprocess3.tar.zst"), 11, null);
-        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict, () -> r.error + " " + r.violation);
+        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict(), () -> r.error + " " + r.violation);
         assertEquals(records(tables), r.entries());
         assertEquals(Integer.valueOf(rootValue), r.rootValue);
     }
@@ -298,7 +298,7 @@ class PeerSyntheticTest {
         byte[] b = t.get(n);
         t.put(n, java.util.Arrays.copyOf(b, b.length - 5));
         PeerResult r = verify(dir(t), 0, null);
-        assertEquals(PeerResult.Verdict.REJECTED, r.verdict);
+        assertEquals(PeerResult.Verdict.REJECTED, r.verdict());
         assertEquals(PeerRules.REC_1, r.violation.rule);
     }
 
@@ -309,16 +309,16 @@ class PeerSyntheticTest {
         o.input = d;
         o.state = tmp.resolve("state");
         PeerResult first = PeerVerifier.verify(o);
-        assertEquals(PeerResult.Verdict.VERIFIED, first.verdict);
+        assertEquals(PeerResult.Verdict.VERIFIED, first.verdict());
         assertTrue(first.skippedTables.isEmpty());
         PeerResult second = PeerVerifier.verify(o);
-        assertEquals(PeerResult.Verdict.VERIFIED, second.verdict);
+        assertEquals(PeerResult.Verdict.VERIFIED, second.verdict());
         assertEquals(tables.size(), second.skippedTables.size());
         assertEquals(first.region(), second.region());
         // A changed table is not skipped.
         Files.write(d.resolve(PeerSource.tableFileName(tables.lastKey())), new byte[0]);
         PeerResult third = PeerVerifier.verify(o);
-        assertNotEquals(PeerResult.Verdict.VERIFIED, third.verdict);
+        assertNotEquals(PeerResult.Verdict.VERIFIED, third.verdict());
     }
 
     @Test

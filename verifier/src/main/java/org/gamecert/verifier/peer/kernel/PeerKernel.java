@@ -30,9 +30,29 @@ public final class PeerKernel {
         }
     }
 
-    /** What the kernel concluded: the verdict, the first finding, the root's value or why not. */
-    public record Conclusion(Verdict verdict, PeerFinding finding, Integer rootValue,
-            String rootOpen) {}
+    /**
+     * What the kernel concluded: the verdict, the first finding, the root's value or why not. Only
+     * the kernel makes one (private constructor), so only it can hand PeerResult a VERIFIED.
+     */
+    public static final class Conclusion {
+        private final Verdict verdict;
+        private final PeerFinding finding;
+        private final Integer rootValue;
+        private final String rootOpen;
+
+        private Conclusion(Verdict verdict, PeerFinding finding, Integer rootValue,
+                String rootOpen) {
+            this.verdict = verdict;
+            this.finding = finding;
+            this.rootValue = rootValue;
+            this.rootOpen = rootOpen;
+        }
+
+        public Verdict verdict() { return verdict; }
+        public PeerFinding finding() { return finding; }
+        public Integer rootValue() { return rootValue; }
+        public String rootOpen() { return rootOpen; }
+    }
 
     /** A table checked before (a restart record, --state) and what its check found. */
     record Prior(long records, long region, long auxiliary, long frontierRecords,
