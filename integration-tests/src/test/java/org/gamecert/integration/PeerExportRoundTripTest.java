@@ -43,7 +43,7 @@ class PeerExportRoundTripTest {
         Path tables = dir.resolve("tables");
         produce("export", "--format", "peer-6x6", "--in", cert.toString(), "--out", tables.toString());
         PeerResult asDir = peer(tables);
-        assertEquals(PeerResult.Verdict.VERIFIED, asDir.verdict, () -> asDir.error + " " + asDir.violation);
+        assertEquals(PeerResult.Verdict.VERIFIED, asDir.verdict(), () -> asDir.error + " " + asDir.violation);
         assertEquals(ours.entries, asDir.entries());
         assertEquals(ourCensus.size(), asDir.tables.size());
         for (TableResult t : asDir.tables) {
@@ -58,7 +58,7 @@ class PeerExportRoundTripTest {
         Path first = dir.resolve("postprocess3.tar.zst.000");
         assertTrue(Files.exists(dir.resolve("SHA256SUMS")) && Files.exists(dir.resolve("postprocess3.tar.zst.001")));
         PeerResult asParts = peer(first);
-        assertEquals(PeerResult.Verdict.VERIFIED, asParts.verdict, () -> asParts.error + " " + asParts.violation);
+        assertEquals(PeerResult.Verdict.VERIFIED, asParts.verdict(), () -> asParts.error + " " + asParts.violation);
         assertEquals(asDir.region(), asParts.region());
         assertEquals(asDir.entries(), asParts.entries());
 
@@ -70,7 +70,7 @@ class PeerExportRoundTripTest {
             f.write(b ^ 0x40);
         }
         PeerResult damaged = peer(first);
-        assertTrue(damaged.verdict == PeerResult.Verdict.REJECTED || damaged.verdict == PeerResult.Verdict.ERROR);
+        assertTrue(damaged.verdict() == PeerResult.Verdict.REJECTED || damaged.verdict() == PeerResult.Verdict.ERROR);
         String said = damaged.error + " " + damaged.violation;
         assertTrue(said.contains("postprocess3.tar.zst.001"), said);
     }

@@ -77,7 +77,7 @@ public final class PeerAuditMain {
             Path dir = exportInput(in, work, err);
             if (dir == null) return 2;
             PeerResult base = verify(dir, work);
-            if (base.verdict != PeerResult.Verdict.VERIFIED) {
+            if (base.verdict() != PeerResult.Verdict.VERIFIED) {
                 err.println("error: the valid input " + dir + " is not verified: " + base.violation + " " + base.error);
                 return 2;
             }
@@ -184,21 +184,21 @@ public final class PeerAuditMain {
             PeerResult r = verify(tmp, tmp.resolveSibling(tmp.getFileName() + "-tmp"));
             long nanos = System.nanoTime() - s;
             String label = inputs.get(which).name + " seed " + i + ": " + mu.detail;
-            String falseClaim = r.verdict == PeerResult.Verdict.VERIFIED ? truths.get(which).firstFalseClaim(mu.tables) : null;
+            String falseClaim = r.verdict() == PeerResult.Verdict.VERIFIED ? truths.get(which).firstFalseClaim(mu.tables) : null;
             synchronized (t) {
                 t.mutants++;
                 t.slowestNanos = Math.max(t.slowestNanos, nanos);
-                if (r.verdict == PeerResult.Verdict.REJECTED) {
+                if (r.verdict() == PeerResult.Verdict.REJECTED) {
                     t.rejected++;
                     PeerViolation v = r.violation;
                     String rule = v == null ? "?" : v.rule;
                     t.rules.merge(rule, 1L, Long::sum);
                     if (m.expectedRules.contains(rule)) t.expectedRule++;
                     else if (t.unexpected.size() < 5) t.unexpected.add(label + " -> " + v);
-                } else if (r.verdict == PeerResult.Verdict.VERIFIED && falseClaim == null) {
+                } else if (r.verdict() == PeerResult.Verdict.VERIFIED && falseClaim == null) {
                     t.equivalent++;
                 } else if (t.misses.size() < 5) {
-                    t.misses.add(label + " -> " + r.verdict.text() + (falseClaim != null ? " although " + falseClaim : "")
+                    t.misses.add(label + " -> " + r.verdict().text() + (falseClaim != null ? " although " + falseClaim : "")
                             + (r.error != null ? " (" + r.error + ")" : ""));
                 }
             }

@@ -49,7 +49,7 @@ public final class PeerCorpusMain {
             Path to = peer.resolve("valid").resolve(in.name());
             s.write(to);
             PeerResult r = PeerAuditMain.verify(to, work);
-            if (r.verdict != PeerResult.Verdict.VERIFIED) throw new IllegalStateException(to + " not verified: " + r.violation);
+            if (r.verdict() != PeerResult.Verdict.VERIFIED) throw new IllegalStateException(to + " not verified: " + r.violation);
             lines.add("peer/valid/" + in.name() + "\tpeer\tverified\t-\t-\tpeer 6x6 tables of a " + in.mode()
                     + " solve of " + in.board() + " (" + r.entries() + " records)");
         }
@@ -67,11 +67,11 @@ public final class PeerCorpusMain {
                     mu.tables.write(to);
                     PeerResult r = PeerAuditMain.verify(to, work);
                     String what = "from " + inputs.get(k).name() + ", seed " + seed + ": " + mu.detail;
-                    if (r.verdict == PeerResult.Verdict.REJECTED && r.violation != null && m.expectedRules.contains(r.violation.rule)) {
+                    if (r.verdict() == PeerResult.Verdict.REJECTED && r.violation != null && m.expectedRules.contains(r.violation.rule)) {
                         line = "peer/mutants/" + m.name + "\tpeer\trejected\t" + r.violation.rule + "\t" + m.name + "\t" + what;
                         break search;
                     }
-                    String falseClaim = r.verdict == PeerResult.Verdict.VERIFIED ? truth[k].firstFalseClaim(mu.tables) : null;
+                    String falseClaim = r.verdict() == PeerResult.Verdict.VERIFIED ? truth[k].firstFalseClaim(mu.tables) : null;
                     if (falseClaim != null) { // a miss of our verifier: list what a sound one must say
                         String rule = new TreeSet<>(m.expectedRules).first();
                         System.err.println("WARNING: " + m.name + " mutant verified although " + falseClaim + "; listed as rejected " + rule);
@@ -79,7 +79,7 @@ public final class PeerCorpusMain {
                         break search;
                     }
                     if (System.getenv("PEER_CORPUS_DEBUG") != null)
-                        System.err.println(m.name + " " + what + " -> " + r.verdict.text() + " " + r.violation);
+                        System.err.println(m.name + " " + what + " -> " + r.verdict().text() + " " + r.violation);
                     PeerAuditMain.deleteTree(to);
                 }
             }
