@@ -42,6 +42,12 @@ interface Faults {
         return ranges;
     }
 
+    /** The checker that checks each of a block's parts ranges (one per thread). */
+    default org.gamecert.verifier.kernel.EntryChecker[] checkers(org.gamecert.verifier.kernel.EntryChecker[] workers,
+                                                                 int parts) {
+        return java.util.Arrays.copyOf(workers, parts);
+    }
+
     /** The key range of the layer below held in a segment. */
     default KeyRange range(KeyRange held) {
         return held;

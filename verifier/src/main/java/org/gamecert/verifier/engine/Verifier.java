@@ -321,7 +321,7 @@ public final class Verifier {
         void inParallel(LayerPass pass, int m) throws IOException {
             int parts = pool == null || m < parallelMinEntries ? 1 : workers.length;
             int[][] ranges = faults.ranges(m, parts);
-            EntryChecker[] used = Arrays.copyOf(workers, ranges.length);
+            EntryChecker[] used = faults.checkers(workers, ranges.length);
             FutureTask<?>[] tasks = new FutureTask<?>[ranges.length];
             for (int t = 0; t < ranges.length; t++) {
                 int from = ranges[t][0], to = ranges[t][1];

@@ -50,6 +50,30 @@ public final class EntryChecker {
     private long block, index, mover, opp, legal;
     private int d, lo, hi, mv, k, n, star, best, flags;
 
+    /**
+     * Held while a range or a recheck uses this checker's scratch: an engine that gave one checker
+     * to two threads at once could mix two entries' moves, so that is refused (an engine fault).
+     */
+    private volatile boolean busy;
+    private static final VarHandle BUSY;
+
+    static {
+        try {
+            BUSY = MethodHandles.lookup().findVarHandle(EntryChecker.class, "busy", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Takes the checker for one use (atomically); false if another use has not ended. */
+    boolean enter() {
+        return BUSY.compareAndSet(this, false, true);
+    }
+
+    void leave() {
+        busy = false;
+    }
+
     EntryChecker(Kernel kernel, boolean worker) {
         this.kernel = kernel;
         this.game = kernel.game;

@@ -112,15 +112,26 @@ public final class LayerCheck {
         }
 
         public void gather(KeyRange range, ChildLookup lookup) {
-            recheckTiling.next(range, "the recheck's layer below");
-            LayerPass pass = new LayerPass(LayerCheck.this, range, below >= 0 ? lookup : null);
-            checker.gather(pass, block, discs, best.entry(), mover, opp, k, lo, hi, mv);
+            if (!checker.enter()) throw kernel.engineFault("a recheck used by two threads at once");
+            try {
+                recheckTiling.next(range, "the recheck's layer below");
+                LayerPass pass = new LayerPass(LayerCheck.this, range, below >= 0 ? lookup : null);
+                checker.gather(pass, block, discs, best.entry(), mover, opp, k, lo, hi, mv);
+            } finally {
+                checker.leave();
+            }
         }
 
         /** The rule the entry breaks first (the violation found stands if none is found). */
         public void conclude() {
             if (!recheckTiling.done) throw kernel.engineFault("the recheck's ranges end early");
-            Violation v = checker.recheck();
+            if (!checker.enter()) throw kernel.engineFault("a recheck used by two threads at once");
+            Violation v;
+            try {
+                v = checker.recheck();
+            } finally {
+                checker.leave();
+            }
             if (v != null) best = v;
         }
     }

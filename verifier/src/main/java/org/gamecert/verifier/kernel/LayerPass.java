@@ -77,15 +77,18 @@ public final class LayerPass {
     /** Checks entries [from, to) of the current block with checker c,
             its one range of the block. */
     public void check(EntryChecker c, int from, int to) {
-        c.rangeSerial = serial;
-        c.rangeFrom = from;
-        c.rangeTo = to;
-        c.first = null;
+        if (!c.enter()) throw check.kernel.engineFault("a checker used by two threads at once");
         try {
+            c.rangeSerial = serial;
+            c.rangeFrom = from;
+            c.rangeTo = to;
+            c.first = null;
             for (int i = Math.max(0, from); i < to && base + i < limit; i++)
                 c.checkEntry(this, block, payload, i, base + i);
         } catch (Kernel.Stop stop) {
             if (!c.worker) throw stop; // a worker's violation is in c.first
+        } finally {
+            c.leave();
         }
     }
 

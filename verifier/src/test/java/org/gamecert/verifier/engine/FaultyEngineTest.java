@@ -98,6 +98,14 @@ class FaultyEngineTest {
                 return parts < 2 ? Faults.NONE.ranges(m, parts) : new int[][] {{0, m}, {0, m}};
             }
         });
+        f.put("one checker for every range of a block's split", () -> new Faults() {
+            public org.gamecert.verifier.kernel.EntryChecker[] checkers(org.gamecert.verifier.kernel.EntryChecker[] workers,
+                                                                        int parts) {
+                org.gamecert.verifier.kernel.EntryChecker[] one = new org.gamecert.verifier.kernel.EntryChecker[parts];
+                java.util.Arrays.fill(one, workers[0]); // on several threads at once, or one after another
+                return one;
+            }
+        });
         f.put("answer with another record", () -> new Faults() {
             public ChildLookup lookup(Layer table) {
                 return (occ, mover, answer) -> {
