@@ -41,6 +41,9 @@ final class LeafSearch {
                 if (best >= beta) break;
             }
         }
+        // Game.child never yields a non-terminal position without a move; fail safe if it did.
+        if (best == Integer.MIN_VALUE)
+            throw new IllegalStateException("a leaf position without moves");
         return best;
     }
 }
