@@ -76,6 +76,36 @@ public final class SpecEdgeVectors {
         v.add(new Vector("edge-valid-unreached-true-entry.gsc", extra.write(), "verified", "-",
                 "a weak certificate plus one true entry nobody needs ({C}, lower bound -16): verified, 1 unreached entry "
                         + "(R-REACH-1 only when asked, SPEC §10.2)"));
+        // Mode 3 (SPEC 1.1 §9.1): the weak certificate of the 10-disc position with leaves of at
+        // most 3 empty cells, once with an entry kept at a leaf, once with a bound next to the
+        // leaves that the verifier's own search refutes.
+        TestCert leaves = o4.build(p10[0], p10[1], 2);
+        leaves.mode = 3;
+        leaves.leafEmpties = 3;
+        List<TestCert.Entry> atLeaves = new ArrayList<>();
+        for (TestCert.Entry e : leaves.entries) if (16 - Long.bitCount(e.occ) <= 3) atLeaves.add(e);
+        leaves.entries.removeAll(atLeaves);
+        for (long[] row : leaves.census) if (16 - row[0] <= 3) row[2] = 0;
+        TestCert kept = leaves.copy();
+        TestCert.Entry leaf = atLeaves.get(0).copy();
+        kept.entries.add(leaf);
+        for (long[] row : kept.census) if (row[0] == Long.bitCount(leaf.occ)) row[2]++;
+        v.add(new Vector("edge-rejected-leaf-1-entry-at-a-leaf.gsc", kept.write(), "rejected", "R-LEAF-1",
+                "Othello 4x4 weak with endgame leaves (mode 3, leaf_empties 3) and one entry kept at a leaf (3 empty cells)"));
+        TestCert refuted = leaves.copy();
+        long[] out = new long[3];
+        for (TestCert.Entry e : refuted.entries) {
+            if (16 - Long.bitCount(e.occ) != 4 || e.kind != (TestCert.C | TestCert.A)) continue;
+            long opp = e.occ & ~e.mover;
+            boolean allLeaves = true;
+            for (long m = o4.game.legalMoveCodes(e.mover, opp); m != 0; m &= m - 1)
+                if (o4.game.child(e.mover, opp, Long.numberOfTrailingZeros(m), out) == Game.TERMINAL) allLeaves = false;
+            if (!allLeaves || e.lo >= 16) continue;
+            e.lo = e.hi = e.lo + 1;
+            break;
+        }
+        v.add(new Vector("edge-rejected-leaf-2-cut-refuted.gsc", refuted.write(), "rejected", "R-LEAF-2",
+                "the same mode-3 certificate with one {C,A} bound next to the leaves raised by 1: its cut move's leaf is worth less"));
         // Points where the rule id depends on reading order (SPEC §1, §5.2, §9, §11): a valid
         // certificate whose first block (one entry) gets a crafted payload; its chain is sealed over it.
         TestCert base = o4.build(p10[0], p10[1], 1);
