@@ -22,6 +22,9 @@ import java.util.TreeMap;
 public final class CertificateReader {
     public Game game;
     public int family, width, height, symmetry, mode, rootValue, leafEmpties;
+    /** A part of a composite (SPEC §15.1): mode has the bit 0x80, and the root's claim. */
+    public boolean part;
+    public int rootKinds, rootUpper;
     public long rootMover, rootOpponent;
     public String info;
     public String commitmentId;
@@ -29,8 +32,14 @@ public final class CertificateReader {
     public long[][] census; // rows of {discs, region, aux}
     public long entries, blocks;
 
+    /** The HEADER frame's content, as read. */
+    public byte[] headerBytes;
+
     public static CertificateReader read(Path file) throws IOException {
-        byte[] all = Files.readAllBytes(file);
+        return read(Files.readAllBytes(file));
+    }
+
+    public static CertificateReader read(byte[] all) throws IOException {
         CertificateReader r = new CertificateReader();
         r.parse(ByteBuffer.wrap(all).order(ByteOrder.LITTLE_ENDIAN));
         return r;
@@ -44,17 +53,21 @@ public final class CertificateReader {
         if (b.remaining() < 12 || b.getInt(0) != CertificateWriter.MAGIC_HEADER || b.get(8) != 'G' || b.get(9) != 'S'
                 || b.get(10) != 'C' || b.get(11) != 'F') throw new FormatException("not a gamecert certificate");
         byte[] header = frame(b, CertificateWriter.MAGIC_HEADER);
+        headerBytes = header;
         ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
         h.position(4);
         if (h.getShort() != 1) throw new FormatException("unsupported certificate version");
         family = h.get(); width = h.get(); height = h.get();
         h.get(); // utility
-        symmetry = h.get(); mode = h.get();
+        symmetry = h.get(); mode = h.get() & 0xFF;
+        part = (mode & 0x80) != 0;
+        mode &= 0x7F; // the base mode: 1 semi-strong, 2 weak, 3 weak with leaves
         if (mode == 3) leafEmpties = h.get(); // weak with endgame leaves (SPEC §9.1)
         int tbLen = h.get() & 0xFF;
         int[] tb = new int[tbLen];
         for (int i = 0; i < tbLen; i++) tb[i] = h.get() & 0xFF;
         rootMover = h.getLong(); rootOpponent = h.getLong(); rootValue = h.get();
+        if (part) { rootKinds = h.get() & 0xFF; rootUpper = h.get(); }
         h.getInt(); h.getInt();
         int infoLen = h.getShort() & 0xFFFF;
         byte[] inf = new byte[infoLen];
@@ -137,7 +150,7 @@ public final class CertificateReader {
                 if ((k & Kinds.A) != 0) e.value2[i] = raw[p++];
             }
         }
-        for (int i = 0; i < count; i++) if (e.kinds[i] != Kinds.A) e.move[i] = raw[p++];
+        for (int i = 0; i < count; i++) if (Kinds.hasMove(e.kinds[i])) e.move[i] = raw[p++];
         if (p != raw.length) throw new FormatException("payload length mismatch");
         return e;
     }

@@ -44,21 +44,31 @@ public final class CertificateWriter {
     /** leafEmpties > 0 (weak only): mode 3, positions with at most that many empty cells are leaves (SPEC §9.1). */
     public static byte[] header(Game game, Extractor.Mode mode, int leafEmpties, long rootMover, long rootOpponent, int rootValue,
                                 String info) {
+        return header(game, mode, leafEmpties, rootMover, rootOpponent, null, rootValue, info);
+    }
+
+    /**
+     * With {@code claim} not null: the header of a part (SPEC §15.1, mode | 0x80) whose root claim
+     * is that; rootValue is then ignored (root_value is the claim's lower end).
+     */
+    public static byte[] header(Game game, Extractor.Mode mode, int leafEmpties, long rootMover, long rootOpponent,
+                                Claim claim, int rootValue, String info) {
         if (leafEmpties > 0 && mode != Extractor.Mode.WEAK) throw new IllegalArgumentException("endgame leaves are for weak certificates");
         byte[] inf = info.getBytes(StandardCharsets.UTF_8);
-        int fixed = leafEmpties > 0 ? 41 : 40;
+        int fixed = (leafEmpties > 0 ? 41 : 40) + (claim != null ? 2 : 0);
         ByteBuffer b = ByteBuffer.allocate(fixed + game.moveCodes + inf.length).order(ByteOrder.LITTLE_ENDIAN);
         b.put("GSCF".getBytes(StandardCharsets.US_ASCII));
         b.putShort((short) 1);
         b.put((byte) game.family).put((byte) game.width).put((byte) game.height);
         b.put((byte) (game.family == Game.FAMILY_OTHELLO ? 1 : 2));
         b.put((byte) game.symmetry);
-        b.put((byte) (mode == Extractor.Mode.SEMI_STRONG ? 1 : leafEmpties > 0 ? 3 : 2));
+        b.put((byte) ((mode == Extractor.Mode.SEMI_STRONG ? 1 : leafEmpties > 0 ? 3 : 2) | (claim != null ? 0x80 : 0)));
         if (leafEmpties > 0) b.put((byte) leafEmpties);
         b.put((byte) game.moveCodes);
         for (int i = 0; i < game.moveCodes; i++) b.put((byte) game.tbAt(i));
         b.putLong(rootMover).putLong(rootOpponent);
-        b.put((byte) rootValue);
+        if (claim == null) b.put((byte) rootValue);
+        else b.put((byte) claim.lo).put((byte) claim.kinds).put((byte) claim.hi);
         b.putInt(MAX_BLOCK_BYTES).putInt(MAX_BLOCK_ENTRIES);
         b.putShort((short) inf.length).put(inf);
         return b.array();
@@ -86,7 +96,7 @@ public final class CertificateWriter {
                 if ((k & Kinds.A) != 0) keys.write(e.value2[i]);
             }
         }
-        for (int i = from; i < to; i++) if (e.kinds[i] != Kinds.A) keys.write(e.move[i]);
+        for (int i = from; i < to; i++) if (Kinds.hasMove(e.kinds[i])) keys.write(e.move[i]);
         return keys.toByteArray();
     }
 

@@ -133,8 +133,23 @@ public final class Extractor {
     /** The largest such file, in bytes (it lives while its layer is processed). */
     public long cutCountsFilePeakBytes() { return popularFilePeak; }
 
+    /**
+     * Positions with this many discs (more than the root's) get open entries (SPEC §15): their
+     * claim, the needs of their parents, is left to a part of a composite. Their subtrees are not
+     * extracted; the entries' values come from the search. -1: none.
+     */
+    private int splitDiscs = -1;
+
+    /** Makes the positions with {@code discs} discs open entries, to be discharged by parts. */
+    public void splitAt(int discs) { splitDiscs = discs; }
+
     /** Extracts everything in memory: the layers are kept in the result (small solves, tests). */
     public Result run(long rootMover, long rootOpponent, Mode mode) {
+        return run(rootMover, rootOpponent, mode, (Claim) null);
+    }
+
+    /** In memory, for a part (SPEC §15.1) when {@code claim} is not null. */
+    public Result run(long rootMover, long rootOpponent, Mode mode, Claim claim) {
         Result res = new Result();
         Store inMemory = new Store() {
             final List<LayerEntries> parts = new ArrayList<>();
@@ -148,7 +163,7 @@ public final class Extractor {
             }
         };
         try {
-            State s = run(rootMover, rootOpponent, mode, inMemory);
+            State s = run(rootMover, rootOpponent, mode, claim, inMemory);
             res.rootValue = s.rootValue;
             res.rootLayer = s.rootLayer;
             res.rootMoveCanonical = s.rootMoveCanonical;
@@ -164,6 +179,15 @@ public final class Extractor {
 
     /** Extracts from the root, handing each finished layer to the store; returns the final state. */
     public State run(long rootMover, long rootOpponent, Mode mode, Store store) throws java.io.IOException {
+        return run(rootMover, rootOpponent, mode, (Claim) null, store);
+    }
+
+    /**
+     * With a claim: a part's extraction (SPEC §15.1), from the needs the claim names on the root
+     * (its exact value is the claim's, not searched again).
+     */
+    public State run(long rootMover, long rootOpponent, Mode mode, Claim claim, Store store) throws java.io.IOException {
+        if (claim != null && claim.mode() != mode) throw new IllegalArgumentException("a " + claim + " claim needs a " + claim.mode() + " part");
         State s = new State();
         long[] canon = new long[2];
         game.canonical(rootMover, rootOpponent, canon);
@@ -173,7 +197,7 @@ public final class Extractor {
         s.rootLayer = game.discs(rootMover, rootOpponent);
         s.layer = s.rootLayer;
         long t0 = System.nanoTime(), n0 = oracle.nodes();
-        s.rootValue = oracle.value(canon[0], canon[1]);
+        s.rootValue = claim != null ? claim.lo : oracle.value(canon[0], canon[1]);
         rootSearchNodes = oracle.nodes() - n0;
         rootSearchSeconds = (System.nanoTime() - t0) / 1e9;
         int rows = game.cells - s.rootLayer + 1;
@@ -181,7 +205,14 @@ public final class Extractor {
         s.aux = new long[rows];
         s.proofTerminals = new long[rows];
         NeedMap cur = new NeedMap();
-        if (mode == Mode.SEMI_STRONG) {
+        if (claim != null && claim.exact()) {
+            cur.add(canon[0], canon[1], claim.kinds, NeedMap.NO_LOWER, NeedMap.NO_UPPER, claim.lo);
+        } else if (claim != null) {
+            int lower = (claim.kinds & Kinds.C) != 0 && claim.lo > game.uMin ? claim.lo : NeedMap.NO_LOWER;
+            int upper = (claim.kinds & Kinds.A) != 0 && claim.hi < game.uMax ? claim.hi : NeedMap.NO_UPPER;
+            if (lower == NeedMap.NO_LOWER && upper == NeedMap.NO_UPPER) throw new IllegalArgumentException("a claim of no bound");
+            cur.add(canon[0], canon[1], 0, lower, upper, NeedMap.UNKNOWN);
+        } else if (mode == Mode.SEMI_STRONG) {
             cur.add(canon[0], canon[1], Kinds.P, NeedMap.NO_LOWER, NeedMap.NO_UPPER, s.rootValue);
         } else {
             int lower = s.rootValue > game.uMin ? s.rootValue : NeedMap.NO_LOWER;
@@ -208,6 +239,7 @@ public final class Extractor {
             currentLayerSize = s.needs.size();
             positionsDone.set(0);
             boolean parallelChildren = threads > 1 && s.needs.size() < 4L * threads;
+            boolean open = splitDiscs > s.rootLayer && d == splitDiscs;
             int row = d - s.rootLayer;
             NeedMap next = new NeedMap();
             List<java.nio.file.Path> runs = new ArrayList<>();
@@ -223,13 +255,15 @@ public final class Extractor {
             long nextBudget = Math.max(needBudget / 2, needBudget - cutPopularity.bytes());
             try (NeedFiles.Source needs = s.needs) {
                 while (needs.next(c, chunk)) {
-                    LayerEntries entries = processChunk(d, c, local, parallelChildren);
+                    LayerEntries entries = processChunk(d, c, local, parallelChildren, open);
                     for (int i = c.from; i < c.to; i++) {
                         int k = c.needs.kinds[i] & 0xFF;
-                        if ((k & Kinds.REGION) != 0 || (k & Kinds.TERMINAL) != 0) s.region[row]++;
+                        // An open entry's position is counted by the part that proves it (SPEC §15.4).
+                        if (((k & Kinds.REGION) != 0 && !open) || (k & Kinds.TERMINAL) != 0) s.region[row]++;
                         else if ((k & Kinds.PROOF_TERMINAL) != 0) s.proofTerminals[row]++;
                     }
-                    for (int i = 0; i < entries.count; i++) if (!Kinds.isExact(entries.kinds[i])) s.aux[row]++;
+                    for (int i = 0; i < entries.count; i++)
+                        if (!Kinds.isExact(entries.kinds[i]) && !Kinds.isOpen(entries.kinds[i])) s.aux[row]++;
                     if (d == s.rootLayer) {
                         int r = entries.find(s.rootCanonMover, s.rootCanonOpponent);
                         if (r >= 0 && (entries.kinds[r] & (Kinds.REGION | Kinds.C)) != 0)
@@ -298,13 +332,15 @@ public final class Extractor {
     }
 
     /** Processes needs [c.from, c.to) of layer d: their entries; the needs they push stay in the workers. */
-    private LayerEntries processChunk(int d, NeedFiles.Chunk c, ThreadLocal<Worker> local, boolean parallelChildren) {
+    private LayerEntries processChunk(int d, NeedFiles.Chunk c, ThreadLocal<Worker> local, boolean parallelChildren,
+                                      boolean open) {
         NeedMap.Sorted needs = c.needs;
         int from = c.from, n = c.to - c.from;
         byte[] eKind = new byte[n], eV1 = new byte[n], eV2 = new byte[n], eMove = new byte[n];
         IntStream range = IntStream.range(0, n);
         Runnable body = () -> (threads > 1 ? range.parallel() : range).forEach(i -> {
-            processPosition(needs, from + i, i, local.get(), eKind, eV1, eV2, eMove, parallelChildren);
+            if (open) openEntry(needs, from + i, i, eKind, eV1, eV2);
+            else processPosition(needs, from + i, i, local.get(), eKind, eV1, eV2, eMove, parallelChildren);
             positionsDone.incrementAndGet();
         });
         if (threads == 1) body.run();
@@ -330,6 +366,27 @@ public final class Extractor {
         }
         entriesDone.addAndGet(count);
         return le;
+    }
+
+    /**
+     * The open entry of need i (SPEC §15): what its parents need of it, no move, nothing pushed.
+     * An exact need gets its value (known from the parent, else searched); bounds are the needs'.
+     */
+    private void openEntry(NeedMap.Sorted needs, int i, int e, byte[] eKind, byte[] eV1, byte[] eV2) {
+        long m = needs.mover[i], o = needs.opponent[i];
+        int kinds = needs.kinds[i] & 0xFF;
+        int region = kinds & Kinds.REGION;
+        if (region == 0 && needs.lower[i] == NeedMap.NO_LOWER && needs.upper[i] == NeedMap.NO_UPPER)
+            return; // a terminal position: counted in the census, no entry
+        if (region != 0) {
+            eKind[e] = (byte) (Kinds.OPEN | Kinds.reduce(region));
+            eV1[e] = (byte) (needs.known[i] != NeedMap.UNKNOWN ? needs.known[i] : oracle.value(m, o));
+            return;
+        }
+        int set = 0;
+        if (needs.lower[i] != NeedMap.NO_LOWER) { set |= Kinds.C; eV1[e] = needs.lower[i]; }
+        if (needs.upper[i] != NeedMap.NO_UPPER) { set |= Kinds.A; eV2[e] = needs.upper[i]; }
+        eKind[e] = (byte) (Kinds.OPEN | set);
     }
 
     /** The entry of need i (written at index e of the outputs) and the needs it pushes. */

@@ -4,6 +4,12 @@ package org.gamecert.producer.cert;
 public final class Kinds {
     public static final int P = 0x01, AP = 0x02, PP = 0x04, A = 0x08, C = 0x10;
     public static final int REGION = P | AP | PP;
+    /**
+     * The bit O of an entry's kind byte (SPEC §5.4, parts only): the entry is open, its claim is
+     * proven by another part of a composite (§15). Never on a need record (whose 0x40 is
+     * {@link #PROOF_TERMINAL}).
+     */
+    public static final int OPEN = 0x40;
     /** Producer-internal flag on a need record: a terminal position of R (Connect Four census). */
     public static final int TERMINAL = 0x80;
     /**
@@ -31,6 +37,11 @@ public final class Kinds {
 
     public static boolean isExact(int kinds) { return (kinds & REGION) != 0; }
 
+    /** Whether an entry of this kind byte stores a move (SPEC §5.2: not {A}, not an open entry). */
+    public static boolean hasMove(int kinds) { return (kinds & OPEN) == 0 && (kinds & (REGION | C)) != 0; }
+
+    public static boolean isOpen(int kinds) { return (kinds & OPEN) != 0; }
+
     public static String text(int kinds) {
         StringBuilder sb = new StringBuilder();
         if ((kinds & P) != 0) sb.append("P,");
@@ -39,6 +50,7 @@ public final class Kinds {
         if ((kinds & C) != 0) sb.append("C,");
         if ((kinds & A) != 0) sb.append("A,");
         if (sb.length() > 0) sb.setLength(sb.length() - 1);
+        if ((kinds & OPEN) != 0) sb.append(" (open)");
         return sb.toString();
     }
 }

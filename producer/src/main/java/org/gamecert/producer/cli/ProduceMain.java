@@ -15,7 +15,7 @@ import java.io.PrintWriter;
  */
 @Command(name = "produce", mixinStandardHelpOptions = true, version = "gamecert producer 0.1.0",
         description = "Solve a game position with reopening alpha-beta and write a gamecert certificate (SPEC v1), or query one.",
-        subcommands = {SolveCommand.class, QueryCommand.class, org.gamecert.producer.release.ReleaseCommand.class, org.gamecert.producer.release.KeygenCommand.class, org.gamecert.producer.mutate.MutateCommand.class, org.gamecert.producer.export.ExportCommand.class})
+        subcommands = {SolveCommand.class, QueryCommand.class, org.gamecert.producer.release.ReleaseCommand.class, org.gamecert.producer.release.KeygenCommand.class, org.gamecert.producer.mutate.MutateCommand.class, org.gamecert.producer.export.ExportCommand.class, org.gamecert.producer.compose.SolvePartCommand.class, org.gamecert.producer.compose.ComposeCommand.class})
 public final class ProduceMain implements Runnable {
     public static final int EXIT_OK = CommandSupport.EXIT_OK;
     public static final int EXIT_FAILURE = CommandSupport.EXIT_FAILURE;

@@ -46,8 +46,14 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     Integer threads;
     @Option(names = "--tt-mb", defaultValue = "256", description = "Transposition table size in MiB (default: ${DEFAULT-VALUE}). Does not change the output.")
     long ttMb;
-    @Option(names = "--out", required = true, description = "Certificate file to write (written atomically).")
+    @Option(names = "--out", required = true, description = "Certificate file to write (written atomically); with "
+            + "--split-at, the composite's directory (created if missing).")
     Path out;
+    @Option(names = "--split-at", paramLabel = "DISCS", description = "Compositional certificate (SPEC 15): stop at the "
+            + "positions with DISCS discs (stones); they become open entries of a root part written to the directory --out "
+            + "as <commitment>.gsc, with one task per open entry in --out/tasks.tsv. Then make the parts with "
+            + "'solve-part DIR --parts all' and the manifest with 'compose DIR'.")
+    Integer splitAt;
     @Option(names = "--census-json", description = "Also write the census as JSON to this file.")
     Path censusJson;
     @Option(names = "--tmp", paramLabel = "DIR", description = "Where finished layers wait, in their final encoding, until the "
@@ -112,6 +118,18 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         if (nThreads < 1 || nThreads > 1024) throw new CommandSupport.UserError("--threads must be between 1 and 1024");
         if (ttMb < 1 || ttMb > 65536) throw new CommandSupport.UserError("--tt-mb must be between 1 and 65536");
         Path outAbs = out.toAbsolutePath();
+        if (splitAt != null) {
+            int rootDiscs = game.discs(root[0], root[1]);
+            if (splitAt <= rootDiscs || splitAt >= game.cells - leafEmpties)
+                throw new CommandSupport.UserError("--split-at must be more than the root's " + rootDiscs + " discs and less than "
+                        + (game.cells - leafEmpties) + (leafEmpties > 0 ? " (the leaves start there)" : " (the board's cells)"));
+            try { Files.createDirectories(outAbs); }
+            catch (IOException e) { throw new CommandSupport.UserError("cannot make the directory --out " + out + ": " + e.getMessage()); }
+            if (Files.exists(outAbs.resolve(org.gamecert.producer.compose.SplitDir.TASKS)))
+                throw new CommandSupport.UserError(out + " already holds a split (" + org.gamecert.producer.compose.SplitDir.TASKS
+                        + "): use another directory");
+            outAbs = outAbs.resolve("root-part.gsc");
+        }
         Path dir = outAbs.getParent();
         if (dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir))
             throw new CommandSupport.UserError("cannot write --out " + out + ": directory " + dir + " does not exist or is not writable");
@@ -120,8 +138,9 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         String info = "gamecert producer 0.1.0; " + game.name() + "; " + (m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak");
         // Everything that determines the certificate (the header without the root value, which the
         // solve finds, and the extraction's choice rules): a checkpoint made for anything else is refused.
-        byte[] headerBytes = CertificateWriter.header(game, m, leafEmpties, root[0], root[1], 0, info);
-        byte[] rules = Extractor.CHOICE_RULES.getBytes(StandardCharsets.UTF_8);
+        byte[] headerBytes = header(game, m, root, 0, info);
+        byte[] rules = (Extractor.CHOICE_RULES + (splitAt != null ? "; open entries at " + splitAt + " discs" : ""))
+                .getBytes(StandardCharsets.UTF_8);
         byte[] determining = java.util.Arrays.copyOf(headerBytes, headerBytes.length + rules.length);
         System.arraycopy(rules, 0, determining, headerBytes.length, rules.length);
         String params = CertificateWriter.hex(sha256(determining));
@@ -160,6 +179,16 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         }
     }
 
+    /** The header: a root part's when --split-at is given (its claim: the root's value, SPEC §15.1). */
+    private byte[] header(Game game, Extractor.Mode m, long[] root, int rootValue, String info) {
+        if (splitAt == null) return CertificateWriter.header(game, m, leafEmpties, root[0], root[1], rootValue, info);
+        org.gamecert.producer.cert.Claim claim = m == Extractor.Mode.SEMI_STRONG
+                ? new org.gamecert.producer.cert.Claim(org.gamecert.producer.cert.Kinds.P, rootValue, rootValue)
+                : new org.gamecert.producer.cert.Claim(org.gamecert.producer.cert.Kinds.C | org.gamecert.producer.cert.Kinds.A,
+                        rootValue, rootValue);
+        return CertificateWriter.header(game, m, leafEmpties, root[0], root[1], claim, rootValue, info);
+    }
+
     private Integer solveAndWrite(Game game, Extractor.Mode m, long[] root, int nThreads, Path outAbs, Path dir, String info,
                                   Path work, LayerStore store, long needBudget) {
         long t0 = System.nanoTime();
@@ -167,6 +196,8 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         Extractor ex = new Extractor(oracle, nThreads);
         ex.limitNeeds(work, needBudget, 1 << 18);
         ex.endgameLeaves(leafEmpties);
+        java.util.List<LayerEntries> openEntries = new java.util.ArrayList<>();
+        if (splitAt != null) ex.splitAt(splitAt);
         ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "progress");
             t.setDaemon(true);
@@ -199,7 +230,10 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                     layerStart[0] = System.nanoTime();
                 }
 
-                @Override public void entries(LayerEntries part) throws IOException { store.entries(part); }
+                @Override public void entries(LayerEntries part) throws IOException {
+                    store.entries(part);
+                    if (splitAt != null && part.layer == splitAt) openEntries.add(part); // the tasks
+                }
 
                 @Override public void layerEnd(int layer) throws IOException { store.layerEnd(layer); }
 
@@ -229,11 +263,17 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             try { store.abandon(); } catch (IOException e) { /* the failure above is what the user sees */ }
         }
         long tSolved = System.nanoTime();
-        byte[] header = CertificateWriter.header(game, m, leafEmpties, root[0], root[1], res.rootValue, info);
+        byte[] header = header(game, m, root, res.rootValue, info);
         CertificateWriter.Written w;
         try {
             w = CertificateWriter.writeFromFiles(outAbs, header, store.layers(), res.region, res.aux, res.rootLayer);
             store.clean();
+            if (splitAt != null) { // the root part is named by its commitment, and its tasks listed
+                String hex = org.gamecert.producer.compose.SplitDir.hexOf(w.commitmentId);
+                Files.move(outAbs, dir.resolve(hex + ".gsc"), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                org.gamecert.producer.compose.SplitDir.writeTasks(dir, game, leafEmpties, splitAt, hex, openEntries);
+            }
         } catch (IOException e) {
             progress.shutdownNow();
             throw new CommandSupport.UserError("cannot write --out " + out + ": " + e.getMessage());
@@ -267,8 +307,16 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         o.printf(Locale.ROOT, "              total %d region positions, %d auxiliary entries, %d entries%n", regionTotal, auxTotal, w.entries);
         if (c4) o.printf(Locale.ROOT, "              %d terminal positions outside the region reached by the proof%n", proofTerminalTotal);
         o.println("commitment    " + w.commitmentId);
-        o.printf(Locale.ROOT, "file          %s, %d bytes, %.3f bytes/entry, %d blocks%n", out, w.fileBytes,
-                w.entries == 0 ? 0.0 : (double) w.fileBytes / w.entries, w.blocks);
+        o.printf(Locale.ROOT, "file          %s, %d bytes, %.3f bytes/entry, %d blocks%n",
+                splitAt == null ? out : out.resolve(org.gamecert.producer.compose.SplitDir.hexOf(w.commitmentId) + ".gsc"),
+                w.fileBytes, w.entries == 0 ? 0.0 : (double) w.fileBytes / w.entries, w.blocks);
+        if (splitAt != null) {
+            long open = 0;
+            for (LayerEntries e : openEntries) open += e.count;
+            o.printf(Locale.ROOT, "split         root part with %d open entries at %d discs; tasks in %s%n", open, splitAt,
+                    out.resolve(org.gamecert.producer.compose.SplitDir.TASKS));
+            o.println("next          scripts/produce solve-part " + out + " --parts all; scripts/produce compose " + out);
+        }
         o.printf(Locale.ROOT, "search        %d nodes, %.2f M nodes/s, solve %.2f s, total %.2f s, %d threads%n", nodes,
                 nodes / Math.max(solveSecs, 1e-9) / 1e6, solveSecs, secs, nThreads);
         if (ex.rootSearchNodes > 0)

@@ -1,5 +1,7 @@
 package org.gamecert.producer.mutate;
 
+import org.gamecert.producer.mutate.composite.CompositeMutations;
+import org.gamecert.producer.mutate.composite.CompositeSet;
 import org.gamecert.producer.mutate.peer.PeerMutationClass;
 import org.gamecert.producer.mutate.peer.PeerMutations;
 import org.gamecert.producer.mutate.peer.PeerTableSet;
@@ -34,7 +36,8 @@ public final class MutateCommand implements Callable<Integer> {
     String className;
     @Option(names = "--seed", defaultValue = "1", description = "Seed choosing what to mutate (default: ${DEFAULT-VALUE}); same seed, same mutant.")
     long seed;
-    @Option(names = "--in", paramLabel = "CERT", description = "A valid certificate to corrupt (peer-* classes: a directory of peer 6x6 tables).")
+    @Option(names = "--in", paramLabel = "CERT", description = "A valid certificate to corrupt (peer-* classes: a directory of peer 6x6 tables; "
+            + "comp-* classes: a composite's directory).")
     Path in;
     @Option(names = "--out", paramLabel = "CERT", description = "Where to write the mutant (peer-* classes: a directory).")
     Path out;
@@ -51,6 +54,8 @@ public final class MutateCommand implements Callable<Integer> {
                 out.println(m.name + "\t" + m.description + "\t[" + String.join(" ", new java.util.TreeSet<>(m.expectedRules)) + "]");
             for (PeerMutationClass m : PeerMutations.ALL_CLASSES)
                 out.println(m.name + "\t" + m.description + "\t[" + String.join(" ", new java.util.TreeSet<>(m.expectedRules)) + "]");
+            for (CompositeMutations.Kind m : CompositeMutations.ALL)
+                out.println(m.name + "\t" + m.description + "\t[" + String.join(" ", new java.util.TreeSet<>(m.expectedRules)) + "]");
             out.flush();
             return EXIT_OK;
         }
@@ -60,6 +65,7 @@ public final class MutateCommand implements Callable<Integer> {
         }
         if (this.out == null) { err.println("error: missing --out CERT"); return EXIT_USAGE; }
         if (className.startsWith("peer-")) return peer(err);
+        if (className.startsWith("comp-")) return composite(err);
         MutationClass m = Mutations.byName(className);
         if (m == null) {
             err.println("error: unknown mutation class '" + className + "' (see --list)");
@@ -82,6 +88,36 @@ public final class MutateCommand implements Callable<Integer> {
         }
         try {
             Files.write(this.out, mutant.bytes);
+        } catch (IOException e) {
+            err.println("error: cannot write " + this.out + ": " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        err.println(m.name + ": " + mutant.detail + "; expect " + String.join(" or ", new java.util.TreeSet<>(m.expectedRules)));
+        err.flush();
+        return EXIT_OK;
+    }
+
+    /** A composite class: --in and --out are composite directories (SPEC §15). */
+    private int composite(PrintWriter err) {
+        CompositeMutations.Kind m = CompositeMutations.byName(className);
+        if (m == null) {
+            err.println("error: unknown mutation class '" + className + "' (see --list)");
+            return EXIT_USAGE;
+        }
+        CompositeSet set;
+        try {
+            set = CompositeSet.load(in);
+        } catch (IOException e) {
+            err.println("error: " + e.getMessage() + " (comp- classes need --in COMPOSITE_DIR)");
+            return EXIT_USAGE;
+        }
+        CompositeMutations.Result mutant = m.apply(set, seed);
+        if (mutant == null) {
+            err.println("error: class " + m.name + " does not apply to " + in + " (nothing to mutate that way)");
+            return EXIT_NOT_APPLICABLE;
+        }
+        try {
+            mutant.composite.write(this.out);
         } catch (IOException e) {
             err.println("error: cannot write " + this.out + ": " + e.getMessage());
             return EXIT_USAGE;
