@@ -238,6 +238,13 @@ public final class TestCert {
         b.write((int) v);
     }
 
+    /** Places the bits of c, lowest first, onto the set bits of mask. */
+    public static long pdep(long c, long mask) {
+        long out = 0;
+        for (long m = mask; m != 0 && c != 0; m &= m - 1, c >>>= 1) if ((c & 1) != 0) out |= m & -m;
+        return out;
+    }
+
     public static long pext(long x, long mask) {
         long out = 0;
         int i = 0;
