@@ -19,6 +19,8 @@ final class CompositeReport {
 
     /** How many parts the human report lists (the others are counted). */
     static final int PARTS_LISTED = 20;
+    /** How many still-open entries the JSON lists (all are counted). */
+    static final int STILL_OPEN_LISTED = 100;
 
     /** A part whose header gives the game: part 0 when given, else the first part given. */
     private static PartConclusion gameOf(CompositeVerifier.Outcome c) {
@@ -192,8 +194,9 @@ final class CompositeReport {
         }
         j.close(']');
         if (k != null && m != null) {
-            j.open("still_open", '[');
-            for (int i = 0; i < k.stillOpenCount(); i++) {
+            j.put("still_open_count", k.stillOpenCount());
+            j.open("still_open", '['); // the first STILL_OPEN_LISTED
+            for (int i = 0; i < Math.min(STILL_OPEN_LISTED, k.stillOpenCount()); i++) {
                 int l = k.stillOpenLink(i);
                 j.open(null, '{').put("parent", m.linkParent(l)).put("position", position(g, m.linkMover(l), m.linkOcc(l) & ~m.linkMover(l)))
                         .put("part", m.linkPart(l)).close('}');
