@@ -121,4 +121,11 @@ class CompositeMainTest {
         assertEquals(0, run(sub.toString()));
         assertTrue(outErr[0].contains("proven      part: "), outErr[0]);
     }
+
+    @Test
+    void detection() {
+        assertEquals(InputKind.COMPOSITE, InputKind.detect(good));
+        assertEquals(InputKind.COMPOSITE, InputKind.detect(good.resolve("composite.gscm")));
+        assertEquals(InputKind.CERTIFICATE, InputKind.detect(rootPart));
+    }
 }

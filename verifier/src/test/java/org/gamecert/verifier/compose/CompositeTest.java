@@ -84,6 +84,10 @@ class CompositeTest {
         TestCert mono = oth.build(othStart[0], othStart[1], 1);
         TestComposite comp = TestComposite.split(oth, othStart[0], othStart[1], 1, 8);
         assertTrue(comp.parts.size() > 3, "parts: " + comp.parts.size());
+        java.util.Set<Integer> claims = new java.util.TreeSet<>();
+        for (int i = 1; i < comp.parts.size(); i++) claims.add(comp.parts.get(i).cert.rootKinds);
+        assertTrue(claims.containsAll(List.of(TestCert.P, TestCert.AP, TestCert.PP, TestCert.C | TestCert.A)),
+                "parts discharge P, A', P' and bound needs: " + claims);
         Result rootAlone = verify(comp.parts.get(0).bytes);
         assertEquals(Result.Verdict.INCOMPLETE, rootAlone.verdict, () -> rootAlone.errorMessage + " " + rootAlone.firstViolation());
         assertTrue(rootAlone.conclusion.openCount() > 0);
