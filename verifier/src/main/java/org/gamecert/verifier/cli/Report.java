@@ -153,7 +153,7 @@ final class Report {
             j.put("claim_lo", r.header.rootValue);
             j.put("claim_hi", r.header.rootUpper);
         }
-        if (r.conclusion != null) {
+        if (r.conclusion != null && r.header.part) {
             j.put("part_commitment", r.conclusion.commitmentId()); // names it in a manifest; proven only when verified
             j.put("open_entries", r.conclusion.openCount());
             openEntries(j, r.header, r.conclusion, OPEN_LISTED);

@@ -260,7 +260,8 @@ public final class CompositeVerifier {
 
     /**
      * The commitment of a certificate file as SPEC §3 computes it, or null when it cannot be
-     * computed (not a certificate, framing, block limits, data frames). Untrusted: it only tells a
+     * computed (not a certificate, frames that cannot be read, a block over the limits of SPEC §2,
+     * a data frame that does not decompress). Untrusted: it only tells a
      * rejected part (R-COMP-1) from a file that is not the part at all (not given).
      */
     static String commitmentOf(Path file) {
@@ -280,14 +281,13 @@ public final class CompositeVerifier {
                 Bytes.putU32(head, 49, rec.rawLen);
                 chain = sha(head, raw);
             }
-            long size = ct.trailerContentSize();
-            if (size > 52 + 20 * 65) return null; // no certificate has more census rows
-            byte[] trailer = ct.read(ct.position(), (int) size - 32);
-            byte[] prefix = new byte[33];
-            prefix[0] = 2;
-            System.arraycopy(chain, 0, prefix, 1, 32);
-            return "sha256:" + HexFormat.of().formatHex(sha(prefix, trailer));
-        } catch (IOException | FormatException | RuntimeException e) {
+            long size = ct.trailerContentSize(), at = ct.position(), end = at + size - 32;
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            md.update((byte) 2);
+            md.update(chain);
+            for (long off = at; off < end; off += 1 << 16) md.update(ct.read(off, (int) Math.min(1 << 16, end - off)));
+            return "sha256:" + HexFormat.of().formatHex(md.digest());
+        } catch (IOException | FormatException | NoSuchAlgorithmException | RuntimeException e) {
             return null;
         }
     }

@@ -74,6 +74,8 @@ public final class Composition {
      */
     public static Outcome decide(Manifest m, PartConclusion[] concluded, Violation[] rejected) {
         int n = m.partCount();
+        if (concluded.length != n || rejected.length != n)
+            throw new IllegalArgumentException("one conclusion and one violation slot per part");
         PartConclusion[] part = new PartConclusion[n];
         for (int i = 0; i < n; i++)
             if (concluded[i] != null && concluded[i].hasCommitment(m.part(i)))

@@ -1044,14 +1044,16 @@ class RuleViolationTest {
         TestCert root = comp.parts.get(0).cert;
         long k = oth.canonicalKey(root.rootMover, root.rootOpponent);
         int i = partOfMode(comp, 1);
-        TestCert q = comp.parts.get(i).cert;
-        q.entries.add(new Entry(k >>> 32, k & 0xFFFFFFFFL, TestCert.P | TestCert.O, root.rootValue, root.rootValue, 0));
+        TestComposite.Part part = comp.parts.get(i);
+        part.cert.entries.add(new Entry(k >>> 32, k & 0xFFFFFFFFL, TestCert.P | TestCert.O, root.rootValue, root.rootValue, 0));
         comp.rewrite(i);
         comp.links.add(new long[] {i, k >>> 32, k & 0xFFFFFFFFL, 0});
         comp.sortParts();
+        Result alone = verify(part.bytes, new Options()); // true, with one more open entry (unreached)
+        assertEquals(Result.Verdict.INCOMPLETE, alone.verdict, () -> String.valueOf(alone.firstViolation()));
+        assertEquals(1, alone.unreached);
         CompositeVerifier.Outcome c = composeRejects(comp, "R-COMP-7");
-        Result alone = verify(comp.parts.get(c.composition.violationPart == 0 ? 0 : c.composition.violationPart).bytes, new Options());
-        assertTrue(alone.verdict != Result.Verdict.REJECTED);
+        assertTrue(c.composition.violationPart == 0 || c.composition.violationPart == comp.indexOf(part), c.composition.violation.message());
     }
 
     /** The rule ids of SPEC Appendix A (the rule index). */

@@ -76,22 +76,22 @@ public final class Manifest {
         return new Manifest(file);
     }
 
-    /** R-MAN-1 in table order, then R-MAN-2; the frame's extent has been checked. */
+    /** R-MAN-1 (the frame, then the fields in table order), then R-MAN-2. */
     private Manifest(byte[] f) throws FormatException {
-        int size = f.length - 8; // the content starts at 8, after the frame header
-        if (size < 10) throw fail("the content ends before part_count");
-        int version = (int) (f[12] & 0xFF | (f[13] & 0xFF) << 8);
-        if (version != 1) throw fail("version " + version + " (this verifier knows version 1)");
-        long n = Bytes.u32(f, 14);
-        if (n < 1 || n > MAX_PARTS) throw fail("part_count " + n + " outside 1..2^20");
-        int linksAt = 18 + 32 * (int) n;
-        if (linksAt + 4 > f.length) throw fail("the content ends before link_count");
-        long k = Bytes.u32(f, linksAt);
-        if (k > MAX_LINKS) throw fail("link_count " + k + " outside 0..2^24");
-        long expected = FIXED + 32 * n + 24 * k;
+        // The frame: its content size is exact for the n and k the content gives. The file ends
+        // with the frame (parse), so f holds the content at 8 .. f.length.
+        int size = f.length - 8;
+        long n = size >= 10 ? Bytes.u32(f, 14) : -1;
+        long linksAt = 18 + 32 * n; // of f
+        long k = n >= 0 && linksAt + 4 <= f.length ? Bytes.u32(f, (int) linksAt) : -1;
+        long expected = k < 0 ? -1 : FIXED + 32 * n + 24 * k;
         if (size != expected)
-            throw fail("content size " + size + " != 4 + 2 + 4 + 32n + 4 + 24k + 32 = " + expected);
-        parts = Arrays.copyOfRange(f, 18, linksAt);
+            throw fail("content size " + size + " is not 4 + 2 + 4 + 32n + 4 + 24k + 32"
+                    + (k < 0 ? "" : " = " + expected + " (n = " + n + ", k = " + k + ")"));
+        int version = f[12] & 0xFF | (f[13] & 0xFF) << 8;
+        if (version != 1) throw fail("version " + version + " (this verifier knows version 1)");
+        if (n < 1 || n > MAX_PARTS) throw fail("part_count " + n + " outside 1..2^20");
+        parts = Arrays.copyOfRange(f, 18, (int) linksAt);
         for (int i = 1; i < n; i++) {
             if (Arrays.equals(parts, 32 * i, 32 * i + 32, parts, 0, 32))
                 throw fail("part " + i + " is part 0 again");
@@ -100,12 +100,13 @@ public final class Manifest {
                 throw fail("parts " + (i - 1) + " and " + i + " are not in strictly increasing"
                         + " order");
         }
+        if (k > MAX_LINKS) throw fail("link_count " + k + " outside 0..2^24");
         linkParent = new int[(int) k];
         linkPart = new int[(int) k];
         linkOcc = new long[(int) k];
         linkMover = new long[(int) k];
         for (int j = 0; j < k; j++) {
-            int at = linksAt + 4 + 24 * j;
+            int at = (int) linksAt + 4 + 24 * j;
             long parent = Bytes.u32(f, at), part = Bytes.u32(f, at + 20);
             if (parent >= n) throw fail("link " + j + ": parent " + parent + " >= part_count");
             if (part >= n) throw fail("link " + j + ": part " + part + " >= part_count");
