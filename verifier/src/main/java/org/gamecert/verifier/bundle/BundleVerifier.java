@@ -104,7 +104,7 @@ public final class BundleVerifier {
                         o.rootValue = res.header.rootValue;
                         o.game = res.header.family == 3 ? "nogo:1x" + res.header.width
                                 : (res.header.family == 1 ? "othello:" : "connect4:") + res.header.width + "x" + res.header.height;
-                        o.mode = res.header.mode == 1 ? "semi-strong" : "weak";
+                        o.mode = res.header.baseMode == 1 ? "semi-strong" : "weak";
                         o.census = res.census.toArray(new long[0][]);
                         if (!res.commitment.equals(o.claimedCommitment)) {
                             o.verdict = "rejected";

@@ -13,21 +13,24 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * What `scripts/verify PATH` was given: one of our certificates, a release bundle (BagIt), or the
- * published 6×6 tablebase in its own format. Decided from content: our magic, the Zstandard frame
+ * What `scripts/verify PATH` was given: one of our certificates, a composite (its manifest, or a
+ * directory holding composite.gscm), a release bundle (BagIt), or the
+ * published 6×6 tablebase in its own format. Decided from content: our magics, the Zstandard frame
  * magic, the tar header's "ustar" at offset 257, the BagIt tag files or the tablebase's file names
  * among an archive's first entries, the tablebase's CSV header. The file name is only a hint, used
  * for what content cannot tell (a later split part starts mid-stream). Only a few headers are read;
  * nothing is trusted: each kind's own reader checks everything again.
  */
 enum InputKind {
-    CERTIFICATE, BUNDLE, PEER;
+    CERTIFICATE, BUNDLE, PEER, COMPOSITE;
 
     /** The kind to check the input as, and what was seen in it (for messages). */
     record Detection(InputKind kind, String what) {}
 
     /** Little-endian magic of the HEADER skippable frame (SPEC §2). */
     private static final int CERT_MAGIC = 0x184D2A50;
+    /** Little-endian magic of a composite's manifest frame (SPEC §15.2). */
+    private static final int MANIFEST_MAGIC = 0x184D2A53;
     /** Little-endian magic of a Zstandard frame (RFC 8878 §3.1.1). */
     private static final int ZSTD_MAGIC = 0xFD2FB528;
     /** The first line of the tablebase's CSV tables. */
@@ -39,6 +42,8 @@ enum InputKind {
     }
 
     static Detection describe(Path path) {
+        if (Files.isDirectory(path) && Files.exists(path.resolve("composite.gscm")))
+            return new Detection(COMPOSITE, "a directory holding composite.gscm (a composite)");
         if (Files.isDirectory(path))
             return Files.exists(path.resolve("bagit.txt")) ? new Detection(BUNDLE, "a directory holding bagit.txt (a BagIt bag)")
                     : new Detection(PEER, "a directory without bagit.txt (tablebase tables)");
@@ -52,6 +57,8 @@ enum InputKind {
         }
         if (head.length == 0) return new Detection(CERTIFICATE, "an empty file");
         if (le32(head) == CERT_MAGIC) return new Detection(CERTIFICATE, "a gamecert certificate (magic 0x184D2A50)");
+        if (le32(head) == MANIFEST_MAGIC) return new Detection(COMPOSITE, "a composite's manifest (magic 0x184D2A53)");
+        if (name.endsWith(".gscm")) return new Detection(COMPOSITE, "a file named as a composite's manifest (.gscm)");
         if (le32(head) == ZSTD_MAGIC) {
             byte[] inner = zstdHead(path);
             if (isTar(inner)) return tarContents(path, true, "a Zstandard-compressed tar archive");

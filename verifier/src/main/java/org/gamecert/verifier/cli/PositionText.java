@@ -1,6 +1,8 @@
 package org.gamecert.verifier.cli;
 
 import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.kernel.format.Header;
+import org.gamecert.verifier.kernel.format.Payload;
 
 /** SPEC §7.5 board text and a small diagram, for reports. Colours are not stored: see below. */
 final class PositionText {
@@ -11,19 +13,27 @@ final class PositionText {
      * colours). Connect Four and NoGo: colours follow from the disc counts (X moved first).
      */
     static String text(Result r, long mover, long opp) {
+        return text(r.header.family, r.header.width, r.header.height, mover, opp);
+    }
+
+    static String text(Header h, long mover, long opp) {
+        return text(h.family, h.width, h.height, mover, opp);
+    }
+
+    static String text(int family, int width, int height, long mover, long opp) {
         StringBuilder sb = new StringBuilder();
         char me = 'X', other = 'O';
-        if (r.header.family != 1 && Long.bitCount(opp) > Long.bitCount(mover)) {
+        if (family != 1 && Long.bitCount(opp) > Long.bitCount(mover)) {
             me = 'O';
             other = 'X';
         }
-        if (r.header.family == 1) {
-            int n = r.header.width;
+        if (family == 1) {
+            int n = width;
             for (int i = 0; i < n * n; i++) sb.append(cell(mover, opp, i, me, other));
-        } else if (r.header.family == 3) {
-            for (int i = 0; i < r.header.width; i++) sb.append(cell(mover, opp, i, me, other));
+        } else if (family == 3) {
+            for (int i = 0; i < width; i++) sb.append(cell(mover, opp, i, me, other));
         } else {
-            int w = r.header.width, h = r.header.height;
+            int w = width, h = height;
             for (int row = h - 1; row >= 0; row--)
                 for (int c = 0; c < w; c++) sb.append(cell(mover, opp, c * (h + 1) + row, me, other));
         }
@@ -77,23 +87,47 @@ final class PositionText {
      * start" (a symmetric image of the start is another root, reported as not the initial one).
      */
     static boolean isInitialPosition(Result r) {
+        return isInitialPosition(r.header.family, r.header.width, r.header.rootMover, r.header.rootOpponent);
+    }
+
+    static boolean isInitialPosition(int family, int width, long rootMover, long rootOpponent) {
         long mover = 0, opp = 0;
-        if (r.header.family == 1) {
-            int n = r.header.width, h = n / 2;
+        if (family == 1) {
+            int n = width, h = n / 2;
             mover = 1L << ((h - 1) * n + h) | 1L << (h * n + h - 1); // Black: (h-1, h) and (h, h-1)
             opp = 1L << ((h - 1) * n + h - 1) | 1L << (h * n + h);    // White: (h-1, h-1) and (h, h)
         }
-        return r.header.rootMover == mover && r.header.rootOpponent == opp;
+        return rootMover == mover && rootOpponent == opp;
     }
 
     static String game(Result r) {
         if (r.header == null) return null;
-        if (r.header.family == 3) return "nogo:1x" + r.header.width;
-        return (r.header.family == 1 ? "othello:" : "connect4:") + r.header.width + "x" + r.header.height;
+        return game(r.header.family, r.header.width, r.header.height);
     }
 
+    static String game(int family, int width, int height) {
+        if (family == 3) return "nogo:1x" + width;
+        return (family == 1 ? "othello:" : "connect4:") + width + "x" + height;
+    }
+
+    /** semi-strong or weak (modes 2 and 3), "part" added for a part of a composite (SPEC §15). */
     static String mode(Result r) {
         if (r.header == null) return null;
-        return r.header.mode == 1 ? "semi-strong" : r.header.mode == 2 || r.header.mode == 3 ? "weak" : null;
+        return mode(r.header.baseMode) + (r.header.part ? " part" : "");
+    }
+
+    static String mode(int baseMode) {
+        return baseMode == 1 ? "semi-strong" : "weak";
+    }
+
+    /** A claim about a root (SPEC §15.1), e.g. "A' value +2", "C: value >= +1", "C, A: value in [-1, +1]". */
+    static String claim(int kinds, int lo, int hi) {
+        String names = org.gamecert.verifier.kernel.Kernel.kindName(kinds);
+        names = names.substring(1, names.length() - 1); // without the braces
+        if ((kinds & (Payload.P | Payload.AP | Payload.PP)) != 0) return names + " value " + String.format("%+d", lo);
+        if (kinds == Payload.C) return names + ": value >= " + String.format("%+d", lo);
+        if (kinds == Payload.A) return names + ": value <= " + String.format("%+d", hi);
+        if (lo == hi) return names + ": value " + String.format("%+d", lo);
+        return names + ": value in [" + String.format("%+d", lo) + ", " + String.format("%+d", hi) + "]";
     }
 }

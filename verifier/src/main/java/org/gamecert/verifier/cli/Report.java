@@ -2,6 +2,7 @@ package org.gamecert.verifier.cli;
 
 import java.io.PrintStream;
 import java.util.Map;
+import org.gamecert.verifier.kernel.PartConclusion;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.Violation;
 import org.gamecert.verifier.kernel.format.Header;
@@ -44,11 +45,18 @@ final class Report {
                             + " empty cells are leaves the verifier searches, SPEC §9.1)" : "", sym);
             out.printf("root        %s (%s)%n", PositionText.text(r, r.header.rootMover, r.header.rootOpponent),
                     PositionText.isInitialPosition(r) ? "the game's initial position" : "not the game's initial position");
-            out.printf("claim       root value %+d%n", r.header.rootValue);
+            if (r.header.part)
+                out.printf("claim       part: %s at the root%n", PositionText.claim(r.header.rootKinds, r.header.rootValue, r.header.rootUpper));
+            else
+                out.printf("claim       root value %+d%n", r.header.rootValue);
         }
         out.println("verdict     " + verdictName(r.verdict).toUpperCase(java.util.Locale.ROOT));
         if (r.verdict == Result.Verdict.ERROR) out.println("error       " + r.errorMessage);
-        if (verified && r.header != null) {
+        if (r.conclusion != null && r.header.part) partLines(r, out);
+        if (verified && r.header != null && r.header.part) {
+            out.printf("proven      part: %s at the root (%s)%n", PositionText.claim(r.header.rootKinds, r.header.rootValue, r.header.rootUpper),
+                    PositionText.isInitialPosition(r) ? "the game's initial position" : "this root only, not the game from its start");
+        } else if (verified && r.header != null) {
             out.printf("proven      root value %+d%s%n", r.header.rootValue,
                     PositionText.isInitialPosition(r) ? ": the game is solved from the start" : " (of this root only, not of the game from its start)");
             String canonical = canonicalRootMove(r), cut = cutRootMove(r);
@@ -60,7 +68,7 @@ final class Report {
         if (r.region >= 0) {
             if (!verified)
                 out.printf("region      %,d positions counted (a count only: the certificate is not verified); %,d unreached entries%n", r.region, r.unreached);
-            else if (r.header.mode != 1)
+            else if (r.header.baseMode != 1)
                 out.printf("region      none: a weak certificate proves the root's value and the bounds it stores, no region (SPEC §12); %,d unreached entries%n", r.unreached);
             else
                 out.printf("region      %,d positions certified with their exact value and canonical move (R of SPEC §10.1, counted by §10.3); %,d unreached entries%n",
@@ -108,6 +116,21 @@ final class Report {
         }
     }
 
+    /** A part checked on its own (SPEC §15.1): its open entries, and its id to name it in a manifest. */
+    private static void partLines(Result r, PrintStream out) {
+        PartConclusion c = r.conclusion;
+        if (c.openCount() == 0) return;
+        out.printf("open        %,d open entries: claims this part takes from other parts (SPEC §15); checked with them in a composite%n", c.openCount());
+        for (int i = 0; i < Math.min(OPEN_LISTED, c.openCount()); i++)
+            out.printf("            %s  %s%n", PositionText.text(r, c.openMover(i), c.openOcc(i) & ~c.openMover(i)),
+                    PositionText.claim(c.openKind(i), c.openLo(i), c.openHi(i)));
+        if (c.openCount() > OPEN_LISTED) out.printf("            ... and %,d more%n", c.openCount() - OPEN_LISTED);
+        out.println("part id     " + c.commitmentId() + " (names this part in a manifest; not the id of a proven certificate: its open entries are not proven here)");
+    }
+
+    /** How many open entries a report lists. */
+    static final int OPEN_LISTED = 5;
+
     static String json(Result r) {
         Json j = new Json().open(null, '{');
         j.put("verdict", verdictName(r.verdict));
@@ -123,10 +146,22 @@ final class Report {
             j.put("root_cut_move", cutRootMove(r));   // weak: a move proven to achieve the value, not checked canonical
         }
         j.put("commitment", r.commitment);
+        if (r.header != null && r.header.part) {
+            j.put("part", true);
+            j.put("claim", PositionText.claim(r.header.rootKinds, r.header.rootValue, r.header.rootUpper));
+            j.put("claim_kinds", org.gamecert.verifier.kernel.Kernel.kindName(r.header.rootKinds));
+            j.put("claim_lo", r.header.rootValue);
+            j.put("claim_hi", r.header.rootUpper);
+        }
+        if (r.conclusion != null && r.header.part) {
+            j.put("part_commitment", r.conclusion.commitmentId()); // names it in a manifest; proven only when verified
+            j.put("open_entries", r.conclusion.openCount());
+            openEntries(j, r.header, r.conclusion, OPEN_LISTED);
+        }
         j.put("entries", r.entries);
         j.put("blocks", r.blocks);
         j.put("region", r.region);
-        j.put("region_proven", r.verdict == Result.Verdict.VERIFIED && r.header != null && r.header.mode == 1);
+        j.put("region_proven", r.verdict == Result.Verdict.VERIFIED && r.header != null && r.header.baseMode == 1);
         j.put("unreached", r.unreached);
         j.open("census", '[');
         for (long[] row : r.census)
@@ -155,6 +190,15 @@ final class Report {
         j.put("split_layers", r.splitLayers);
         j.put("max_segments", r.maxSegments);
         return j.close('}').toString();
+    }
+
+    /** The first open entries of a part: position, kinds, bounds. */
+    static void openEntries(Json j, Header h, PartConclusion c, int max) {
+        j.open("open", '[');
+        for (int i = 0; i < Math.min(max, c.openCount()); i++)
+            j.open(null, '{').put("position", PositionText.text(h, c.openMover(i), c.openOcc(i) & ~c.openMover(i)))
+                    .put("claim", PositionText.claim(c.openKind(i), c.openLo(i), c.openHi(i))).close('}');
+        j.close(']');
     }
 
     private static Json violation(Json j, Result r, Violation v) {

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.gamecert.verifier.engine.CompositeVerifier;
 import org.gamecert.verifier.engine.Options;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.engine.Verifier;
@@ -17,6 +18,8 @@ import picocli.CommandLine.Parameters;
         sortOptions = false,
         description = {
             "Checks a gamecert certificate (SPEC v1) and prints the verdict.",
+            "PATH may be a composite (SPEC §15): a directory holding composite.gscm, or a .gscm manifest; its parts are read as"
+                + " <64 hex digits of their commitment>.gsc beside it, checked up to --threads at a time, then composed.",
             "PATH may also be a release bundle (a BagIt directory, .tar, .tar.zst or its split parts, made by"
                 + " `produce release`): the bag is checked, then every certificate in it; or the published 6x6 Othello"
                 + " tablebase in its own format (a directory of optimal_reopening_ab_table_all_{n}.txt, a .csv, a .tar,"
@@ -24,16 +27,17 @@ import picocli.CommandLine.Parameters;
                 + " found from its content; --format overrides.",
             "",
             "Exit codes: 0 verified; 1 rejected (the first violated rule is named); 2 unreadable input,"
-                + " not a certificate, bad usage, memory limit or internal error; 3 incomplete.",
-            "Only a fully checked certificate gets 0, and only then is its commitment id printed."
+                + " not a certificate or manifest, bad usage, memory limit or internal error; 3 incomplete (a part with open"
+                + " entries checked on its own, a composite with parts not given).",
+            "Only a fully checked certificate or composite gets 0, and only then is its commitment id (composite id) printed."
         })
 public final class VerifyMain implements Callable<Integer> {
     public static final int VERIFIED = 0, REJECTED = 1, ERROR = 2, INCOMPLETE = 3;
 
-    @Parameters(index = "0", paramLabel = "PATH", description = "A certificate (.gsc), a release bundle, or peer 6x6 tables.")
+    @Parameters(index = "0", paramLabel = "PATH", description = "A certificate (.gsc), a composite (directory or .gscm), a release bundle, or peer 6x6 tables.")
     Path path;
 
-    @Option(names = "--format", paramLabel = "KIND", description = "certificate, bundle or peer (default: detected).")
+    @Option(names = "--format", paramLabel = "KIND", description = "certificate, composite, bundle or peer (default: detected).")
     String format;
 
     @Option(names = "--json", description = "Print one JSON object on stdout instead of the human report.")
@@ -124,7 +128,7 @@ public final class VerifyMain implements Callable<Integer> {
         else {
             try { kind = InputKind.valueOf(format.trim().toUpperCase(Locale.ROOT)); }
             catch (IllegalArgumentException e) {
-                err.println("error: --format must be certificate, bundle or peer");
+                err.println("error: --format must be certificate, composite, bundle or peer");
                 return ERROR;
             }
         }
@@ -150,6 +154,7 @@ public final class VerifyMain implements Callable<Integer> {
         o.all = all;
         o.maxViolationsPerRule = all ? 10 : 1;
         if (kind == InputKind.PEER) return verifyPeer(limit);
+        if (kind == InputKind.COMPOSITE) return verifyComposite(o);
         Progress progress = new Progress(quiet ? null : err);
         o.progress = progress;
         if (kind == InputKind.BUNDLE) {
@@ -179,6 +184,24 @@ public final class VerifyMain implements Callable<Integer> {
         }
     }
 
+    /** A composite (SPEC §15): its parts checked by the engine, composed by the kernel. */
+    private int verifyComposite(Options o) {
+        CompositeVerifier.Outcome c = CompositeVerifier.verify(path, o, quiet ? null : err);
+        if (json) out.println(CompositeReport.json(c));
+        else CompositeReport.human(c, path.toString(), out);
+        out.flush();
+        return exitCode(c.verdict());
+    }
+
+    static int exitCode(Result.Verdict v) {
+        switch (v) {
+            case VERIFIED: return VERIFIED;
+            case REJECTED: return REJECTED;
+            case INCOMPLETE: return INCOMPLETE;
+            default: return ERROR;
+        }
+    }
+
     /** The published 6x6 tablebase's own format: handed to its reader with the options that apply. */
     private int verifyPeer(long limit) {
         java.util.List<String> a = new java.util.ArrayList<>(java.util.List.of(path.toString(), "--max-memory", Long.toString(limit),
@@ -192,7 +215,8 @@ public final class VerifyMain implements Callable<Integer> {
     }
 
     static String kindName(InputKind k) {
-        return k == InputKind.CERTIFICATE ? "a certificate" : k == InputKind.BUNDLE ? "a release bundle" : "peer tables";
+        return k == InputKind.CERTIFICATE ? "a certificate" : k == InputKind.BUNDLE ? "a release bundle"
+                : k == InputKind.COMPOSITE ? "a composite" : "peer tables";
     }
 
     static String mib(long bytes) {

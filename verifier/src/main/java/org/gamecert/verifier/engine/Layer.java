@@ -15,13 +15,21 @@ final class Layer {
     private long[] keys = new long[0]; // occ, mover (| packed fields) of entry i at 2i, 2i+1
     private int[] data;                // kind | lo << 8 | hi << 16 | move << 24, when not packed
     private final int shiftData, width, moveBits; // packed: fields from bit shiftData, lo and hi are width bits
+    /** Packed: bits of the kind, 5 (P, A', P', A, C), or 6 in a part (O, SPEC §5.4, as bit 5). */
+    private final int kindBits;
     private final long moverMask, fieldMask;
 
     /** boardBits: 64 - leading zeros of the board mask; width: bits for a signed bound; moveBits: for a move code. */
     Layer(int boardBits, int width, int moveBits) {
+        this(boardBits, width, moveBits, false);
+    }
+
+    /** openKinds: the certificate is a part, whose kinds may have the bit O. */
+    Layer(int boardBits, int width, int moveBits, boolean openKinds) {
         this.width = width;
         this.moveBits = moveBits;
-        boolean packed = boardBits + 5 + 2 * width + moveBits <= 64;
+        kindBits = openKinds ? 6 : 5;
+        boolean packed = boardBits + kindBits + 2 * width + moveBits <= 64;
         shiftData = packed ? boardBits : -1;
         moverMask = packed ? (1L << boardBits) - 1 : -1L;
         fieldMask = (1L << width) - 1;
@@ -45,20 +53,22 @@ final class Layer {
     }
 
     int kind(int i) {
-        return (int) (fields(i) & (data == null ? 0x1F : 0xFF));
+        if (data != null) return data[i] & 0xFF;
+        int f = (int) fields(i);
+        return (f & 0x1F) | (kindBits == 6 ? (f & 0x20) << 1 : 0); // bit 5 holds O (0x40)
     }
 
     int lo(int i) {
-        return data == null ? signed(fields(i) >>> 5) : (byte) (data[i] >>> 8);
+        return data == null ? signed(fields(i) >>> kindBits) : (byte) (data[i] >>> 8);
     }
 
     int hi(int i) {
-        return data == null ? signed(fields(i) >>> (5 + width)) : (byte) (data[i] >>> 16);
+        return data == null ? signed(fields(i) >>> (kindBits + width)) : (byte) (data[i] >>> 16);
     }
 
     /** The stored move (meaningful for kinds with a move). */
     int move(int i) {
-        return data == null ? (int) (fields(i) >>> (5 + 2 * width) & ((1 << moveBits) - 1)) : data[i] >>> 24;
+        return data == null ? (int) (fields(i) >>> (kindBits + 2 * width) & ((1 << moveBits) - 1)) : data[i] >>> 24;
     }
 
     /** Entries [from, from + n) as a decoded block (into reuse when it is long enough). */
@@ -86,7 +96,9 @@ final class Layer {
         int i = size++;
         keys[2 * i] = occ;
         if (data == null) {
-            long f = (kind & 0x1F) | (lo & fieldMask) << 5 | (hi & fieldMask) << (5 + width) | (move & ((1L << moveBits) - 1)) << (5 + 2 * width);
+            long k = (kind & 0x1F) | (kindBits == 6 ? (kind & 0x40) >>> 1 : 0); // O as bit 5
+            long f = k | (lo & fieldMask) << kindBits | (hi & fieldMask) << (kindBits + width)
+                    | (move & ((1L << moveBits) - 1)) << (kindBits + 2 * width);
             keys[2 * i + 1] = mover | f << shiftData;
         } else {
             keys[2 * i + 1] = mover;

@@ -1,7 +1,7 @@
 package org.gamecert.verifier.engine;
 
 /** What the user asked for. */
-public final class Options {
+public final class Options implements Cloneable {
     /** Default bound on the memory the verifier's tables may use (bytes): 2 GiB. */
     public static final long DEFAULT_MAX_MEMORY = 2L << 30;
 
@@ -15,11 +15,25 @@ public final class Options {
     public int maxViolationsPerRule = 10;
     /** At most this many entries in one layer table; a bigger layer is checked in segments (tests). */
     public long maxHeldEntries = Long.MAX_VALUE;
+    /**
+     * Keep the keys of the region, at most this many (0: none), for a composite's union census
+     * (SPEC §15.4); beyond, none are kept.
+     */
+    public int regionKeyCap;
     /** Told about progress now and then; may be null. */
     public Progress progress;
 
     /** Progress callback (called from the checking thread). */
     public interface Progress {
         void update(long entriesChecked, int layersDone, long bytesRead, long fileSize, int pass);
+    }
+
+    /** A copy (a composite's parts are each checked with their own). */
+    public Options copy() {
+        try {
+            return (Options) clone();
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -125,6 +125,7 @@ public final class Verifier {
         Result run() throws IOException {
             kernel.header(ct);
             game = kernel.game();
+            if (opt.regionKeyCap > 0) kernel.keepRegionKeys(opt.regionKeyCap);
             prepareTables();
             main = kernel.newChecker(false);
             workers = new EntryChecker[Math.max(1, opt.threads)];
@@ -141,8 +142,9 @@ public final class Verifier {
             int width = 32 - Integer.numberOfLeadingZeros(game.uMax) + 1; // bits for a signed value in [-uMax, uMax]
             int boardBits = 64 - Long.numberOfLeadingZeros(game.boardMask);
             int moveBits = 32 - Integer.numberOfLeadingZeros(game.moveCodes - 1);
-            table = new Layer(boardBits, width, moveBits);
-            upper = new Layer(boardBits, width, moveBits);
+            boolean part = kernel.header().part; // kinds may carry the bit O
+            table = new Layer(boardBits, width, moveBits, part);
+            upper = new Layer(boardBits, width, moveBits, part);
             res.bytesPerEntryHeld = table.bytesPerEntry();
             // Fixed overhead: blocks in flight (payload, frame, decoded columns) per decoding thread.
             long perBlock = 2L * kernel.header().maxBlockBytes + 1024 + 22L * kernel.header().maxBlockEntries;

@@ -107,7 +107,8 @@ public final class EntryChecker {
     /**
      * R-POS-1, R-POS-3, R-POS-2, R-MOVE-1 and the obligations of entry i of p (index: its place
      * in the layer) against the range of the layer below that the pass holds (a position rule
-     * that fails is reported in the first range only).
+     * that fails is reported in the first range only). An open entry (SPEC §15) is checked only
+     * up to R-POS-2; which entries are open is the kernel's own record from pass 1.
      */
     void checkEntry(LayerPass pass, long block, Payload p, int i, long index) {
         this.pass = pass;
@@ -120,7 +121,11 @@ public final class EntryChecker {
         opp = occ & ~mover;
         k = p.kind[i] & 0xFF;
         boolean quiet = !range.first();
-        if (!positionRules(occ, quiet, pass.check.flags[(int) index])) return;
+        boolean open = kernel.openEntries.indexOf(occ, mover) >= 0;
+        if (open != Payload.isOpen(k))
+            throw kernel.engineFault("layer " + d + ": entry " + index
+                    + " handed over with another kind byte than was read");
+        if (!positionRules(occ, quiet, pass.check.flags[(int) index]) || open) return;
         mv = p.move[i] & 0xFF;
         if (Payload.hasMove(k) && (mv >= game.moveCodes || ((legal >>> mv) & 1) == 0)) {
             if (!quiet) report(Rule.MOVE_1, "stored move " + (mv >= game.moveCodes ? "code " + mv
@@ -415,8 +420,7 @@ public final class EntryChecker {
         if (ck == TERMINAL_KIND || ck == ELSEWHERE) return;
         boolean pass = mType[j] == Game.PASS_CHILD;
         int eff = pass ? Kernel.passNeed(need) : need;
-        int serving = eff == P ? P : eff == AP ? P | AP : P | PP;
-        if (ck == MISSING || (ck & serving) == 0)
+        if (ck == MISSING || !Kernel.serves(ck, eff))
             report(Rule.SERVE_1, claim + " entry: the child after " + game.moveName(mCode[j])
                     + (pass ? " (and a pass)" : "") + " needs " + Kernel.kindName(eff) + ", found "
                     + (ck == MISSING ? "no entry" : "kinds " + Kernel.kindName(ck)));

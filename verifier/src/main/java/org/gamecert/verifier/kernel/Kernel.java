@@ -30,6 +30,10 @@ import org.gamecert.verifier.kernel.rules.OthelloRules;
  */
 public final class Kernel {
     static final int P = Payload.P, AP = Payload.AP, PP = Payload.PP, A = Payload.A, C = Payload.C;
+    /** The region needs among a pass-2 flags byte (SPEC §10.1). */
+    static final int NEEDS = P | AP | PP;
+    /** R-OPEN-2 (SPEC §15.1): a part holds at most 2^24 open entries. */
+    static final int MAX_OPEN = 1 << 24;
 
     final Result res;
     final boolean all, strict;
@@ -43,6 +47,10 @@ public final class Kernel {
     final int[] tbPlace = new int[64];
     int group;
     boolean weak;
+    /** A part of a composite (SPEC §15): open entries allowed, its root's claim in the header. */
+    boolean part;
+    /** The region's seeds at the root: the exact kinds of its claim (SPEC §10.1, §15.1). */
+    int rootNeeds;
     /** Mode 3: positions with at most this many empty cells are leaves (SPEC §9.1); else 0. */
     int leafEmpties;
     int rootDiscs;
@@ -55,6 +63,11 @@ public final class Kernel {
     private byte[] lastAcceptedChain; // of the last block accepted (its R-HASH-1 held)
     long entries, blocks;
     final long[] layerAux = new long[65];
+    /** Open kind bytes read (R-OPEN-2), and the open entries kept, in file order. */
+    private long openRead;
+    final OpenEntries openEntries = new OpenEntries();
+    /** The keys of R, kept on request for a composite's union census (SPEC §15.4); or null. */
+    RegionKeys regionKeys;
     boolean rootFound;
     int rootKind, rootLo, rootHi, rootStoredMove;
     long rootIndex;
@@ -89,6 +102,7 @@ public final class Kernel {
     private long[][] trailerCensus;
     private long trailerRows;
     private String commitmentHex;
+    private byte[] commitment;
 
     public Kernel(Result res, boolean all, boolean strict, int maxViolationsPerRule,
             Runnable checkReadSoFar) {
@@ -105,6 +119,14 @@ public final class Kernel {
 
     public Game game() {
         return game;
+    }
+
+    /**
+     * Keeps the keys of the region (at most cap of them) for a composite's union census
+     * (SPEC §15.4, informative); called before pass 2.
+     */
+    public void keepRegionKeys(int cap) {
+        regionKeys = new RegionKeys(cap);
     }
 
     // ------------------------------------------------------------------ violations
@@ -200,7 +222,9 @@ public final class Kernel {
         tb = h.tb;
         for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;
         group = h.symmetry == 0 ? 1 : game.symmetryCount;
-        weak = h.mode != Header.SEMI_STRONG;
+        weak = h.baseMode != Header.SEMI_STRONG;
+        part = h.part;
+        rootNeeds = weak ? 0 : h.rootKinds & NEEDS; // a certificate that is not a part: P
         leafEmpties = h.leafEmpties;
         long rm = h.rootMover, ro = h.rootOpponent;
         if ((rm & ro) != 0) rootFault(rm, ro, false, "root_mover and root_opponent overlap");
@@ -266,7 +290,8 @@ public final class Kernel {
             throw new FormatException(Rule.HASH_1, "block " + rec.index + ": stored chain value "
                     + hex(rec.chain) + " != computed " + hex(chain));
         int count = Math.toIntExact(rec.count);
-        Payload p = Payload.decode(raw, count, weak, game.uMin, game.uMax, rec.index, reuse);
+        Payload p = Payload.decode(raw, count, weak, part, game.uMin, game.uMax, rec.index,
+                reuse);
         p.block = rec.index;
         p.chainBefore = prevChain;
         return p;
@@ -275,6 +300,8 @@ public final class Kernel {
     /** A block whose record, frame or payload broke a rule. */
     public void blockFailure(BlockRecord rec, FormatException e) {
         if (rec == null) fatal(e.rule(), e.getMessage());
+        if (e instanceof Payload.EntryFormatException ef && ef.kindsBefore != null)
+            countOpen(rec, ef.kindsBefore, ef.kindsBefore.length);
         long entry = -1;
         if (e instanceof Payload.EntryFormatException ef && ef.entry >= 0)
             entry = ef.entry + (rec.layer == curDiscs ? curCount : 0);
@@ -294,6 +321,7 @@ public final class Kernel {
         byte[] before = lastAcceptedChain == null ? firstChain : lastAcceptedChain;
         if (p.chainBefore != before && !Arrays.equals(p.chainBefore, before))
             throw engineFault("block " + rec.index + " was decoded against another chain value");
+        if (part) countOpen(rec, p.kind, p.count);
         // No entry has more discs than 64, so a block of a higher layer fails R-LAY-2 at its
         // first entry. It is the file's first block (R-LAY-1 held, and an earlier block of a
         // layer above 64 ended the check), so that entry is entry 0 of the layer. This is
@@ -311,6 +339,19 @@ public final class Kernel {
             hasLast = false;
         }
         return layer;
+    }
+
+    /**
+     * R-OPEN-2 (SPEC §15.1) for the kinds of a block that decoded (or decoded as far as kinds):
+     * it comes after the block's kinds rules and before its values and its entries' rules.
+     */
+    private void countOpen(BlockRecord rec, byte[] kinds, int n) {
+        for (int i = 0; i < n; i++) {
+            if (!Payload.isOpen(kinds[i]) || ++openRead <= MAX_OPEN) continue;
+            long entry = i + (rec.layer == curDiscs ? curCount : 0);
+            violation(Rule.OPEN_2, rec.index, rec.layer, entry, false, 0, 0, "more than 2^24 = "
+                    + MAX_OPEN + " open entries in the part", true);
+        }
     }
 
     /** R-LAY-2 and R-LAY-3 of the block's entries (the other rules: pass 2); the counts. */
@@ -367,7 +408,8 @@ public final class Kernel {
         lastOcc = occ;
         lastMover = mover;
         long index = curCount++;
-        if (!Payload.isExact(k)) layerAux[d]++;
+        if (Payload.isOpen(k)) openEntries.add(occ, mover, k & ~Payload.O, p.lo[i], p.hi[i]);
+        else if (!Payload.isExact(k)) layerAux[d]++; // an open entry is not counted (SPEC §10.3)
         if (d == rootDiscs && occ == rootOcc && mover == rootMover) {
             rootFound = true;
             rootKind = k;
@@ -472,7 +514,7 @@ public final class Kernel {
 
     // ------------------------------------------------------------------ trailer and root
 
-    /** R-CON-1, R-HASH-2, R-HASH-3 of the trailer; R-ROOT-1..3. */
+    /** R-CON-1, R-HASH-2, R-HASH-3 of the trailer; R-ROOT-1, R-OPEN-1, R-ROOT-2/3 or R-PART-1. */
     public void trailer(Container ct) throws IOException {
         long size;
         try {
@@ -519,17 +561,48 @@ public final class Kernel {
         if (!rootFound)
             violation(Rule.ROOT_1, -1, rootDiscs, -1, true, rm, ro,
                     "no entry for the root's canonical form", true);
-        if (!weak && ((rootKind & P) == 0 || rootLo != h.rootValue))
+        if (Payload.isOpen(rootKind))
+            violation(Rule.OPEN_1, -1, rootDiscs, -1, true, rm, ro, "the root's entry is open "
+                    + kindName(rootKind) + ": a part proves its own root", true);
+        if (part) {
+            checkPartClaim(rm, ro);
+        } else if (!weak && ((rootKind & P) == 0 || rootLo != h.rootValue)) {
             violation(Rule.ROOT_2, -1, rootDiscs, -1, true, rm, ro, "root entry has kinds "
                     + kindName(rootKind) + " and value " + rootLo
                     + "; the header claims P with value " + h.rootValue, true);
-        if (weak && (rootLo != h.rootValue || rootHi != h.rootValue))
+        } else if (weak && (rootLo != h.rootValue || rootHi != h.rootValue)) {
             violation(Rule.ROOT_3, -1, rootDiscs, -1, true, rm, ro, "root entry bounds ["
                     + rootLo + ", "
                     + rootHi + "] are not [" + h.rootValue + ", " + h.rootValue + "]", true);
+        }
         trailerCensus = census;
         trailerRows = rows;
+        this.commitment = commitment;
         commitmentHex = "sha256:" + hex(commitment);
+    }
+
+    /**
+     * R-PART-1 (SPEC §15.1): the root's entry proves the part's claim: it serves every exact
+     * kind of root_kinds with the value root_value; its bounds meet those of C and A.
+     */
+    private void checkPartClaim(long rm, long ro) {
+        int claim = h.rootKinds;
+        boolean holds = true;
+        for (int need : new int[] {P, AP, PP})
+            if ((claim & need) != 0) holds &= serves(rootKind, need) && rootLo == h.rootValue;
+        if ((claim & C) != 0) holds &= rootLo >= h.rootValue;
+        if ((claim & A) != 0) holds &= rootHi <= h.rootUpper;
+        if (!holds)
+            violation(Rule.PART_1, -1, rootDiscs, -1, true, rm, ro, "root entry has kinds "
+                    + kindName(rootKind) + " and bounds [" + rootLo + ", " + rootHi
+                    + "]; the header claims " + kindName(claim) + " with [" + h.rootValue + ", "
+                    + h.rootUpper + "]", true);
+    }
+
+    /** A kind set serves a region need (SPEC §9): P by P; A' by P or A'; P' by P or P'. */
+    static boolean serves(int kinds, int need) {
+        int serving = need == P ? P : need == AP ? P | AP : P | PP;
+        return (kinds & serving) != 0;
     }
 
     // ------------------------------------------------------------------ census and verdict
@@ -583,6 +656,8 @@ public final class Kernel {
     /**
      * The verdict: VERIFIED only when no rule was broken, the engine kept its contract and every
      * layer read was checked in full against the layer below; else the verdict the result has.
+     * A part with open entries that passed everything is INCOMPLETE (SPEC §11, §15.1). Either
+     * way the result carries the kernel's PartConclusion, what composition takes (§15.3).
      */
     public Result conclude(Result from) {
         if (engineFault != null)
@@ -599,7 +674,16 @@ public final class Kernel {
             if (game.transform(h.rootMover | h.rootOpponent, g) == rootOcc
                     && game.transform(h.rootMover, g) == rootMover) break;
         res.rootMove = rootStoredMove < 0 ? -1 : game.mapMove(rootStoredMove, game.inverse(g));
-        return Result.verified(from, commitmentHex);
+        openEntries.freeze();
+        if (regionKeys != null) regionKeys.freeze();
+        long[][] rows = new long[game.cells - rootDiscs + 1][];
+        for (int d = rootDiscs; d <= game.cells; d++)
+            rows[d - rootDiscs] = new long[] {d, region[d], d < layerAux.length ? layerAux[d] : 0,
+                proofTerminals[d]};
+        PartConclusion c = PartConclusion.of(h, commitment, rootOcc, rootMover, rootKind, entries,
+                openEntries, rows, regionKeys);
+        if (openEntries.size() > 0) return Result.openPart(from, c);
+        return Result.verified(from, commitmentHex, c);
     }
 
     // ------------------------------------------------------------------ helpers

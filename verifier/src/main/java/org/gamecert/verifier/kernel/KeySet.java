@@ -3,7 +3,7 @@ package org.gamecert.verifier.kernel;
 /**
  * A set of Connect Four terminal positions, each known by its key (occupied squares, mover's
  * squares): open addressing over two long arrays, no object per position. A terminal position has
- * discs, so occ = 0 marks an empty slot. Used for the census of SPEC §10.3 only.
+ * discs, so occ = 0 marks an empty slot. Used for the census of SPEC §10.3 (and §15.4) only.
  */
 final class KeySet {
     private long[] occ = new long[16], mover = new long[16];
@@ -33,6 +33,11 @@ final class KeySet {
             long o = other.occ[i], m = other.mover[i];
             if (o != 0 && (except == null || !except.contains(o, m))) add(o, m);
         }
+    }
+
+    /** Adds every key to a composite's region keys (SPEC §15.4). */
+    void copyTo(RegionKeys keys) {
+        for (int i = 0; i < occ.length; i++) if (occ[i] != 0) keys.add(occ[i], mover[i]);
     }
 
     void clear() {

@@ -26,6 +26,8 @@ public final class LayerCheck {
     final byte[] childFlags; // the layer below's, marked by this layer's entries
     byte[] carry;            // layer below in ranges: the maximum over the moves of earlier ranges
     BitSet tbReported;       // --all, in ranges: entries whose R-TB-1 was reported
+    /** Open entries with a region need: not counted in region_d (SPEC §10.3), LayerPass. */
+    long openInRegion;
     /** The earliest violation the passes found (first-violation mode). */
     Violation best;
     private final Tiling tiling = new Tiling();
@@ -40,7 +42,7 @@ public final class LayerCheck {
         this.size = kernel.lSize[li];
         flags = flagsFromAbove != null ? flagsFromAbove : new byte[(int) size];
         if (flags.length != size) throw kernel.engineFault("flags of another layer");
-        int rootFlags = EntryChecker.REACHED | (kernel.weak ? 0 : Kernel.P);
+        int rootFlags = EntryChecker.REACHED | kernel.rootNeeds; // the seeds of R (SPEC §10.1)
         if (kernel.rootFound && discs == kernel.rootDiscs && kernel.rootIndex < flags.length)
             flags[(int) kernel.rootIndex] |= (byte) rootFlags;
         childFlags = below >= 0 ? new byte[(int) kernel.lSize[below]] : null;
@@ -149,8 +151,9 @@ public final class LayerCheck {
         if (best != null)
             kernel.found = best; // a shallower layer's comes later in the order of checks
         for (byte f : flags) {
-            if ((f & (Kernel.P | Kernel.AP | Kernel.PP)) != 0) kernel.region[discs]++;
+            if ((f & Kernel.NEEDS) != 0) kernel.region[discs]++;
         }
+        kernel.region[discs] -= openInRegion;
         for (int i = 0; i < flags.length; i++)
             if ((flags[i] & EntryChecker.REACHED) == 0 && kernel.unreached++ == 0) {
                 kernel.firstUnreachedLayer = li;
@@ -162,6 +165,7 @@ public final class LayerCheck {
             c.terminals.clear();
         }
         if (discs + 1 < kernel.region.length) kernel.region[discs + 1] += terminals.size();
+        if (kernel.regionKeys != null) terminals.copyTo(kernel.regionKeys);
         // Terminal positions only the proof reaches: those outside R (SPEC §10.3 term_d).
         KeySet proofTerminals = new KeySet();
         for (EntryChecker c : kernel.checkers) {

@@ -61,6 +61,7 @@ public final class LayerPass {
         }
         base = count;
         count += m;
+        if (range.first()) noteRegion(p, m);
         limit = check.best == null ? check.size : check.best.entry();
         if (base >= limit) {
             stopped = true;
@@ -72,6 +73,21 @@ public final class LayerPass {
         payload = p;
         blockOpen = true;
         return m;
+    }
+
+    /**
+     * The region of this block's m entries, from the layer's flags, final since the layer above
+     * was checked: open entries with a need, which the census leaves out (SPEC §10.3), and the
+     * keys of the others for a composite's union census (§15.4), when kept.
+     */
+    private void noteRegion(Payload p, int m) {
+        Kernel kernel = check.kernel;
+        if (kernel.openEntries.size() == 0 && kernel.regionKeys == null) return;
+        for (int i = 0; i < m && base + i < check.flags.length; i++) {
+            if ((check.flags[(int) (base + i)] & Kernel.NEEDS) == 0) continue;
+            if (kernel.openEntries.indexOf(p.occ[i], p.mover[i]) >= 0) check.openInRegion++;
+            else if (kernel.regionKeys != null) kernel.regionKeys.add(p.occ[i], p.mover[i]);
+        }
     }
 
     /** Checks entries [from, to) of the current block with checker c,

@@ -6,15 +6,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The outcome of one verification. Fields stay at their defaults when not reached. The verdict
- * and the commitment are final: a VERIFIED result is made only by the kernel (Kernel.conclude);
- * anyone else can make only a result that is not verified (withVerdict).
+ * The outcome of one verification. Fields stay at their defaults when not reached. The verdict,
+ * the commitment and the conclusion are final: a VERIFIED result, and any result with a
+ * conclusion, is made only by the kernel (Kernel.conclude); anyone else can make only a result
+ * that is not verified and has none (withVerdict).
  */
 public final class Result {
     public enum Verdict { VERIFIED, REJECTED, INCOMPLETE, ERROR }
 
     public final Verdict verdict;
     public final String commitment; // "sha256:..." computed; set only when verified
+    /**
+     * What the kernel concluded, for composition (SPEC §15.3): set on VERIFIED and on a part whose
+     * every rule held but that has open entries (INCOMPLETE); null otherwise.
+     */
+    public final PartConclusion conclusion;
     public String errorMessage;
     public org.gamecert.verifier.kernel.format.Header header; // null when the header was not read
     // Set only when verified: the root entry's kinds (P: its move is the canonical move; C: its
@@ -40,14 +46,16 @@ public final class Result {
     public Result() {
         verdict = Verdict.ERROR;
         commitment = null;
+        conclusion = null;
         census = new ArrayList<>();
         violations = new ArrayList<>();
         violationCounts = new LinkedHashMap<>();
     }
 
-    private Result(Result from, Verdict verdict, String commitment) {
+    private Result(Result from, Verdict verdict, String commitment, PartConclusion conclusion) {
         this.verdict = verdict;
         this.commitment = commitment;
+        this.conclusion = conclusion;
         errorMessage = from.errorMessage;
         header = from.header;
         rootKind = from.rootKind;
@@ -71,12 +79,20 @@ public final class Result {
     public static Result withVerdict(Result from, Verdict verdict) {
         if (verdict == Verdict.VERIFIED)
             throw new IllegalArgumentException("only the kernel verifies");
-        return new Result(from, verdict, null);
+        return new Result(from, verdict, null, null);
     }
 
     /** The same figures, verified, with the commitment the kernel computed (Kernel only). */
-    static Result verified(Result from, String commitment) {
-        return new Result(from, Verdict.VERIFIED, commitment);
+    static Result verified(Result from, String commitment, PartConclusion conclusion) {
+        return new Result(from, Verdict.VERIFIED, commitment, conclusion);
+    }
+
+    /**
+     * A part whose every rule held but that has open entries (SPEC §15.1): INCOMPLETE, with no
+     * commitment presented as a proven certificate's id (Kernel only).
+     */
+    static Result openPart(Result from, PartConclusion conclusion) {
+        return new Result(from, Verdict.INCOMPLETE, null, conclusion);
     }
 
     public Violation firstViolation() {

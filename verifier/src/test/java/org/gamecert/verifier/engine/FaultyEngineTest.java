@@ -17,6 +17,7 @@ import org.gamecert.verifier.kernel.KeyRange;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.testcert.TestCert;
+import org.gamecert.verifier.testcert.TestComposite;
 import org.gamecert.verifier.testcert.TinySolver;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -238,6 +239,62 @@ class FaultyEngineTest {
                         }
                     }
             }
+        } finally {
+            Verifier.parallelMinEntries = saved;
+        }
+    }
+
+    /**
+     * A part (SPEC §15): which entries are open, and so checked only up to R-POS-2, is the
+     * kernel's own record from pass 1; an engine that hands an entry over with the bit O added
+     * or dropped is caught. The other faults never end better than the honest INCOMPLETE.
+     */
+    @Test
+    void aPartsOpenEntriesAreTheKernelsOwnRecord() throws Exception {
+        TinySolver othello = new TinySolver(1, 4, 4, 1, null);
+        long[] start = othello.othelloStart();
+        TestCert part = TestComposite.split(othello, start[0], start[1], 1, 8).parts.get(0).cert;
+        part.maxBlockEntries = 7;
+        Path file = dir.resolve("part.gsc");
+        Files.write(file, part.write());
+        Map<String, Supplier<Faults>> faults = faults();
+        faults.put("mark an entry open", () -> new Once() {
+            void fault(Payload p) {
+                p.kind[0] |= Payload.O;
+            }
+        });
+        faults.put("mark an open entry not open", () -> new Faults() {
+            boolean done;
+
+            public void alter(Payload p) {
+                for (int i = 0; i < p.count && !done; i++)
+                    if ((p.kind[i] & Payload.O) != 0) {
+                        p.kind[i] &= ~Payload.O;
+                        done = true;
+                    }
+            }
+        });
+        int saved = Verifier.parallelMinEntries;
+        Verifier.parallelMinEntries = 1;
+        try {
+            for (int threads : new int[] {1, 3})
+                for (boolean segments : new boolean[] {false, true}) {
+                    Options o = options(threads, segments, part.entries.size());
+                    Result honest = Verifier.verify(file, o);
+                    assertEquals(Result.Verdict.INCOMPLETE, honest.verdict, "honest engine: " + honest.firstViolation());
+                    for (Map.Entry<String, Supplier<Faults>> fault : faults.entrySet()) {
+                        Result r = Verifier.verify(file, o, fault.getValue().get());
+                        String how = fault.getKey() + ", threads " + threads + (segments ? ", in segments" : "") + ": "
+                                + r.verdict + " " + r.errorMessage + " " + r.firstViolation();
+                        assertNotEquals(Result.Verdict.VERIFIED, r.verdict, how);
+                        if (r.verdict == Result.Verdict.INCOMPLETE) // a fault that changed nothing here
+                            assertEquals(honest.conclusion.openCount(), r.conclusion.openCount(), how);
+                        if (fault.getKey().startsWith("mark")) {
+                            assertEquals(Result.Verdict.ERROR, r.verdict, how);
+                            assertTrue(r.errorMessage.contains("another kind byte"), how);
+                        }
+                    }
+                }
         } finally {
             Verifier.parallelMinEntries = saved;
         }

@@ -19,6 +19,7 @@ import java.util.Set;
 import org.gamecert.verifier.kernel.rules.Game;
 import org.gamecert.verifier.testcert.TestCert;
 import org.gamecert.verifier.testcert.TestCert.Entry;
+import org.gamecert.verifier.testcert.TestComposite;
 import org.gamecert.verifier.testcert.TinySolver;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -704,6 +705,355 @@ class RuleViolationTest {
         assertEquals(Result.Verdict.REJECTED, r.verdict);
         assertTrue(r.violations.size() >= 3, "several violations: " + r.violations);
         assertTrue(r.violationCounts.get("R-CUT-1") >= 3);
+    }
+
+    // ------------------------------------------------------------------ parts (SPEC §15.1)
+
+    static TestComposite othSplit() {
+        long[] s = oth.othelloStart();
+        return TestComposite.split(oth, s[0], s[1], 1, 8);
+    }
+
+    /** The first part after part 0 of this base mode (a semi-strong split has weak parts too). */
+    static int partOfMode(TestComposite c, int baseMode) {
+        for (int i = 1; i < c.parts.size(); i++) if ((c.parts.get(i).cert.mode & 0x7F) == baseMode) return i;
+        throw new AssertionError("no part of mode " + baseMode);
+    }
+
+    @Test
+    void partHeaderFields() throws Exception {
+        TestComposite split = othSplit();
+        TestCert part = split.parts.get(partOfMode(split, 1)).cert;
+        Result ok = verify(part.write(), new Options());
+        assertEquals(Result.Verdict.VERIFIED, ok.verdict, () -> String.valueOf(ok.firstViolation()));
+        String[][] cases = {{"mode", "mode 132"}, {"invalid", "root_kinds 0x03"}, {"open", "root_kinds 0x41"},
+            {"bound in mode 1", "root_kinds 0x10: a part of mode 1 claims an exact set"},
+            {"upper out of range", "root_upper 17"}, {"exact upper", "root_value"}};
+        for (String[] c : cases) {
+            TestCert t = part.copy();
+            switch (c[0]) {
+                case "mode" -> t.mode = 0x84;
+                case "invalid" -> t.rootKinds = 0x03;
+                case "open" -> t.rootKinds = TestCert.P | TestCert.O;
+                case "bound in mode 1" -> t.rootKinds = TestCert.C;
+                case "upper out of range" -> t.rootUpper = 17;
+                default -> t.rootUpper = t.rootValue + 1;
+            }
+            Result r = rejects(t.write(), "R-HDR-1");
+            assertTrue(r.firstViolation().message().startsWith(c[1]), c[0] + ": " + r.firstViolation().message());
+        }
+        // a weak part: bound sets only, and for {C} root_upper = U_max, for {A} root_value = U_min
+        TestCert weak = TestComposite.split(oth, oth.othelloStart()[0], oth.othelloStart()[1], 2, 8).parts.get(1).cert;
+        TestCert t = weak.copy();
+        t.rootKinds = TestCert.P;
+        rejects(t.write(), "R-HDR-1");
+        t = weak.copy();
+        t.rootKinds = TestCert.C;
+        rejects(t.write(), "R-HDR-1"); // root_upper is not 16
+        t.rootUpper = 16;
+        Result c = verify(t.write(), new Options());
+        assertEquals(Result.Verdict.VERIFIED, c.verdict, "{C} with the root's value as lower bound");
+        t = weak.copy();
+        t.rootKinds = TestCert.A;
+        rejects(t.write(), "R-HDR-1"); // root_value is not -16
+        t.rootValue = -16;
+        assertEquals(Result.Verdict.VERIFIED, verify(t.write(), new Options()).verdict, "{A} with the root's value as upper bound");
+        t = weak.copy();
+        t.rootUpper = t.rootValue - 1; // {C, A} with lo > hi
+        rejects(t.write(), "R-HDR-1");
+    }
+
+    @Test
+    void openKindOutsideAPartAndOnTheSetWithoutO() throws Exception {
+        TestCert t = othCert.copy();
+        ofKind(t, TestCert.PP).get(0).kind |= TestCert.O;
+        Result r = rejects(t.write(), "R-KIND-1");
+        assertTrue(r.firstViolation().message().contains("not a part"), r.firstViolation().message());
+        t = othCert.copy();
+        t.entries.get(0).kind = 0x60; // O plus a set that is not valid
+        rejects(t.write(), "R-KIND-1");
+        // R-KIND-2 looks at the set without O: an open exact entry in a weak part
+        TestCert weak = TestComposite.split(oth, oth.othelloStart()[0], oth.othelloStart()[1], 2, 8).parts.get(0).cert.copy();
+        for (Entry e : weak.entries) if ((e.kind & TestCert.O) != 0) { e.kind = TestCert.P | TestCert.O; break; }
+        rejects(weak.write(), "R-KIND-2");
+    }
+
+    @Test
+    void open1RootEntryOpen() throws Exception {
+        TestCert t = othSplit().parts.get(0).cert.copy();
+        Entry r = root(t, oth);
+        r.kind |= TestCert.O;
+        Result res = rejects(t.write(), "R-OPEN-1");
+        assertEquals(Long.bitCount(r.occ), res.firstViolation().layer());
+    }
+
+    @Test
+    void part1TheRootDoesNotProveTheClaim() throws Exception {
+        TestComposite comp = othSplit();
+        TestCert t = comp.parts.get(0).cert.copy();
+        t.rootValue += 2;
+        t.rootUpper += 2;
+        rejects(t.write(), "R-PART-1");
+        // a part claiming P whose root entry is {A'} only (A' does not serve P)
+        for (TestComposite.Part p : comp.parts) {
+            Entry e = root(p.cert, oth);
+            if (e.kind != TestCert.AP || p.cert.rootKinds != TestCert.AP) continue;
+            TestCert c = p.cert.copy();
+            c.rootKinds = TestCert.P;
+            rejects(c.write(), "R-PART-1");
+            break;
+        }
+        // weak: a claimed lower bound above the root entry's
+        TestCert w = TestComposite.split(oth, oth.othelloStart()[0], oth.othelloStart()[1], 2, 8).parts.get(1).cert.copy();
+        w.rootKinds = TestCert.C;
+        w.rootValue += 1;
+        w.rootUpper = 16;
+        rejects(w.write(), "R-PART-1");
+    }
+
+    /**
+     * R-OPEN-2: 2^24 + 1 open entries, each (after a block's first) keyed by d = 0, x = 0: one
+     * occupancy of Othello 8x8 (symmetry 0) whose last two discs let the mover always play f8, so
+     * every entry is a legal, canonical, non-terminal position; the cap fails at block 16's only
+     * entry, after the blocks before it were checked (SPEC §9's order). Checked once.
+     */
+    @Test
+    void open2MoreThan2To24OpenEntries() throws Exception {
+        TestCert t = new TestCert();
+        t.family = 1;
+        t.width = t.height = 8;
+        t.utility = 1;
+        t.symmetry = 0;
+        t.mode = TestCert.PART | 2;
+        t.tb = new int[64];
+        for (int i = 0; i < 64; i++) t.tb[i] = i;
+        t.rootMover = 1L << 28 | 1L << 35; // the start
+        t.rootOpponent = 1L << 27 | 1L << 36;
+        t.rootKinds = TestCert.C | TestCert.A;
+        t.maxBlockEntries = 1 << 20;
+        t.maxBlockBytes = 1 << 24;
+        long occ = (1L << 21) - 1 | 1L << 27 | 1L << 28 | 1L << 35 | 1L << 36 | 1L << 62 | 1L << 63;
+        long c0 = 1L << 26; // h8 the mover's, g8 the opponent's: f8 is always legal
+        int blocks = 17, full = 1 << 20;
+        for (int b = 0; b < blocks; b++) t.entries.add(new Entry(occ, TestCert.pdep(c0 + (long) b * full, occ), TestCert.A | TestCert.O, -64, 64, 0));
+        t.chunk = 1;
+        t.payloadHook = (b, raw) -> {
+            int n = b < blocks - 1 ? full : 1;
+            ByteArrayOutputStream out = new ByteArrayOutputStream(4 * n + 16);
+            TestCert.varint(out, occ);
+            TestCert.varint(out, c0 + (long) b * full);
+            for (int i = 1; i < n; i++) {
+                out.write(0);
+                out.write(0);
+            }
+            for (int i = 0; i < n; i++) out.write(TestCert.A | TestCert.O);
+            for (int i = 0; i < n; i++) out.write(64);
+            return out.toByteArray();
+        };
+        t.recordHook = (b, rec) -> rec[1] = b < blocks - 1 ? full : 1;
+        t.entryCountOverride = (long) full * (blocks - 1) + 1;
+        long t0 = System.nanoTime();
+        Result r = verify(t.write(), new Options());
+        assertEquals(Result.Verdict.REJECTED, r.verdict, () -> r.errorMessage);
+        assertEquals("R-OPEN-2", r.firstViolation().rule(), r.firstViolation().toString());
+        assertEquals(16, r.firstViolation().block());
+        assertEquals((long) full * 16, r.firstViolation().entry());
+        covered.add("R-OPEN-2");
+        System.out.printf("R-OPEN-2 over 2^24 open entries: %.1f s%n", (System.nanoTime() - t0) / 1e9);
+    }
+
+    // ------------------------------------------------------------------ composites (SPEC §15.2, §15.3)
+
+    /** The composite is rejected with this rule, on one thread and on several; no composite id. */
+    CompositeVerifier.Outcome composeRejects(TestComposite comp, String rule) throws Exception {
+        return composeRejects(comp.writeTo(dir.resolve("comp" + System.nanoTime())), rule);
+    }
+
+    CompositeVerifier.Outcome composeRejects(Path d, String rule) {
+        CompositeVerifier.Outcome first = null;
+        for (int threads : new int[] {1, 3}) {
+            Options o = new Options();
+            o.threads = threads;
+            CompositeVerifier.Outcome c = CompositeVerifier.verify(d, o, null);
+            assertEquals(Result.Verdict.REJECTED, c.verdict(), () -> "expected " + rule + ", got " + c.verdict() + " " + c.error
+                    + " " + (c.composition == null ? "" : c.composition.violation));
+            assertEquals(rule, c.composition.violation.rule(), () -> c.composition.violation.toString());
+            assertNull(c.composition.compositeId, "no composite id on rejection");
+            if (first != null) assertEquals(first.composition.violation.toString(), c.composition.violation.toString());
+            first = c;
+        }
+        covered.add(rule);
+        return first;
+    }
+
+    @Test
+    void compositeBaselineVerifies() throws Exception {
+        CompositeVerifier.Outcome c = CompositeVerifier.verify(othSplit().writeTo(dir.resolve("ok")), new Options(), null);
+        assertEquals(Result.Verdict.VERIFIED, c.verdict(), () -> c.error + " " + c.composition.violation);
+    }
+
+    @Test
+    void man1AndMan2() throws Exception {
+        TestComposite comp = othSplit();
+        Path d = comp.writeTo(dir.resolve("man"));
+        Path m = d.resolve("composite.gscm");
+        byte[] good = Files.readAllBytes(m);
+        // a part listed twice (parts 1.. must be strictly increasing)
+        TestComposite twice = othSplit();
+        twice.parts.add(2, twice.parts.get(1));
+        for (long[] l : twice.links) if (l[3] >= 2) l[3]++;
+        Files.write(m, twice.manifest());
+        Result.Verdict v = composeRejects(d, "R-MAN-1").verdict();
+        assertEquals(Result.Verdict.REJECTED, v);
+        // part 0 again among the others
+        TestComposite again = othSplit();
+        again.parts.add(again.parts.get(0));
+        Files.write(m, again.manifest());
+        assertTrue(composeRejects(d, "R-MAN-1").composition.violation.message().contains("part 0 again"));
+        // a byte after the frame; version 2; no part; links out of order; a parent out of range
+        Files.write(m, Arrays.copyOf(good, good.length + 1));
+        composeRejects(d, "R-MAN-1");
+        byte[] body = comp.manifestBody();
+        byte[] b = body.clone();
+        b[4] = 2;
+        Files.write(m, TestComposite.frame(b));
+        composeRejects(d, "R-MAN-1");
+        TestComposite swapped = othSplit();
+        java.util.Collections.swap(swapped.links, 0, 1);
+        Files.write(m, swapped.manifest());
+        composeRejects(d, "R-MAN-1");
+        TestComposite parent = othSplit();
+        parent.links.get(parent.links.size() - 1)[0] = parent.parts.size();
+        Files.write(m, parent.manifest());
+        composeRejects(d, "R-MAN-1");
+        // an edited link (its commitment not recomputed): R-MAN-2
+        byte[] edited = good.clone();
+        edited[8 + 10 + 5] ^= 1; // inside part 0's commitment
+        Files.write(m, edited);
+        composeRejects(d, "R-MAN-2");
+        // not a manifest at all: error
+        Files.write(m, new byte[] {1, 2, 3});
+        assertEquals(Result.Verdict.ERROR, CompositeVerifier.verify(d, new Options(), null).verdict());
+    }
+
+    @Test
+    void comp1ARejectedPart() throws Exception {
+        TestComposite comp = othSplit();
+        TestCert t = comp.parts.get(1).cert;
+        t.rootValue += 2;
+        t.rootUpper += 2;
+        comp.rewrite(1); // the part as committed is false: its name is its own commitment
+        comp.sortParts();
+        CompositeVerifier.Outcome c = composeRejects(comp, "R-COMP-1");
+        assertEquals("R-PART-1", c.composition.partViolation.rule());
+        assertTrue(c.composition.violation.message().contains("R-PART-1"), c.composition.violation.message());
+    }
+
+    @Test
+    void comp2APartOfAnotherTieBreakingOrder() throws Exception {
+        int[] reversed = new int[16];
+        for (int i = 0; i < 16; i++) reversed[i] = 15 - i;
+        TinySolver other = new TinySolver(1, 4, 4, 1, reversed);
+        TestComposite comp = othSplit();
+        int i = partOfMode(comp, 1);
+        TestCert t = comp.parts.get(i).cert;
+        comp.parts.set(i, new TestComposite.Part(other.buildPart(t.rootMover, t.rootOpponent, 1, t.rootKinds, 0)));
+        comp.sortParts();
+        composeRejects(comp, "R-COMP-2");
+        // another game altogether: Connect Four
+        comp = othSplit();
+        comp.parts.set(1, new TestComposite.Part(c4Cert));
+        comp.sortParts();
+        composeRejects(comp, "R-COMP-2");
+    }
+
+    @Test
+    void comp3LinksAndOpenEntries() throws Exception {
+        // a link naming a position that is no open entry of its parent (the root's own key)
+        TestComposite comp = othSplit();
+        long k = oth.canonicalKey(comp.parts.get(0).cert.rootMover, comp.parts.get(0).cert.rootOpponent);
+        comp.links.get(0)[1] = k >>> 32;
+        comp.links.get(0)[2] = k & 0xFFFFFFFFL;
+        comp.sortLinks();
+        composeRejects(comp, "R-COMP-3");
+        // an open entry that no link names
+        comp = othSplit();
+        comp.links.remove(0);
+        composeRejects(comp, "R-COMP-3");
+    }
+
+    @Test
+    void comp4APartRootedAtAnotherPosition() throws Exception {
+        TestComposite comp = othSplit();
+        long[] a = comp.links.get(0), b = comp.links.get(1);
+        assertTrue(a[3] != b[3]);
+        long t = a[3];
+        a[3] = b[3];
+        b[3] = t;
+        CompositeVerifier.Outcome c = composeRejects(comp, "R-COMP-4");
+        assertTrue(c.composition.violation.message().startsWith("link 0"), c.composition.violation.message());
+    }
+
+    @Test
+    void comp5AWeakerKindOrAWrongBound() throws Exception {
+        // an open {P} entry discharged by a part claiming {A'} at the same position
+        TestComposite comp = othSplit();
+        boolean found = false;
+        for (long[] l : comp.links) {
+            TestCert q = comp.parts.get((int) l[3]).cert;
+            if (q.rootKinds != TestCert.P) continue;
+            comp.parts.set((int) l[3], new TestComposite.Part(oth.buildPart(q.rootMover, q.rootOpponent, 1, TestCert.AP, 0)));
+            found = true;
+            break;
+        }
+        assertTrue(found, "an open entry of kind P");
+        comp.sortParts();
+        composeRejects(comp, "R-COMP-5");
+        // weak: an open {C, A} entry of value v discharged by a part claiming only value >= v - 1
+        comp = TestComposite.split(oth, oth.othelloStart()[0], oth.othelloStart()[1], 2, 8);
+        found = false;
+        for (int i = 1; i < comp.parts.size() && !found; i++) {
+            TestCert q = comp.parts.get(i).cert;
+            if (q.rootValue <= -16) continue;
+            q.rootKinds = TestCert.C;
+            q.rootValue -= 1;
+            q.rootUpper = 16;
+            comp.rewrite(i);
+            found = true;
+        }
+        comp.sortParts();
+        CompositeVerifier.Outcome c = composeRejects(comp, "R-COMP-5");
+        assertTrue(c.composition.violation.message().contains("does not imply"), c.composition.violation.message());
+    }
+
+    @Test
+    void comp6AnUnusedPart() throws Exception {
+        TestComposite comp = othSplit();
+        long[] after = new long[3];
+        long[] s = oth.othelloStart();
+        oth.game.child(s[0], s[1], Long.numberOfTrailingZeros(oth.game.legalMoveCodes(s[0], s[1])), after);
+        comp.parts.add(new TestComposite.Part(oth.build(after[0], after[1], 1)));
+        comp.sortParts();
+        composeRejects(comp, "R-COMP-6");
+    }
+
+    /** A part with an extra (unreached) open entry at the root part's root, discharged by part 0. */
+    @Test
+    void comp7ACycle() throws Exception {
+        TestComposite comp = othSplit();
+        TestCert root = comp.parts.get(0).cert;
+        long k = oth.canonicalKey(root.rootMover, root.rootOpponent);
+        int i = partOfMode(comp, 1);
+        TestComposite.Part part = comp.parts.get(i);
+        part.cert.entries.add(new Entry(k >>> 32, k & 0xFFFFFFFFL, TestCert.P | TestCert.O, root.rootValue, root.rootValue, 0));
+        comp.rewrite(i);
+        comp.links.add(new long[] {i, k >>> 32, k & 0xFFFFFFFFL, 0});
+        comp.sortParts();
+        Result alone = verify(part.bytes, new Options()); // true, with one more open entry (unreached)
+        assertEquals(Result.Verdict.INCOMPLETE, alone.verdict, () -> String.valueOf(alone.firstViolation()));
+        assertEquals(1, alone.unreached);
+        CompositeVerifier.Outcome c = composeRejects(comp, "R-COMP-7");
+        assertTrue(c.composition.violationPart == 0 || c.composition.violationPart == comp.indexOf(part), c.composition.violation.message());
     }
 
     /** The rule ids of SPEC Appendix A (the rule index). */

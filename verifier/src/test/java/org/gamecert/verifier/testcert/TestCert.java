@@ -13,6 +13,8 @@ import java.util.List;
  */
 public final class TestCert {
     public static final int P = 1, AP = 2, PP = 4, A = 8, C = 0x10;
+    /** The bit O of an open entry, and the part bit of the mode (SPEC §15). */
+    public static final int O = 0x40, PART = 0x80;
 
     /** One entry; layer = -1 means its disc count. */
     public static final class Entry {
@@ -46,6 +48,8 @@ public final class TestCert {
     public int[] tb;
     public long rootMover, rootOpponent;
     public int rootValue;
+    /** Written after root_value in a part (mode with 0x80, SPEC §4, §15.1). */
+    public int rootKinds, rootUpper;
     public long maxBlockBytes = 1 << 20, maxBlockEntries = 1 << 16;
     public byte[] info = "test certificate".getBytes();
     public Integer headerLengthOverride;
@@ -83,6 +87,8 @@ public final class TestCert {
         t.rootMover = rootMover;
         t.rootOpponent = rootOpponent;
         t.rootValue = rootValue;
+        t.rootKinds = rootKinds;
+        t.rootUpper = rootUpper;
         t.maxBlockBytes = maxBlockBytes;
         t.maxBlockEntries = maxBlockEntries;
         t.info = info.clone();
@@ -106,12 +112,16 @@ public final class TestCert {
         b.write(utility);
         b.write(symmetry);
         b.write(mode);
-        if (mode == 3) b.write(leafEmpties);
+        if ((mode & 0x7F) == 3) b.write(leafEmpties);
         b.write(tb.length);
         for (int m : tb) b.write(m);
         le(b, rootMover, 8);
         le(b, rootOpponent, 8);
         b.write(rootValue);
+        if ((mode & PART) != 0) {
+            b.write(rootKinds);
+            b.write(rootUpper);
+        }
         le(b, maxBlockBytes, 4);
         le(b, maxBlockEntries, 4);
         le(b, info.length, 2);
@@ -216,7 +226,7 @@ public final class TestCert {
                 if ((e.kind & A) != 0) b.write(e.hi);
             }
         }
-        for (Entry e : blk) if ((e.kind & (P | AP | PP | C)) != 0) b.write(e.move);
+        for (Entry e : blk) if ((e.kind & O) == 0 && (e.kind & (P | AP | PP | C)) != 0) b.write(e.move); // open: no move
         return b.toByteArray();
     }
 
@@ -226,6 +236,13 @@ public final class TestCert {
             v >>>= 7;
         }
         b.write((int) v);
+    }
+
+    /** Places the bits of c, lowest first, onto the set bits of mask. */
+    public static long pdep(long c, long mask) {
+        long out = 0;
+        for (long m = mask; m != 0 && c != 0; m &= m - 1, c >>>= 1) if ((c & 1) != 0) out |= m & -m;
+        return out;
     }
 
     public static long pext(long x, long mask) {

@@ -112,27 +112,48 @@ public final class TinySolver {
 
     /** Builds a valid certificate (mode 1 semi-strong, 2 weak) for the given root. */
     public TestCert build(long rootMover, long rootOpp, int mode) {
+        return build(rootMover, rootOpp, mode, false, mode == 1 ? TestCert.P : TestCert.C | TestCert.A, 0);
+    }
+
+    /**
+     * A valid part (SPEC §15.1) of base mode 1 or 2 rooted at the position. Its claim: rootKinds
+     * (exact kinds in mode 1, which seed its region; a bound set in mode 2) with the root's value
+     * as both ends. The positions with openDiscs discs (0: none) other than the root are open
+     * entries: the reduction of their needs (mode 1 region) or {C, A} (bounds), with their value,
+     * not expanded.
+     */
+    public TestCert buildPart(long rootMover, long rootOpp, int baseMode, int rootKinds, int openDiscs) {
+        return build(rootMover, rootOpp, baseMode, true, rootKinds, openDiscs);
+    }
+
+    private TestCert build(long rootMover, long rootOpp, int mode, boolean part, int rootKinds, int openDiscs) {
         TestCert t = new TestCert();
         t.family = family;
         t.width = width;
         t.height = height;
         t.utility = family == 1 ? 1 : 2;
         t.symmetry = symmetry;
-        t.mode = mode;
+        t.mode = mode | (part ? TestCert.PART : 0);
         t.tb = tb.clone();
         t.rootMover = rootMover;
         t.rootOpponent = rootOpp;
         t.rootValue = value(rootMover, rootOpp);
+        t.rootKinds = rootKinds;
+        t.rootUpper = t.rootValue;
         Map<Long, Integer> needs = new HashMap<>();
         Map<Integer, Set<Long>> terminals = new HashMap<>();
         ArrayDeque<long[]> work = new ArrayDeque<>();
         long rootKey = canonicalKey(rootMover, rootOpp);
-        if (mode == 1) work.add(new long[] {rootKey, TestCert.P});
+        java.util.function.LongPredicate open = k -> openDiscs > 0 && k != rootKey && Long.bitCount(occOf(k)) == openDiscs;
+        if (mode == 1)
+            for (int n : new int[] {TestCert.P, TestCert.AP, TestCert.PP})
+                if ((rootKinds & n) != 0) work.add(new long[] {rootKey, n});
         while (!work.isEmpty()) {
             long[] w = work.poll();
             int have = needs.getOrDefault(w[0], 0), need = (int) w[1];
             if ((have & need) != 0) continue;
             needs.put(w[0], have | need);
+            if (open.test(w[0])) continue; // its part's region continues it
             long mover = moverOf(w[0]), opp = occOf(w[0]) & ~mover;
             int star = canonicalMove(mover, opp);
             for (long m = game.legalMoveCodes(mover, opp); m != 0; m &= m - 1) {
@@ -156,29 +177,36 @@ public final class TinySolver {
             int kind = (n & TestCert.P) != 0 ? TestCert.P : n;
             long mover = moverOf(e.getKey()), opp = occOf(e.getKey()) & ~mover;
             int star = canonicalMove(mover, opp);
-            t.entries.add(new TestCert.Entry(occOf(e.getKey()), mover, kind, value(mover, opp), value(mover, opp), star));
-            if (kind == TestCert.AP)
+            boolean isOpen = open.test(e.getKey());
+            t.entries.add(new TestCert.Entry(occOf(e.getKey()), mover, kind | (isOpen ? TestCert.O : 0), value(mover, opp), value(mover, opp), star));
+            if (kind == TestCert.AP && !isOpen)
                 for (long m = game.legalMoveCodes(mover, opp); m != 0; m &= m - 1) {
                     int code = Long.numberOfTrailingZeros(m);
                     if (code != star && game.child(mover, opp, code, out) != Game.TERMINAL) auxWork.add(canonicalKey(out[0], out[1]));
                 }
         }
         if (mode == 2) auxWork.add(rootKey);
+        Set<Long> openAux = new HashSet<>();
         while (!auxWork.isEmpty()) {
             long k = auxWork.poll();
             if (needs.containsKey(k) || !aux.add(k)) continue;
             long mover = moverOf(k), opp = occOf(k) & ~mover;
             int v = value(mover, opp);
-            t.entries.add(new TestCert.Entry(occOf(k), mover, TestCert.C | TestCert.A, v, v, canonicalMove(mover, opp)));
+            boolean isOpen = open.test(k);
+            t.entries.add(new TestCert.Entry(occOf(k), mover, TestCert.C | TestCert.A | (isOpen ? TestCert.O : 0), v, v, canonicalMove(mover, opp)));
+            if (isOpen) {
+                openAux.add(k);
+                continue;
+            }
             for (long m = game.legalMoveCodes(mover, opp); m != 0; m &= m - 1)
                 if (game.child(mover, opp, Long.numberOfTrailingZeros(m), out) != Game.TERMINAL) auxWork.add(canonicalKey(out[0], out[1]));
         }
         int rootDiscs = Long.bitCount(rootMover | rootOpp);
         for (int d = rootDiscs; d <= game.cells; d++) {
             long region = 0, auxCount = 0;
-            for (long k : needs.keySet()) if (Long.bitCount(occOf(k)) == d) region++;
+            for (long k : needs.keySet()) if (Long.bitCount(occOf(k)) == d && !open.test(k)) region++;
             if (c4) region += terminals.getOrDefault(d, Set.of()).size();
-            for (long k : aux) if (Long.bitCount(occOf(k)) == d) auxCount++;
+            for (long k : aux) if (Long.bitCount(occOf(k)) == d && !openAux.contains(k)) auxCount++;
             t.census.add(new long[] {d, region, auxCount});
         }
         return t;

@@ -12,12 +12,25 @@ public final class Header {
     /** Mode 3: weak, with endgame leaves (SPEC §9.1); leaf_empties follows the mode byte. */
     public static final int WEAK_LEAVES = 3, MAX_LEAF_EMPTIES = 6;
 
+    /** The mode byte of a part (SPEC §15): the base mode plus this bit. */
+    public static final int PART = 0x80;
+
     public final int version, family, width, height, utility, symmetry, mode;
+    /** mode without the part bit: 1 semi-strong, 2 weak, 3 weak with leaves. */
+    public final int baseMode;
+    /** A part of a composite (SPEC §15.1): modes 0x81, 0x82, 0x83. */
+    public final boolean part;
     /** L of mode 3 (positions with at most L empty cells are leaves); 0 in modes 1 and 2. */
     public final int leafEmpties;
     public final int[] tb;
     public final long rootMover, rootOpponent;
     public final int rootValue;
+    /**
+     * The claim about the root (SPEC §15.1): kinds and upper end, read in a part; otherwise the
+     * claim SPEC §15.3 gives a certificate that is not a part: {P} in mode 1, {C, A} in modes 2
+     * and 3, with root_upper = root_value.
+     */
+    public final int rootKinds, rootUpper;
     public final int maxBlockBytes, maxBlockEntries;
     public final byte[] info;
 
@@ -53,8 +66,11 @@ public final class Header {
             throw fail("symmetry " + symmetry + " is not 0 or the family's ("
                     + familySymmetry + ")");
         mode = (int) r.u(1, "mode");
-        if (mode != SEMI_STRONG && mode != WEAK && mode != WEAK_LEAVES) throw fail("mode " + mode);
-        if (mode == WEAK_LEAVES) {
+        part = (mode & PART) != 0;
+        baseMode = mode & ~PART;
+        if (baseMode != SEMI_STRONG && baseMode != WEAK && baseMode != WEAK_LEAVES)
+            throw fail("mode " + mode);
+        if (baseMode == WEAK_LEAVES) {
             leafEmpties = (int) r.u(1, "leaf_empties");
             if (leafEmpties < 1 || leafEmpties > MAX_LEAF_EMPTIES)
                 throw fail("leaf_empties " + leafEmpties + " outside 1.." + MAX_LEAF_EMPTIES);
@@ -78,6 +94,14 @@ public final class Header {
         int uMax = family == OTHELLO ? width * width : 1;
         if (rootValue < -uMax || rootValue > uMax)
             throw fail("root_value " + rootValue + " outside the utility range");
+        if (part) {
+            rootKinds = (int) r.u(1, "root_kinds");
+            rootUpper = (byte) r.u(1, "root_upper");
+            checkClaim(-uMax, uMax);
+        } else {
+            rootKinds = baseMode == SEMI_STRONG ? Payload.P : Payload.C | Payload.A;
+            rootUpper = rootValue;
+        }
         long mbb = r.u(4, "max_block_bytes");
         if (mbb < 1 || mbb > (1 << 24)) throw fail("max_block_bytes " + mbb + " outside 1..2^24");
         maxBlockBytes = (int) mbb;
@@ -87,10 +111,29 @@ public final class Header {
         int infoLen = (int) r.u(2, "info_len");
         if (infoLen > 4096) throw fail("info_len " + infoLen + " > 4096");
         info = r.bytes(infoLen, "info");
-        int fixed = mode == WEAK_LEAVES ? 41 : 40;
+        int fixed = 40 + (baseMode == WEAK_LEAVES ? 1 : 0) + (part ? 2 : 0);
         if (contentLength != fixed + tbLen + infoLen)
             throw fail("content length " + contentLength + " != " + fixed
                     + " + tb_len + info_len = " + (fixed + tbLen + infoLen));
+    }
+
+    /** R-HDR-1 of a part's root_kinds and root_upper (SPEC §15.1), in that order. */
+    private void checkClaim(int uMin, int uMax) throws FormatException {
+        if (!Payload.validKind(rootKinds))
+            throw fail(String.format("root_kinds 0x%02X is not a valid kind set", rootKinds));
+        boolean exact = Payload.isExact(rootKinds);
+        if (exact != (baseMode == SEMI_STRONG))
+            throw fail(String.format("root_kinds 0x%02X: a part of mode %d claims %s", rootKinds,
+                    baseMode, baseMode == SEMI_STRONG ? "an exact set" : "a bound set"));
+        if (rootUpper < uMin || rootUpper > uMax)
+            throw fail("root_upper " + rootUpper + " outside the utility range");
+        boolean holds = exact ? rootUpper == rootValue
+                : rootKinds == Payload.C ? rootUpper == uMax
+                : rootKinds == Payload.A ? rootValue == uMin
+                : rootValue <= rootUpper;
+        if (!holds)
+            throw fail("root_value " + rootValue + " and root_upper " + rootUpper
+                    + " are not a claim of root_kinds " + String.format("0x%02X", rootKinds));
     }
 
     /** Parses header content (the HEADER frame's content, without its 8-byte frame header). */

@@ -5,17 +5,21 @@ import org.gamecert.verifier.kernel.Rule;
 /**
  * Decodes a block payload (SPEC §5.2–5.4) into primitive columns, checking the encoding rules in
  * the order of SPEC §9: keys (R-ENC-1/2/3), kinds (R-KIND-1/2), values (R-VAL-0, R-ENC-2), moves,
- * leftover bytes.
+ * leftover bytes. The cap on open entries (R-OPEN-2) spans blocks: the kernel checks it, from the
+ * kinds decoded here (also those decoded before a failure: EntryFormatException.kindsBefore).
  */
 public final class Payload {
     public static final int P = 0x01, AP = 0x02, PP = 0x04, A = 0x08, C = 0x10;
+    /** The bit O of an open entry (SPEC §5.4, parts only): a kind set plus O. */
+    public static final int O = 0x40;
 
     public int count; // the columns may be longer: a buffer reused for another block
     /** The block these entries were decoded from, and the chain value before it (Kernel.decode). */
     public long block = -1;
     public byte[] chainBefore;
     public final long[] occ, mover;
-    public final byte[] kind, lo, hi, move; // move = -1 (0xFF) for {A}: no stored move
+    // kind: the kind byte (with O for an open entry); move = -1 (0xFF) for {A} and open entries
+    public final byte[] kind, lo, hi, move;
 
     public Payload(int n) {
         count = n;
@@ -35,19 +39,44 @@ public final class Payload {
         return (k & (P | AP | PP)) != 0;
     }
 
+    /** An open entry has no move (SPEC §5.2). */
     public static boolean hasMove(int k) {
-        return (k & (P | AP | PP | C)) != 0;
+        return (k & O) == 0 && (k & (P | AP | PP | C)) != 0;
+    }
+
+    public static boolean isOpen(int k) {
+        return (k & O) != 0;
+    }
+
+    /** As decode with part = false: a certificate that is not a part. */
+    public static Payload decode(byte[] raw, int count, boolean weak, int uMin, int uMax,
+            long block, Payload reuse) throws FormatException {
+        return decode(raw, count, weak, false, uMin, uMax, block, reuse);
     }
 
     /**
-     * Decodes count entries of raw; weak = header mode 2; values must lie in [uMin, uMax].
-     * The caller has bounded count by the header's max_block_entries. reuse: columns to decode
-     * into when long enough (else null, or too short: new ones).
+     * Decodes count entries of raw; weak: the base mode is 2 or 3; part: the header's mode is a
+     * part's (open entries allowed); values must lie in [uMin, uMax]. The caller has bounded count
+     * by the header's max_block_entries. reuse: columns to decode into when long enough (else
+     * null, or too short: new ones).
      */
-    public static Payload decode(byte[] raw, int count, boolean weak, int uMin, int uMax,
-            long block, Payload reuse) throws FormatException {
+    public static Payload decode(byte[] raw, int count, boolean weak, boolean part, int uMin,
+            int uMax, long block, Payload reuse) throws FormatException {
         Payload e = reuse != null && reuse.occ.length >= count ? reuse : new Payload(count);
         e.count = count;
+        int[] kindsChecked = {0};
+        try {
+            decodeInto(e, raw, count, weak, part, uMin, uMax, block, kindsChecked);
+        } catch (EntryFormatException x) {
+            // the open entries before the failure come first in the order of checks (R-OPEN-2)
+            if (part) x.kindsBefore = java.util.Arrays.copyOf(e.kind, kindsChecked[0]);
+            throw x;
+        }
+        return e;
+    }
+
+    private static void decodeInto(Payload e, byte[] raw, int count, boolean weak, boolean part,
+            int uMin, int uMax, long block, int[] kindsChecked) throws FormatException {
         int[] pos = {0};
         long occ = 0, c = 0;
         for (int i = 0; i < count; i++) {
@@ -72,19 +101,18 @@ public final class Payload {
             e.mover[i] = pdep(c, occ);
         }
         int p = pos[0];
-        if (p + count > raw.length) {
-            // Kinds are validated as far as they are present, then the section's end is R-ENC-2.
-            for (int i = 0; p + i < raw.length; i++) checkKind(raw[p + i] & 0xFF, weak, block, i);
-            throw fail(Rule.ENC_2, block, -1, "kinds section runs past raw_len");
-        }
-        for (int i = 0; i < count; i++) {
+        // Kinds are validated as far as they are present, then the section's end is R-ENC-2.
+        for (int i = 0; i < count && p + i < raw.length; i++) {
             int k = raw[p + i] & 0xFF;
-            checkKind(k, weak, block, i);
+            checkKind(k, weak, part, block, i);
             e.kind[i] = (byte) k;
+            kindsChecked[0] = i + 1;
         }
+        if (p + count > raw.length)
+            throw fail(Rule.ENC_2, block, -1, "kinds section runs past raw_len");
         p += count;
         for (int i = 0; i < count; i++) {
-            int k = e.kind[i];
+            int k = e.kind[i] & ~O; // an open entry's values are its set's
             int lo = uMin, hi = uMax;
             if (isExact(k)) {
                 lo = hi = value(raw, p++, uMin, uMax, block, i);
@@ -109,11 +137,15 @@ public final class Payload {
         if (p != raw.length)
             throw fail(Rule.ENC_2, block, -1, (raw.length - p)
                     + " bytes left over after the moves section");
-        return e;
     }
 
-    private static void checkKind(int k, boolean weak, long block, int i) throws FormatException {
-        if (!validKind(k))
+    /** R-KIND-1, then R-KIND-2 on the set without O (SPEC §5.4). */
+    private static void checkKind(int k, boolean weak, boolean part, long block, int i)
+            throws FormatException {
+        if (isOpen(k) && !part)
+            throw fail(Rule.KIND_1, block, i, String.format(
+                    "kind byte 0x%02X is open (bit O) in a certificate that is not a part", k));
+        if (!validKind(k & ~O))
             throw fail(Rule.KIND_1, block, i,
                     String.format("kind byte 0x%02X is not a valid kind set", k));
         if (weak && isExact(k))
@@ -185,6 +217,8 @@ public final class Payload {
     /** A decoding failure at a known entry index within the block (-1 when not tied to one). */
     public static final class EntryFormatException extends FormatException {
         public final int entry;
+        /** In a part: the kind bytes that passed R-KIND-1 and R-KIND-2 before the failure. */
+        public byte[] kindsBefore;
 
         EntryFormatException(String rule, String message, int entry) {
             super(rule, message);

@@ -1,0 +1,84 @@
+package org.gamecert.verifier.kernel;
+
+/**
+ * The open entries of a part (SPEC §15.1) as pass 1 kept them, in file order: deepest layer
+ * first, key order within a layer (R-LAY-1..3 held for them). Each: its key, its kind set
+ * without O, its bounds. Primitive arrays that grow as needed, at most 2^24 entries (R-OPEN-2);
+ * frozen when the kernel concludes, so that a conclusion's list cannot change afterwards.
+ */
+final class OpenEntries {
+    private long[] occ = new long[0], mover = new long[0];
+    private byte[] kind = new byte[0], lower = new byte[0], upper = new byte[0];
+    private int size;
+    private boolean frozen;
+
+    void add(long o, long m, int k, int lo, int hi) {
+        if (frozen) throw new IllegalStateException("an open entry added after the conclusion");
+        if (size == occ.length) grow();
+        occ[size] = o;
+        mover[size] = m;
+        kind[size] = (byte) k;
+        lower[size] = (byte) lo;
+        upper[size] = (byte) hi;
+        size++;
+    }
+
+    private void grow() {
+        int n = Math.min(Kernel.MAX_OPEN, Math.max(16, 2 * occ.length));
+        occ = java.util.Arrays.copyOf(occ, n);
+        mover = java.util.Arrays.copyOf(mover, n);
+        kind = java.util.Arrays.copyOf(kind, n);
+        lower = java.util.Arrays.copyOf(lower, n);
+        upper = java.util.Arrays.copyOf(upper, n);
+    }
+
+    void freeze() {
+        frozen = true;
+    }
+
+    int size() {
+        return size;
+    }
+
+    long occ(int i) {
+        return occ[i];
+    }
+
+    long mover(int i) {
+        return mover[i];
+    }
+
+    /** The kind set, without O. */
+    int kind(int i) {
+        return kind[i];
+    }
+
+    int lo(int i) {
+        return lower[i];
+    }
+
+    int hi(int i) {
+        return upper[i];
+    }
+
+    /** The index of the open entry with key (o, m), or -1: a binary search in file order. */
+    int indexOf(long o, long m) {
+        int from = 0, to = size - 1;
+        while (from <= to) {
+            int mid = (from + to) >>> 1;
+            int c = fileOrder(occ[mid], mover[mid], o, m);
+            if (c < 0) from = mid + 1;
+            else if (c > 0) to = mid - 1;
+            else return mid;
+        }
+        return -1;
+    }
+
+    /** File order (SPEC §6): more discs first, then unsigned occ, then unsigned mover. */
+    private static int fileOrder(long o1, long m1, long o2, long m2) {
+        int d1 = Long.bitCount(o1), d2 = Long.bitCount(o2);
+        if (d1 != d2) return d1 > d2 ? -1 : 1;
+        if (o1 != o2) return Long.compareUnsigned(o1, o2);
+        return Long.compareUnsigned(m1, m2);
+    }
+}

@@ -1,0 +1,119 @@
+package org.gamecert.verifier.kernel;
+
+import org.gamecert.verifier.kernel.format.Header;
+
+/**
+ * What the kernel concluded of one certificate for which every rule held, its open entries (a
+ * part's, SPEC §15) being the only claims it does not prove itself: the facts composition needs
+ * (§15.3). Made only by Kernel.conclude (a package-private factory and a private constructor)
+ * and immutable, so a composition can take no part result that the kernel did not produce; its
+ * commitment is the one the kernel computed for the file it checked.
+ */
+public final class PartConclusion {
+    private final byte[] commitment;
+    public final int family, width, height, utility, symmetry, baseMode;
+    public final boolean part;
+    private final int[] tb;
+    /** The header's root, as given, and its canonical key (SPEC §7.4). */
+    public final long rootMover, rootOpponent, rootOcc, rootCanonicalMover;
+    /** The claim about the root (SPEC §15.1; §15.3 for a certificate that is not a part). */
+    public final int claimKinds, claimLo, claimHi;
+    /** The root entry's kind set. */
+    public final int rootKind;
+    public final long entries;
+    private final OpenEntries open;
+    private final long[][] census;
+    private final RegionKeys regionKeys;
+
+    private PartConclusion(Header h, byte[] commitment, long rootOcc, long rootCanonicalMover,
+            int rootKind, long entries, OpenEntries open, long[][] census, RegionKeys keys) {
+        this.commitment = commitment.clone();
+        family = h.family;
+        width = h.width;
+        height = h.height;
+        utility = h.utility;
+        symmetry = h.symmetry;
+        baseMode = h.baseMode;
+        part = h.part;
+        tb = h.tb.clone();
+        rootMover = h.rootMover;
+        rootOpponent = h.rootOpponent;
+        this.rootOcc = rootOcc;
+        this.rootCanonicalMover = rootCanonicalMover;
+        claimKinds = h.rootKinds;
+        claimLo = h.rootValue;
+        claimHi = h.rootUpper;
+        this.rootKind = rootKind;
+        this.entries = entries;
+        this.open = open;
+        this.census = census;
+        this.regionKeys = keys;
+    }
+
+    /** Kernel.conclude only: open and keys are frozen, census is the kernel's own copy. */
+    static PartConclusion of(Header h, byte[] commitment, long rootOcc, long rootMover,
+            int rootKind, long entries, OpenEntries open, long[][] census, RegionKeys keys) {
+        return new PartConclusion(h, commitment, rootOcc, rootMover, rootKind, entries, open,
+                census, keys);
+    }
+
+    /** The commitment id the kernel computed (SPEC §3). */
+    public String commitmentId() {
+        return "sha256:" + Kernel.hex(commitment);
+    }
+
+    boolean hasCommitment(byte[] c) {
+        return java.util.Arrays.equals(commitment, c);
+    }
+
+    /** R-COMP-2: the same game (family, board, utility, symmetry) and tie-breaking order. */
+    boolean sameGame(PartConclusion o) {
+        return family == o.family && width == o.width && height == o.height
+                && utility == o.utility && symmetry == o.symmetry
+                && java.util.Arrays.equals(tb, o.tb);
+    }
+
+    public int openCount() {
+        return open.size();
+    }
+
+    public long openOcc(int i) {
+        return open.occ(i);
+    }
+
+    public long openMover(int i) {
+        return open.mover(i);
+    }
+
+    /** The kind set of open entry i, without O. */
+    public int openKind(int i) {
+        return open.kind(i);
+    }
+
+    public int openLo(int i) {
+        return open.lo(i);
+    }
+
+    public int openHi(int i) {
+        return open.hi(i);
+    }
+
+    /** The index of the open entry with this key, or -1. */
+    public int openIndexOf(long occ, long mover) {
+        return open.indexOf(occ, mover);
+    }
+
+    /** Census rows (SPEC §10.3) from the root's disc count: {discs, region, aux, term}. */
+    public int censusRows() {
+        return census.length;
+    }
+
+    public long census(int row, int column) {
+        return census[row][column];
+    }
+
+    /** The keys of the region when they were kept (Kernel.keepRegionKeys), else null. */
+    public RegionKeys regionKeys() {
+        return regionKeys;
+    }
+}

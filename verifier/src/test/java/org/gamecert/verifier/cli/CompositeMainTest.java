@@ -1,0 +1,131 @@
+package org.gamecert.verifier.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.gamecert.verifier.testcert.TestCert;
+import org.gamecert.verifier.testcert.TestComposite;
+import org.gamecert.verifier.testcert.TinySolver;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line on composites and parts (SPEC §15): exit codes, reports, JSON fields. */
+class CompositeMainTest {
+    @TempDir
+    static Path dir;
+    static Path good, missing, rejected, cyclic, rootPart;
+    static TestComposite comp;
+    static String value; // the start's value, e.g. -10
+
+    @BeforeAll
+    static void composites() throws Exception {
+        TinySolver s = new TinySolver(1, 4, 4, 1, null);
+        long[] start = s.othelloStart();
+        comp = TestComposite.split(s, start[0], start[1], 1, 8);
+        value = String.format("%+d", comp.parts.get(0).cert.rootValue);
+        good = comp.writeTo(dir.resolve("good"));
+        missing = comp.writeTo(dir.resolve("missing"));
+        Files.delete(missing.resolve(comp.parts.get(1).hex() + ".gsc"));
+        TestComposite bad = TestComposite.split(s, start[0], start[1], 1, 8);
+        long t = bad.links.get(0)[3];
+        bad.links.get(0)[3] = bad.links.get(1)[3];
+        bad.links.get(1)[3] = t;
+        rejected = bad.writeTo(dir.resolve("rejected"));
+        rootPart = Files.write(dir.resolve("root-part.gsc"), comp.parts.get(0).bytes);
+    }
+
+    String[] outErr = new String[2];
+
+    int run(String... args) {
+        ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
+        int code = VerifyMain.run(args, new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
+        outErr[0] = o.toString(StandardCharsets.UTF_8);
+        outErr[1] = e.toString(StandardCharsets.UTF_8);
+        return code;
+    }
+
+    @Test
+    void verifiedDirectoryAndManifest() {
+        assertEquals(0, run(good.toString()));
+        System.out.println(outErr[0]);
+        assertTrue(outErr[0].contains("VERIFIED"), outErr[0]);
+        assertTrue(outErr[0].contains("composite   " + comp.compositeId()), outErr[0]);
+        assertTrue(outErr[0].contains("P value " + value + " at the root"), outErr[0]);
+        assertTrue(outErr[0].contains("region-union"), outErr[0]);
+        assertTrue(outErr[1].contains("part 0"), "progress per part on stderr: " + outErr[1]);
+        assertEquals(0, run(good.resolve("composite.gscm").toString(), "-q"));
+        assertEquals("", outErr[1], "quiet");
+        assertEquals(0, run(good.toString(), "--json", "--threads", "1"));
+        String json = outErr[0].trim();
+        assertEquals(1, json.lines().count());
+        for (String key : new String[] {"\"composite\":\"" + comp.compositeId() + "\"", "\"verdict\":\"verified\"",
+                "\"parts\":[{\"index\":0,\"commitment\":\"sha256:" + comp.parts.get(0).hex() + "\"", "\"claim\":\"P value " + value + "\"",
+                "\"open_entries\":", "\"entries\":", "\"root\":", "\"region_union\":", "\"claim_proven\":true"})
+            assertTrue(json.contains(key), key + " in " + json);
+    }
+
+    @Test
+    void incompleteWhenAPartIsMissing() {
+        assertEquals(3, run(missing.toString()));
+        System.out.println(outErr[0]);
+        assertTrue(outErr[0].contains("INCOMPLETE") && outErr[0].contains("still open"), outErr[0]);
+        assertFalse(outErr[0].contains("composite   sha256"), "no composite id");
+        assertFalse(outErr[0].contains("proven"), outErr[0]);
+        assertEquals(3, run(missing.toString(), "--json"));
+        assertTrue(outErr[0].contains("\"composite\":null") && outErr[0].contains("\"verdict\":\"not given\""), outErr[0]);
+        assertTrue(outErr[0].contains("\"still_open\":[{\"parent\":"), outErr[0]);
+    }
+
+    @Test
+    void rejectedNamesTheRule() {
+        assertEquals(1, run(rejected.toString()));
+        System.out.println(outErr[0]);
+        assertTrue(outErr[0].contains("first violation: R-COMP-4"), outErr[0]);
+        assertEquals(1, run(rejected.toString(), "--json"));
+        assertTrue(outErr[0].contains("\"violation\":{\"rule\":\"R-COMP-4\""), outErr[0]);
+        assertTrue(outErr[0].contains("\"composite\":null"), outErr[0]);
+    }
+
+    @Test
+    void errors() throws Exception {
+        Path junk = Files.write(dir.resolve("junk.gscm"), new byte[] {1, 2, 3});
+        assertEquals(2, run(junk.toString()));
+        assertTrue(outErr[0].contains("not a manifest"), outErr[0]);
+        assertEquals(2, run(junk.toString(), "--json"));
+        assertTrue(outErr[0].contains("\"verdict\":\"error\""), outErr[0]);
+        assertEquals(2, run(dir.resolve("nothing.gscm").toString(), "--format", "composite"));
+        assertEquals(2, run(good.toString(), "--root", "f5"), "an option for peer tables");
+        assertEquals(0, run("--help"));
+        assertTrue(outErr[0].contains("composite"), outErr[0]);
+    }
+
+    /** A part checked on its own: incomplete with its open entries, and its id to name it by. */
+    @Test
+    void aPartOnItsOwn() {
+        assertEquals(3, run(rootPart.toString()));
+        System.out.println(outErr[0]);
+        assertTrue(outErr[0].contains("claim       part: P value " + value + " at the root"), outErr[0]);
+        assertTrue(outErr[0].contains("open entries"), outErr[0]);
+        assertTrue(outErr[0].contains("part id     sha256:" + comp.parts.get(0).hex()), outErr[0]);
+        assertFalse(outErr[0].contains("commitment  sha256"), outErr[0]);
+        assertEquals(3, run(rootPart.toString(), "--json"));
+        assertTrue(outErr[0].contains("\"open_entries\":") && outErr[0].contains("\"commitment\":null"), outErr[0]);
+        Path sub = good.resolve(comp.parts.get(1).hex() + ".gsc");
+        assertEquals(0, run(sub.toString()));
+        assertTrue(outErr[0].contains("proven      part: "), outErr[0]);
+    }
+
+    @Test
+    void detection() {
+        assertEquals(InputKind.COMPOSITE, InputKind.detect(good));
+        assertEquals(InputKind.COMPOSITE, InputKind.detect(good.resolve("composite.gscm")));
+        assertEquals(InputKind.CERTIFICATE, InputKind.detect(rootPart));
+    }
+}
