@@ -10,6 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.gamecert.producer.cli.ProduceMain;
+import org.gamecert.producer.mutate.composite.CompositeMutations;
+import org.gamecert.producer.mutate.composite.CompositeSet;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,5 +65,49 @@ class ProducerVectorsTest {
         if (Boolean.getBoolean("gamecert.writeVectors")) Files.copy(out, vector, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         assertArrayEquals(Files.readAllBytes(vector), Files.readAllBytes(out), "the vector is produce solve --game nogo:1x9");
         assertTrue(Files.readString(VECTORS.resolve("vectors.tsv")).contains("edge-valid-nogo-1x9.gsc\tverified\t-\t"));
+    }
+    /**
+     * SPEC §15 composites (since 1.3): an Othello 4x4 root split at 12 discs, semi-strong and weak,
+     * each part named by its commitment beside the manifests, and corrupt manifests made by the
+     * comp-* mutation classes (seed 1) from the semi-strong one. A manifest's parts are the
+     * {@code <hex>.gsc} files beside it; a part a manifest names but the directory lacks is not given.
+     */
+    @Test
+    void compositeVectorsAreWhatTheProducerWrites(@TempDir Path dir) throws Exception {
+        Map<String, byte[]> files = new TreeMap<>();
+        Path semi = dir.resolve("semi"), weak = dir.resolve("weak");
+        for (Path d : new Path[] {semi, weak}) {
+            String mode = d == semi ? "semi-strong" : "weak";
+            for (String[] a : new String[][] {
+                    {"solve", "--game", "othello:4x4", "--board", "OX---OX-OXOXX--O X", "--mode", mode, "--split-at", "12",
+                            "--out", d.toString(), "-q"},
+                    {"solve-part", d.toString(), "--parts", "all", "-q"}, {"compose", d.toString()}})
+                assertEquals(0, ProduceMain.run(a, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err));
+            CompositeSet set = CompositeSet.load(d);
+            files.put(d == semi ? "composite-valid-othello4x4.gscm" : "composite-valid-othello4x4-weak.gscm", set.manifest);
+            for (Map.Entry<String, byte[]> e : set.files.entrySet()) files.put(e.getKey() + ".gsc", e.getValue());
+        }
+        CompositeSet base = CompositeSet.load(semi);
+        String[][] mutants = {
+                {"comp-manifest-edited", "composite-rejected-man-2-edited.gscm"},
+                {"comp-part-swapped", "composite-rejected-comp-4-swapped.gscm"},
+                {"comp-weaker-kind", "composite-rejected-comp-5-weaker-kind.gscm"},
+                {"comp-part-unused", "composite-rejected-comp-6-unused.gscm"},
+                {"comp-cyclic", "composite-rejected-comp-7-cyclic.gscm"},
+                {"comp-other-tie-breaking", "composite-incomplete-part-not-given.gscm"}};
+        for (String[] m : mutants) {
+            CompositeMutations.Result r = CompositeMutations.byName(m[0]).apply(base, 1);
+            files.put(m[1], r.composite.manifest);
+            // The incomplete vector names a part (made under another tie-breaking order) that is not there.
+            if (!m[0].equals("comp-other-tie-breaking"))
+                for (Map.Entry<String, byte[]> e : r.composite.files.entrySet()) files.put(e.getKey() + ".gsc", e.getValue());
+        }
+        String tsv = Files.readString(VECTORS.resolve("vectors.tsv"));
+        for (Map.Entry<String, byte[]> e : files.entrySet()) {
+            Path vector = VECTORS.resolve(e.getKey());
+            if (Boolean.getBoolean("gamecert.writeVectors")) Files.write(vector, e.getValue());
+            assertArrayEquals(Files.readAllBytes(vector), e.getValue(), e.getKey());
+            if (e.getKey().endsWith(".gscm")) assertTrue(tsv.contains(e.getKey() + "\t"), e.getKey() + " in vectors.tsv");
+        }
     }
 }

@@ -46,6 +46,14 @@ class CorpusTest {
         return DynamicTest.dynamicTest(row[1] + " -> " + row[2] + " " + row[3], () -> {
             Path file = Paths.get(row[0]).resolve(row[1]);
             assertTrue(Files.isRegularFile(file), "missing corpus file " + file);
+            if (file.toString().endsWith(".gscm")) { // a composite's manifest: its parts beside it (SPEC §15)
+                org.gamecert.verifier.engine.CompositeVerifier.Outcome c =
+                        org.gamecert.verifier.engine.CompositeVerifier.verify(file, new Options(), null);
+                assertEquals(row[2], c.verdict().name().toLowerCase(Locale.ROOT), () -> file + ": " + c.error);
+                if (row[2].equals("rejected")) assertEquals(row[3], c.composition.violation.rule());
+                if (row[2].equals("verified")) assertTrue(c.composition.compositeId.startsWith("sha256:"));
+                return;
+            }
             Result r = Verifier.verify(file, new Options());
             assertEquals(row[2], r.verdict.name().toLowerCase(Locale.ROOT), () -> file + ": " + r.firstViolation() + " " + r.errorMessage);
             if (row[2].equals("rejected")) {
