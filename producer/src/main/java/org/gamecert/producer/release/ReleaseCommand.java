@@ -34,7 +34,11 @@ import java.util.concurrent.Callable;
                         + "the bytes of tagmanifest-sha256.txt; the public key (base64 of its 32 bytes) and its fingerprint (first "
                         + "16 hex digits of its SHA-256) go into bag-info.txt. Make a key pair with `produce keygen`.",
                 "",
-                "Check a bundle with `scripts/verify BUNDLE [--pubkey KEY.pub]`.", ""})
+                "Composites (SPEC §15): give the composite's folder (holding composite.gscm); it is verified first, then its "
+                        + "manifest and every part go to data/NAME/, or with --parts-by-reference the manifest only, and bag-info.txt "
+                        + "names it (Composite-Id: ID data/NAME/composite.gscm parts-included|parts-by-reference).",
+                "",
+                "Check a bundle with `scripts/verify BUNDLE [--pubkey KEY.pub] [--parts DIR]`.", ""})
 public final class ReleaseCommand implements Callable<Integer> {
     @Option(names = "--title", required = true, paramLabel = "TEXT", description = "Title of the release (one line).")
     String title;

@@ -149,8 +149,9 @@ class MutationCampaignTest {
             String[] f = l.split("\t");
             assertTrue(f[0].matches("[a-z0-9-]+"), l);
             assertTrue(f.length >= 2 && !f[1].isBlank(), l);
-            // Our format's classes, and the peer tablebase format's (prefix peer-).
+            // Our format's classes, the peer tablebase format's (prefix peer-) and the composites' (prefix comp-).
             if (f[0].startsWith("peer-")) assertNotNull(org.gamecert.producer.mutate.peer.PeerMutations.byName(f[0]), l);
+            else if (f[0].startsWith("comp-")) assertNotNull(org.gamecert.producer.mutate.composite.CompositeMutations.byName(f[0]), l);
             else assertNotNull(Mutations.byName(f[0]), l);
         }
         Path mut = dir.resolve("cli-mutant.gsc");
