@@ -1,6 +1,7 @@
 package org.gamecert.producer.release;
 
 import org.gamecert.verifier.bundle.BundleTexts;
+import org.gamecert.verifier.engine.CompositeVerifier;
 
 import org.gamecert.producer.cert.CertificateReader;
 
@@ -40,6 +41,10 @@ public final class Release {
         public String date;               // YYYY-MM-DD or null (then no Bagging-Date, mtime 0)
         public String doi;                // optional
         public List<Path> certificates = new ArrayList<>();
+        /** Composite directories (holding composite.gscm and the parts as HEX.gsc, SPEC §15). */
+        public List<Path> composites = new ArrayList<>();
+        /** Leave the composites' parts out: the bundle holds their manifests, which reference the parts by commitment id. */
+        public boolean partsByReference;
         public Path verifierJar;
         public byte[] signingSeed;        // optional Ed25519 private seed
         // filled by build():
@@ -56,6 +61,7 @@ public final class Release {
     public static final class Bundle {
         final List<BagFile> files;
         public final List<String> commitmentIds = new ArrayList<>();
+        public final List<String> compositeIds = new ArrayList<>();
         public final String fingerprint;
         public final long payloadBytes;
         public final int payloadFiles;
@@ -89,8 +95,26 @@ public final class Release {
             payload.add(BagFile.of("data/" + c.censusJsonName(), utf8(BundleTexts.censusJson(texts(c)))));
             if (!names.add(c.censusJsonName())) throw new ReleaseException("file name clash on " + c.censusJsonName(), true);
         }
+        // Composites, sorted by folder name: data/NAME/composite.gscm, and the parts unless by reference.
+        in.composites = new ArrayList<>(in.composites);
+        in.composites.sort(java.util.Comparator.comparing(p -> String.valueOf(p.toAbsolutePath().normalize().getFileName())));
+        List<BundleTexts.Composite> comps = new ArrayList<>();
+        for (Path dir : in.composites) {
+            BundleTexts.Composite c = verifyComposite(dir, !in.partsByReference);
+            if (!names.add(c.name()) || !names.add(c.censusJsonName()))
+                throw new ReleaseException("file name clash on data/" + c.name() + " or data/" + c.censusJsonName() + ": rename the composite's folder", true);
+            comps.add(c);
+            Path abs = dir.toAbsolutePath().normalize();
+            payload.add(BagFile.of(c.manifestPath(), abs.resolve(CompositeVerifier.MANIFEST)));
+            if (!in.partsByReference) {
+                org.gamecert.verifier.kernel.format.Manifest m = manifestOf(abs);
+                for (int i = 0; i < m.partCount(); i++)
+                    payload.add(BagFile.of("data/" + c.name() + "/" + m.partHex(i) + ".gsc", abs.resolve(m.partHex(i) + ".gsc")));
+            }
+            payload.add(BagFile.of("data/" + c.censusJsonName(), utf8(BundleTexts.censusJson(c))));
+        }
         for (String fixed : new String[] {"census.svg", "CITATION.cff", "README.md"})
-            if (names.contains(fixed)) throw new ReleaseException("a certificate may not be named " + fixed, true);
+            if (names.contains(fixed)) throw new ReleaseException("a certificate or composite may not be named " + fixed, true);
         byte[] publicKey = in.signingSeed == null ? null : Ed25519Keys.publicKeyOf(in.signingSeed);
         String fingerprint = publicKey == null ? null : Ed25519Keys.fingerprint(publicKey);
         // The derived files, rendered by the verifier's own renderer: the verifier renders them again
@@ -99,9 +123,9 @@ public final class Release {
         for (CertSummary c : certs) texts.add(texts(c));
         BundleTexts.Meta meta = new BundleTexts.Meta(in.title, in.authors, in.orcids, in.date, in.doi, in.verifierVersion,
                 in.verifierJarSha256, fingerprint);
-        payload.add(BagFile.of("data/census.svg", utf8(BundleTexts.censusSvg(in.title, texts))));
-        payload.add(BagFile.of("data/CITATION.cff", utf8(BundleTexts.citationCff(meta, texts))));
-        payload.add(BagFile.of("data/README.md", utf8(BundleTexts.readme(meta, texts))));
+        payload.add(BagFile.of("data/census.svg", utf8(BundleTexts.censusSvg(in.title, texts, comps))));
+        payload.add(BagFile.of("data/CITATION.cff", utf8(BundleTexts.citationCff(meta, texts, comps))));
+        payload.add(BagFile.of("data/README.md", utf8(BundleTexts.readme(meta, texts, comps))));
         Collections.sort(payload);
 
         StringBuilder m256 = new StringBuilder(), m512 = new StringBuilder();
@@ -127,6 +151,9 @@ public final class Release {
         if (in.date != null) info.append("Bagging-Date: ").append(in.date).append('\n');
         info.append("Bag-Software-Agent: gamecert producer 0.1.0\n");
         for (CertSummary c : certs) info.append("Commitment-Id: ").append(c.commitmentId).append(" data/").append(c.file).append('\n');
+        for (BundleTexts.Composite c : comps)
+            info.append("Composite-Id: ").append(c.compositeId()).append(' ').append(c.manifestPath())
+                    .append(c.partsIncluded() ? " parts-included" : " parts-by-reference").append('\n');
         info.append("Verifier-Version: ").append(in.verifierVersion).append('\n');
         info.append("Verifier-Jar-SHA256: ").append(in.verifierJarSha256).append('\n');
         if (publicKey != null) {
@@ -152,6 +179,9 @@ public final class Release {
         Collections.sort(all);
         Bundle b = new Bundle(all, fingerprint, octets, payload.size(), in.verifierVersion, in.verifierJarSha256);
         for (CertSummary c : certs) b.commitmentIds.add(c.commitmentId + " data/" + c.file);
+        for (BundleTexts.Composite c : comps)
+            b.compositeIds.add(c.compositeId() + " " + c.manifestPath() + " (" + c.parts() + " parts, "
+                    + (c.partsIncluded() ? "in the bundle" : "referenced by commitment id, not in the bundle") + ")");
         return b;
     }
 
@@ -177,7 +207,9 @@ public final class Release {
             try { LocalDate.parse(in.date); } catch (java.time.DateTimeException e) { throw new ReleaseException("--date " + in.date + " is not a date", true); }
         }
         if (in.doi != null) oneLine("--doi", in.doi);
-        if (in.certificates.isEmpty()) throw new ReleaseException("give at least one certificate", true);
+        if (in.certificates.isEmpty() && in.composites.isEmpty()) throw new ReleaseException("give at least one certificate or composite folder", true);
+        if (in.partsByReference && in.composites.isEmpty())
+            throw new ReleaseException("--parts-by-reference applies to composites: give a composite folder (holding composite.gscm)", true);
     }
 
     private static void oneLine(String what, String v) throws ReleaseException {
@@ -219,6 +251,41 @@ public final class Release {
                     + ")", false);
         c.census = v.census.toArray(new long[0][]);
         return c;
+    }
+
+    /**
+     * Verifies the composite in dir with the verifier (all its parts must be there, by reference
+     * too: the release checks what it references) and returns what the texts say about it; refuses
+     * anything the verifier does not verify.
+     */
+    static BundleTexts.Composite verifyComposite(Path dir, boolean partsIncluded) throws ReleaseException {
+        Path abs = dir.toAbsolutePath().normalize();
+        if (!Files.isRegularFile(abs.resolve(CompositeVerifier.MANIFEST)))
+            throw new ReleaseException(dir + ": a folder given to release must be a composite, holding " + CompositeVerifier.MANIFEST
+                    + " (run produce compose " + dir + ")", true);
+        String name = String.valueOf(abs.getFileName());
+        if (!SAFE_NAME.matcher(name).matches() || name.endsWith(".gsc"))
+            throw new ReleaseException(dir + ": a composite folder's name must be letters, digits, '.', '_', '+', '-' (at most 100), "
+                    + "not starting with '.' nor ending in .gsc", true);
+        org.gamecert.verifier.engine.Options options = new org.gamecert.verifier.engine.Options();
+        options.threads = Math.max(1, Math.min(256, Runtime.getRuntime().availableProcessors()));
+        CompositeVerifier.Outcome o = CompositeVerifier.verify(abs, options, null);
+        if (o.verdict() != org.gamecert.verifier.kernel.Result.Verdict.VERIFIED) {
+            String why = o.error != null ? o.error
+                    : o.composition.violation != null ? o.composition.violation.rule() + " " + o.composition.violation.message()
+                    + (o.composition.partViolation != null ? "; the part's first violation: " + o.composition.partViolation : "")
+                    : o.composition.stillOpenCount() + " open entries wait for parts not given";
+            throw new ReleaseException(dir + ": the verifier does not verify this composite (" + o.verdict() + ": " + why + ")"
+                    + (partsIncluded ? "" : "; --parts-by-reference releases only a composite verified with all its parts here"), false);
+        }
+        return BundleTexts.composite(name, partsIncluded, o);
+    }
+
+    private static org.gamecert.verifier.kernel.format.Manifest manifestOf(Path dir) throws ReleaseException, IOException {
+        try { return org.gamecert.verifier.kernel.format.Manifest.read(dir.resolve(CompositeVerifier.MANIFEST)); }
+        catch (org.gamecert.verifier.kernel.format.Manifest.NotAManifest | org.gamecert.verifier.kernel.format.FormatException e) {
+            throw new ReleaseException(dir + ": " + e.getMessage(), false);
+        }
     }
 
     private static void readVerifierJar(Input in) throws ReleaseException, IOException {

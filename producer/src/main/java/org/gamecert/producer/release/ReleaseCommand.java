@@ -34,7 +34,11 @@ import java.util.concurrent.Callable;
                         + "the bytes of tagmanifest-sha256.txt; the public key (base64 of its 32 bytes) and its fingerprint (first "
                         + "16 hex digits of its SHA-256) go into bag-info.txt. Make a key pair with `produce keygen`.",
                 "",
-                "Check a bundle with `scripts/verify BUNDLE [--pubkey KEY.pub]`.", ""})
+                "Composites (SPEC §15): give the composite's folder (holding composite.gscm); it is verified first, then its "
+                        + "manifest and every part go to data/NAME/, or with --parts-by-reference the manifest only, and bag-info.txt "
+                        + "names it (Composite-Id: ID data/NAME/composite.gscm parts-included|parts-by-reference).",
+                "",
+                "Check a bundle with `scripts/verify BUNDLE [--pubkey KEY.pub] [--parts DIR]`.", ""})
 public final class ReleaseCommand implements Callable<Integer> {
     @Option(names = "--title", required = true, paramLabel = "TEXT", description = "Title of the release (one line).")
     String title;
@@ -61,7 +65,14 @@ public final class ReleaseCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "PATH", description = "Bundle to write: a directory (must be absent or "
             + "empty), or a file ending in .tar or .tar.zst.")
     Path out;
-    @Parameters(arity = "1..*", paramLabel = "CERT", description = "Certificate files (.gsc) to include.")
+    @Option(names = "--parts-by-reference", description = "For composites: put only the manifest (composite.gscm) in the bundle, "
+            + "which references every part by commitment id; bag-info.txt and README.md say so, and `scripts/verify BUNDLE` is then "
+            + "incomplete (exit 3) unless given the parts with --parts DIR. The composite must still verify here, with all its parts.")
+    boolean partsByReference;
+    @Parameters(arity = "1..*", paramLabel = "CERT|COMPOSITE_DIR", description = "Certificate files (.gsc) and composite folders (holding "
+            + "composite.gscm and its parts <64 hex>.gsc, from produce compose) to include. A composite goes to data/NAME/ (NAME: the "
+            + "folder's name) with its manifest and, unless --parts-by-reference, every part the manifest names (nothing else of the "
+            + "folder: not tasks.tsv nor done/).")
     List<Path> certificates = new ArrayList<>();
 
     @CommandLine.Spec CommandSpec spec;
@@ -75,7 +86,8 @@ public final class ReleaseCommand implements Callable<Integer> {
             in.orcids = orcids;
             in.date = date != null ? date : dateFromSourceDateEpoch(System.getenv("SOURCE_DATE_EPOCH"));
             in.doi = doi;
-            in.certificates = certificates;
+            for (Path p : certificates) (Files.isDirectory(p) ? in.composites : in.certificates).add(p);
+            in.partsByReference = partsByReference;
             in.verifierJar = verifierJar != null ? verifierJar : findVerifierJar();
             if (signKey != null) {
                 try { in.signingSeed = Ed25519Keys.readKeyFile(signKey, Ed25519Keys.KEY_BYTES); }
@@ -97,6 +109,7 @@ public final class ReleaseCommand implements Callable<Integer> {
                 o.printf(Locale.ROOT, "file        %s  %d bytes  sha256:%s%n", p, Files.size(p), Digests.sha256And512(p)[0]);
             o.printf(Locale.ROOT, "payload     %d files, %d bytes (Payload-Oxum %d.%d)%n", b.payloadFiles, b.payloadBytes, b.payloadBytes, b.payloadFiles);
             for (String c : b.commitmentIds) o.println("commitment  " + c);
+            for (String c : b.compositeIds) o.println("composite   " + c);
             o.println("verifier    " + b.verifierVersion + ", jar sha256:" + b.verifierJarSha256);
             o.println("date        " + (in.date == null ? "none recorded (give --date or SOURCE_DATE_EPOCH)" : in.date));
             o.println("signature   " + (b.fingerprint == null ? "none (unsigned)" : "Ed25519, key fingerprint " + b.fingerprint));

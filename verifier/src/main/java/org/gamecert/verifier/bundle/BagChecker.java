@@ -35,6 +35,11 @@ final class BagChecker {
             "tagmanifest-sha256.txt", "tagmanifest-sha512.txt", SIGNATURE);
     private static final Pattern MANIFEST = Pattern.compile("(tag)?manifest-([a-z0-9]+)\\.txt");
     private static final Pattern COMMITMENT = Pattern.compile("(sha256:[0-9a-f]{64})\\s+(data/\\S+)");
+    /** Composite-Id: sha256:HEX data/NAME/composite.gscm parts-included|parts-by-reference */
+    static final Pattern COMPOSITE = Pattern.compile("(sha256:[0-9a-f]{64})\\s+(data/([A-Za-z0-9][A-Za-z0-9._+-]{0,99})/composite\\.gscm)\\s+"
+            + "(parts-included|parts-by-reference)");
+    /** A part's name in a composite's folder: data/NAME/HEX.gsc */
+    static final Pattern PART = Pattern.compile("(data/[^/]+/)([0-9a-f]{64})\\.gsc");
 
     final BagReader bag;
     final List<Problem> problems = new ArrayList<>();
@@ -42,6 +47,8 @@ final class BagChecker {
     final LinkedHashMap<String, List<String>> info = new LinkedHashMap<>();
     /** certificate path in the bag -> commitment id claimed in bag-info.txt */
     final LinkedHashMap<String, String> certificates = new LinkedHashMap<>();
+    /** composite manifest path in the bag (data/NAME/composite.gscm) -> {composite id claimed in bag-info.txt, parts-included or parts-by-reference} */
+    final LinkedHashMap<String, String[]> composites = new LinkedHashMap<>();
 
     BagChecker(BagReader bag) { this.bag = bag; }
 
@@ -178,7 +185,20 @@ final class BagChecker {
             if (!oxum.equals(actual)) problems.add(new Problem(BAG_INFO, "Payload-Oxum is " + oxum + " but the payload is " + actual + " (octets.files)"));
         }
         List<String> ids = info.getOrDefault("commitment-id", List.of());
-        if (ids.isEmpty()) problems.add(new Problem(BAG_INFO, "names no certificate (Commitment-Id)"));
+        List<String> comps = info.getOrDefault("composite-id", List.of());
+        if (ids.isEmpty() && comps.isEmpty()) problems.add(new Problem(BAG_INFO, "names no certificate (Commitment-Id) and no composite (Composite-Id)"));
+        for (String id : comps) {
+            Matcher m = COMPOSITE.matcher(id);
+            if (!m.matches()) {
+                problems.add(new Problem(BAG_INFO, "Composite-Id '" + id + "' is not 'sha256:<64 hex> data/<name>/composite.gscm parts-included|parts-by-reference'"));
+                continue;
+            }
+            String file = m.group(2);
+            if (composites.put(file, new String[] {m.group(1), m.group(4)}) != null) problems.add(new Problem(BAG_INFO, "names " + file + " twice"));
+            BagEntry c = bag.files.get(file);
+            if (c == null) problems.add(new Problem(file, "named in bag-info.txt (Composite-Id) but missing from the bag"));
+            else if (!c.manifestMagic) problems.add(new Problem(file, "named in bag-info.txt as a composite's manifest but is not one"));
+        }
         for (String id : ids) {
             Matcher m = COMMITMENT.matcher(id);
             if (!m.matches()) { problems.add(new Problem(BAG_INFO, "Commitment-Id '" + id + "' is not 'sha256:<64 hex> data/<file>'")); continue; }
@@ -188,8 +208,15 @@ final class BagChecker {
             if (c == null) problems.add(new Problem(file, "named in bag-info.txt (Commitment-Id) but missing from the bag"));
             else if (!c.certificateMagic) problems.add(new Problem(file, "named in bag-info.txt as a certificate but is not one"));
         }
-        for (String p : payload) if (bag.files.get(p).certificateMagic && !certificates.containsKey(p))
-            problems.add(new Problem(p, "a certificate that bag-info.txt does not name (no Commitment-Id)"));
+        for (String p : payload) {
+            if (!bag.files.get(p).certificateMagic || certificates.containsKey(p)) continue;
+            Matcher m = PART.matcher(p);
+            String[] comp = m.matches() ? composites.get(m.group(1) + "composite.gscm") : null;
+            if (comp == null) problems.add(new Problem(p, "a certificate that bag-info.txt does not name (no Commitment-Id)"));
+            else if (!comp[1].equals("parts-included"))
+                problems.add(new Problem(p, "a part in the folder of a composite whose parts bag-info.txt says are referenced, not included"));
+            // else: a part of a composite with its parts included; its manifest must name it (checked with the composite)
+        }
         String h = first("Verifier-Jar-SHA256");
         if (h != null && !h.matches("[0-9a-f]{64}")) problems.add(new Problem(BAG_INFO, "Verifier-Jar-SHA256 is not 64 lowercase hex digits"));
     }

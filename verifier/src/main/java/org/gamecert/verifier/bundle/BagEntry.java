@@ -9,7 +9,8 @@ final class BagEntry {
     String sha256, sha512;   // lowercase hex
     byte[] bytes;            // tag files (outside data/) only
     boolean certificateMagic;
-    Path file;               // a readable copy (directory bag: the file itself; tar: spooled certificates)
+    boolean manifestMagic;   // a composite's manifest (SPEC §15.2)
+    Path file;               // a readable copy (directory bag: the file itself; tar: spooled certificates and manifests)
 
     BagEntry(String name) { this.name = name; }
 }

@@ -68,7 +68,7 @@ final class BagReader {
                 else if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) problems.add(new Problem(name, "is not a regular file"));
                 else try (InputStream in = Files.newInputStream(f)) {
                     BagEntry e = consume(name, in, false);
-                    if (e.certificateMagic) e.file = f;
+                    if (e.certificateMagic || e.manifestMagic) e.file = f;
                     files.put(name, e);
                 }
                 return FileVisitResult.CONTINUE;
@@ -125,7 +125,7 @@ final class BagReader {
             BagEntry be = byArchiveName.get(r[0]);
             BagEntry moved = new BagEntry(inBag);
             moved.size = be.size; moved.sha256 = be.sha256; moved.sha512 = be.sha512; moved.bytes = be.bytes;
-            moved.certificateMagic = be.certificateMagic; moved.file = be.file;
+            moved.certificateMagic = be.certificateMagic; moved.manifestMagic = be.manifestMagic; moved.file = be.file;
             files.put(inBag, moved);
         }
     }
@@ -180,8 +180,9 @@ final class BagReader {
                     if (head.size() < 12) continue;
                     decided = true;
                     be.certificateMagic = isCertificateMagic(head.toByteArray());
-                    if (be.certificateMagic && spoolCertificates && spoolDir != null) {
-                        be.file = spoolDir.resolve("cert-" + (spooled++) + ".gsc");
+                    be.manifestMagic = isManifestMagic(head.toByteArray());
+                    if ((be.certificateMagic || be.manifestMagic) && spoolCertificates && spoolDir != null) {
+                        be.file = spoolDir.resolve((be.manifestMagic ? "manifest-" : "cert-") + (spooled++) + (be.manifestMagic ? ".gscm" : ".gsc"));
                         spool = Files.newOutputStream(be.file);
                         head.writeTo(spool);
                     }
@@ -212,6 +213,12 @@ final class BagReader {
     static boolean isCertificateMagic(byte[] h) {
         return (h[0] & 0xFF) == 0x50 && (h[1] & 0xFF) == 0x2A && (h[2] & 0xFF) == 0x4D && (h[3] & 0xFF) == 0x18
                 && h[8] == 'G' && h[9] == 'S' && h[10] == 'C' && h[11] == 'F';
+    }
+
+    /** A composite's manifest (SPEC §15.2): the skippable frame 0x184D2A53 holding GSCM. */
+    static boolean isManifestMagic(byte[] h) {
+        return (h[0] & 0xFF) == 0x53 && (h[1] & 0xFF) == 0x2A && (h[2] & 0xFF) == 0x4D && (h[3] & 0xFF) == 0x18
+                && h[8] == 'G' && h[9] == 'S' && h[10] == 'C' && h[11] == 'M';
     }
 
     static MessageDigest md(String alg) {

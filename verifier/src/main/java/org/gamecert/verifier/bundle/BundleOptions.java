@@ -9,6 +9,8 @@ public final class BundleOptions {
     public Path pubkey;
     /** Print one JSON object on stdout instead of the human report. */
     public boolean json;
+    /** Where the parts of a composite released by reference are (files HEX.gsc); null: not given, such a composite is incomplete. */
+    public Path partsDir;
     /** Options for each certificate's check by the core verifier. */
     public Options certificate = new Options();
     /** Largest tag file (top-level file such as bag-info.txt or a manifest) held in memory. */

@@ -24,6 +24,7 @@ public final class BundleReport {
     public Boolean verifierMatchesPinned;                  // null when the running jar is unknown
 
     public final List<CertificateOutcome> certificates = new ArrayList<>();
+    public final List<CompositeOutcome> composites = new ArrayList<>();
     public final List<String> citations = new ArrayList<>();
     /** Payload files bag-info.txt declares as extra material (Extra-Material): carried, not vouched for. */
     public final List<String> extraMaterial = new ArrayList<>();
@@ -38,6 +39,18 @@ public final class BundleReport {
         public long[][] census;         // the verifier's own census rows {discs, region, aux}; only when verified
         public long entries;
         public String failure;          // first violated rule or error, else null
+    }
+
+    /** One composite of the bundle (SPEC §15) as checked by the composite verifier. */
+    public static final class CompositeOutcome {
+        public String file, name, claimedId;  // data/NAME/composite.gscm, NAME, bag-info's Composite-Id
+        public boolean partsIncluded;          // bag-info: parts-included (else parts-by-reference)
+        public String partsFrom;               // where the parts were read: "the bundle", the --parts folder, or null
+        public String verdict;                 // verified, rejected, incomplete, error
+        public String compositeId;             // computed; only when verified
+        public int parts, partsNotGiven;
+        public BundleTexts.Composite texts;    // only when verified
+        public String failure;                 // first violated rule, what is missing, or the error; else null
     }
 
     /** The problem about this file, if any (tests and scripts: "which file was tampered with?"). */

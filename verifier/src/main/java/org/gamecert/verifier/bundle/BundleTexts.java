@@ -35,6 +35,44 @@ public final class BundleTexts {
         }
     }
 
+    /**
+     * What the derived files say about one composite (SPEC §15) in data/NAME/: its manifest
+     * data/NAME/composite.gscm, and every part data/NAME/HEX.gsc unless the parts are referenced by
+     * commitment id only. Game, mode and claim are the root part's (part 0), as the kernel took
+     * them; census rows are summed over the parts {discs, region, aux, term} (§15.4); union, per
+     * row, the distinct positions of the parts' regions, or null when not shown (see
+     * {@link #UNION_SHOWN_UP_TO}).
+     */
+    public record Composite(String name, String game, String mode, String claim, int rootValue, String compositeId, int parts,
+                            boolean partsIncluded, long entries, long[][] census, long[] union) {
+        public long regionTotal() { long t = 0; for (long[] r : census) t += r[1]; return t; }
+
+        public long auxTotal() { long t = 0; for (long[] r : census) t += r[2]; return t; }
+
+        public long unionTotal() { long t = 0; for (long u : union) t += u; return t; }
+
+        public boolean countsProofTerminals() { return game.startsWith("connect4:"); }
+
+        public long proofTerminalTotal() { long t = 0; for (long[] r : census) t += r[3]; return t; }
+
+        /** data/NAME/composite.gscm */
+        public String manifestPath() { return "data/" + name + "/composite.gscm"; }
+
+        /** data/NAME.census.json */
+        public String censusJsonName() { return name + ".census.json"; }
+
+        /** The union as the texts show it: only when counted and the summed region is at most UNION_SHOWN_UP_TO. */
+        public long[] shownUnion() { return union != null && union.length == census.length && regionTotal() <= UNION_SHOWN_UP_TO ? union : null; }
+    }
+
+    /**
+     * The texts show a composite's union only when its parts' regions hold at most this many
+     * positions summed: the verifier then counts it whatever its --threads (at most 256; each part
+     * keeps its keys up to 2^26 / the parts checked at once), so that the producer's rendering
+     * and the verifier's agree byte for byte. Larger composites show the summed census only.
+     */
+    public static final long UNION_SHOWN_UP_TO = (1L << 26) / 256;
+
     /** What the derived files say about the release (bag-info.txt holds the same). */
     public record Meta(String title, List<String> authors, List<String> orcids, String date, String doi, String verifierVersion,
                        String verifierJarSha256, String fingerprint) {}
@@ -57,17 +95,77 @@ public final class BundleTexts {
         return sb.append("\n  ]\n}\n").toString();
     }
 
+    /** A claim about a root (SPEC §15.1) as the texts write it, e.g. "P value +2", "C, A: value in [-1, +1]" (as the composite report). */
+    public static String claim(int kinds, int lo, int hi) {
+        String names = org.gamecert.verifier.kernel.Kernel.kindName(kinds);
+        names = names.substring(1, names.length() - 1); // without the braces
+        int exact = org.gamecert.verifier.kernel.format.Payload.P | org.gamecert.verifier.kernel.format.Payload.AP
+                | org.gamecert.verifier.kernel.format.Payload.PP;
+        if ((kinds & exact) != 0) return names + " value " + String.format(Locale.ROOT, "%+d", lo);
+        if (kinds == org.gamecert.verifier.kernel.format.Payload.C) return names + ": value >= " + String.format(Locale.ROOT, "%+d", lo);
+        if (kinds == org.gamecert.verifier.kernel.format.Payload.A) return names + ": value <= " + String.format(Locale.ROOT, "%+d", hi);
+        if (lo == hi) return names + ": value " + String.format(Locale.ROOT, "%+d", lo);
+        return names + ": value in [" + String.format(Locale.ROOT, "%+d", lo) + ", " + String.format(Locale.ROOT, "%+d", hi) + "]";
+    }
+
+    /** othello:WxH, connect4:WxH, nogo:1xN, from a header's family and size. */
+    public static String game(int family, int width, int height) {
+        if (family == 3) return "nogo:1x" + width;
+        return (family == 1 ? "othello:" : "connect4:") + width + "x" + height;
+    }
+
+    /**
+     * What the texts say about a composite the verifier verified (SPEC §15): its root part's game,
+     * mode and claim, the composite id, the parts' summed census and union. Both `produce release`
+     * and the bundle verifier make it here, from the verifier's own outcome.
+     */
+    public static Composite composite(String name, boolean partsIncluded, org.gamecert.verifier.engine.CompositeVerifier.Outcome o) {
+        org.gamecert.verifier.kernel.PartConclusion root = o.composition.part(0);
+        long entries = 0;
+        for (int i = 0; i < o.parts.size(); i++) entries += o.composition.part(i).entries;
+        return new Composite(name, game(root.family, root.width, root.height), root.baseMode == 1 ? "semi-strong" : "weak",
+                claim(root.claimKinds, root.claimLo, root.claimHi), root.claimLo, o.composition.compositeId, o.parts.size(), partsIncluded,
+                entries, o.census, o.union);
+    }
+
+    public static String censusJson(Composite c) {
+        long[] u = c.shownUnion();
+        StringBuilder sb = new StringBuilder();
+        sb.append("{\n  \"composite\": \"").append(c.manifestPath()).append("\",\n  \"composite_id\": \"").append(c.compositeId())
+                .append("\",\n  \"game\": \"").append(c.game()).append("\",\n  \"mode\": \"").append(c.mode())
+                .append("\",\n  \"claim\": \"").append(c.claim()).append("\",\n  \"root_value\": ").append(c.rootValue())
+                .append(",\n  \"parts\": ").append(c.parts()).append(",\n  \"parts_in_bundle\": ").append(c.partsIncluded())
+                .append(",\n  \"entries\": ").append(c.entries())
+                .append(",\n  \"region_total\": ").append(c.regionTotal()).append(",\n  \"aux_total\": ").append(c.auxTotal());
+        if (c.countsProofTerminals()) sb.append(",\n  \"proof_terminals_total\": ").append(c.proofTerminalTotal());
+        sb.append(",\n  \"region_union_total\": ").append(u == null ? "null" : String.valueOf(c.unionTotal()));
+        sb.append(",\n  \"rows\": [");
+        for (int i = 0; i < c.census().length; i++) {
+            long[] r = c.census()[i];
+            sb.append(i == 0 ? "\n" : ",\n").append("    {\"discs\": ").append(r[0]).append(", \"region\": ").append(r[1])
+                    .append(", \"aux\": ").append(r[2]);
+            if (c.countsProofTerminals()) sb.append(", \"proof_terminals\": ").append(r[3]);
+            if (u != null) sb.append(", \"region_union\": ").append(u[i]);
+            sb.append('}');
+        }
+        return sb.append("\n  ]\n}\n").toString();
+    }
+
     // ---- census.svg: one panel per certificate, bars per disc count, log scale ----
 
     static final int PANEL_H = 300, TOP = 46, LEFT = 78, BAR = 9, GAP = 6, PLOT_H = 200;
 
     /** A disc count's bars: region and auxiliary, and for Connect Four the proof-only terminals. */
-    private static int groupWidth(Cert c) { return (c.countsProofTerminals() ? 3 : 2) * BAR + GAP; }
+    private static int groupWidth(boolean terms) { return (terms ? 3 : 2) * BAR + GAP; }
 
-    public static String censusSvg(String title, List<Cert> certs) {
+    public static String censusSvg(String title, List<Cert> certs) { return censusSvg(title, certs, List.of()); }
+
+    /** One panel per certificate, then one per composite (its union when shown, else its summed region). */
+    public static String censusSvg(String title, List<Cert> certs, List<Composite> composites) {
         int plotW = 1;
-        for (Cert c : certs) plotW = Math.max(plotW, c.census().length * groupWidth(c));
-        int width = LEFT + plotW + 40, height = 36 + certs.size() * PANEL_H;
+        for (Cert c : certs) plotW = Math.max(plotW, c.census().length * groupWidth(c.countsProofTerminals()));
+        for (Composite c : composites) plotW = Math.max(plotW, c.census().length * groupWidth(c.countsProofTerminals()));
+        int width = LEFT + plotW + 40, height = 36 + (certs.size() + composites.size()) * PANEL_H;
         StringBuilder s = new StringBuilder();
         s.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(width).append("\" height=\"").append(height)
@@ -75,20 +173,39 @@ public final class BundleTexts {
         s.append("<title>").append(xml(title)).append(" - census</title>\n");
         s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
         s.append("<text x=\"").append(LEFT).append("\" y=\"20\" font-size=\"14\" font-weight=\"bold\">").append(xml(title)).append("</text>\n");
-        for (int k = 0; k < certs.size(); k++) panel(s, certs.get(k), 36 + k * PANEL_H);
+        int k = 0;
+        for (Cert c : certs)
+            panel(s, "data/" + c.file() + " · " + c.game() + " " + c.mode() + " · root value " + c.rootValue(), c.commitmentId(), c.census(),
+                    c.countsProofTerminals(), "certified region", "certified-region positions", c.regionTotal(), c.auxTotal(),
+                    c.countsProofTerminals() ? c.proofTerminalTotal() : 0, 36 + k++ * PANEL_H);
+        for (Composite c : composites) {
+            long[] u = c.shownUnion();
+            long[][] rows = new long[c.census().length][];
+            for (int i = 0; i < rows.length; i++) {
+                rows[i] = c.census()[i].clone();
+                if (u != null) rows[i][1] = u[i];
+            }
+            panel(s, c.manifestPath() + " · " + c.game() + " " + c.mode() + " · " + c.claim() + " · " + c.parts() + " parts",
+                    "composite " + c.compositeId(), rows, c.countsProofTerminals(),
+                    u != null ? "certified region, union of the parts" : "certified region, summed over the parts",
+                    u != null ? "positions of the union of the parts' regions" : "certified-region positions summed over the parts",
+                    u != null ? c.unionTotal() : c.regionTotal(), c.auxTotal(), c.countsProofTerminals() ? c.proofTerminalTotal() : 0, 36 + k++ * PANEL_H);
+        }
         return s.append("</svg>\n").toString();
     }
 
-    private static void panel(StringBuilder s, Cert c, int y0) {
+    private static void panel(StringBuilder s, String label, String id, long[][] census, boolean terms, String regionLegend, String regionTip,
+                              long regionTotal, long auxTotal, long termTotal, int y0) {
         long max = 1;
-        for (long[] r : c.census()) max = Math.max(max, Math.max(Math.max(r[1], r[2]), c.countsProofTerminals() ? r[3] : 0));
+        for (long[] r : census) max = Math.max(max, Math.max(Math.max(r[1], r[2]), terms ? r[3] : 0));
         int decades = Math.max(1, (int) Math.ceil(Math.log10(max + 1.0)));
-        int base = y0 + TOP + PLOT_H, plotW = c.census().length * groupWidth(c);
+        int gw = groupWidth(terms);
+        int base = y0 + TOP + PLOT_H, plotW = census.length * gw;
         s.append("<g>\n<text x=\"").append(LEFT).append("\" y=\"").append(y0 + 16).append("\" font-size=\"12\">")
-                .append(xml("data/" + c.file() + " · " + c.game() + " " + c.mode() + " · root value " + c.rootValue()))
+                .append(xml(label))
                 .append("</text>\n");
         s.append("<text x=\"").append(LEFT).append("\" y=\"").append(y0 + 32).append("\" font-size=\"10\" fill=\"#555\">")
-                .append(xml(c.commitmentId())).append("</text>\n");
+                .append(xml(id)).append("</text>\n");
         for (int d = 0; d <= decades; d++) {
             int y = base - d * PLOT_H / decades;
             s.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(LEFT + plotW).append("\" y1=\"").append(y).append("\" y2=\"")
@@ -96,15 +213,15 @@ public final class BundleTexts {
             s.append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(y + 4).append("\" text-anchor=\"end\">")
                     .append(d == 0 ? "1" : "1e" + d).append("</text>\n");
         }
-        for (int i = 0; i < c.census().length; i++) {
-            long[] r = c.census()[i];
-            int x = LEFT + i * groupWidth(c);
-            bar(s, x, base, r[1], decades, "#1f77b4", r[0] + " discs: " + r[1] + " certified-region positions");
+        for (int i = 0; i < census.length; i++) {
+            long[] r = census[i];
+            int x = LEFT + i * gw;
+            bar(s, x, base, r[1], decades, "#1f77b4", r[0] + " discs: " + r[1] + " " + regionTip);
             bar(s, x + BAR, base, r[2], decades, "#ff7f0e", r[0] + " discs: " + r[2] + " auxiliary entries");
-            if (c.countsProofTerminals())
+            if (terms)
                 bar(s, x + 2 * BAR, base, r[3], decades, "#2ca02c", r[0] + " discs: " + r[3] + " terminal positions only the proof reaches");
-            if (c.census().length <= 40 || i % 2 == 0) // centred under the group's 2 or 3 bars
-                s.append("<text x=\"").append(x + (c.countsProofTerminals() ? 3 * BAR / 2 : BAR)).append("\" y=\"").append(base + 14).append("\" text-anchor=\"middle\">")
+            if (census.length <= 40 || i % 2 == 0) // centred under the group's 2 or 3 bars
+                s.append("<text x=\"").append(x + (terms ? 3 * BAR / 2 : BAR)).append("\" y=\"").append(base + 14).append("\" text-anchor=\"middle\">")
                         .append(r[0]).append("</text>\n");
         }
         s.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(LEFT + plotW).append("\" y1=\"").append(base).append("\" y2=\"")
@@ -113,13 +230,13 @@ public final class BundleTexts {
         s.append("<text transform=\"translate(16,").append(base - PLOT_H / 2).append(") rotate(-90)\" text-anchor=\"middle\">positions (log scale)</text>\n");
         int lx = LEFT + plotW - 250, ly = y0 + 16;
         s.append("<rect x=\"").append(lx).append("\" y=\"").append(ly - 9).append("\" width=\"10\" height=\"10\" fill=\"#1f77b4\"/>")
-                .append("<text x=\"").append(lx + 14).append("\" y=\"").append(ly).append("\">certified region (").append(c.regionTotal()).append(")</text>\n");
+                .append("<text x=\"").append(lx + 14).append("\" y=\"").append(ly).append("\">").append(regionLegend).append(" (").append(regionTotal).append(")</text>\n");
         s.append("<rect x=\"").append(lx).append("\" y=\"").append(ly + 5).append("\" width=\"10\" height=\"10\" fill=\"#ff7f0e\"/>")
-                .append("<text x=\"").append(lx + 14).append("\" y=\"").append(ly + 14).append("\">auxiliary entries (").append(c.auxTotal()).append(")</text>\n");
-        if (c.countsProofTerminals())
+                .append("<text x=\"").append(lx + 14).append("\" y=\"").append(ly + 14).append("\">auxiliary entries (").append(auxTotal).append(")</text>\n");
+        if (terms)
             s.append("<rect x=\"").append(lx).append("\" y=\"").append(ly + 19).append("\" width=\"10\" height=\"10\" fill=\"#2ca02c\"/>")
                     .append("<text x=\"").append(lx + 14).append("\" y=\"").append(ly + 28).append("\">terminal positions only the proof reaches (")
-                    .append(c.proofTerminalTotal()).append(")</text>\n");
+                    .append(termTotal).append(")</text>\n");
         s.append("</g>\n");
     }
 
@@ -137,10 +254,15 @@ public final class BundleTexts {
 
     // ---- CITATION.cff (Citation File Format 1.2.0) ----
 
-    public static String citationCff(Meta in, List<Cert> certs) {
+    public static String citationCff(Meta in, List<Cert> certs) { return citationCff(in, certs, List.of()); }
+
+    public static String citationCff(Meta in, List<Cert> certs, List<Composite> composites) {
+        boolean comp = !composites.isEmpty();
         StringBuilder s = new StringBuilder();
         s.append("cff-version: 1.2.0\n");
-        s.append("message: ").append(yaml("If you use this result, cite this bundle by its DOI and the commitment id of each "
+        s.append("message: ").append(yaml(comp ? "If you use this result, cite this bundle by its DOI, the commitment id of each "
+                + "certificate and the composite id of each composite you rely on, and name the verifier (version and jar SHA-256) you "
+                + "checked it with." : "If you use this result, cite this bundle by its DOI and the commitment id of each "
                 + "certificate you rely on, and name the verifier (version and jar SHA-256) you checked it with.")).append('\n');
         s.append("type: dataset\n");
         s.append("title: ").append(yaml(in.title())).append('\n');
@@ -157,7 +279,8 @@ public final class BundleTexts {
         }
         if (in.date() != null) s.append("date-released: ").append(yaml(in.date())).append('\n');
         if (in.doi() != null) s.append("doi: ").append(yaml(in.doi())).append('\n');
-        s.append("abstract: ").append(yaml("Proof certificates (gamecert format, SPEC v1) with their census, checkable with the "
+        s.append("abstract: ").append(yaml((comp ? "Proof certificates and compositional certificates (gamecert format, SPEC v1, §15) "
+                + "with their census, checkable with the " : "Proof certificates (gamecert format, SPEC v1) with their census, checkable with the ")
                 + "independent gamecert verifier " + in.verifierVersion() + " (jar sha256:" + in.verifierJarSha256() + ").")).append('\n');
         s.append("identifiers:\n");
         if (in.doi() != null) s.append("  - type: doi\n    value: ").append(yaml(in.doi())).append('\n');
@@ -166,8 +289,18 @@ public final class BundleTexts {
             s.append("    description: ").append(yaml("gamecert commitment id of data/" + c.file() + " (" + c.game() + ", " + c.mode()
                     + ", root value " + c.rootValue() + ")")).append('\n');
         }
+        for (Composite c : composites) {
+            s.append("  - type: other\n    value: ").append(yaml(c.compositeId())).append('\n');
+            s.append("    description: ").append(yaml("gamecert composite id of " + c.manifestPath() + " (" + c.game() + ", " + c.mode()
+                    + ", " + c.claim() + ", " + c.parts() + " parts " + (c.partsIncluded() ? "in the bundle" : "referenced by commitment id, "
+                    + "not in the bundle") + ")")).append('\n');
+        }
         s.append("keywords:\n  - solved games\n  - proof certificate\n  - gamecert\n");
         for (Cert c : certs) {
+            String family = c.game().contains(":") ? c.game().substring(0, c.game().indexOf(':')) : c.game();
+            if (s.indexOf("  - " + family + "\n") < 0) s.append("  - ").append(family).append('\n');
+        }
+        for (Composite c : composites) {
             String family = c.game().contains(":") ? c.game().substring(0, c.game().indexOf(':')) : c.game();
             if (s.indexOf("  - " + family + "\n") < 0) s.append("  - ").append(family).append('\n');
         }
@@ -186,7 +319,9 @@ public final class BundleTexts {
 
     // ---- README.md for the reader of the bundle ----
 
-    public static String readme(Meta in, List<Cert> certs) {
+    public static String readme(Meta in, List<Cert> certs) { return readme(in, certs, List.of()); }
+
+    public static String readme(Meta in, List<Cert> certs, List<Composite> composites) {
         String fingerprint = in.fingerprint();
         StringBuilder s = new StringBuilder();
         s.append("# ").append(in.title()).append("\n\n");
@@ -194,10 +329,42 @@ public final class BundleTexts {
         s.append("This bundle is a BagIt bag (RFC 8493) of gamecert proof certificates (format SPEC v1). ")
                 .append("It carries its own checksums (`manifest-sha256.txt`, `manifest-sha512.txt`, `tagmanifest-sha256.txt`), ")
                 .append("so its integrity does not depend on the archive that hosts it.\n\n");
-        s.append("## Certificates\n\n| file | game | mode | root value | region positions | auxiliary entries | commitment id |\n|---|---|---|---|---|---|---|\n");
-        for (Cert c : certs)
-            s.append("| `data/").append(c.file()).append("` | ").append(c.game()).append(" | ").append(c.mode()).append(" | ").append(c.rootValue())
-                    .append(" | ").append(c.regionTotal()).append(" | ").append(c.auxTotal()).append(" | `").append(c.commitmentId()).append("` |\n");
+        if (!certs.isEmpty() || composites.isEmpty()) {
+            s.append("## Certificates\n\n| file | game | mode | root value | region positions | auxiliary entries | commitment id |\n|---|---|---|---|---|---|---|\n");
+            for (Cert c : certs)
+                s.append("| `data/").append(c.file()).append("` | ").append(c.game()).append(" | ").append(c.mode()).append(" | ").append(c.rootValue())
+                        .append(" | ").append(c.regionTotal()).append(" | ").append(c.auxTotal()).append(" | `").append(c.commitmentId()).append("` |\n");
+        }
+        if (!composites.isEmpty()) {
+            if (!certs.isEmpty()) s.append('\n');
+            s.append("## Composites\n\nA composite (SPEC §15) is a solve in parts: a manifest `composite.gscm` names every part by its ")
+                    .append("commitment id and, for every open entry of a part, the part that proves it. Its composite id covers every ")
+                    .append("part's commitment and every link. The region census is summed over the parts; the union counts each position ")
+                    .append("once where sub-solves share positions (shown for composites of at most ").append(UNION_SHOWN_UP_TO)
+                    .append(" summed region positions).\n\n");
+            s.append("| manifest | game | mode | claim at the root | parts | region positions (summed) | region positions (union) | auxiliary entries | composite id |\n")
+                    .append("|---|---|---|---|---|---|---|---|---|\n");
+            for (Composite c : composites) {
+                long[] u = c.shownUnion();
+                s.append("| `").append(c.manifestPath()).append("` | ").append(c.game()).append(" | ").append(c.mode()).append(" | ")
+                        .append(c.claim()).append(" | ").append(c.parts()).append(c.partsIncluded() ? " (in the bundle)" : " (by reference)")
+                        .append(" | ").append(c.regionTotal()).append(" | ").append(u == null ? "not shown" : String.valueOf(c.unionTotal()))
+                        .append(" | ").append(c.auxTotal()).append(" | `").append(c.compositeId()).append("` |\n");
+            }
+            s.append('\n');
+            for (Composite c : composites) {
+                if (c.partsIncluded())
+                    s.append("- `data/").append(c.name()).append("/` holds the manifest and all ").append(c.parts())
+                            .append(" parts, each as `<64 hex digits of its commitment>.gsc`.\n");
+                else
+                    s.append("- `data/").append(c.name()).append("/` holds the manifest only: its ").append(c.parts())
+                            .append(" parts are referenced by commitment id and are not in this bundle. Get them (files named ")
+                            .append("`<64 hex digits of the commitment>.gsc`, e.g. from the authors' other deposits) into a folder and ")
+                            .append("run `scripts/verify BUNDLE --parts FOLDER`; without them the bundle's verdict is `incomplete` (exit 3).\n");
+            }
+            s.append("\nThe verifier checks every part, then the composition rules, and ends with one `VERIFIED ...` line per composite naming ")
+                    .append("its composite id.\n");
+        }
         s.append("\nThe census per disc count is in `data/*.census.json` and drawn in `data/census.svg` (open it in a browser).\n\n");
         s.append("## How to verify\n\n");
         s.append("The verifier to use is pinned in `bag-info.txt`: gamecert verifier **").append(in.verifierVersion())

@@ -15,7 +15,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.engine.CompositeVerifier;
+import org.gamecert.verifier.engine.Options;
 import org.gamecert.verifier.engine.Verifier;
+import org.gamecert.verifier.kernel.Composition;
 import org.gamecert.verifier.kernel.Violation;
 
 /**
@@ -130,8 +133,12 @@ public final class BundleVerifier {
                 }
                 r.certificates.add(o);
             }
-            boolean allVerified = !r.certificates.isEmpty();
+            // Then every composite: its parts (in the bundle, or by reference in --parts), then the composition rules.
+            for (Map.Entry<String, String[]> c : checker.composites.entrySet())
+                r.composites.add(checkComposite(r, bag, c.getKey(), c.getValue(), options, progress));
+            boolean allVerified = !r.certificates.isEmpty() || !r.composites.isEmpty();
             for (BundleReport.CertificateOutcome c : r.certificates) allVerified &= c.verdict.equals("verified");
+            for (BundleReport.CompositeOutcome c : r.composites) allVerified &= c.verdict.equals("verified");
             if (allVerified) checkDerivedFiles(r, bag, checker);
             return finish(r);
         } catch (IOException | RuntimeException e) {
@@ -142,6 +149,93 @@ public final class BundleVerifier {
         } finally {
             if (spool != null) deleteTree(spool);
         }
+    }
+
+    /**
+     * One composite of the bundle (SPEC §15): data/NAME/composite.gscm, its parts data/NAME/HEX.gsc
+     * when bag-info says parts-included, else (parts-by-reference) HEX.gsc in --parts DIR when
+     * given. Verified only when the composite verifier verifies it and its composite id is the one
+     * bag-info.txt names; a by-reference composite without its parts is incomplete; a bundle that
+     * says its parts are included but lacks one, or carries a certificate its manifest does not
+     * name, is rejected.
+     */
+    private static BundleReport.CompositeOutcome checkComposite(BundleReport r, BagReader bag, String manifestPath, String[] claim,
+            BundleOptions options, PrintStream progress) {
+        BundleReport.CompositeOutcome o = new BundleReport.CompositeOutcome();
+        o.file = manifestPath;
+        String dir = manifestPath.substring(0, manifestPath.length() - CompositeVerifier.MANIFEST.length()); // data/NAME/
+        o.name = dir.substring("data/".length(), dir.length() - 1);
+        o.claimedId = claim[0];
+        o.partsIncluded = claim[1].equals("parts-included");
+        Path partsDir = o.partsIncluded ? null : options.partsDir;
+        o.partsFrom = o.partsIncluded ? "the bundle" : partsDir == null ? null : partsDir.toString();
+        BagEntry me = bag.files.get(manifestPath);
+        java.util.function.Function<String, Path> locate = hex -> {
+            if (o.partsIncluded) {
+                BagEntry e = bag.files.get(dir + hex + ".gsc");
+                return e == null ? null : e.file;
+            }
+            return partsDir == null ? null : partsDir.resolve(hex + ".gsc");
+        };
+        if (progress != null) progress.println("verifying composite " + manifestPath + " (parts " + (o.partsIncluded ? "in the bundle"
+                : partsDir == null ? "referenced by commitment id, not given: pass --parts DIR" : "from " + partsDir) + ") ...");
+        Options each = options.certificate.copy();
+        each.progress = null;
+        CompositeVerifier.Outcome c = CompositeVerifier.verify(me.file, each, progress, locate);
+        o.parts = c.parts.size();
+        for (CompositeVerifier.PartReport p : c.parts) if (p.status.equals("not given")) o.partsNotGiven++;
+        Result.Verdict v = c.verdict();
+        if (v == Result.Verdict.ERROR) {
+            o.verdict = "error";
+            o.failure = c.error;
+            return o;
+        }
+        // Every certificate in the composite's folder is a part its manifest names.
+        if (c.manifest != null) {
+            java.util.Set<String> named = new java.util.HashSet<>();
+            for (int i = 0; i < c.manifest.partCount(); i++) named.add(dir + c.manifest.partHex(i) + ".gsc");
+            for (String n : bag.files.keySet())
+                if (n.startsWith(dir) && bag.files.get(n).certificateMagic && !named.contains(n))
+                    r.problems.add(new Problem(n, "a certificate in the folder of composite " + manifestPath + " that its manifest does not name"));
+            if (!c.manifest.compositeId().equals(o.claimedId)) {
+                o.failure = "its composite id is " + c.manifest.compositeId() + " but bag-info.txt names " + o.claimedId;
+                r.problems.add(new Problem(manifestPath, o.failure));
+            }
+        }
+        if (v == Result.Verdict.REJECTED) {
+            o.verdict = "rejected";
+            Composition.Outcome k = c.composition;
+            Violation w = k.violation;
+            String part = k.violationPart >= 0 ? " (part " + k.violationPart + ", " + c.parts.get(k.violationPart).commitment + ")" : "";
+            o.failure = (w == null ? "rejected" : w.rule() + " " + w.message()) + part
+                    + (k.partViolation != null ? "; the part's first violation: " + k.partViolation : "");
+            String about = k.violationPart >= 0 && o.partsIncluded ? dir + c.manifest.partHex(k.violationPart) + ".gsc" : manifestPath;
+            r.problems.add(new Problem(about, "composite rejected: " + o.failure));
+            return o;
+        }
+        if (v == Result.Verdict.INCOMPLETE) {
+            o.verdict = "incomplete";
+            o.failure = o.partsNotGiven + " of " + o.parts + " parts not given" + (o.partsIncluded ? "" : partsDir == null
+                    ? ": they are referenced by commitment id; pass --parts DIR with the files HEX.gsc"
+                    : " in " + partsDir);
+            if (o.partsIncluded) {
+                java.util.List<String> missing = new java.util.ArrayList<>();
+                for (CompositeVerifier.PartReport p : c.parts)
+                    if (p.status.equals("not given")) missing.add(dir + p.commitment.substring(7) + ".gsc" + (p.note != null ? " (" + p.note + ")" : ""));
+                r.problems.add(new Problem(manifestPath, "bag-info.txt says its parts are in the bundle, but " + o.partsNotGiven + " are not: "
+                        + String.join(", ", missing.subList(0, Math.min(5, missing.size()))) + (missing.size() > 5 ? ", ..." : "")));
+            }
+            return o;
+        }
+        o.verdict = "verified";
+        o.compositeId = c.composition.compositeId;
+        if (!o.compositeId.equals(o.claimedId)) { // already a problem above
+            o.verdict = "rejected";
+            o.compositeId = null;
+            return o;
+        }
+        o.texts = BundleTexts.composite(o.name, o.partsIncluded, c);
+        return o;
     }
 
     /**
@@ -163,6 +257,14 @@ public final class BundleVerifier {
             vouched.add(o.file);
         }
         certs.sort(java.util.Comparator.comparing(BundleTexts.Cert::file)); // the release's order
+        java.util.List<BundleTexts.Composite> comps = new java.util.ArrayList<>();
+        for (BundleReport.CompositeOutcome o : r.composites) {
+            comps.add(o.texts);
+            vouched.add(o.file);
+            if (o.partsIncluded) for (String n : bag.files.keySet())
+                if (n.startsWith("data/" + o.name + "/") && bag.files.get(n).certificateMagic) vouched.add(n); // each one a part its manifest names (checked)
+        }
+        comps.sort(java.util.Comparator.comparing(BundleTexts.Composite::name)); // the release's order
         // The signing key's fingerprint is computed here, never read: bag-info's must equal it.
         String keyText = checker.first("Signature-Public-Key");
         byte[] key = keyText == null ? null : Signature.decode(keyText, 32);
@@ -188,9 +290,14 @@ public final class BundleVerifier {
         if (!r.problems.isEmpty()) return;
         java.util.LinkedHashMap<String, String> expected = new java.util.LinkedHashMap<>();
         for (BundleTexts.Cert c : certs) expected.put("data/" + c.censusJsonName(), BundleTexts.censusJson(c));
-        expected.put("data/census.svg", BundleTexts.censusSvg(meta.title(), certs));
-        expected.put("data/CITATION.cff", BundleTexts.citationCff(meta, certs));
-        expected.put("data/README.md", BundleTexts.readme(meta, certs));
+        for (BundleTexts.Composite c : comps) {
+            if (expected.containsKey("data/" + c.censusJsonName()))
+                r.problems.add(new Problem("data/" + c.censusJsonName(), "the census file of both a certificate and composite " + c.manifestPath()));
+            expected.put("data/" + c.censusJsonName(), BundleTexts.censusJson(c));
+        }
+        expected.put("data/census.svg", BundleTexts.censusSvg(meta.title(), certs, comps));
+        expected.put("data/CITATION.cff", BundleTexts.citationCff(meta, certs, comps));
+        expected.put("data/README.md", BundleTexts.readme(meta, certs, comps));
         for (java.util.Map.Entry<String, String> e : expected.entrySet()) {
             vouched.add(e.getKey());
             BagEntry f = bag.files.get(e.getKey());
@@ -229,20 +336,43 @@ public final class BundleVerifier {
             if (c.verdict.equals("error")) error = true;
             if (c.verdict.equals("incomplete")) incomplete = true;
         }
+        for (BundleReport.CompositeOutcome c : r.composites) {
+            if (c.verdict.equals("error")) error = true;
+            if (c.verdict.equals("incomplete")) incomplete = true;
+        }
         if (!r.problems.isEmpty()) { r.verdict = "rejected"; r.exitCode = REJECTED; }
-        else if (error) { r.verdict = "error"; r.exitCode = ERROR; r.errorMessage = "a certificate could not be checked"; }
+        else if (error) { r.verdict = "error"; r.exitCode = ERROR; r.errorMessage = "a certificate or composite could not be checked"; }
         else if (incomplete) { r.verdict = "incomplete"; r.exitCode = INCOMPLETE; }
         else {
             r.verdict = "verified";
             r.exitCode = VERIFIED;
             for (BundleReport.CertificateOutcome c : r.certificates) r.citations.add(citation(r, c));
+            for (BundleReport.CompositeOutcome c : r.composites) r.citations.add(citation(r, c));
         }
         return r;
     }
 
+    static String citation(BundleReport r, BundleReport.CompositeOutcome c) {
+        BundleTexts.Composite t = c.texts;
+        StringBuilder s = new StringBuilder("VERIFIED ").append(r.title == null ? "(untitled)" : r.title);
+        if (r.certificates.size() + r.composites.size() > 1) s.append(" · ").append(c.file);
+        s.append(" · ").append(t.game()).append(' ').append(t.mode()).append(" composite of ").append(t.parts()).append(" parts")
+                .append(c.partsIncluded ? "" : " (by reference, from " + c.partsFrom + ")");
+        s.append(" · composite ").append(c.compositeId).append(" · ").append(t.claim()).append(" at the root · verifier ");
+        s.append(verifierText(r));
+        if (!r.extraMaterial.isEmpty())
+            s.append(" · ").append(r.extraMaterial.size()).append(" extra file(s) not vouched for: ").append(String.join(", ", r.extraMaterial));
+        return s.toString();
+    }
+
+    private static String verifierText(BundleReport r) {
+        if (r.verifierJarSha256 != null) return (r.verifierVersion == null ? "unknown" : r.verifierVersion) + " (jar sha256:" + r.verifierJarSha256 + ")";
+        return (r.verifierVersion == null ? "unknown" : r.verifierVersion) + " (not run from a jar)";
+    }
+
     static String citation(BundleReport r, BundleReport.CertificateOutcome c) {
         StringBuilder s = new StringBuilder("VERIFIED ").append(r.title == null ? "(untitled)" : r.title);
-        if (r.certificates.size() > 1) s.append(" · ").append(c.file);
+        if (r.certificates.size() + r.composites.size() > 1) s.append(" · ").append(c.file);
         // The game and mode are the verified header's; the title is the author's free text.
         s.append(" · ").append(c.game).append(' ').append(c.mode);
         s.append(" · commitment ").append(c.commitment).append(" · root value ").append(c.rootValue).append(" · verifier ");
@@ -328,6 +458,12 @@ public final class BundleVerifier {
         for (BundleReport.CertificateOutcome c : r.certificates)
             out.println("certificate  " + c.file + ": " + c.verdict + (c.commitment != null ? ", commitment " + c.commitment + ", root value " + c.rootValue : "")
                     + ", " + c.entries + " entries" + (c.failure != null && !c.verdict.equals("rejected") ? " (" + c.failure + ")" : ""));
+        for (BundleReport.CompositeOutcome c : r.composites)
+            out.println("composite    " + c.file + ": " + c.verdict + (c.compositeId != null ? ", composite id " + c.compositeId : "")
+                    + ", " + c.parts + " parts " + (c.partsIncluded ? "in the bundle" : "referenced by commitment id"
+                    + (c.partsFrom != null ? ", read from " + c.partsFrom : ", not given"))
+                    + (c.texts != null ? ", " + c.texts.claim() + " at the root" : "")
+                    + (c.failure != null && !c.verdict.equals("rejected") ? " (" + c.failure + ")" : ""));
         String self = (r.verifierVersion == null ? "version unknown" : r.verifierVersion)
                 + (r.verifierJarSha256 == null ? " (not run from a jar: its hash is unknown)" : " (jar sha256:" + r.verifierJarSha256 + ")");
         if (r.pinnedJarSha256 == null) out.println("verifier     " + self + "; the bundle pins no verifier");
@@ -340,12 +476,18 @@ public final class BundleVerifier {
             out.println("REJECTED " + r.path + ": " + r.problems.size() + " problem" + (r.problems.size() == 1 ? "" : "s"));
             for (Problem p : r.problems) out.println("  " + p);
         } else if (r.verdict.equals("verified")) for (String c : r.citations) out.println(c);
-        else if (r.verdict.equals("incomplete")) out.println("INCOMPLETE " + r.path + ": some certificate was not fully checked");
+        else if (r.verdict.equals("incomplete")) {
+            boolean byRef = false;
+            for (BundleReport.CompositeOutcome c : r.composites) byRef |= c.verdict.equals("incomplete") && !c.partsIncluded;
+            out.println("INCOMPLETE " + r.path + ": " + (byRef ? "a composite's parts are referenced by commitment id and not all given "
+                    + "(pass --parts DIR with the files <64 hex>.gsc)" : "some certificate was not fully checked"));
+        }
         else out.println("ERROR " + r.path + ": " + r.errorMessage);
     }
 
     private static boolean isCertificateProblem(BundleReport r, Problem p) {
         for (BundleReport.CertificateOutcome c : r.certificates) if (c.file.equals(p.file) && c.failure != null) return true;
+        for (BundleReport.CompositeOutcome c : r.composites) if (p.file.startsWith("data/" + c.name + "/") && c.failure != null) return true;
         return false;
     }
 
@@ -383,6 +525,24 @@ public final class BundleVerifier {
             kv(s, "game", c.game).append(',');
             kv(s, "mode", c.mode).append(',');
             kv(s, "entries", c.entries).append(',');
+            kv(s, "failure", c.failure).append('}');
+        }
+        s.append("],\"composites\":[");
+        for (int i = 0; i < r.composites.size(); i++) {
+            BundleReport.CompositeOutcome c = r.composites.get(i);
+            if (i > 0) s.append(',');
+            s.append('{');
+            kv(s, "file", c.file).append(',');
+            kv(s, "verdict", c.verdict).append(',');
+            kv(s, "composite_id", c.compositeId).append(',');
+            kv(s, "claimed_composite_id", c.claimedId).append(',');
+            kv(s, "parts", c.parts).append(',');
+            kv(s, "parts_in_bundle", c.partsIncluded).append(',');
+            kv(s, "parts_from", c.partsFrom).append(',');
+            kv(s, "parts_not_given", c.partsNotGiven).append(',');
+            kv(s, "game", c.texts == null ? null : c.texts.game()).append(',');
+            kv(s, "mode", c.texts == null ? null : c.texts.mode()).append(',');
+            kv(s, "claim", c.texts == null ? null : c.texts.claim()).append(',');
             kv(s, "failure", c.failure).append('}');
         }
         s.append("],\"verifier\":{");

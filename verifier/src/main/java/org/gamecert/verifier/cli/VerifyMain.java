@@ -58,6 +58,10 @@ public final class VerifyMain implements Callable<Integer> {
     @Option(names = "--pubkey", paramLabel = "FILE", description = "Bundles only: the authors' Ed25519 public key; the bundle's signature must verify with it. Refused (exit 2) for inputs that carry no signature, and when FILE cannot be read.")
     Path pubkey;
 
+    @Option(names = "--parts", paramLabel = "DIR", description = "Bundles only: the folder holding the parts (files <64 hex>.gsc) of a composite "
+            + "released by reference (produce release --parts-by-reference); without it such a bundle is incomplete (exit 3).")
+    java.nio.file.Path partsDir;
+
     @Option(names = "--root", paramLabel = "TEXT", description = "Peer tables only: the root position (otherwise the initial position, or the lowest table's records).")
     String root;
 
@@ -138,6 +142,15 @@ public final class VerifyMain implements Callable<Integer> {
                     + ", with no signature: nothing would be checked against the key (drop --pubkey, or give the bundle)");
             return ERROR;
         }
+        if (partsDir != null && kind != InputKind.BUNDLE) {
+            err.println("error: --parts gives the parts of a composite released by reference in a bundle, but " + path + " is read as "
+                    + kindName(kind) + (kind == InputKind.COMPOSITE ? " (its parts are read beside its manifest)" : ""));
+            return ERROR;
+        }
+        if (partsDir != null && !java.nio.file.Files.isDirectory(partsDir)) {
+            err.println("error: --parts: no such directory " + partsDir);
+            return ERROR;
+        }
         if (pubkey != null && !(java.nio.file.Files.isRegularFile(pubkey) && java.nio.file.Files.isReadable(pubkey))) {
             err.println("error: --pubkey: cannot read the key file " + pubkey);
             return ERROR;
@@ -160,6 +173,7 @@ public final class VerifyMain implements Callable<Integer> {
         if (kind == InputKind.BUNDLE) {
             org.gamecert.verifier.bundle.BundleOptions bo = new org.gamecert.verifier.bundle.BundleOptions();
             bo.pubkey = pubkey;
+            bo.partsDir = partsDir;
             bo.json = json;
             bo.certificate = o;
             int rc = org.gamecert.verifier.bundle.BundleVerifier.verify(path, bo, out, quiet ? new PrintStream(java.io.OutputStream.nullOutputStream()) : err);

@@ -89,10 +89,21 @@ public final class CompositeVerifier {
      * progress (may be null) gets a line per part as it ends. Never throws.
      */
     public static Outcome verify(Path input, Options options, PrintStream progress) {
+        return verify(input, options, progress, null);
+    }
+
+    /**
+     * As {@link #verify(Path, Options, PrintStream)}, with the part files found by partFile
+     * (the 64 lowercase hex digits of a part's commitment to the file that should hold it, or
+     * null: not given) instead of beside the manifest; null partFile: beside the manifest. A
+     * release bundle uses it for parts spooled out of an archive or given with --parts. A part
+     * file is still only that part when its content has the commitment the manifest names.
+     */
+    public static Outcome verify(Path input, Options options, PrintStream progress, java.util.function.Function<String, Path> partFile) {
         long t0 = System.nanoTime();
         Outcome out = new Outcome();
         try {
-            run(input, options, progress, out);
+            run(input, options, progress, out, partFile);
         } catch (NoSuchFileException e) {
             out.error = "no such file: " + e.getFile();
         } catch (IOException e) {
@@ -109,7 +120,8 @@ public final class CompositeVerifier {
         return out;
     }
 
-    private static void run(Path input, Options options, PrintStream progress, Outcome out) throws Exception {
+    private static void run(Path input, Options options, PrintStream progress, Outcome out,
+            java.util.function.Function<String, Path> partFile) throws Exception {
         Path path = Files.isDirectory(input) ? input.resolve(MANIFEST) : input;
         out.manifestPath = path;
         Manifest m;
@@ -122,7 +134,10 @@ public final class CompositeVerifier {
         out.manifest = m;
         Path dir = path.toAbsolutePath().getParent();
         int n = m.partCount();
-        for (int i = 0; i < n; i++) out.parts.add(new PartReport(i, "sha256:" + m.partHex(i), dir.resolve(m.partHex(i) + ".gsc")));
+        for (int i = 0; i < n; i++) {
+            Path f = partFile == null ? dir.resolve(m.partHex(i) + ".gsc") : partFile.apply(m.partHex(i));
+            out.parts.add(new PartReport(i, "sha256:" + m.partHex(i), f));
+        }
         checkParts(out, options, progress);
         PartConclusion[] concluded = new PartConclusion[n];
         Violation[] rejected = new Violation[n];
@@ -158,8 +173,8 @@ public final class CompositeVerifier {
     private static void checkParts(Outcome out, Options options, PrintStream progress) throws Exception {
         List<PartReport> present = new ArrayList<>();
         for (PartReport p : out.parts) {
-            if (Files.isRegularFile(p.file)) present.add(p);
-            else p.note = "no file " + p.file.getFileName() + " beside the manifest";
+            if (p.file != null && Files.isRegularFile(p.file)) present.add(p);
+            else p.note = p.file == null ? "no file " + p.commitment.substring(7) + ".gsc given" : "no file " + p.file.getFileName() + " beside the manifest";
         }
         int workers = Math.max(1, Math.min(options.threads, present.size()));
         Options each = options.copy();
