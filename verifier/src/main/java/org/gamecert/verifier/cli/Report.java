@@ -54,7 +54,8 @@ final class Report {
         if (r.verdict == Result.Verdict.ERROR) out.println("error       " + r.errorMessage);
         if (r.conclusion != null && r.header.part) partLines(r, out);
         if (verified && r.header != null && r.header.part) {
-            out.printf("proven      part: %s at the root (%s)%n", PositionText.claim(r.header.rootKinds, r.header.rootValue, r.header.rootUpper),
+            int kinds = r.header.rootKinds, lo = r.header.rootValue, hi = r.header.rootUpper;
+            out.printf("proven      part: %s at the root, %s (%s)%n", PositionText.claim(kinds, lo, hi), PositionText.provenValue(kinds, lo, hi),
                     PositionText.isInitialPosition(r) ? "the game's initial position" : "this root only, not the game from its start");
         } else if (verified && r.header != null) {
             out.printf("proven      root value %+d%s%n", r.header.rootValue,
@@ -140,8 +141,12 @@ final class Report {
         if (r.header != null) {
             j.put("root", PositionText.text(r, r.header.rootMover, r.header.rootOpponent));
             j.put("root_is_initial_position", PositionText.isInitialPosition(r));
-            j.put("root_value", r.header.rootValue); // the header's claim; proven only when verified
-            j.put("root_value_proven", r.verdict == Result.Verdict.VERIFIED);
+            // The header's claim; proven only when verified. A part claiming a bound has no value
+            // to give: its claim_kinds, claim_lo, claim_hi say what it proves (SPEC §12, §15.1).
+            if (!r.header.part || PositionText.exactClaim(r.header.rootKinds, r.header.rootValue, r.header.rootUpper)) {
+                j.put("root_value", r.header.rootValue);
+                j.put("root_value_proven", r.verdict == Result.Verdict.VERIFIED);
+            }
             j.put("root_move", canonicalRootMove(r)); // the canonical move, only when established (P)
             j.put("root_cut_move", cutRootMove(r));   // weak: a move proven to achieve the value, not checked canonical
         }
@@ -152,6 +157,7 @@ final class Report {
             j.put("claim_kinds", org.gamecert.verifier.kernel.Kernel.kindName(r.header.rootKinds));
             j.put("claim_lo", r.header.rootValue);
             j.put("claim_hi", r.header.rootUpper);
+            j.put("claim_proven", r.verdict == Result.Verdict.VERIFIED);
         }
         if (r.conclusion != null && r.header.part) {
             j.put("part_commitment", r.conclusion.commitmentId()); // names it in a manifest; proven only when verified
