@@ -122,10 +122,11 @@ final class Report {
         PartConclusion c = r.conclusion;
         if (c.openCount() == 0) return;
         out.printf("open        %,d open entries: claims this part takes from other parts (SPEC §15); checked with them in a composite%n", c.openCount());
-        for (int i = 0; i < Math.min(OPEN_LISTED, c.openCount()); i++)
+        int listed = Math.min(OPEN_LISTED, c.openKept()); // alone, every open entry is kept
+        for (int i = 0; i < listed; i++)
             out.printf("            %s  %s%n", PositionText.text(r, c.openMover(i), c.openOcc(i) & ~c.openMover(i)),
                     PositionText.claim(c.openKind(i), c.openLo(i), c.openHi(i)));
-        if (c.openCount() > OPEN_LISTED) out.printf("            ... and %,d more%n", c.openCount() - OPEN_LISTED);
+        if (c.openCount() > listed) out.printf("            ... and %,d more%n", c.openCount() - listed);
         out.println("part id     " + c.commitmentId() + " (names this part in a manifest; not the id of a proven certificate: its open entries are not proven here)");
     }
 
@@ -201,7 +202,7 @@ final class Report {
     /** The first open entries of a part: position, kinds, bounds. */
     static void openEntries(Json j, Header h, PartConclusion c, int max) {
         j.open("open", '[');
-        for (int i = 0; i < Math.min(max, c.openCount()); i++)
+        for (int i = 0; i < Math.min(max, c.openKept()); i++)
             j.open(null, '{').put("position", PositionText.text(h, c.openMover(i), c.openOcc(i) & ~c.openMover(i)))
                     .put("claim", PositionText.claim(c.openKind(i), c.openLo(i), c.openHi(i))).close('}');
         j.close(']');

@@ -127,8 +127,8 @@ public final class Kernel {
     }
 
     /**
-     * Keeps the keys of the region (at most cap of them) for a composite's union census
-     * (SPEC §15.4, informative); called before pass 2.
+     * Keeps the keys of the region, as far as the engine's allowance grants room, for a
+     * composite's union census (SPEC §15.4, informative); called before pass 2.
      */
     public void keepRegionKeys(RegionKeys.Allowance allowance) {
         regionKeys = new RegionKeys(allowance);
