@@ -61,8 +61,12 @@ final class CompositeReport {
         out.println("verdict     " + verdict.name());
         if (c.error != null) out.println("error       " + c.error);
         if (verified) {
+            // "solved" only for a value: a bound claim proves that bound, no more (SPEC §12).
+            String value = PositionText.provenValue(root.claimKinds, root.claimLo, root.claimHi);
             out.printf("proven      %s at the root%s%n", PositionText.claim(root.claimKinds, root.claimLo, root.claimHi),
-                    initial(root) ? ": the game is solved from the start" : " (of this root only, not of the game from its start)");
+                    !initial(root) ? ": " + value + " (of this root only, not of the game from its start)"
+                            : solved(root) ? ": the game is solved from the start"
+                            : ": " + value + " at the game's initial position (not solved: a bound, not the value)");
             out.println("            every part verified, every open entry discharged by a part whose claim implies it, no cycle (SPEC §15.3)");
             out.println("composite   " + k.compositeId);
         }
@@ -123,6 +127,11 @@ final class CompositeReport {
         }
     }
 
+    /** The root's value is the claim's (exact, or lo = hi) and the root is the game's start. */
+    private static boolean solved(PartConclusion root) {
+        return initial(root) && PositionText.exactClaim(root.claimKinds, root.claimLo, root.claimHi);
+    }
+
     private static boolean initial(PartConclusion p) {
         return PositionText.isInitialPosition(p.family, p.width, p.rootMover, p.rootOpponent);
     }
@@ -167,6 +176,7 @@ final class CompositeReport {
             j.put("claim_hi", root.claimHi);
         }
         j.put("claim_proven", verdict == Result.Verdict.VERIFIED);
+        j.put("solved_from_start", verdict == Result.Verdict.VERIFIED && root != null && solved(root));
         if (c.error != null) j.put("error", c.error);
         if (k != null && k.violation != null) {
             Violation v = k.violation;

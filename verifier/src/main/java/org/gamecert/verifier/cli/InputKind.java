@@ -48,7 +48,8 @@ enum InputKind {
             return Files.exists(path.resolve("bagit.txt")) ? new Detection(BUNDLE, "a directory holding bagit.txt (a BagIt bag)")
                     : new Detection(PEER, "a directory without bagit.txt (tablebase tables)");
         String name = path.getFileName() == null ? "" : path.getFileName().toString().toLowerCase(Locale.ROOT);
-        if (!Files.isRegularFile(path)) return new Detection(CERTIFICATE, "no regular file");
+        if (!Files.isRegularFile(path))
+            return new Detection(name.endsWith(".gscm") ? COMPOSITE : CERTIFICATE, "no regular file");
         byte[] head;
         try (InputStream in = Files.newInputStream(path)) {
             head = in.readNBytes(SNIFF);

@@ -120,6 +120,23 @@ final class PositionText {
         return baseMode == 1 ? "semi-strong" : "weak";
     }
 
+    /**
+     * Whether a claim (SPEC §15.1) gives the root's value: an exact kind, or bounds with lo = hi.
+     * Only such a claim, proven at the game's initial position, solves the game (§12).
+     */
+    static boolean exactClaim(int kinds, int lo, int hi) {
+        return (kinds & (Payload.P | Payload.AP | Payload.PP)) != 0 || ((kinds & Payload.C) != 0
+                && (kinds & Payload.A) != 0 && lo == hi);
+    }
+
+    /** What a proven claim says of the root's value: "the value +2", "a lower bound of -12", ... */
+    static String provenValue(int kinds, int lo, int hi) {
+        if (exactClaim(kinds, lo, hi)) return "the value " + String.format("%+d", lo);
+        if (kinds == Payload.C) return "a lower bound of " + String.format("%+d", lo);
+        if (kinds == Payload.A) return "an upper bound of " + String.format("%+d", hi);
+        return "the bounds [" + String.format("%+d", lo) + ", " + String.format("%+d", hi) + "]";
+    }
+
     /** A claim about a root (SPEC §15.1), e.g. "A' value +2", "C: value >= +1", "C, A: value in [-1, +1]". */
     static String claim(int kinds, int lo, int hi) {
         String names = org.gamecert.verifier.kernel.Kernel.kindName(kinds);

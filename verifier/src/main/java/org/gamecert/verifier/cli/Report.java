@@ -54,7 +54,8 @@ final class Report {
         if (r.verdict == Result.Verdict.ERROR) out.println("error       " + r.errorMessage);
         if (r.conclusion != null && r.header.part) partLines(r, out);
         if (verified && r.header != null && r.header.part) {
-            out.printf("proven      part: %s at the root (%s)%n", PositionText.claim(r.header.rootKinds, r.header.rootValue, r.header.rootUpper),
+            int kinds = r.header.rootKinds, lo = r.header.rootValue, hi = r.header.rootUpper;
+            out.printf("proven      part: %s at the root, %s (%s)%n", PositionText.claim(kinds, lo, hi), PositionText.provenValue(kinds, lo, hi),
                     PositionText.isInitialPosition(r) ? "the game's initial position" : "this root only, not the game from its start");
         } else if (verified && r.header != null) {
             out.printf("proven      root value %+d%s%n", r.header.rootValue,
@@ -121,10 +122,11 @@ final class Report {
         PartConclusion c = r.conclusion;
         if (c.openCount() == 0) return;
         out.printf("open        %,d open entries: claims this part takes from other parts (SPEC §15); checked with them in a composite%n", c.openCount());
-        for (int i = 0; i < Math.min(OPEN_LISTED, c.openCount()); i++)
+        int listed = Math.min(OPEN_LISTED, c.openKept()); // alone, every open entry is kept
+        for (int i = 0; i < listed; i++)
             out.printf("            %s  %s%n", PositionText.text(r, c.openMover(i), c.openOcc(i) & ~c.openMover(i)),
                     PositionText.claim(c.openKind(i), c.openLo(i), c.openHi(i)));
-        if (c.openCount() > OPEN_LISTED) out.printf("            ... and %,d more%n", c.openCount() - OPEN_LISTED);
+        if (c.openCount() > listed) out.printf("            ... and %,d more%n", c.openCount() - listed);
         out.println("part id     " + c.commitmentId() + " (names this part in a manifest; not the id of a proven certificate: its open entries are not proven here)");
     }
 
@@ -140,8 +142,12 @@ final class Report {
         if (r.header != null) {
             j.put("root", PositionText.text(r, r.header.rootMover, r.header.rootOpponent));
             j.put("root_is_initial_position", PositionText.isInitialPosition(r));
-            j.put("root_value", r.header.rootValue); // the header's claim; proven only when verified
-            j.put("root_value_proven", r.verdict == Result.Verdict.VERIFIED);
+            // The header's claim; proven only when verified. A part claiming a bound has no value
+            // to give: its claim_kinds, claim_lo, claim_hi say what it proves (SPEC §12, §15.1).
+            if (!r.header.part || PositionText.exactClaim(r.header.rootKinds, r.header.rootValue, r.header.rootUpper)) {
+                j.put("root_value", r.header.rootValue);
+                j.put("root_value_proven", r.verdict == Result.Verdict.VERIFIED);
+            }
             j.put("root_move", canonicalRootMove(r)); // the canonical move, only when established (P)
             j.put("root_cut_move", cutRootMove(r));   // weak: a move proven to achieve the value, not checked canonical
         }
@@ -152,6 +158,7 @@ final class Report {
             j.put("claim_kinds", org.gamecert.verifier.kernel.Kernel.kindName(r.header.rootKinds));
             j.put("claim_lo", r.header.rootValue);
             j.put("claim_hi", r.header.rootUpper);
+            j.put("claim_proven", r.verdict == Result.Verdict.VERIFIED);
         }
         if (r.conclusion != null && r.header.part) {
             j.put("part_commitment", r.conclusion.commitmentId()); // names it in a manifest; proven only when verified
@@ -195,7 +202,7 @@ final class Report {
     /** The first open entries of a part: position, kinds, bounds. */
     static void openEntries(Json j, Header h, PartConclusion c, int max) {
         j.open("open", '[');
-        for (int i = 0; i < Math.min(max, c.openCount()); i++)
+        for (int i = 0; i < Math.min(max, c.openKept()); i++)
             j.open(null, '{').put("position", PositionText.text(h, c.openMover(i), c.openOcc(i) & ~c.openMover(i)))
                     .put("claim", PositionText.claim(c.openKind(i), c.openLo(i), c.openHi(i))).close('}');
         j.close(']');

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import org.gamecert.verifier.kernel.Composition;
 import org.gamecert.verifier.kernel.PartConclusion;
 import org.gamecert.verifier.kernel.RegionKeys;
@@ -38,7 +39,10 @@ import org.gamecert.verifier.kernel.format.Manifest;
 public final class CompositeVerifier {
     /** The manifest's name in a composite's directory. */
     public static final String MANIFEST = "composite.gscm";
-    /** The union census is counted when the parts' regions together hold at most this many. */
+    /**
+     * The union census is counted when the parts' region keys fit in this many in all: room the
+     * parts checked at once take from one shared allowance as their key arrays double.
+     */
     public static final int UNION_CAP = 1 << 26;
 
     private CompositeVerifier() {}
@@ -124,6 +128,10 @@ public final class CompositeVerifier {
             java.util.function.Function<String, Path> partFile) throws Exception {
         Path path = Files.isDirectory(input) ? input.resolve(MANIFEST) : input;
         out.manifestPath = path;
+        if (Files.exists(path) && !Files.isRegularFile(path)) { // a FIFO would block the read
+            out.error = "the manifest " + path + " is not a regular file";
+            return;
+        }
         Manifest m;
         try {
             m = Manifest.read(path);
@@ -138,7 +146,7 @@ public final class CompositeVerifier {
             Path f = partFile == null ? dir.resolve(m.partHex(i) + ".gsc") : partFile.apply(m.partHex(i));
             out.parts.add(new PartReport(i, "sha256:" + m.partHex(i), f));
         }
-        checkParts(out, options, progress);
+        checkParts(out, m, options, progress);
         PartConclusion[] concluded = new PartConclusion[n];
         Violation[] rejected = new Violation[n];
         for (PartReport p : out.parts) {
@@ -169,8 +177,38 @@ public final class CompositeVerifier {
         countUnion(out, concluded);
     }
 
-    /** Checks every part file present, up to --threads at once (each on one thread then). */
-    private static void checkParts(Outcome out, Options options, PrintStream progress) throws Exception {
+    /**
+     * Room for the union's region keys, shared by all the parts: at most UNION_CAP keys granted
+     * in all. Once it refuses, it refuses every part (the union will not be counted).
+     */
+    static final class UnionAllowance implements RegionKeys.Allowance {
+        private final long cap;
+        private final AtomicLong granted = new AtomicLong();
+        private volatile boolean refused;
+
+        UnionAllowance(long cap) {
+            this.cap = cap;
+        }
+
+        @Override
+        public boolean grant(int n) {
+            if (refused) return false;
+            if (granted.addAndGet(n) <= cap) return true;
+            refused = true;
+            return false;
+        }
+
+        boolean refused() {
+            return refused;
+        }
+    }
+
+    /**
+     * Checks every part file present, up to --threads at once (each on one thread then), each as
+     * part i of m: the kernel keeps of its open entries only those m's links name (and the first
+     * that none names), so that what the parts hold for composition is bounded by the links.
+     */
+    private static void checkParts(Outcome out, Manifest m, Options options, PrintStream progress) throws Exception {
         List<PartReport> present = new ArrayList<>();
         for (PartReport p : out.parts) {
             if (p.file != null && Files.isRegularFile(p.file)) present.add(p);
@@ -181,7 +219,9 @@ public final class CompositeVerifier {
         each.threads = present.size() > 1 ? 1 : options.threads;
         each.maxMemory = options.maxMemory / workers; // the parts checked at once share the budget
         each.progress = null;
-        each.regionKeyCap = UNION_CAP / workers;
+        UnionAllowance union = new UnionAllowance(UNION_CAP);
+        each.regionKeys = union;
+        each.composite = m;
         if (progress != null)
             progress.printf("composite: %d parts (%d present), checked %d at a time%n", out.parts.size(), present.size(), workers);
         int[] done = {0};
@@ -194,7 +234,9 @@ public final class CompositeVerifier {
             List<Future<?>> tasks = new ArrayList<>();
             for (PartReport p : present)
                 tasks.add(pool.submit(() -> {
-                    p.result = Verifier.verify(p.file, each);
+                    Options mine = each.copy();
+                    mine.compositePart = p.index;
+                    p.result = Verifier.verify(p.file, mine);
                     if (progress != null) {
                         synchronized (done) {
                             done[0]++;
@@ -207,12 +249,7 @@ public final class CompositeVerifier {
         } finally {
             pool.shutdownNow();
         }
-        long kept = 0;
-        for (PartReport p : present) {
-            RegionKeys k = p.result.conclusion == null ? null : p.result.conclusion.regionKeys();
-            if (k != null) kept += k.size();
-        }
-        if (kept > UNION_CAP) // the union is not counted: the keys' memory goes back
+        if (union.refused()) // the union is not counted: the keys' memory goes back
             for (PartReport p : present)
                 if (p.result.conclusion != null && p.result.conclusion.regionKeys() != null) p.result.conclusion.regionKeys().release();
     }
@@ -247,27 +284,28 @@ public final class CompositeVerifier {
 
     /**
      * The number of distinct positions of the parts' regions per census row (SPEC §15.4), when
-     * every part given kept its region's keys and they number at most UNION_CAP together.
+     * every part given kept its region's keys (they fit in UNION_CAP, the shared allowance).
      */
     private static void countUnion(Outcome out, PartConclusion[] parts) {
         List<RegionKeys> keys = new ArrayList<>();
-        long total = 0;
         for (PartConclusion c : parts) {
             if (c == null) continue;
             RegionKeys k = c.regionKeys();
             if (k == null || !k.complete()) {
-                out.unionNote = "not counted: the parts' regions are too big to keep their keys (more than " + UNION_CAP
-                        + " positions together, or than " + UNION_CAP + " / the parts checked at once in one part)";
+                out.unionNote = "not counted: the parts' regions are too big to keep their keys (room for " + UNION_CAP
+                        + " keys in all, taken as each part's key arrays double)";
                 return;
             }
             keys.add(k);
-            total += k.size();
         }
-        if (total > UNION_CAP) {
-            out.unionNote = "not counted: the parts' regions hold more than " + UNION_CAP + " positions together";
+        long[] perDiscs;
+        try {
+            perDiscs = RegionUnion.distinctPerDiscCount(keys);
+        } catch (OutOfMemoryError e) { // informative: the verdict stands without it
+            for (RegionKeys k : keys) k.release();
+            out.unionNote = "not counted: out of memory while counting the parts' distinct positions";
             return;
         }
-        long[] perDiscs = RegionUnion.distinctPerDiscCount(keys);
         out.union = new long[out.census.length];
         for (int r = 0; r < out.census.length; r++) out.union[r] = perDiscs[(int) out.census[r][0]];
         for (RegionKeys k : keys) k.release();

@@ -16,10 +16,13 @@ public final class Options implements Cloneable {
     /** At most this many entries in one layer table; a bigger layer is checked in segments (tests). */
     public long maxHeldEntries = Long.MAX_VALUE;
     /**
-     * Keep the keys of the region, at most this many (0: none), for a composite's union census
-     * (SPEC §15.4); beyond, none are kept.
+     * Keep the keys of the region for a composite's union census (SPEC §15.4), as far as this
+     * allowance (shared by the parts checked at once) grants room; null: none.
      */
-    public int regionKeyCap;
+    public org.gamecert.verifier.kernel.RegionKeys.Allowance regionKeys;
+    /** The composite the file is checked as part compositePart of (Kernel.partOf), or null. */
+    public org.gamecert.verifier.kernel.format.Manifest composite;
+    public int compositePart = -1;
     /** Told about progress now and then; may be null. */
     public Progress progress;
 

@@ -38,7 +38,8 @@ final class RegionUnion {
         long size;
 
         Set(long expected) {
-            int slots = Integer.highestOneBit((int) Math.min(1 << 30, 2 * expected + 2)) << 1;
+            int need = (int) Math.min(1 << 30, 2 * expected); // at most half full
+            int slots = Math.max(2, Integer.highestOneBit(need - 1) << 1);
             occ = new long[slots];
             mover = new long[slots];
             used = new boolean[slots];

@@ -125,7 +125,8 @@ public final class Verifier {
         Result run() throws IOException {
             kernel.header(ct);
             game = kernel.game();
-            if (opt.regionKeyCap > 0) kernel.keepRegionKeys(opt.regionKeyCap);
+            if (opt.regionKeys != null) kernel.keepRegionKeys(opt.regionKeys);
+            if (opt.composite != null) kernel.partOf(opt.composite, opt.compositePart);
             prepareTables();
             main = kernel.newChecker(false);
             workers = new EntryChecker[Math.max(1, opt.threads)];

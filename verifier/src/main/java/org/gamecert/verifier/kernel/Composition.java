@@ -6,7 +6,8 @@ import org.gamecert.verifier.kernel.format.Manifest;
  * The composition rules of SPEC §15.3, in their order, over a manifest and what the kernel
  * concluded of each part; the only code that makes a composite VERIFIED. It takes part results
  * only as the kernel's own PartConclusion objects, each matched to its manifest entry by the
- * commitment the kernel computed: a conclusion for other content counts as the part not given.
+ * commitment the kernel computed: a conclusion for other content, or whose open entries were
+ * kept for another manifest or part (Kernel.partOf), counts as the part not given.
  * A part the caller says was rejected can only make the composite rejected.
  */
 public final class Composition {
@@ -78,7 +79,8 @@ public final class Composition {
             throw new IllegalArgumentException("one conclusion and one violation slot per part");
         PartConclusion[] part = new PartConclusion[n];
         for (int i = 0; i < n; i++)
-            if (concluded[i] != null && concluded[i].hasCommitment(m.part(i)))
+            if (concluded[i] != null && concluded[i].hasCommitment(m.part(i))
+                    && concluded[i].openEntriesFor(m, i))
                 part[i] = concluded[i];
         // 1. R-COMP-1 and R-COMP-2, part by part
         for (int i = 0; i < n; i++) {
@@ -95,9 +97,11 @@ public final class Composition {
             Violation v = checkLink(m, j, part[m.linkParent(j)], part[m.linkPart(j)]);
             if (v != null) return rejected(v, m.linkParent(j), null, part);
         }
-        // 3. R-COMP-3: every open entry is discharged by a link
+        // 3. R-COMP-3: every open entry is discharged by a link. Kept are those the links name
+        // and the first that none names (Kernel.keepOpen): every open entry before that one was
+        // kept, so its index e among those kept is its index among all the part's open entries.
         for (int i = 0; i < n; i++) {
-            for (int e = 0; part[i] != null && e < part[i].openCount(); e++) {
+            for (int e = 0; part[i] != null && e < part[i].openKept(); e++) {
                 long occ = part[i].openOcc(e), mover = part[i].openMover(e);
                 if (m.findLink(i, occ, mover) < 0)
                     return rejected(at(Rule.COMP_3, occ, mover, "open entry " + e + " of part "

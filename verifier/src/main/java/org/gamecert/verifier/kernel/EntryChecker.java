@@ -121,7 +121,7 @@ public final class EntryChecker {
         opp = occ & ~mover;
         k = p.kind[i] & 0xFF;
         boolean quiet = !range.first();
-        boolean open = kernel.openEntries.indexOf(occ, mover) >= 0;
+        boolean open = kernel.wasOpen(occ, mover, k);
         if (open != Payload.isOpen(k))
             throw kernel.engineFault("layer " + d + ": entry " + index
                     + " handed over with another kind byte than was read");

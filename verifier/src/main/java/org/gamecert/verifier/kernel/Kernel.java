@@ -13,6 +13,7 @@ import org.gamecert.verifier.kernel.format.Container;
 import org.gamecert.verifier.kernel.format.DataFrame;
 import org.gamecert.verifier.kernel.format.FormatException;
 import org.gamecert.verifier.kernel.format.Header;
+import org.gamecert.verifier.kernel.format.Manifest;
 import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.kernel.rules.ConnectFourRules;
 import org.gamecert.verifier.kernel.rules.Game;
@@ -66,6 +67,10 @@ public final class Kernel {
     /** Open kind bytes read (R-OPEN-2), and the open entries kept, in file order. */
     private long openRead;
     final OpenEntries openEntries = new OpenEntries();
+    /** The composite this file is part partIndex of, or null: checked alone (keepOpen). */
+    private Manifest composite;
+    private int partIndex = -1;
+    private boolean unnamedKept;
     /** The keys of R, kept on request for a composite's union census (SPEC §15.4); or null. */
     RegionKeys regionKeys;
     boolean rootFound;
@@ -122,11 +127,22 @@ public final class Kernel {
     }
 
     /**
-     * Keeps the keys of the region (at most cap of them) for a composite's union census
-     * (SPEC §15.4, informative); called before pass 2.
+     * Keeps the keys of the region, as far as the engine's allowance grants room, for a
+     * composite's union census (SPEC §15.4, informative); called before pass 2.
      */
-    public void keepRegionKeys(int cap) {
-        regionKeys = new RegionKeys(cap);
+    public void keepRegionKeys(RegionKeys.Allowance allowance) {
+        regionKeys = new RegionKeys(allowance);
+    }
+
+    /**
+     * The file is checked as part i of the composite m (SPEC §15.3): of its open entries, only
+     * those m's links name, and the first that none names, are kept (keepOpen). Before pass 1.
+     */
+    public void partOf(Manifest m, int i) {
+        if (blocks > 0 || i < 0 || i >= m.partCount())
+            throw new IllegalArgumentException("part " + i + " of a manifest, before pass 1");
+        composite = m;
+        partIndex = i;
     }
 
     // ------------------------------------------------------------------ violations
@@ -408,7 +424,7 @@ public final class Kernel {
         lastOcc = occ;
         lastMover = mover;
         long index = curCount++;
-        if (Payload.isOpen(k)) openEntries.add(occ, mover, k & ~Payload.O, p.lo[i], p.hi[i]);
+        if (Payload.isOpen(k)) keepOpen(occ, mover, k & ~Payload.O, p.lo[i], p.hi[i]);
         else if (!Payload.isExact(k)) layerAux[d]++; // an open entry is not counted (SPEC §10.3)
         if (d == rootDiscs && occ == rootOcc && mover == rootMover) {
             rootFound = true;
@@ -418,6 +434,30 @@ public final class Kernel {
             rootIndex = index;
             rootStoredMove = Payload.hasMove(k) ? p.move[i] & 0xFF : -1;
         }
+    }
+
+    /**
+     * Keeps an open entry for R-COMP-3..5 (SPEC §15.3). A part of a composite keeps those its
+     * links name, and the first that none names: R-COMP-3 fails at that one, so the rest cannot
+     * matter. What the parts keep is then bounded by the links (at most 2^24 and one per part),
+     * not by 2^24 per part (R-OPEN-2). Checked alone, a part keeps them all.
+     */
+    private void keepOpen(long occ, long mover, int k, int lo, int hi) {
+        boolean named = composite == null || composite.findLink(partIndex, occ, mover) >= 0;
+        if (named || !unnamedKept) openEntries.add(occ, mover, k, lo, hi);
+        else openEntries.skip();
+        unnamedKept |= !named;
+    }
+
+    /**
+     * Whether pass 1 read the entry with this key as open. An entry not kept was open only if
+     * kind (the engine's copy of its kind byte) says so: taken on trust only in a part that
+     * left some open entry unkept, which has one no link names and so cannot compose (R-COMP-3)
+     * nor verify alone.
+     */
+    boolean wasOpen(long occ, long mover, int kind) {
+        if (openEntries.indexOf(occ, mover) >= 0) return true;
+        return openEntries.size() < openEntries.total() && Payload.isOpen(kind);
     }
 
     // ------------------------------------------------------------------ the layers, for pass 2
@@ -681,8 +721,8 @@ public final class Kernel {
             rows[d - rootDiscs] = new long[] {d, region[d], d < layerAux.length ? layerAux[d] : 0,
                 proofTerminals[d]};
         PartConclusion c = PartConclusion.of(h, commitment, rootOcc, rootMover, rootKind, entries,
-                openEntries, rows, regionKeys);
-        if (openEntries.size() > 0) return Result.openPart(from, c);
+                openEntries, composite, partIndex, rows, regionKeys);
+        if (openEntries.total() > 0) return Result.openPart(from, c);
         return Result.verified(from, commitmentHex, c);
     }
 

@@ -82,10 +82,10 @@ public final class LayerPass {
      */
     private void noteRegion(Payload p, int m) {
         Kernel kernel = check.kernel;
-        if (kernel.openEntries.size() == 0 && kernel.regionKeys == null) return;
+        if (kernel.openEntries.total() == 0 && kernel.regionKeys == null) return;
         for (int i = 0; i < m && base + i < check.flags.length; i++) {
             if ((check.flags[(int) (base + i)] & Kernel.NEEDS) == 0) continue;
-            if (kernel.openEntries.indexOf(p.occ[i], p.mover[i]) >= 0) check.openInRegion++;
+            if (kernel.wasOpen(p.occ[i], p.mover[i], p.kind[i])) check.openInRegion++;
             else if (kernel.regionKeys != null) kernel.regionKeys.add(p.occ[i], p.mover[i]);
         }
     }

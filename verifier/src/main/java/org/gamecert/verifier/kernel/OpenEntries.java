@@ -3,28 +3,36 @@ package org.gamecert.verifier.kernel;
 /**
  * The open entries of a part (SPEC §15.1) as pass 1 kept them, in file order: deepest layer
  * first, key order within a layer (R-LAY-1..3 held for them). Each: its key, its kind set
- * without O, its bounds. Primitive arrays that grow as needed, at most 2^24 entries (R-OPEN-2);
- * frozen when the kernel concludes, so that a conclusion's list cannot change afterwards.
+ * without O, its bounds. A part checked alone keeps them all; a part of a composite only those
+ * the manifest's links name and the first that none names (Kernel.keepOpen), and counts the
+ * rest. Primitive arrays that grow as needed, at most 2^24 entries (R-OPEN-2); frozen (and cut
+ * to size) when the kernel concludes, so that a conclusion's list cannot change afterwards.
  */
 final class OpenEntries {
     private long[] occ = new long[0], mover = new long[0];
     private byte[] kind = new byte[0], lower = new byte[0], upper = new byte[0];
-    private int size;
+    private int size, total;
     private boolean frozen;
 
     void add(long o, long m, int k, int lo, int hi) {
         if (frozen) throw new IllegalStateException("an open entry added after the conclusion");
-        if (size == occ.length) grow();
+        if (size == occ.length) resize(Math.min(Kernel.MAX_OPEN, Math.max(16, 2 * size)));
         occ[size] = o;
         mover[size] = m;
         kind[size] = (byte) k;
         lower[size] = (byte) lo;
         upper[size] = (byte) hi;
         size++;
+        total++;
     }
 
-    private void grow() {
-        int n = Math.min(Kernel.MAX_OPEN, Math.max(16, 2 * occ.length));
+    /** An open entry read and not kept: only counted. */
+    void skip() {
+        if (frozen) throw new IllegalStateException("an open entry added after the conclusion");
+        total++;
+    }
+
+    private void resize(int n) {
         occ = java.util.Arrays.copyOf(occ, n);
         mover = java.util.Arrays.copyOf(mover, n);
         kind = java.util.Arrays.copyOf(kind, n);
@@ -33,11 +41,18 @@ final class OpenEntries {
     }
 
     void freeze() {
+        if (!frozen) resize(size);
         frozen = true;
     }
 
+    /** The open entries kept. */
     int size() {
         return size;
+    }
+
+    /** Every open entry read, kept or not. */
+    int total() {
+        return total;
     }
 
     long occ(int i) {
@@ -61,7 +76,7 @@ final class OpenEntries {
         return upper[i];
     }
 
-    /** The index of the open entry with key (o, m), or -1: a binary search in file order. */
+    /** The index of the open entry kept with key (o, m), or -1: a binary search in file order. */
     int indexOf(long o, long m) {
         int from = 0, to = size - 1;
         while (from <= to) {

@@ -1,6 +1,7 @@
 package org.gamecert.verifier.kernel;
 
 import org.gamecert.verifier.kernel.format.Header;
+import org.gamecert.verifier.kernel.format.Manifest;
 
 /**
  * What the kernel concluded of one certificate for which every rule held, its open entries (a
@@ -22,11 +23,15 @@ public final class PartConclusion {
     public final int rootKind;
     public final long entries;
     private final OpenEntries open;
+    /** The composite and part index its open entries were kept for (Kernel.partOf), or null. */
+    private final Manifest keptFor;
+    private final int keptForPart;
     private final long[][] census;
     private final RegionKeys regionKeys;
 
     private PartConclusion(Header h, byte[] commitment, long rootOcc, long rootCanonicalMover,
-            int rootKind, long entries, OpenEntries open, long[][] census, RegionKeys keys) {
+            int rootKind, long entries, OpenEntries open, Manifest keptFor, int keptForPart,
+            long[][] census, RegionKeys keys) {
         this.commitment = commitment.clone();
         family = h.family;
         width = h.width;
@@ -46,15 +51,18 @@ public final class PartConclusion {
         this.rootKind = rootKind;
         this.entries = entries;
         this.open = open;
+        this.keptFor = keptFor;
+        this.keptForPart = keptForPart;
         this.census = census;
         this.regionKeys = keys;
     }
 
     /** Kernel.conclude only: open and keys are frozen, census is the kernel's own copy. */
     static PartConclusion of(Header h, byte[] commitment, long rootOcc, long rootMover,
-            int rootKind, long entries, OpenEntries open, long[][] census, RegionKeys keys) {
+            int rootKind, long entries, OpenEntries open, Manifest keptFor, int keptForPart,
+            long[][] census, RegionKeys keys) {
         return new PartConclusion(h, commitment, rootOcc, rootMover, rootKind, entries, open,
-                census, keys);
+                keptFor, keptForPart, census, keys);
     }
 
     /** The commitment id the kernel computed (SPEC §3). */
@@ -73,7 +81,24 @@ public final class PartConclusion {
                 && java.util.Arrays.equals(tb, o.tb);
     }
 
+    /**
+     * Whether the open entries kept serve as part i of m (R-COMP-3..5): all of them were kept
+     * (checked alone), or those for part i of this very manifest.
+     */
+    boolean openEntriesFor(Manifest m, int i) {
+        return keptFor == null || (keptFor == m && keptForPart == i);
+    }
+
+    /** How many open entries the part holds. */
     public int openCount() {
+        return open.total();
+    }
+
+    /**
+     * How many were kept, in file order: all of them when the part was checked alone; as a
+     * part of a composite, those its links name and the first that none names.
+     */
+    public int openKept() {
         return open.size();
     }
 
@@ -98,7 +123,7 @@ public final class PartConclusion {
         return open.hi(i);
     }
 
-    /** The index of the open entry with this key, or -1. */
+    /** The index of the open entry kept with this key, or -1. */
     public int openIndexOf(long occ, long mover) {
         return open.indexOf(occ, mover);
     }

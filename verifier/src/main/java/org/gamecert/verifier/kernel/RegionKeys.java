@@ -4,27 +4,33 @@ package org.gamecert.verifier.kernel;
  * The keys of a certificate's region as its census counts it (SPEC §10.3: the positions of R
  * whose entry is not open, and for Connect Four and NoGo the terminal positions of R), kept on
  * request so that a composite's union census can count distinct positions across parts (§15.4,
- * informative). At most cap keys: beyond that none are kept (complete() is false). Not sorted.
+ * informative). Room for more keys comes from the engine's allowance, which the parts checked
+ * at once share: once it refuses, no key is kept (complete() is false). Not sorted.
  */
 public final class RegionKeys {
-    private final int cap;
-    private long[] occ = new long[16], mover = new long[16];
+    /** Grants room for n more keys (false: none); may be shared by several threads' kernels. */
+    public interface Allowance {
+        boolean grant(int n);
+    }
+
+    private final Allowance allowance;
+    private long[] occ = new long[0], mover = new long[0];
     private int size;
     private boolean over, frozen;
 
-    RegionKeys(int cap) {
-        this.cap = cap;
+    RegionKeys(Allowance allowance) {
+        this.allowance = allowance;
     }
 
     void add(long o, long m) {
         if (frozen) throw new IllegalStateException("a region key added after the conclusion");
         if (over) return;
-        if (size == cap) {
-            release();
-            return;
-        }
         if (size == occ.length) {
-            int n = (int) Math.min(cap, 2L * occ.length);
+            int n = size == 0 ? 16 : size >= 1 << 30 ? 0 : 2 * size;
+            if (n == 0 || !allowance.grant(n - size)) {
+                release();
+                return;
+            }
             occ = java.util.Arrays.copyOf(occ, n);
             mover = java.util.Arrays.copyOf(mover, n);
         }

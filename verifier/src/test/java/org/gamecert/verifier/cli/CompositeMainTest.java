@@ -122,6 +122,64 @@ class CompositeMainTest {
         assertTrue(outErr[0].contains("proven      part: "), outErr[0]);
     }
 
+    /** A composite whose root part claims only a lower bound at the start: proven, not solved. */
+    @Test
+    void aBoundIsNotASolution() throws Exception {
+        TinySolver s = new TinySolver(1, 4, 4, 1, null);
+        long[] start = s.othelloStart();
+        TestComposite c = TestComposite.split(s, start[0], start[1], 2, 8);
+        TestCert root = c.parts.get(0).cert;
+        root.rootKinds = TestCert.C;
+        root.rootValue -= 2; // a weaker lower bound than the root entry's: R-PART-1 holds
+        root.rootUpper = 16; // U_max of Othello 4x4 (R-HDR-1 for {C})
+        c.rewrite(0);
+        Path d = c.writeTo(dir.resolve("bound"));
+        String lo = String.format("%+d", root.rootValue);
+        assertEquals(0, run(d.toString()));
+        System.out.println(outErr[0]);
+        assertTrue(outErr[0].contains("a lower bound of " + lo + " at the game's initial position"), outErr[0]);
+        assertFalse(outErr[0].contains("solved from the start"), outErr[0]);
+        assertEquals(0, run(d.toString(), "--json"));
+        assertTrue(outErr[0].contains("\"solved_from_start\":false") && outErr[0].contains("\"claim_lo\":" + root.rootValue), outErr[0]);
+        assertEquals(0, run(good.toString(), "--json"));
+        assertTrue(outErr[0].contains("\"solved_from_start\":true"), outErr[0]);
+        // a part on its own that claims a bound and has no open entry: verified, no root_value
+        TestCert part = s.buildPart(start[0], start[1], 2, TestCert.C, 0);
+        part.rootValue -= 2;
+        part.rootUpper = 16;
+        Path f = Files.write(dir.resolve("bound-part.gsc"), part.write());
+        assertEquals(0, run(f.toString(), "--json"));
+        String json = outErr[0];
+        assertFalse(json.contains("\"root_value\""), json);
+        assertFalse(json.contains("root_value_proven"), json);
+        assertTrue(json.contains("\"claim_kinds\":\"{C}\"") && json.contains("\"claim_lo\":" + part.rootValue)
+                && json.contains("\"claim_hi\":16") && json.contains("\"claim_proven\":true"), json);
+        assertEquals(0, run(f.toString()));
+        assertTrue(outErr[0].contains("a lower bound of " + String.format("%+d", part.rootValue)), outErr[0]);
+        assertFalse(outErr[0].contains("solved"), outErr[0]);
+        // an exact part keeps its root_value
+        Path sub = good.resolve(comp.parts.get(1).hex() + ".gsc");
+        assertEquals(0, run(sub.toString(), "--json"));
+        assertTrue(outErr[0].contains("\"root_value_proven\":true"), outErr[0]);
+    }
+
+    /** A FIFO where the manifest or a certificate should be: an error at once, no blocking read. */
+    @Test
+    void aFifoIsNoManifest() throws Exception {
+        Path fifos = Files.createDirectories(dir.resolve("fifo"));
+        Path manifest = fifos.resolve("composite.gscm"), cert = dir.resolve("fifo.gsc");
+        for (Path p : new Path[] {manifest, cert})
+            assertEquals(0, new ProcessBuilder("mkfifo", p.toString()).inheritIO().start().waitFor());
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
+            assertEquals(2, run(fifos.toString()));
+            assertTrue(outErr[0].contains("is not a regular file"), outErr[0]);
+            assertEquals(2, run(manifest.toString(), "--json"));
+            assertTrue(outErr[0].contains("\"verdict\":\"error\"") && outErr[0].contains("not a regular file"), outErr[0]);
+            assertEquals(2, run(cert.toString()));
+            assertTrue(outErr[0].contains("not a regular file"), outErr[0]);
+        });
+    }
+
     @Test
     void detection() {
         assertEquals(InputKind.COMPOSITE, InputKind.detect(good));

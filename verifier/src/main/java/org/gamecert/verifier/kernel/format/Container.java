@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.gamecert.verifier.kernel.Rule;
@@ -24,8 +25,15 @@ public final class Container implements Closeable {
     private long blockIndex;
 
     public Container(Path path) throws IOException {
+        requireRegularFile(path);
         channel = FileChannel.open(path, StandardOpenOption.READ);
         size = channel.size();
+    }
+
+    /** Refuses an existing path that is not a regular file (a FIFO's open may never end). */
+    static void requireRegularFile(Path path) throws IOException {
+        if (Files.exists(path) && !Files.isRegularFile(path))
+            throw new IOException(path + " is not a regular file");
     }
 
     public long position() {

@@ -38,6 +38,7 @@ public final class Manifest {
 
     /** Reads and checks the manifest file: its length is checked before it is read. */
     public static Manifest read(Path path) throws IOException, NotAManifest, FormatException {
+        Container.requireRegularFile(path);
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             long size = ch.size();
             byte[] head = read(ch, Math.min(size, 12));
