@@ -136,4 +136,31 @@ class CompositeVerifyTest {
         Files.delete(d.resolve(set.parts.get(1) + ".gsc"));
         assertEquals(Result.Verdict.INCOMPLETE, CompositeVerifier.verify(d, new Options(), null).verdict());
     }
+    /**
+     * The largest header (SPEC §2, §4): an 8×8 part of base mode 3 with a 4096-byte info, 4,203
+     * bytes of content, is a certificate like any other (the frame limit once stopped at 4,200).
+     */
+    @Test void theLargestHeaderIsACertificate() throws Exception {
+        org.gamecert.producer.game.Game g = org.gamecert.producer.game.Game.parse("othello:8x8");
+        String moves = ProducedCertificatesVerifyTest.randomLine("othello:8x8", 64 - 12, 5);
+        long[] root = g.parseMoves(moves);
+        org.gamecert.producer.search.Oracle oracle = new org.gamecert.producer.search.Oracle(g, 16);
+        org.gamecert.producer.cert.Extractor ex = new org.gamecert.producer.cert.Extractor(oracle, 1);
+        ex.endgameLeaves(6);
+        int v = oracle.value(root[0], root[1]);
+        org.gamecert.producer.cert.Claim claim = new org.gamecert.producer.cert.Claim(
+                org.gamecert.producer.cert.Kinds.C | org.gamecert.producer.cert.Kinds.A, v, v);
+        long[] canon = new long[2];
+        g.canonical(root[0], root[1], canon);
+        org.gamecert.producer.cert.Extractor.Result r =
+                ex.run(canon[0], canon[1], org.gamecert.producer.cert.Extractor.Mode.WEAK, claim);
+        ex.shutdown();
+        byte[] header = org.gamecert.producer.cert.CertificateWriter.header(g, org.gamecert.producer.cert.Extractor.Mode.WEAK, 6,
+                canon[0], canon[1], claim, v, "i".repeat(4096));
+        assertEquals(4203, header.length);
+        Path f = dir.resolve("largest-header.gsc");
+        org.gamecert.producer.cert.CertificateWriter.write(f, header, r.layers, r.region, r.aux, r.rootLayer);
+        Result res = Verifier.verify(f, new Options());
+        assertEquals(Result.Verdict.VERIFIED, res.verdict, () -> res.errorMessage + " " + res.firstViolation());
+    }
 }

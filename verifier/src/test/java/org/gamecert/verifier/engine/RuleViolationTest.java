@@ -147,7 +147,7 @@ class RuleViolationTest {
         rejects(Arrays.copyOf(f, f.length + 1), "R-CON-1");            // a byte after the trailer
         rejects(Arrays.copyOf(f, f.length - 1), "R-CON-1");            // truncated trailer
         TestCert t = othCert.copy();
-        t.headerLengthOverride = 4201;
+        t.headerLengthOverride = 4204; // above 40 + tb_len + info_len + 1 (mode 3) + 2 (a part) at their largest
         rejects(t.write(), "R-CON-1");
         // a second HEADER where a block is expected
         byte[] hdr = Arrays.copyOf(f, 8 + (int) (f[4] & 0xFF | (f[5] & 0xFF) << 8));
