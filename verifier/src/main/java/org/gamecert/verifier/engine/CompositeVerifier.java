@@ -20,7 +20,6 @@ import org.gamecert.verifier.kernel.RegionKeys;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.Violation;
 import org.gamecert.verifier.kernel.format.BlockRecord;
-import org.gamecert.verifier.kernel.format.Bytes;
 import org.gamecert.verifier.kernel.format.Container;
 import org.gamecert.verifier.kernel.format.DataFrame;
 import org.gamecert.verifier.kernel.format.FormatException;
@@ -325,14 +324,7 @@ public final class CompositeVerifier {
             while ((rec = ct.nextBlockRecord()) != null) {
                 if (rec.rawLen > 1 << 24 || rec.compLen > rec.rawLen + (rec.rawLen >> 8) + 128) return null;
                 byte[] raw = DataFrame.decompress(ct.readDataFrame(rec), (int) rec.rawLen, rec.index);
-                byte[] head = new byte[1 + 32 + 8 + 12];
-                head[0] = 1;
-                System.arraycopy(chain, 0, head, 1, 32);
-                Bytes.putU64(head, 33, rec.index);
-                Bytes.putU32(head, 41, rec.layer);
-                Bytes.putU32(head, 45, rec.count);
-                Bytes.putU32(head, 49, rec.rawLen);
-                chain = sha(head, raw);
+                chain = org.gamecert.verifier.kernel.Kernel.chain(chain, rec, raw);
             }
             long size = ct.trailerContentSize(), at = ct.position(), end = at + size - 32;
             MessageDigest md = MessageDigest.getInstance("SHA-256");

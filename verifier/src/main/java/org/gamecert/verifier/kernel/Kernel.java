@@ -794,8 +794,8 @@ public final class Kernel {
         return md.digest();
     }
 
-    /** h_i of SPEC §3. */
-    static byte[] chain(byte[] prev, BlockRecord rec, byte[] raw) {
+    /** h_i of SPEC §3 (public: the engine computes a rejected part's commitment with it). */
+    public static byte[] chain(byte[] prev, BlockRecord rec, byte[] raw) {
         MessageDigest md = sha256();
         byte[] head = new byte[1 + 32 + 8 + 12];
         head[0] = 1;
