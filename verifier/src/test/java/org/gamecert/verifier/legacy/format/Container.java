@@ -52,8 +52,8 @@ public final class Container implements Closeable {
     /** The HEADER frame's content (R-CON-1 for the frame). */
     public byte[] readHeaderContent() throws IOException, FormatException {
         long contentSize = Bytes.u32(read(4, 4), 0);
-        if (contentSize < 41 || contentSize > 4200)
-            throw new FormatException(Rule.CON_1, "HEADER frame content size " + contentSize + " outside 41..4200");
+        if (contentSize < 41 || contentSize > 4203) // SPEC 1.3.0 §2 (was 4200)
+            throw new FormatException(Rule.CON_1, "HEADER frame content size " + contentSize + " outside 41..4203");
         if (8 + contentSize > size) throw new FormatException(Rule.CON_1, "HEADER frame ends past the end of the file");
         pos = 8 + contentSize;
         return read(8, (int) contentSize);
