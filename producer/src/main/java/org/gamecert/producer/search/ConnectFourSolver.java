@@ -34,14 +34,16 @@ public final class ConnectFourSolver implements Solver {
     @Override public long nodes() { return nodes; }
 
     @Override public int search(long m, long o, int alpha, int beta) {
+        long occ = m | o;
+        if ((g.winningCells(m, occ) & g.possible(occ)) != 0) { nodes++; return 1; }
         return negamax(m, o, alpha, beta, 0);
     }
 
+    /** A position where the mover cannot win at once (every child of a node here is one). */
     private int negamax(long m, long o, int alpha, int beta, int ply) {
         nodes++;
         long occ = m | o;
         long poss = g.possible(occ);
-        if ((g.winningCells(m, occ) & poss) != 0) return 1;
         int discs = Long.bitCount(occ);
         if (discs >= cells - 1) return 0; // the last move fills the board without winning
         long oppWin = g.winningCells(o, occ);
