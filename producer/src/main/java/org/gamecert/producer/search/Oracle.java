@@ -43,10 +43,12 @@ public final class Oracle {
     public int value(long m, long o) {
         if (game.isTerminal(m, o)) return game.terminalValue(m, o);
         if (game instanceof ConnectFour) {
-            // Win/draw/loss: two null windows (V >= 0? then V >= 1?) prune more than one wide window.
+            // Win/draw/loss by two null windows, V >= 1? then V >= 0? (as Pons' weak solver): fewer
+            // nodes than one window wider than the utility range, and on the Pons sets ~7 % fewer
+            // than asking V >= 0? first or one window -1..1 (which do better on positions that lose).
             Solver s = local.get();
-            if (s.search(m, o, -1, 0) < 0) return -1;
-            return s.search(m, o, 0, 1) >= 1 ? 1 : 0;
+            if (s.search(m, o, 0, 1) >= 1) return 1;
+            return s.search(m, o, -1, 0) >= 0 ? 0 : -1;
         }
         if (game instanceof NoGo) return local.get().search(m, o, -1, 1); // win/loss: always exact
         Solver s = local.get();
