@@ -30,10 +30,10 @@ public final class ConnectFourSolver implements Solver {
     /** Near the end a probe of the large table (a cache miss) costs more than re-searching the few nodes below. */
     static final int TT_MIN_EMPTIES = 8;
     /** Positions with at least this many empty cells use the shared table. */
-    static final int FAR_MIN = 16;
+    static final int FAR_MIN = 20;
     /** Positions within this many plies of the searched root use the shared table (from TT_MIN_EMPTIES). */
     static final int FAR_PLY = 6;
-    /** Positions with fewer empty cells use no table (and nearer the root than FAR_MIN, the own one). */
+    /** Positions with fewer empty cells use no table; from here to FAR_MIN (beyond FAR_PLY plies), the own one. */
     static final int NEAR_MIN = 4;
     /** The own table: 2^17 one-word slots, 1 MiB. */
     static final int NEAR_LOG_SLOTS = 17;
