@@ -58,11 +58,11 @@ public final class BenchProduce {
         speed("othello:8x8 FFO #40-#49, <= 22 empties", o8, ffo);
         // warm now: time-to-solve of the first five, one by one
         for (int i = 0; i < ffo.size() && i < 5; i++) speed("othello:8x8 " + ffoNames.get(i), o8, List.of(ffo.get(i)));
-        if (searchOnly) return;
         Game c4 = Game.parse("connect4:7x6");
         int n = quick ? 100 : 1000;
         speed("connect4:7x6 Test_L1_R2 (first " + n + ")", c4, pons(c4, data.resolve("connect4-pons/Test_L1_R2"), n));
         speed("connect4:7x6 Test_L2_R2 (first " + n + ")", c4, pons(c4, data.resolve("connect4-pons/Test_L2_R2"), n));
+        if (searchOnly) return;
 
         System.out.println();
         System.out.println("== certificate production (" + threads + " thread" + (threads > 1 ? "s" : "") + ") ==");

@@ -17,10 +17,18 @@ public final class ConnectFourTable {
     private final int mask;
 
     public ConnectFourTable(long megabytes) {
-        long want = (Math.max(1, megabytes) << 20) / 8;
-        int n = Integer.highestOneBit((int) Math.min(want, 1 << 30));
-        slots = new long[Math.max(n, 1 << 10)];
+        this(new long[Math.max(Integer.highestOneBit((int) Math.min((Math.max(1, megabytes) << 20) / 8, 1 << 30)), 1 << 10)]);
+    }
+
+    private ConnectFourTable(long[] slots) {
+        this.slots = slots;
         mask = slots.length - 1;
+    }
+
+    /** A table of 2^logSlots slots (10 ≤ logSlots ≤ 30). */
+    public static ConnectFourTable ofSlots(int logSlots) {
+        if (logSlots < 10 || logSlots > 30) throw new IllegalArgumentException("logSlots " + logSlots);
+        return new ConnectFourTable(new long[1 << logSlots]);
     }
 
     private int index(long key) {
