@@ -23,7 +23,7 @@ import java.util.Arrays;
  *
  * <p>The counts are exact, taken over the whole layer before any of it is processed, so every cut
  * choice made with them depends only on the layer's needs, never on chunks, threads, search order
- * or the memory budget. Children are known by a 64-bit fingerprint of their canonical key; a
+ * or the memory budget. Children are known by a 56-bit fingerprint of their canonical key; a
  * collision (a fixed function of the positions, so still deterministic) can only change which
  * sufficient move is preferred, never soundness. Only children wanted by two or more needs are
  * kept (the rest count 1). When the counting table would outgrow {@code budgetBytes}, the
@@ -43,9 +43,8 @@ final class CutPopularity implements AutoCloseable {
     /** Records per memory map (each map stays under 2 GiB and holds whole records). */
     private static final int RECORDS_PER_MAP = 1 << 26;
 
-    /** Popular children (count ≥ 2) in memory: open addressing on fingerprints (0 = empty slot). */
-    private final long[] fps;
-    private final byte[] counts;
+    /** Popular children (count ≥ 2) in memory: a {@link Table}'s slots (0 = empty). */
+    private final long[] slots;
     private final int mask;
     /** Or, when they did not fit: the sorted file, its maps and its number of records. */
     private final Path file;
@@ -54,17 +53,17 @@ final class CutPopularity implements AutoCloseable {
     final int passes;
 
     private CutPopularity(Table table, int passes) {
-        this.fps = table.fps; this.counts = table.counts; this.mask = table.mask; this.passes = passes;
+        this.slots = table.slots; this.mask = table.mask; this.passes = passes;
         this.file = null; this.maps = null; this.records = 0;
     }
 
     private CutPopularity(Path file, MappedByteBuffer[] maps, long records, int passes) {
-        this.fps = null; this.counts = null; this.mask = 0; this.passes = passes;
+        this.slots = null; this.mask = 0; this.passes = passes;
         this.file = file; this.maps = maps; this.records = records;
     }
 
     /** Heap bytes held while the layer is processed (a mapped file holds none). */
-    long bytes() { return fps == null ? 0 : 9L * fps.length; }
+    long bytes() { return slots == null ? 0 : 8L * slots.length; }
 
     /** Bytes of the sorted file (0 in memory). */
     long fileBytes() { return records * RECORD; }
@@ -75,9 +74,9 @@ final class CutPopularity implements AutoCloseable {
     /** How many moves of the layer's cut needs lead to this (canonical) child: at least 1, at most 255. */
     int count(long m, long o) {
         long fp = fingerprint(m, o);
-        if (fps == null) return countInFile(fp);
-        for (int i = slot(fp, mask); fps[i] != 0; i = (i + 1) & mask)
-            if (fps[i] == fp) return counts[i] & 0xFF;
+        if (slots == null) return countInFile(fp);
+        for (int i = slot(fp, mask); slots[i] != 0; i = (i + 1) & mask)
+            if ((slots[i] & ~COUNT) == fp) return (int) (slots[i] & COUNT);
         return 1;
     }
 
@@ -146,7 +145,7 @@ final class CutPopularity implements AutoCloseable {
         // At worst every child is distinct: a pass's table holds at most 2 × its children slots of
         // 9 bytes (rounded up to a power of two), within the budget, and never more than
         // MAX_PASS_CHILDREN children (an array's length must stay an int).
-        long tableBytes = 9L * 4 * Math.max(1024, children);
+        long tableBytes = 8L * 4 * Math.max(1024, children);
         long byBudget = budgetBytes >= tableBytes ? 1 : (tableBytes + budgetBytes - 1) / Math.max(1, budgetBytes);
         long byLength = (children + MAX_PASS_CHILDREN - 1) / MAX_PASS_CHILDREN;
         int passes = (int) Math.min(1 << 16, Math.max(1, Math.max(byBudget, byLength)));
@@ -154,6 +153,8 @@ final class CutPopularity implements AutoCloseable {
         long[] canon = new long[2];
         Popular popular = new Popular(keepBytes, spillFile);
         for (int pass = 0; pass < passes; pass++) {
+            // Grows as it fills: made at its largest size at once, it was slower (FFO #42 weak: the
+            // counting +20 %, a fresh table of mostly empty pages).
             Table all = new Table(1024);
             try (NeedFiles.Source src = needs.reopen()) {
                 while (src.next(c, 1 << 16)) {
@@ -197,13 +198,17 @@ final class CutPopularity implements AutoCloseable {
 
     private static int slot(long fp, int mask) { return (int) (fp ^ (fp >>> 32)) & mask; }
 
-    /** Never 0 (the empty slot). */
+    /** A table slot's low byte holds the count; fingerprints leave it 0. */
+    private static final long COUNT = 0xFF;
+
+    /** 56 bits in the high bytes, low byte 0; never 0 (the empty slot). */
     private static long fingerprint(long m, long o) {
         long h = m * 0x9E3779B97F4A7C15L + Long.rotateLeft(o, 29) * 0xC2B2AE3D27D4EB4FL;
         h ^= h >>> 31;
         h *= 0xBF58476D1CE4E5B9L;
         h ^= h >>> 29;
-        return h == 0 ? 1 : h;
+        h &= ~COUNT;
+        return h == 0 ? COUNT + 1 : h;
     }
 
     /** Table length that holds n fingerprints without growing (grows when half full). */
@@ -230,12 +235,12 @@ final class CutPopularity implements AutoCloseable {
 
         void addPass(Table all) throws IOException {
             int n = 0;
-            for (int i = 0; i < all.fps.length; i++) if (all.fps[i] != 0 && (all.counts[i] & 0xFF) >= 2) n++;
+            long[] slots = all.slots;
+            for (long x : slots) if ((x & COUNT) >= 2) n++;
             long[] sorted = new long[n];
             n = 0;
             // Sorted unsigned: flip the sign bit, sort signed, flip back.
-            for (int i = 0; i < all.fps.length; i++)
-                if (all.fps[i] != 0 && (all.counts[i] & 0xFF) >= 2) sorted[n++] = all.fps[i] ^ Long.MIN_VALUE;
+            for (long x : slots) if ((x & COUNT) >= 2) sorted[n++] = (x & ~COUNT) ^ Long.MIN_VALUE;
             Arrays.sort(sorted);
             if (out == null && spillFile != null && heapBytes(size + n) > keepBytes) {
                 out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(spillFile), 1 << 16));
@@ -253,7 +258,7 @@ final class CutPopularity implements AutoCloseable {
         }
 
         /** The final table of n children, plus the lists it is built from (doubling slack). */
-        private static long heapBytes(long n) { return 9L * capacityFor(n) + 18L * n; }
+        private static long heapBytes(long n) { return 8L * capacityFor(n) + 18L * n; }
 
         private void append(long fp, byte count) {
             if (size == fps.length) {
@@ -291,34 +296,36 @@ final class CutPopularity implements AutoCloseable {
         }
     }
 
-    /** Fingerprint → saturating count, open addressing; grows when half full. */
+    /**
+     * Fingerprint → saturating count, open addressing; grows when half full. A slot is the
+     * fingerprint with the count in its low byte: one random access per child, not two.
+     */
     private static final class Table {
-        long[] fps;
-        byte[] counts;
+        long[] slots;
         int size, mask;
 
-        Table(int capacity) { fps = new long[capacity]; counts = new byte[capacity]; mask = capacity - 1; }
+        Table(int capacity) { slots = new long[capacity]; mask = capacity - 1; }
         // (A pass counts at most MAX_PASS_CHILDREN children, so the table never doubles past 2^30.)
 
         void add(long fp, int n) {
             if (2 * size >= mask) grow();
+            long[] s = slots;
             int i = slot(fp, mask);
-            while (fps[i] != 0 && fps[i] != fp) i = (i + 1) & mask;
-            if (fps[i] == 0) { fps[i] = fp; size++; }
-            counts[i] = (byte) Math.min(255, (counts[i] & 0xFF) + n);
+            while (s[i] != 0 && (s[i] & ~COUNT) != fp) i = (i + 1) & mask;
+            if (s[i] == 0) size++;
+            s[i] = fp | Math.min(COUNT, (s[i] & COUNT) + n);
         }
 
         int get(long fp) {
-            for (int i = slot(fp, mask); fps[i] != 0; i = (i + 1) & mask)
-                if (fps[i] == fp) return counts[i] & 0xFF;
+            for (int i = slot(fp, mask); slots[i] != 0; i = (i + 1) & mask)
+                if ((slots[i] & ~COUNT) == fp) return (int) (slots[i] & COUNT);
             return 0;
         }
 
         private void grow() {
-            long[] of = fps;
-            byte[] oc = counts;
-            fps = new long[of.length * 2]; counts = new byte[of.length * 2]; mask = fps.length - 1; size = 0;
-            for (int i = 0; i < of.length; i++) if (of[i] != 0) add(of[i], oc[i] & 0xFF);
+            long[] old = slots;
+            slots = new long[old.length * 2]; mask = slots.length - 1; size = 0;
+            for (long x : old) if (x != 0) add(x & ~COUNT, (int) (x & COUNT));
         }
     }
 }

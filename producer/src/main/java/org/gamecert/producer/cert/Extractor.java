@@ -28,7 +28,7 @@ public final class Extractor {
      * checkpoint made under other rules is not resumed (it would mix two certificates). Change it
      * with the rules.
      */
-    public static final String CHOICE_RULES = "choice rules 2: cut = terminal, then layer popularity, then static order";
+    public static final String CHOICE_RULES = "choice rules 3: cut = terminal, then layer popularity, then static order (Othello: the search's move order)";
 
     /** Everything the writer and the summary need. */
     public static final class Result {
@@ -225,6 +225,7 @@ public final class Extractor {
 
     /** Continues from a state saved by {@link Store#beforeLayer} (or made by {@link #run}). */
     public State resume(State s, Store store) throws java.io.IOException {
+        oracle.probeSymmetries(); // the root's own search is done: questions now come canonical
         List<Worker> workers = new ArrayList<>();
         ThreadLocal<Worker> local = ThreadLocal.withInitial(() -> {
             Worker w = new Worker();
@@ -318,6 +319,10 @@ public final class Extractor {
         int n;
         final Game.Child child = new Game.Child();
         final long[] canon = new long[2];
+        /** A position's moves in TB order with their children (at most 64 move codes), reused. */
+        final int[] code = new int[64], sign = new int[64], termV = new int[64], order = new int[64];
+        final long[] cm = new long[64], co = new long[64], tm = new long[64], to = new long[64];
+        final long[] score = new long[64];
 
         void push(long cm, long co, int k, int lo, int hi, int kn) {
             if (n == m.length) {
@@ -402,8 +407,13 @@ public final class Extractor {
         long mv = game.moves(m, o);
         int k = Long.bitCount(mv);
         if (k == 0) throw new IllegalStateException("internal error: a needed position has no move: " + game.boardText(m, o));
-        int[] code = new int[k], sign = new int[k], termV = new int[k];
-        long[] cm = new long[k], co = new long[k], tm = new long[k], to = new long[k];
+        // The worker's arrays, unless this position's children are valued in parallel: while it
+        // waits for them its thread may run another position, which would reuse the arrays.
+        boolean fresh = parallelChildren && (region & (Kinds.P | Kinds.PP)) != 0;
+        int[] code = fresh ? new int[k] : w.code, sign = fresh ? new int[k] : w.sign;
+        int[] termV = fresh ? new int[k] : w.termV;
+        long[] cm = fresh ? new long[k] : w.cm, co = fresh ? new long[k] : w.co;
+        long[] tm = fresh ? new long[k] : w.tm, to = fresh ? new long[k] : w.to;
         int j = 0;
         for (int t = 0; t < game.moveCodes; t++) {
             int c = game.tbAt(t);
@@ -461,7 +471,7 @@ public final class Extractor {
         int lower = needs.lower[i], upper = needs.upper[i];
         int kindSet = 0;
         if (lower != NeedMap.NO_LOWER) {
-            int cut = chooseCut(m, o, k, code, sign, termV, cm, co, lower);
+            int cut = chooseCut(m, o, k, w, lower);
             kindSet |= Kinds.C;
             eV1[e] = (byte) lower;
             eMove[e] = (byte) code[cut];
@@ -492,9 +502,9 @@ public final class Extractor {
      * of it serves them all: {@link CutPopularity}); ties by a static order of the position alone
      * (SPEC §13). Every input is a fact of the game or of the layer's needs.
      */
-    private int chooseCut(long m, long o, int k, int[] code, int[] sign, int[] termV, long[] cm, long[] co, int lower) {
-        int[] order = new int[k];
-        long[] score = new long[k];
+    private int chooseCut(long m, long o, int k, Worker w, int lower) {
+        int[] code = w.code, sign = w.sign, termV = w.termV, order = w.order;
+        long[] cm = w.cm, co = w.co, score = w.score;
         CutPopularity popularity = cutPopularity;
         for (int q = 0; q < k; q++) {
             long s;
@@ -515,12 +525,12 @@ public final class Extractor {
 
     private int staticScore(long m, long o, int move, int sign, long cm, long co) {
         if (game instanceof Othello) {
-            if (sign > 0) return 1 << 20; // the opponent must pass
-            int mob = Long.bitCount(game.moves(cm, co));
-            int n = ((Othello) game).n;
-            int r = move / n, c = move % n;
-            boolean corner = (r == 0 || r == n - 1) && (c == 0 || c == n - 1);
-            return -mob * 16 + (corner ? 64 : 0);
+            // The search's own order (its cut is then mostly the one the search proved, so proving
+            // it again is a table hit): the child's mover cm is the opponent after the move; ties
+            // by the lower square, as in the search. Symmetric but for that tie, so a function of
+            // the canonical position.
+            long moverAfter = sign > 0 ? cm : co, opponentAfter = sign > 0 ? co : cm;
+            return oracle.othelloMoveScore(moverAfter, opponentAfter, move) * 256 + (255 - move);
         }
         if (game instanceof NoGo) // leave the opponent few moves; then TB order
             return -Long.bitCount(game.moves(cm, co)) * 64 - game.tbRank(move);

@@ -53,6 +53,12 @@ public final class Oracle {
         }
         if (game instanceof NoGo) return local.get().search(m, o, -1, 1); // win/loss: always exact
         Solver s = local.get();
+        if (symmetricProbes && game.cells - Long.bitCount(m | o) >= OthelloSolver.TT_MIN) {
+            for (int g = 0; g < game.symmetryCount(); g++) {
+                long d = tt.probe(game.transform(g, m), game.transform(g, o));
+                if (d != 0 && TranspositionTable.lo(d) == TranspositionTable.hi(d)) return TranspositionTable.lo(d);
+            }
+        }
         if (s instanceof OthelloSolver) return ((OthelloSolver) s).value(m, o);
         return s.search(m, o, game.uMin - 1, game.uMax + 1);
     }
@@ -62,7 +68,43 @@ public final class Oracle {
         if (b <= game.uMin) return true;
         if (b > game.uMax) return false;
         if (game.isTerminal(m, o)) return game.terminalValue(m, o) >= b;
+        if (symmetricProbes) {
+            long d = symmetricEntry(m, o, b);
+            if (d != 0) return TranspositionTable.lo(d) >= b;
+        }
         return local.get().search(m, o, b - 1, b) >= b;
+    }
+
+    /**
+     * Othello: from now on, a question first looks for its position in the table under each of
+     * the board's symmetries. The extraction asks about canonical positions, while the searches
+     * before it stored the positions as they met them, in any orientation: FFO #40 (weak, 6 empty
+     * leaves) searched 37 % fewer nodes with it. A symmetric position has the same value, so the
+     * answers are the same facts.
+     */
+    public void probeSymmetries() {
+        symmetricProbes = game instanceof Othello && game.symmetryCount() > 1;
+    }
+
+    private volatile boolean symmetricProbes;
+
+    /** The table's word for an orientation of (m, o) whose bounds decide V ≥ b, else 0. */
+    private long symmetricEntry(long m, long o, int b) {
+        if (game.cells - Long.bitCount(m | o) < OthelloSolver.TT_MIN) return 0; // never stored
+        for (int g = 0; g < game.symmetryCount(); g++) {
+            long d = tt.probe(game.transform(g, m), game.transform(g, o));
+            if (d != 0 && (TranspositionTable.lo(d) >= b || TranspositionTable.hi(d) < b)) return d;
+        }
+        return 0;
+    }
+
+    /**
+     * Othello: the search's ordering score of the move on {@code sq} given the position after it
+     * ({@code moverAfter} the mover's discs), higher first (see {@link OthelloSolver#moveScore}).
+     * A function of the position alone.
+     */
+    public int othelloMoveScore(long moverAfter, long opponentAfter, int sq) {
+        return ((OthelloSolver) local.get()).moveScore(moverAfter, opponentAfter, sq);
     }
 
     /** Nodes searched by all threads so far (approximate while they run). */

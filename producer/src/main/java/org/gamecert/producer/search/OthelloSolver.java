@@ -21,7 +21,7 @@ public final class OthelloSolver implements Solver {
     /** From this many empties, enhanced transposition cutoffs (children looked up before any is searched). */
     private static final int ETC_MIN = 13;
     /** From this many empties, the table is used (below, a probe's cache miss costs more than it saves). */
-    private static final int TT_MIN = 8;
+    static final int TT_MIN = 8;
 
     /** The stability cutoff is tried only from these alphas (it rarely succeeds below), in the ordered search resp. the shallow one. */
     private static final int STAB_PVS = 14, STAB_SHALLOW = 8;
@@ -84,6 +84,19 @@ public final class OthelloSolver implements Solver {
 
     /** Weight of the quiet-move term: a move that leaves fewer of our discs next to empty squares gives fewer replies later. */
     private static final int FRONTIER_W = 16;
+
+    /**
+     * The search's ordering score of the move on {@code sq} (higher first; equal scores: the lower
+     * square first), given the position after it: {@code m2} the mover's discs, {@code o2} the
+     * opponent's. Fewest opponent replies, few corner replies, the square's weight, a small
+     * frontier. The certificate's cut choice orders moves by it too (after the layer's
+     * popularity), so the cut it must prove is mostly one the search has proved already.
+     */
+    public int moveScore(long m2, long o2, int sq) {
+        long rep = moves(o2, m2);
+        return -Long.bitCount(rep) * 16 - Long.bitCount(rep & corners) * 32 + squareWeight[sq]
+                - Long.bitCount(frontier(m2, o2)) * FRONTIER_W;
+    }
 
     /** The discs of {@code m} next to an empty square (its frontier). */
     private long frontier(long m, long o) {
@@ -200,9 +213,7 @@ public final class OthelloSolver implements Solver {
                         return v;
                     }
                 }
-                long rep = moves(o2, m2);
-                int s = -Long.bitCount(rep) * 16 - Long.bitCount(rep & corners) * 32 + squareWeight[sq]
-                        - Long.bitCount(frontier(m2, o2)) * FRONTIER_W;
+                int s = moveScore(m2, o2, sq);
                 // sort key: the score, then the lower square first on ties; the child kept at index sq
                 keys[k++] = (long) s << 8 | (63 - sq);
                 cms[sq] = m2; cos[sq] = o2;
