@@ -119,6 +119,21 @@ public final class Loa {
         return count;
     }
 
+    /**
+     * For corrupting certificates (mutations): the square the piece on {@code from} would reach in
+     * direction d by the distance rule alone, ignoring what lies on the way and at the end; -1 off
+     * the board. {@link #jumpsEnemy} tells whether an opponent's piece is on the way.
+     */
+    public int reach(long mover, long opponent, int from, int d) {
+        int k = Long.bitCount((mover | opponent) & line[d % 4][from]);
+        return k <= n ? target[d][from][k] : -1;
+    }
+
+    public boolean jumpsEnemy(long mover, long opponent, int from, int d) {
+        int k = Long.bitCount((mover | opponent) & line[d % 4][from]);
+        return k <= n && (path[d][from][k] & opponent) != 0;
+    }
+
     public boolean hasMove(long mover, long opponent) {
         return moves(mover, opponent, new int[64]) > 0;
     }
