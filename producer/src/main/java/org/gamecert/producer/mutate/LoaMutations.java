@@ -50,13 +50,14 @@ public final class LoaMutations {
         return l;
     }
 
-    private static At find(Cert c, long m, long o) {
-        for (At a : entries(c)) if (a.e.mover == m && a.e.opponent == o) return a;
-        return null;
+    private static Map<String, At> index(Cert c) {
+        Map<String, At> m = new java.util.HashMap<>();
+        for (At a : entries(c)) m.put(a.e.mover + "/" + a.e.opponent, a);
+        return m;
     }
 
-    /** The non-terminal successors of an entry's moves that have entries: {mover, opponent} each. */
-    private static List<At> childEntries(Cert c, Loa g, Entry e) {
+    /** The entries of the non-terminal successors of an entry's consulted moves. */
+    private static List<At> childEntries(Map<String, At> index, Loa g, Entry e) {
         List<At> r = new ArrayList<>();
         int[] mv = new int[64];
         long[] out = new long[3];
@@ -64,7 +65,7 @@ public final class LoaMutations {
         for (int i = 0; i < count; i++) {
             if (e.kinds == Entry.C && (mv[i] >>> 16) != e.move) continue;
             if (g.play(e.mover, e.opponent, mv[i] >>> 8 & 0xFF, mv[i] & 0xFF, out) == Loa.TERMINAL) continue;
-            At a = find(c, out[0], out[1]);
+            At a = index.get(out[0] + "/" + out[1]);
             if (a != null) r.add(a);
         }
         return r;
@@ -123,8 +124,9 @@ public final class LoaMutations {
         new Kind("loa-rank-not-decreasing", "a loss entry's child entry moved to the loss's own rank (a proof edge that does not lower the rank); re-sealed",
             (c, g, rnd) -> {
                 List<At[]> pairs = new ArrayList<>();
+                Map<String, At> index = index(c);
                 for (At a : entries(c))
-                    if (a.e.kinds == Entry.A) for (At ch : childEntries(c, g, a.e)) pairs.add(new At[] {a, ch});
+                    if (a.e.kinds == Entry.A) for (At ch : childEntries(index, g, a.e)) pairs.add(new At[] {a, ch});
                 if (pairs.isEmpty()) return null;
                 At[] p = pairs.get(rnd.nextInt(pairs.size()));
                 List<At> all = entries(c);
@@ -135,8 +137,9 @@ public final class LoaMutations {
         new Kind("loa-loss-child-missing", "the entry of one child of a loss entry removed (the loss no longer covers every move); re-sealed",
             (c, g, rnd) -> {
                 List<At[]> pairs = new ArrayList<>();
+                Map<String, At> index = index(c);
                 for (At a : entries(c))
-                    if (a.e.kinds == Entry.A) for (At ch : childEntries(c, g, a.e)) pairs.add(new At[] {a, ch});
+                    if (a.e.kinds == Entry.A) for (At ch : childEntries(index, g, a.e)) pairs.add(new At[] {a, ch});
                 if (pairs.isEmpty()) return null;
                 At[] p = pairs.get(rnd.nextInt(pairs.size()));
                 List<At> all = entries(c);
