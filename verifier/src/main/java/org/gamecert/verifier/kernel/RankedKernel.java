@@ -46,7 +46,8 @@ public final class RankedKernel {
     public RankedKernel(Kernel kernel, long maxMemory) {
         k = kernel;
         game = kernel.game;
-        maxEntries = Math.max(1024, maxMemory / 48); // about 48 bytes an entry, table included
+        // about 48 bytes an entry, its table slots included; at most 2^28 entries (int indexes)
+        maxEntries = Math.min(1L << 28, Math.max(1024, maxMemory / 48));
     }
 
     /** Checks the file; returns the verdict's result (throws Kernel.Stop on a rejection). */
@@ -91,6 +92,9 @@ public final class RankedKernel {
                 rec = ct.nextBlockRecord();
                 if (rec == null) return; // the trailer
                 byte[] before = k.admitBlockRecord(rec); // R-LAY-1 (ranks up), R-CON-2
+                if (rec.layer > Integer.MAX_VALUE) // ranks are kept as int
+                    k.violation(Rule.LAY_1, rec.index, rec.layer, 0, false, 0, 0,
+                            "rank " + rec.layer + " is not below 2^31", true);
                 byte[] frame = ct.readDataFrame(rec);
                 p = k.decode(rec, frame, before, null); // R-CON-3, R-HASH-1, decoding
             } catch (FormatException e) {
@@ -99,9 +103,6 @@ public final class RankedKernel {
             }
             if (rec.layer != lastLayer) inLayer = 0;
             lastLayer = rec.layer;
-            if (rec.layer > Integer.MAX_VALUE) // ranks are kept as int
-                k.violation(Rule.LAY_1, rec.index, rec.layer, 0, false, 0, 0,
-                        "rank " + rec.layer + " above 2^31 - 1", true);
             for (int i = 0; i < p.count; i++) add(rec, p, i, inLayer++);
             k.acceptRanked(rec, p.count);
         }
@@ -137,7 +138,7 @@ public final class RankedKernel {
     }
 
     private void grow() {
-        int c = occ.length * 2;
+        int c = (int) Math.min(occ.length * 2L, maxEntries);
         occ = java.util.Arrays.copyOf(occ, c);
         mover = java.util.Arrays.copyOf(mover, c);
         rank = java.util.Arrays.copyOf(rank, c);
