@@ -73,6 +73,47 @@ class WeakRankedTest {
         assertEquals("R-REACH-1", s.firstViolation().rule());
     }
 
+    /**
+     * Mode 4 is for any game (SPEC §9.2): a weak-ranked Connect Four 4x4 certificate of a position
+     * found by seeded random play where the side to move wins within 5 plies verifies, and the
+     * same with a rank raised to its parent's is R-RANK-1.
+     */
+    @Test
+    void connectFourWeakRanked() throws Exception {
+        org.gamecert.verifier.kernel.rules.ConnectFourRules g = new org.gamecert.verifier.kernel.rules.ConnectFourRules(4, 4);
+        Random rnd = new Random(4);
+        long[] c = new long[3];
+        TestCert t = null;
+        for (int game = 0; game < 200 && t == null; game++) {
+            long m = 0, o = 0;
+            for (int ply = 0; ply < 16 && t == null; ply++) {
+                long legal = g.legalMoveCodes(m, o);
+                if (ply >= 4 && legal != 0 && !g.isTerminal(m, o)) {
+                    TestCert h = LoaTestCerts.header(4, m, o, 1);
+                    h.family = 2;
+                    h.tb = new int[] {1, 2, 0, 3};
+                    TestCert p = LoaTestCerts.winProof(g, h, m, o, 5);
+                    if (p != null && p.entries.size() >= 3) t = p;
+                }
+                if (legal == 0) break;
+                int code = Long.numberOfTrailingZeros(legal);
+                for (int k = rnd.nextInt(Long.bitCount(legal)); k > 0; k--) code = Long.numberOfTrailingZeros(legal &= legal - 1);
+                if (g.child(m, o, code, c) == org.gamecert.verifier.kernel.rules.Game.TERMINAL) break;
+                m = c[0];
+                o = c[1];
+            }
+        }
+        assertNotNull(t, "a won position");
+        Result r = verify(t.write(), new Options());
+        assertEquals(Result.Verdict.VERIFIED, r.verdict, () -> "" + r.firstViolation());
+        TestCert.Entry top = t.entries.get(t.entries.size() - 1);
+        for (TestCert.Entry e : t.entries) if (e != top) e.layer = top.layer; // every edge: equal ranks
+        t.entries.sort((a, b) -> a.occ != b.occ ? Long.compareUnsigned(a.occ, b.occ) : Long.compareUnsigned(a.mover, b.mover));
+        Result bad = verify(t.write(), new Options());
+        assertEquals(Result.Verdict.REJECTED, bad.verdict);
+        assertEquals("R-RANK-1", bad.firstViolation().rule());
+    }
+
     /** Random byte flips of a valid weak-ranked certificate: always a verdict, never an exception. */
     @Test
     void flippedBytesGiveVerdicts() throws Exception {

@@ -35,11 +35,17 @@ public final class LoaTestCerts {
 
     /** The ranked win proof of the root within maxRank plies, lowest rank first; null if none. */
     public static TestCert winProof(int n, long mover, long opp, int maxRank) {
-        LoaRules g = new LoaRules(n);
+        return winProof(new LoaRules(n), header(n, mover, opp, 1), mover, opp, maxRank);
+    }
+
+    /**
+     * The same for any game of SPEC §7 with symmetry 0 (mode 4 is for any game, §9.2): t is the
+     * header to fill, rooted at (mover, opp) with root_value +1.
+     */
+    public static TestCert winProof(Game g, TestCert t, long mover, long opp, int maxRank) {
         for (int d = 1; d <= maxRank; d++) {
             Map<String, TestCert.Entry> entries = new LinkedHashMap<>();
             if (win(g, mover, opp, d, entries)) {
-                TestCert t = header(n, mover, opp, 1);
                 List<TestCert.Entry> list = new ArrayList<>(entries.values());
                 list.sort((a, b) -> a.layer != b.layer ? Integer.compare(a.layer, b.layer)
                         : a.occ != b.occ ? Long.compareUnsigned(a.occ, b.occ)
@@ -56,10 +62,10 @@ public final class LoaTestCerts {
     }
 
     /** Win within d plies; on success the proof's entries are added (ranks <= d). */
-    static boolean win(LoaRules g, long m, long o, int d, Map<String, TestCert.Entry> out) {
+    static boolean win(Game g, long m, long o, int d, Map<String, TestCert.Entry> out) {
         long legal = g.legalMoveCodes(m, o);
         long[] c = new long[3];
-        for (int code = 0; code < 64; code++) {
+        for (int code = 0; code < g.moveCodes; code++) {
             if ((legal >>> code & 1) == 0) continue;
             int type = g.child(m, o, code, c);
             Map<String, TestCert.Entry> sub = new LinkedHashMap<>(out);
@@ -75,11 +81,11 @@ public final class LoaTestCerts {
         return false;
     }
 
-    static boolean loss(LoaRules g, long m, long o, int d, Map<String, TestCert.Entry> out) {
+    static boolean loss(Game g, long m, long o, int d, Map<String, TestCert.Entry> out) {
         long legal = g.legalMoveCodes(m, o);
         long[] c = new long[3];
         Map<String, TestCert.Entry> sub = new LinkedHashMap<>(out);
-        for (int code = 0; code < 64; code++) {
+        for (int code = 0; code < g.moveCodes; code++) {
             if ((legal >>> code & 1) == 0) continue;
             int type = g.child(m, o, code, c);
             boolean ok = type == Game.TERMINAL ? c[2] == -1 : d > 1 && (type == Game.CHILD
