@@ -46,7 +46,9 @@ final class LoaSolve {
         LoaSolver solver = new LoaSolver(loa, deadline, maxEntries);
         int value;
         try {
-            value = solver.solve(root[0], root[1], 200);
+            value = solver.solve(root[0], root[1], 200, quiet ? null : d -> stderr.printf(Locale.ROOT,
+                    "[%6.1fs] no win or loss of rank <= %d: %d nodes, %d positions in the table%n",
+                    (System.nanoTime() - t0) / 1e9, d, solver.nodes, solver.tableSize()));
         } catch (LoaSolver.OutOfBudget e) {
             double secs = (System.nanoTime() - t0) / 1e9;
             stdout.printf(Locale.ROOT, "game          %s (weak-ranked)%n", loa.name());

@@ -91,10 +91,16 @@ public final class LoaSolver {
 
     /** Iterative deepening at the root: the least d (up to maxDepth) at which the mover wins (+1) or loses (-1); 0: none. */
     public int solve(long m, long o, int maxDepth) {
+        return solve(m, o, maxDepth, null);
+    }
+
+    /** As {@link #solve(long, long, int)}, telling {@code progress} of each depth refuted (it does not change the result). */
+    public int solve(long m, long o, int maxDepth, java.util.function.IntConsumer progress) {
         for (int d = 1; d <= maxDepth; d++) {
             if (win(m, o, d, 0)) return 1;
             if (loss(m, o, d, 0)) return -1;
             depthDone = d;
+            if (progress != null) progress.accept(d);
         }
         return 0;
     }
