@@ -36,6 +36,23 @@ class LoaCertificatesTest {
         return out.toString(StandardCharsets.UTF_8);
     }
 
+    /** 6x6 within a time limit: how far the search got, no certificate, exit 3; LOA asks for --mode weak-ranked (exit 2). */
+    @org.junit.jupiter.api.Test
+    void timeLimitAndMode(@TempDir Path dir) {
+        Path cert = dir.resolve("c.gsc");
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int rc = ProduceMain.run(new String[] {"solve", "--game", "loa:6x6", "--mode", "weak-ranked", "--time-limit", "1", "--out",
+                cert.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(3, rc, err.toString(StandardCharsets.UTF_8));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("not solved    time limit"), out.toString(StandardCharsets.UTF_8));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no win or loss of rank <= 1:"), err.toString(StandardCharsets.UTF_8));
+        assertTrue(!Files.exists(cert), "no certificate");
+        assertEquals(2, ProduceMain.run(new String[] {"solve", "--game", "loa:5x5", "--mode", "weak", "--out", cert.toString()},
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())));
+        assertEquals(2, ProduceMain.run(new String[] {"solve", "--game", "loa:7x7", "--mode", "weak-ranked", "--out", cert.toString()},
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())));
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource({"loa:4x4, b1-b3, b4-b2", "loa:5x5, c1-c3, c5-c3"})
     void blackWinsByThePublishedMove(String game, String ours, String paper, @TempDir Path dir) throws IOException {
