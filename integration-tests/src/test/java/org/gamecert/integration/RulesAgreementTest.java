@@ -21,6 +21,72 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class RulesAgreementTest {
 
     /**
+     * Lines of Action N×N, N = 4, 5, 6 (SPEC §7.7): along seeded random games, the legal move codes,
+     * every move's destination and successor (child, contracted pass, terminal with its value:
+     * connections, simultaneous connection, a capture that connects the opponent), connection.
+     */
+    @Test
+    void producerAndVerifierLoaRulesAgree() {
+        int positions = 0, terminals = 0, draws = 0, losses = 0, passes = 0;
+        long[] vc = new long[3], pc = new long[3];
+        int[] mv = new int[64];
+        for (int n = 4; n <= 6; n++) {
+            org.gamecert.producer.game.Loa p = new org.gamecert.producer.game.Loa(n);
+            org.gamecert.verifier.kernel.rules.LoaRules v = new org.gamecert.verifier.kernel.rules.LoaRules(n);
+            long[] start = p.start();
+            long[] vs = v.start();
+            assertEquals(start[0], vs[0]);
+            assertEquals(start[1], vs[1]);
+            SplittableRandom rnd = new SplittableRandom(n);
+            for (int gameNo = 0; gameNo < 400; gameNo++) {
+                long m = start[0], o = start[1];
+                for (int ply = 0; ply < 300; ply++) {
+                    positions++;
+                    String at = p.name() + " at " + p.boardText(m, o);
+                    assertEquals(p.connected(m), v.connected(m), at);
+                    assertEquals(p.connected(o), v.connected(o), at);
+                    assertEquals(true, v.isLegalPosition(m, o), at);
+                    int count = p.moves(m, o, mv);
+                    long codes = 0;
+                    for (int i = 0; i < count; i++) codes |= 1L << (mv[i] >>> 16);
+                    assertEquals(codes, v.legalMoveCodes(m, o), at);
+                    int nextType = -1;
+                    long nm = 0, no = 0;
+                    int pick = rnd.nextInt(count);
+                    for (int i = 0; i < count; i++) {
+                        int code = mv[i] >>> 16, from = mv[i] >>> 8 & 0xFF, to = mv[i] & 0xFF;
+                        String mvAt = at + " move " + p.square(from) + "-" + p.square(to);
+                        assertEquals(p.square(from) + "-" + p.square(to), v.moveText(m, o, code), mvAt);
+                        int pt = p.play(m, o, from, to, pc);
+                        int vt = v.child(m, o, code, vc);
+                        int expected = pt == org.gamecert.producer.game.Loa.TERMINAL ? org.gamecert.verifier.kernel.rules.Game.TERMINAL
+                                : pt == org.gamecert.producer.game.Loa.PASS ? org.gamecert.verifier.kernel.rules.Game.PASS_CHILD
+                                : org.gamecert.verifier.kernel.rules.Game.CHILD;
+                        assertEquals(expected, vt, mvAt);
+                        if (pt == org.gamecert.producer.game.Loa.TERMINAL) {
+                            assertEquals(pc[2], vc[2], mvAt);
+                            terminals++;
+                            if (pc[2] == 0) draws++;
+                            if (pc[2] == -1) losses++;
+                        } else {
+                            if (pt == org.gamecert.producer.game.Loa.PASS) passes++;
+                            assertEquals(pc[0], vc[0], mvAt);
+                            assertEquals(pc[1], vc[1], mvAt);
+                        }
+                        if (i == pick) { nextType = pt; nm = pc[0]; no = pc[1]; }
+                    }
+                    if (nextType == org.gamecert.producer.game.Loa.TERMINAL) break;
+                    m = nm;
+                    o = no;
+                }
+            }
+        }
+        assertEquals(true, positions > 20000, "positions compared: " + positions);
+        assertEquals(true, terminals > 1000 && draws > 0 && losses > 0,
+                "outcomes seen: " + terminals + " terminal moves, " + draws + " draws, " + losses + " losses");
+    }
+
+    /**
      * NoGo 1×N on every size: legality, terminal test and value, legal moves, every move's
      * successor, along seeded random games; and the mirror, which the producer does not declare
      * (symmetry 0) but its search table uses, against the verifier's symmetry 1 of SPEC §7.4.

@@ -30,13 +30,13 @@ import java.util.concurrent.TimeUnit;
         sortOptions = false)
 public final class SolveCommand implements Callable<Integer>, CommandSupport.Streams {
     @Option(names = "--game", defaultValue = "othello:4x4",
-            description = "Game: othello:4x4, othello:6x6, othello:8x8, connect4:WxH with W*(H+1) <= 64, nogo:1xN with N <= 64 (default: ${DEFAULT-VALUE}).")
+            description = "Game: othello:4x4, othello:6x6, othello:8x8, connect4:WxH with W*(H+1) <= 64, nogo:1xN with N <= 64, loa:4x4, loa:5x5, loa:6x6 (default: ${DEFAULT-VALUE}).")
     String gameName;
     @Option(names = "--moves", description = "Root as a move sequence from the start (Othello f5d6..., Connect Four 4453..., NoGo 1-based points with commas: 4,2,6).")
     String moves;
     @Option(names = "--board", description = "Root as board text (SPEC 7.5), e.g. '----...XO-- X'.")
     String board;
-    @Option(names = "--mode", defaultValue = "semi-strong", description = "semi-strong (default) or weak.")
+    @Option(names = "--mode", defaultValue = "semi-strong", description = "semi-strong (default) or weak; weak-ranked for LOA (SPEC 9.2).")
     String mode;
     @Option(names = "--leaf-empties", paramLabel = "L", defaultValue = "0", description = "Weak mode only: positions with at "
             + "most L (1..6) empty cells get no entry; the verifier decides them by its own search (SPEC 9.1, format 1.1 mode 3). "
@@ -95,7 +95,13 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         catch (java.security.NoSuchAlgorithmException e) { throw new IllegalStateException(e); }
     }
 
+    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "LOA only: stop the search after this long and "
+            + "report how far it got (no certificate, exit 3).")
+    Integer timeLimit;
+
     @Override public Integer call() throws IOException {
+        if (gameName.trim().toLowerCase(Locale.ROOT).startsWith("loa:"))
+            return LoaSolve.run(gameName, mode, out, timeLimit, ttMb, quiet, stdout, stderr);
         Game game;
         try { game = Game.parse(gameName); }
         catch (IllegalArgumentException e) { throw new CommandSupport.UserError(e.getMessage()); }

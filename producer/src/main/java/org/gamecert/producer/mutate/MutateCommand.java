@@ -56,6 +56,8 @@ public final class MutateCommand implements Callable<Integer> {
                 out.println(m.name + "\t" + m.description + "\t[" + String.join(" ", new java.util.TreeSet<>(m.expectedRules)) + "]");
             for (CompositeMutations.Kind m : CompositeMutations.ALL)
                 out.println(m.name + "\t" + m.description + "\t[" + String.join(" ", new java.util.TreeSet<>(m.expectedRules)) + "]");
+            for (LoaMutations.Kind m : LoaMutations.ALL)
+                out.println(m.name + "\t" + m.description + "\t[" + String.join(" ", new java.util.TreeSet<>(m.expectedRules)) + "]");
             out.flush();
             return EXIT_OK;
         }
@@ -66,6 +68,7 @@ public final class MutateCommand implements Callable<Integer> {
         if (this.out == null) { err.println("error: missing --out CERT"); return EXIT_USAGE; }
         if (className.startsWith("peer-")) return peer(err);
         if (className.startsWith("comp-")) return composite(err);
+        if (className.startsWith("loa-")) return loa(err);
         MutationClass m = Mutations.byName(className);
         if (m == null) {
             err.println("error: unknown mutation class '" + className + "' (see --list)");
@@ -93,6 +96,36 @@ public final class MutateCommand implements Callable<Integer> {
             return EXIT_USAGE;
         }
         err.println(m.name + ": " + mutant.detail + "; expect " + String.join(" or ", new java.util.TreeSet<>(m.expectedRules)));
+        err.flush();
+        return EXIT_OK;
+    }
+
+    /** A Lines of Action class (weak-ranked LOA certificates, SPEC §7.7, §9.2). */
+    private int loa(PrintWriter err) {
+        LoaMutations.Kind m = LoaMutations.byName(className);
+        if (m == null) {
+            err.println("error: unknown mutation class '" + className + "' (see --list)");
+            return EXIT_USAGE;
+        }
+        byte[][] bytes = new byte[1][];
+        String[] detail;
+        try {
+            detail = m.apply(Files.readAllBytes(in), seed, bytes);
+        } catch (IOException e) {
+            err.println("error: " + in + ": " + e.getMessage() + " (mutate needs a valid certificate)");
+            return EXIT_USAGE;
+        }
+        if (detail == null) {
+            err.println("error: class " + m.name + " does not apply to " + in + " (loa- classes need a weak-ranked LOA certificate)");
+            return EXIT_NOT_APPLICABLE;
+        }
+        try {
+            Files.write(this.out, bytes[0]);
+        } catch (IOException e) {
+            err.println("error: cannot write " + this.out + ": " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        err.println(m.name + ": " + detail[0] + "; expect " + String.join(" or ", new java.util.TreeSet<>(m.expectedRules)));
         err.flush();
         return EXIT_OK;
     }

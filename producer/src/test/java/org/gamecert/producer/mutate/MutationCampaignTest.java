@@ -152,6 +152,7 @@ class MutationCampaignTest {
             // Our format's classes, the peer tablebase format's (prefix peer-) and the composites' (comp-).
             if (f[0].startsWith("peer-")) assertNotNull(org.gamecert.producer.mutate.peer.PeerMutations.byName(f[0]), l);
             else if (f[0].startsWith("comp-")) assertNotNull(org.gamecert.producer.mutate.composite.CompositeMutations.byName(f[0]), l);
+            else if (f[0].startsWith("loa-")) assertNotNull(LoaMutations.byName(f[0]), l);
             else assertNotNull(Mutations.byName(f[0]), l);
         }
         Path mut = dir.resolve("cli-mutant.gsc");

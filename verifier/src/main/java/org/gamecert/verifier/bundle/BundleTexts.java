@@ -111,6 +111,7 @@ public final class BundleTexts {
     /** othello:WxH, connect4:WxH, nogo:1xN, from a header's family and size. */
     public static String game(int family, int width, int height) {
         if (family == 3) return "nogo:1x" + width;
+        if (family == 4) return "loa:" + width + "x" + height;
         return (family == 1 ? "othello:" : "connect4:") + width + "x" + height;
     }
 

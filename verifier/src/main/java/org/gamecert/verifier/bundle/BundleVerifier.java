@@ -105,7 +105,8 @@ public final class BundleVerifier {
                         o.verdict = "verified";
                         o.commitment = res.commitment;
                         o.rootValue = res.header.rootValue;
-                        o.game = res.header.family == 3 ? "nogo:1x" + res.header.width
+                        o.game = res.header.family == 4 ? "loa:" + res.header.width + "x" + res.header.height
+                                : res.header.family == 3 ? "nogo:1x" + res.header.width
                                 : (res.header.family == 1 ? "othello:" : "connect4:") + res.header.width + "x" + res.header.height;
                         o.mode = res.header.baseMode == 1 ? "semi-strong" : "weak";
                         o.census = res.census.toArray(new long[0][]);

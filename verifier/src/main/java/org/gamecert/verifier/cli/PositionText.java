@@ -23,11 +23,11 @@ final class PositionText {
     static String text(int family, int width, int height, long mover, long opp) {
         StringBuilder sb = new StringBuilder();
         char me = 'X', other = 'O';
-        if (family != 1 && Long.bitCount(opp) > Long.bitCount(mover)) {
+        if (family != 1 && family != 4 && Long.bitCount(opp) > Long.bitCount(mover)) {
             me = 'O';
             other = 'X';
         }
-        if (family == 1) {
+        if (family == 1 || family == 4) { // LOA as Othello: rows from the top, X to move
             int n = width;
             for (int i = 0; i < n * n; i++) sb.append(cell(mover, opp, i, me, other));
         } else if (family == 3) {
@@ -43,7 +43,7 @@ final class PositionText {
     static String diagram(Result r, long mover, long opp, String indent) {
         String t = text(r, mover, opp);
         StringBuilder sb = new StringBuilder();
-        if (r.header.family == 1) {
+        if (r.header.family == 1 || r.header.family == 4) {
             int n = r.header.width;
             sb.append(indent).append("  ");
             for (int c = 0; c < n; c++) sb.append(' ').append((char) ('a' + c));
@@ -77,6 +77,11 @@ final class PositionText {
     static String moveName(Result r, int code) {
         if (code < 0) return "-";
         if (r.header.family == 1) return "" + (char) ('a' + code % r.header.width) + (code / r.header.width + 1);
+        if (r.header.family == 4) { // the root's move (symmetry 0: its own orientation)
+            org.gamecert.verifier.kernel.rules.LoaRules g = new org.gamecert.verifier.kernel.rules.LoaRules(r.header.width);
+            if (((g.legalMoveCodes(r.header.rootMover, r.header.rootOpponent) >>> code) & 1) == 0) return "code " + code;
+            return g.moveText(r.header.rootMover, r.header.rootOpponent, code);
+        }
         return Integer.toString(code + 1);
     }
 
@@ -96,6 +101,10 @@ final class PositionText {
             int n = width, h = n / 2;
             mover = 1L << ((h - 1) * n + h) | 1L << (h * n + h - 1); // Black: (h-1, h) and (h, h-1)
             opp = 1L << ((h - 1) * n + h - 1) | 1L << (h * n + h);    // White: (h-1, h-1) and (h, h)
+        } else if (family == 4) {
+            long[] start = new org.gamecert.verifier.kernel.rules.LoaRules(width).start();
+            mover = start[0];
+            opp = start[1];
         }
         return rootMover == mover && rootOpponent == opp;
     }
@@ -107,6 +116,7 @@ final class PositionText {
 
     static String game(int family, int width, int height) {
         if (family == 3) return "nogo:1x" + width;
+        if (family == 4) return "loa:" + width + "x" + height;
         return (family == 1 ? "othello:" : "connect4:") + width + "x" + height;
     }
 
@@ -117,7 +127,7 @@ final class PositionText {
     }
 
     static String mode(int baseMode) {
-        return baseMode == 1 ? "semi-strong" : "weak";
+        return baseMode == 1 ? "semi-strong" : baseMode == 4 ? "weak-ranked" : "weak";
     }
 
     /**

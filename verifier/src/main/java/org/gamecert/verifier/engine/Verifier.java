@@ -68,6 +68,8 @@ public final class Verifier {
         } catch (IOException | java.io.UncheckedIOException e) {
             Throwable cause = e.getCause() instanceof IOException ? e.getCause() : e;
             outcome = error(res, "cannot read the input: " + cause.getMessage());
+        } catch (org.gamecert.verifier.kernel.RankedKernel.TooLarge e) {
+            outcome = error(res, e.getMessage());
         } catch (Layer.OutOfBudget e) {
             outcome = error(res, e.getMessage());
         } catch (OutOfMemoryError e) {
@@ -125,6 +127,8 @@ public final class Verifier {
         Result run() throws IOException {
             kernel.header(ct);
             game = kernel.game();
+            if (kernel.ranked()) // mode 4: the whole file is held and checked by RankedKernel
+                return new org.gamecert.verifier.kernel.RankedKernel(kernel, opt.maxMemory).run(ct, res);
             if (opt.regionKeys != null) kernel.keepRegionKeys(opt.regionKeys);
             if (opt.composite != null) kernel.partOf(opt.composite, opt.compositePart);
             prepareTables();

@@ -17,6 +17,7 @@ import org.gamecert.verifier.kernel.format.Manifest;
 import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.kernel.rules.ConnectFourRules;
 import org.gamecert.verifier.kernel.rules.Game;
+import org.gamecert.verifier.kernel.rules.LoaRules;
 import org.gamecert.verifier.kernel.rules.NoGoRules;
 import org.gamecert.verifier.kernel.rules.OthelloRules;
 
@@ -48,6 +49,8 @@ public final class Kernel {
     final int[] tbPlace = new int[64];
     int group;
     boolean weak;
+    /** Mode 4 (SPEC §9.2): layers are ranks, lowest first; RankedKernel checks the entries. */
+    boolean ranked;
     /** A part of a composite (SPEC §15): open entries allowed, its root's claim in the header. */
     boolean part;
     /** The region's seeds at the root: the exact kinds of its claim (SPEC §10.1, §15.1). */
@@ -105,7 +108,7 @@ public final class Kernel {
 
     // the trailer
     private long[][] trailerCensus;
-    private long trailerRows;
+    long trailerRows;
     private String commitmentHex;
     private byte[] commitment;
 
@@ -234,11 +237,13 @@ public final class Kernel {
         res.header = h;
         game = h.family == Header.OTHELLO ? new OthelloRules(h.width)
                 : h.family == Header.NOGO ? new NoGoRules(h.width)
+                : h.family == Header.LOA ? new LoaRules(h.width)
                 : new ConnectFourRules(h.width, h.height);
         tb = h.tb;
         for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;
         group = h.symmetry == 0 ? 1 : game.symmetryCount;
         weak = h.baseMode != Header.SEMI_STRONG;
+        ranked = h.mode == Header.WEAK_RANKED;
         part = h.part;
         rootNeeds = weak ? 0 : h.rootKinds & NEEDS; // a certificate that is not a part: P
         leafEmpties = h.leafEmpties;
@@ -274,9 +279,10 @@ public final class Kernel {
      * it (h_{i-1}), with which {@link #decode} checks the block.
      */
     public byte[] admitBlockRecord(BlockRecord rec) throws FormatException {
-        if (lastLayer >= 0 && rec.layer > lastLayer)
+        if (lastLayer >= 0 && (ranked ? rec.layer < lastLayer : rec.layer > lastLayer))
             throw new FormatException(Rule.LAY_1, "block " + rec.index + " has layer " + rec.layer
-                    + " after a block of layer " + lastLayer);
+                    + " after a block of layer " + lastLayer
+                    + (ranked ? " (ranks come lowest first, SPEC §9.2)" : ""));
         lastLayer = rec.layer;
         if (rec.count < 1 || rec.count > h.maxBlockEntries)
             throw new FormatException(Rule.CON_2, "block " + rec.index + ": count " + rec.count
@@ -381,6 +387,29 @@ public final class Kernel {
         blocks++;
         res.entries = entries;
         res.blocks = blocks;
+    }
+
+    /** Mode 4: a block RankedKernel has taken (R-HASH-1 held); counts it. */
+    void acceptRanked(BlockRecord rec, int count) {
+        lastAcceptedChain = rec.chain;
+        entries += count;
+        blocks++;
+        res.entries = entries;
+        res.blocks = blocks;
+    }
+
+    /** True for a weak-ranked certificate (mode 4): the engine hands it to RankedKernel. */
+    public boolean ranked() {
+        return ranked;
+    }
+
+    /** Mode 4's verdict, once RankedKernel found no violation (SPEC §9.2). */
+    Result concludeRanked(Result from) {
+        if (engineFault != null || anyViolation) throw new Stop();
+        openEntries.freeze();
+        PartConclusion c = PartConclusion.of(h, commitment, rootOcc, rootMover, rootKind, entries,
+                openEntries, null, -1, new long[0][], null);
+        return Result.verified(from, commitmentHex, c);
     }
 
     /** The file's blocks are all read (the trailer comes next). */

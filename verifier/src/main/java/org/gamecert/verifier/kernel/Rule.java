@@ -18,6 +18,8 @@ public final class Rule {
     public static final String CUT_1 = "R-CUT-1", ALL_1 = "R-ALL-1";
     public static final String ROOT_1 = "R-ROOT-1", ROOT_2 = "R-ROOT-2", ROOT_3 = "R-ROOT-3";
     public static final String REACH_1 = "R-REACH-1", CENSUS_1 = "R-CENSUS-1";
+    // weak-ranked certificates (SPEC §9.2)
+    public static final String RANK_1 = "R-RANK-1";
     // compositional certificates (SPEC §15)
     public static final String OPEN_1 = "R-OPEN-1", OPEN_2 = "R-OPEN-2", PART_1 = "R-PART-1";
     public static final String MAN_1 = "R-MAN-1", MAN_2 = "R-MAN-2";

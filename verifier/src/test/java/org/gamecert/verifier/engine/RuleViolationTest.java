@@ -1056,6 +1056,97 @@ class RuleViolationTest {
         assertTrue(c.composition.violationPart == 0 || c.composition.violationPart == comp.indexOf(part), c.composition.violation.message());
     }
 
+    // ------------------------------------------------------------ weak-ranked (mode 4), LOA
+
+    static Entry entryAt(TestCert t, int layer, int kind) {
+        for (Entry e : t.entries) if (e.layer == layer && e.kind == kind) return e;
+        throw new AssertionError("no entry of kind " + kind + " at rank " + layer);
+    }
+
+    @Test
+    void weakRankedLoaVerifies() throws Exception {
+        TestCert t = org.gamecert.verifier.testcert.LoaTestCerts.start4x4();
+        assertNotNull(t);
+        Result r = verify(t.write(), new Options());
+        assertEquals(Result.Verdict.VERIFIED, r.verdict, () -> r.firstViolation() + " " + r.errorMessage);
+        assertEquals(0, r.unreached);
+    }
+
+    @Test
+    void rankThatDoesNotDecrease() throws Exception { // R-RANK-1: a child at the parent's rank
+        TestCert t = org.gamecert.verifier.testcert.LoaTestCerts.start4x4();
+        Entry loss = entryAt(t, 2, TestCert.A);
+        Entry win = entryAt(t, 1, TestCert.C);
+        win.layer = 2; // now in the loss's layer: sorted there by key
+        t.entries.sort((a, b) -> a.layer != b.layer ? Integer.compare(a.layer, b.layer)
+                : a.occ != b.occ ? Long.compareUnsigned(a.occ, b.occ) : Long.compareUnsigned(a.mover, b.mover));
+        Result r = rejects(t.write(), Rule.RANK_1);
+        assertEquals(loss.mover, r.firstViolation().mover());
+    }
+
+    @Test
+    void lossWithAChildMissing() throws Exception { // R-ALL-1: the missing child gives [-1, +1]
+        TestCert t = org.gamecert.verifier.testcert.LoaTestCerts.start4x4();
+        t.entries.remove(entryAt(t, 1, TestCert.C));
+        rejects(t.write(), Rule.ALL_1);
+    }
+
+    @Test
+    void ranksOutOfOrder() throws Exception { // R-LAY-1: ranks come lowest first
+        TestCert t = org.gamecert.verifier.testcert.LoaTestCerts.start4x4();
+        java.util.Collections.reverse(t.entries);
+        rejects(t.write(), Rule.LAY_1);
+    }
+
+    @Test
+    void aPositionInTwoRanks() throws Exception { // R-LAY-3: one entry per position in mode 4
+        TestCert t = org.gamecert.verifier.testcert.LoaTestCerts.start4x4();
+        Entry win = entryAt(t, 1, TestCert.C).copy();
+        win.layer = 3; // the same position again, in the last rank
+        int at = 0;
+        while (at < t.entries.size() && t.entries.get(at).layer <= 2) at++;
+        t.entries.add(at, win);
+        rejects(t.write(), Rule.LAY_3);
+    }
+
+    @Test
+    void weakRankedHasNoCensus() throws Exception { // R-CENSUS-1
+        TestCert t = org.gamecert.verifier.testcert.LoaTestCerts.start4x4();
+        t.census.add(new long[] {8, 0, 1});
+        rejects(t.write(), Rule.CENSUS_1);
+    }
+
+    @Test
+    void loaIsWeakRankedOnly() throws Exception { // R-HDR-1
+        TestCert t = org.gamecert.verifier.testcert.LoaTestCerts.start4x4();
+        t.mode = 2;
+        rejects(t.write(), Rule.HDR_1);
+    }
+
+    @Test
+    void simultaneousConnectionClaimedAsAWin() throws Exception { // R-CUT-1: the move draws
+        long[] p = org.gamecert.verifier.testcert.LoaTestCerts.simultaneousConnection(5, 1);
+        assertNotNull(p, "a move connecting both sides");
+        TestCert t = org.gamecert.verifier.testcert.LoaTestCerts.header(5, p[0], p[1], 1);
+        Entry e = new Entry(p[0] | p[1], p[0], TestCert.C, 1, 0, (int) p[2]);
+        e.layer = 1;
+        t.entries.add(e);
+        Result r = rejects(t.write(), Rule.CUT_1);
+        assertTrue(r.firstViolation().message().contains("achieves at least 0"), r.firstViolation().message());
+    }
+
+    @Test
+    void weakRankedIllegalMove() throws Exception { // R-MOVE-1 (LoaRulesTest: which moves are legal)
+        org.gamecert.verifier.kernel.rules.LoaRules g = new org.gamecert.verifier.kernel.rules.LoaRules(4);
+        long[] s = g.start();
+        long legal = g.legalMoveCodes(s[0], s[1]);
+        TestCert t = org.gamecert.verifier.testcert.LoaTestCerts.start4x4();
+        Entry root = entryAt(t, 3, TestCert.C);
+        int illegal = Long.numberOfTrailingZeros(~legal);
+        root.move = illegal;
+        rejects(t.write(), Rule.MOVE_1);
+    }
+
     /** The rule ids of SPEC Appendix A (the rule index). */
     static Set<String> specRules() throws java.io.IOException {
         Path spec = Path.of("..", "format-spec", "SPEC.md");

@@ -8,7 +8,10 @@ import org.gamecert.verifier.kernel.Rule;
  * info_len is known.
  */
 public final class Header {
-    public static final int OTHELLO = 1, CONNECT_FOUR = 2, NOGO = 3, SEMI_STRONG = 1, WEAK = 2;
+    public static final int OTHELLO = 1, CONNECT_FOUR = 2, NOGO = 3, LOA = 4;
+    public static final int SEMI_STRONG = 1, WEAK = 2;
+    /** Mode 4: weak, layers are ranks (SPEC §9.2, since 1.4); any game, never a part. */
+    public static final int WEAK_RANKED = 4;
     /** Mode 3: weak, with endgame leaves (SPEC §9.1); leaf_empties follows the mode byte. */
     public static final int WEAK_LEAVES = 3, MAX_LEAF_EMPTIES = 6;
 
@@ -53,6 +56,9 @@ public final class Header {
         } else if (family == NOGO) {
             if (height != 1 || width < 1 || width > 64)
                 throw fail("NoGo " + height + "x" + width + " is not a game of SPEC §7.6");
+        } else if (family == LOA) {
+            if (width != height || width < 4 || width > 6)
+                throw fail("LOA " + width + "x" + height + " is not a game of SPEC §7.7");
         } else {
             throw fail("unknown game family " + family);
         }
@@ -61,15 +67,18 @@ public final class Header {
         if (utility != familyUtility)
             throw fail("utility " + utility + " is not the family's (" + familyUtility + ")");
         symmetry = (int) r.u(1, "symmetry");
-        int familySymmetry = family == OTHELLO ? 1 : 2; // Connect Four and NoGo: the mirror
+        int familySymmetry = family == OTHELLO ? 1 : family == LOA ? 0 : 2; // C4, NoGo: mirror
         if (symmetry != 0 && symmetry != familySymmetry)
             throw fail("symmetry " + symmetry + " is not 0 or the family's ("
                     + familySymmetry + ")");
         mode = (int) r.u(1, "mode");
         part = (mode & PART) != 0;
         baseMode = mode & ~PART;
-        if (baseMode != SEMI_STRONG && baseMode != WEAK && baseMode != WEAK_LEAVES)
+        if (baseMode != SEMI_STRONG && baseMode != WEAK && baseMode != WEAK_LEAVES
+                && mode != WEAK_RANKED)
             throw fail("mode " + mode);
+        if (family == LOA && mode != WEAK_RANKED)
+            throw fail("mode " + mode + ": LOA certificates are weak-ranked (mode 4)");
         if (baseMode == WEAK_LEAVES) {
             leafEmpties = (int) r.u(1, "leaf_empties");
             if (leafEmpties < 1 || leafEmpties > MAX_LEAF_EMPTIES)
@@ -78,7 +87,7 @@ public final class Header {
             leafEmpties = 0;
         }
         int tbLen = (int) r.u(1, "tb_len");
-        int codes = family == OTHELLO ? width * width : width;
+        int codes = family == OTHELLO ? width * width : family == LOA ? 64 : width;
         if (tbLen != codes) throw fail("tb_len " + tbLen + ", expected " + codes);
         tb = new int[tbLen];
         boolean[] seen = new boolean[tbLen];
@@ -99,7 +108,7 @@ public final class Header {
             rootUpper = (byte) r.u(1, "root_upper");
             checkClaim(-uMax, uMax);
         } else {
-            rootKinds = baseMode == SEMI_STRONG ? Payload.P : Payload.C | Payload.A;
+            rootKinds = baseMode == SEMI_STRONG ? Payload.P : Payload.C | Payload.A; // weak: 2..4
             rootUpper = rootValue;
         }
         long mbb = r.u(4, "max_block_bytes");

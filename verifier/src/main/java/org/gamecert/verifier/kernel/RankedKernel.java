@@ -1,0 +1,283 @@
+package org.gamecert.verifier.kernel;
+
+import java.io.IOException;
+import java.security.SecureRandom;
+import org.gamecert.verifier.kernel.format.BlockRecord;
+import org.gamecert.verifier.kernel.format.Container;
+import org.gamecert.verifier.kernel.format.FormatException;
+import org.gamecert.verifier.kernel.format.Payload;
+import org.gamecert.verifier.kernel.rules.Game;
+
+/**
+ * Mode 4, weak-ranked certificates (SPEC §9.2): a block's layer is the rank of its entries, an
+ * upper bound on the plies the proof needs below them, and every proof edge goes to a lower rank.
+ * The order of checks is §9.2's: the whole file is read first (framing, chain, decoding, R-LAY-1
+ * with ranks non-decreasing, R-LAY-3 with every key at most once in the file) and its entries
+ * held; then the trailer and the root; then every entry in file order, its children looked up
+ * among all entries; then reachability. Plain and single-threaded; the kernel's header and block
+ * readers are reused, the verdict is made here.
+ */
+public final class RankedKernel {
+    static final int A = Payload.A, C = Payload.C;
+
+    /** The entries do not fit in the memory given: the verdict is an error, never a guess. */
+    public static final class TooLarge extends RuntimeException {
+        TooLarge(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final Kernel k;
+    private final Game game;
+    private final long maxEntries;
+    private final long salt = new SecureRandom().nextLong() | 1;
+
+    // the entries, in file order
+    private int n;
+    private long[] occ = new long[1024], mover = new long[1024];
+    private int[] rank = new int[1024], place = new int[1024], blockOf = new int[1024];
+    private byte[] kind = new byte[1024], lo = new byte[1024], hi = new byte[1024];
+    private byte[] move = new byte[1024];
+    /** Open addressing: entry index + 1, 0 = free. */
+    private int[] slots = new int[2048];
+    private final long[] out = new long[3], scratch = new long[9];
+
+    /** The kernel after its header (R-HDR-1, R-HDR-2); maxMemory bounds the entries held. */
+    public RankedKernel(Kernel kernel, long maxMemory) {
+        k = kernel;
+        game = kernel.game;
+        // about 48 bytes an entry, its table slots included; at most 2^28 entries (int indexes)
+        maxEntries = Math.min(1L << 28, Math.max(1024, maxMemory / 48));
+    }
+
+    /** Checks the file; returns the verdict's result (throws Kernel.Stop on a rejection). */
+    public Result run(Container ct, Result res) throws IOException {
+        k.endStreaming();
+        read(ct);
+        int root = find(k.rootOcc, k.rootMover);
+        if (root >= 0) {
+            k.rootFound = true;
+            k.rootKind = kind[root] & 0xFF;
+            k.rootLo = bound(root, true);
+            k.rootHi = bound(root, false);
+        }
+        k.trailer(ct); // R-CON-1, R-HASH-2, R-HASH-3, R-ROOT-1, R-ROOT-3
+        if (k.trailerRows != 0) // R-CENSUS-1: mode 4 has no census rows
+            k.fatal(Rule.CENSUS_1, "trailer has " + k.trailerRows
+                    + " census rows; a weak-ranked certificate has none");
+        for (int i = 0; i < n; i++) check(i);
+        boolean[] reached = reach(root);
+        long unreached = 0;
+        int firstUnreached = -1;
+        for (int i = 0; i < n; i++)
+            if (!reached[i] && unreached++ == 0) firstUnreached = i;
+        res.unreached = unreached;
+        if (k.strict && unreached > 0) report(Rule.REACH_1, firstUnreached, unreached
+                + " entries are unreached (--strict)", true);
+        if (k.anyViolation) throw new Kernel.Stop();
+        res.rootKind = k.rootKind;
+        res.rootMove = (k.rootKind & C) != 0 ? move[root] & 0xFF : -1;
+        return k.concludeRanked(res);
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    private void read(Container ct) throws IOException {
+        long lastLayer = -1;
+        int inLayer = 0;
+        while (true) {
+            BlockRecord rec = null;
+            Payload p;
+            try {
+                rec = ct.nextBlockRecord();
+                if (rec == null) return; // the trailer
+                byte[] before = k.admitBlockRecord(rec); // R-LAY-1 (ranks up), R-CON-2
+                if (rec.layer > Integer.MAX_VALUE) // ranks are kept as int
+                    k.violation(Rule.LAY_1, rec.index, rec.layer, 0, false, 0, 0,
+                            "rank " + rec.layer + " is not below 2^31", true);
+                byte[] frame = ct.readDataFrame(rec);
+                p = k.decode(rec, frame, before, null); // R-CON-3, R-HASH-1, decoding
+            } catch (FormatException e) {
+                k.blockFailure(rec, e);
+                return;
+            }
+            if (rec.layer != lastLayer) inLayer = 0;
+            lastLayer = rec.layer;
+            for (int i = 0; i < p.count; i++) add(rec, p, i, inLayer++);
+            k.acceptRanked(rec, p.count);
+        }
+    }
+
+    /** R-LAY-3: within a layer keys increase; no key is in two layers. Then the entry is held. */
+    private void add(BlockRecord rec, Payload p, int i, int index) {
+        long o = p.occ[i], m = p.mover[i];
+        if (index > 0 && n > 0 && !KeyRange.after(o, m, occ[n - 1], mover[n - 1])) {
+            k.violation(Rule.LAY_3, rec.index, rec.layer, index, true, m, o & ~m,
+                    "the key is not greater than the previous entry's", true);
+        }
+        int other = find(o, m);
+        if (other >= 0)
+            k.violation(Rule.LAY_3, rec.index, rec.layer, index, true, m, o & ~m,
+                    "the position already has an entry at rank " + rank[other], true);
+        if (n >= maxEntries)
+            throw new TooLarge("a weak-ranked certificate is held whole: more than " + maxEntries
+                    + " entries do not fit in --max-memory");
+        if (n == occ.length) grow();
+        occ[n] = o;
+        mover[n] = m;
+        rank[n] = (int) rec.layer;
+        place[n] = index;
+        blockOf[n] = (int) rec.index;
+        kind[n] = p.kind[i];
+        lo[n] = p.lo[i];
+        hi[n] = p.hi[i];
+        move[n] = p.move[i];
+        n++;
+        if (2L * n > slots.length) rehash(slots.length * 2);
+        else insert(n - 1);
+    }
+
+    private void grow() {
+        int c = (int) Math.min(occ.length * 2L, maxEntries);
+        occ = java.util.Arrays.copyOf(occ, c);
+        mover = java.util.Arrays.copyOf(mover, c);
+        rank = java.util.Arrays.copyOf(rank, c);
+        place = java.util.Arrays.copyOf(place, c);
+        blockOf = java.util.Arrays.copyOf(blockOf, c);
+        kind = java.util.Arrays.copyOf(kind, c);
+        lo = java.util.Arrays.copyOf(lo, c);
+        hi = java.util.Arrays.copyOf(hi, c);
+        move = java.util.Arrays.copyOf(move, c);
+    }
+
+    private int slot(long o, long m) {
+        long h = (o * salt + m) * salt;
+        return (int) (h >>> 40) & (slots.length - 1);
+    }
+
+    private void rehash(int size) {
+        slots = new int[size];
+        for (int i = 0; i < n; i++) insert(i);
+    }
+
+    private void insert(int i) {
+        int s = slot(occ[i], mover[i]);
+        while (slots[s] != 0) s = (s + 1) & (slots.length - 1);
+        slots[s] = i + 1;
+    }
+
+    /** The entry with this key, or -1. */
+    private int find(long o, long m) {
+        for (int s = slot(o, m); slots[s] != 0; s = (s + 1) & (slots.length - 1)) {
+            int i = slots[s] - 1;
+            if (occ[i] == o && mover[i] == m) return i;
+        }
+        return -1;
+    }
+
+    /** The entry's lower (or upper) bound, SPEC §5.4. */
+    private int bound(int i, boolean lower) {
+        int kd = kind[i] & 0xFF;
+        if (lower) return (kd & C) != 0 ? lo[i] : game.uMin;
+        return (kd & A) != 0 ? hi[i] : game.uMax;
+    }
+
+    // ------------------------------------------------------------------ the entries
+
+    private void report(String rule, int i, String msg, boolean fatal) {
+        k.violation(rule, blockOf[i], rank[i], place[i], true, mover[i], occ[i] & ~mover[i], msg,
+                fatal);
+    }
+
+    /** R-POS-1, R-POS-3, R-POS-2, R-MOVE-1, then C (R-RANK-1, R-CUT-1), A (R-RANK-1, R-ALL-1). */
+    private void check(int i) {
+        long m = mover[i], o = occ[i] & ~m;
+        if ((occ[i] & ~game.boardMask) != 0 || !game.isLegalPosition(m, o)) {
+            report(Rule.POS_1, i, "not a legal position", false);
+            return;
+        }
+        long co = game.canonical(m, o, k.group, scratch);
+        if (co != occ[i] || scratch[8] != m) {
+            report(Rule.POS_3, i, "the key is not the canonical form", false);
+            return;
+        }
+        long legal = game.legalMoveCodes(m, o);
+        if (!game.storable(m, o, legal)) {
+            report(Rule.POS_2, i, game.isTerminal(m, o) ? "terminal position"
+                    : "the mover must pass", false);
+            return;
+        }
+        int kd = kind[i] & 0xFF, mv = move[i] & 0xFF;
+        if ((kd & C) != 0 && (mv >= game.moveCodes || ((legal >>> mv) & 1) == 0)) {
+            report(Rule.MOVE_1, i, "stored move code " + mv + " is not legal", false);
+            return;
+        }
+        if ((kd & C) != 0) {
+            int w = moveBound(i, m, o, mv, true);
+            if (w != NO && w < lo[i])
+                report(Rule.CUT_1, i, "cut move " + game.moveName(mv) + " achieves at least "
+                        + w + " < lower bound " + lo[i], false);
+        }
+        if ((kd & A) == 0) return;
+        for (int t = 0; t < k.tb.length; t++) {
+            int code = k.tb[t];
+            if (((legal >>> code) & 1) == 0) continue;
+            int w = moveBound(i, m, o, code, false);
+            if (w == NO) return;
+            if (w > hi[i]) {
+                report(Rule.ALL_1, i, "move " + game.moveName(code) + " may achieve " + w
+                        + " > upper bound " + hi[i], false);
+                return;
+            }
+        }
+    }
+
+    private static final int NO = Integer.MIN_VALUE; // a violation was reported
+
+    /**
+     * The move's lower (or upper) bound (SPEC §7.2): a terminal move's value; else the child's
+     * entry's, which MUST have a lower rank (R-RANK-1); else, no entry, [U_min, U_max].
+     */
+    private int moveBound(int i, long m, long o, int code, boolean lower) {
+        int type = game.child(m, o, code, out);
+        if (type == Game.TERMINAL) return (int) out[2];
+        int j = childEntry();
+        if (j < 0) return lower ? game.uMin : game.uMax;
+        if (rank[j] >= rank[i]) {
+            report(Rule.RANK_1, i, "move " + game.moveName(code) + " leads to an entry of rank "
+                    + rank[j] + ", not below the entry's rank " + rank[i], false);
+            return NO;
+        }
+        if (type == Game.PASS_CHILD) return bound(j, lower);
+        return -bound(j, !lower);
+    }
+
+    /** The entry of the child in out[0..1] (canonical key), or -1. */
+    private int childEntry() {
+        long co = game.canonical(out[0], out[1], k.group, scratch);
+        return find(co, scratch[8]);
+    }
+
+    /**
+     * SPEC §10.2 in mode 4: the root's entry is reached, and so is the child entry of every move
+     * a reached entry's kinds consult (the cut move for C, every move for A). Children have lower
+     * ranks (R-RANK-1 held), so one pass from the last entry to the first marks them all.
+     */
+    private boolean[] reach(int root) {
+        boolean[] r = new boolean[n];
+        if (root >= 0) r[root] = true;
+        for (int i = n - 1; i >= 0; i--) {
+            if (!r[i]) continue;
+            long m = mover[i], o = occ[i] & ~m, legal = game.legalMoveCodes(m, o);
+            int kd = kind[i] & 0xFF;
+            for (int code = 0; code < game.moveCodes; code++) {
+                boolean consulted = (kd & A) != 0 || ((kd & C) != 0 && code == (move[i] & 0xFF));
+                if (!consulted || ((legal >>> code) & 1) == 0) continue;
+                if (game.child(m, o, code, out) == Game.TERMINAL) continue;
+                int j = childEntry();
+                if (j >= 0) r[j] = true;
+            }
+        }
+        return r;
+    }
+}
