@@ -7,7 +7,8 @@ import org.gamecert.verifier.kernel.Rule;
  * field as it is read (running past the content fails at that field), the content length once
  * info_len is known.
  */
-public final class Header {
+public final class Header implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     public static final int OTHELLO = 1, CONNECT_FOUR = 2, NOGO = 3, SEMI_STRONG = 1, WEAK = 2;
     /** Mode 3: weak, with endgame leaves (SPEC §9.1); leaf_empties follows the mode byte. */
     public static final int WEAK_LEAVES = 3, MAX_LEAF_EMPTIES = 6;

@@ -17,7 +17,8 @@ import org.gamecert.verifier.kernel.Rule;
  * is checked before anything is allocated for it; the frame and fields in table order (R-MAN-1),
  * then the commitment (R-MAN-2). The parsed manifest is immutable.
  */
-public final class Manifest {
+public final class Manifest implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     public static final int MAGIC = 0x184D2A53;
     public static final int MAX_PARTS = 1 << 20, MAX_LINKS = 1 << 24;
     /** The fixed fields: magic, version, part_count, link_count, commitment. */

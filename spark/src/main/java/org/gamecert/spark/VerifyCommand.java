@@ -1,0 +1,115 @@
+package org.gamecert.spark;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.gamecert.spark.verify.SparkVerifier;
+import org.gamecert.verifier.cli.Reports;
+import org.gamecert.verifier.engine.CompositeVerifier;
+import org.gamecert.verifier.kernel.Result;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** spark-verify: the same report, JSON and exit codes as scripts/verify, the kernel run in Spark tasks. */
+@Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Checks a certificate or a composite on Spark (local[*] unless --master is given) and prints what"
+                + " scripts/verify prints.",
+            "A certificate is one Spark task (the kernel over the whole file in an executor); a composite's parts are Spark"
+                + " tasks, composed by the kernel in the driver. On a cluster, PATH (and a composite's parts) must be on a path"
+                + " every executor can read.",
+            "Exit codes: 0 verified; 1 rejected; 2 unreadable input, bad usage, Spark failure or internal error; 3 incomplete."})
+public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams {
+    @Parameters(index = "0", paramLabel = "PATH", description = "A certificate (.gsc) or a composite (directory or .gscm).")
+    Path path;
+
+    @Option(names = "--master", paramLabel = "URL", description = "Spark master, e.g. spark://host:7077, yarn, k8s://...; default local[*] (or spark-submit's).")
+    String master;
+
+    @Option(names = "--partitions", paramLabel = "N", description = "Spark partitions for a composite's parts (default: one per part).")
+    int partitions;
+
+    @Option(names = "--json", description = "Print one JSON object on stdout instead of the human report.")
+    boolean json;
+
+    @Option(names = "--max-memory", paramLabel = "SIZE", description = "Table budget per task, e.g. 512m, 4g (default: fitted to the executor's heap).")
+    String maxMemory;
+
+    @Option(names = "--strict", description = "Reject unreached entries (R-REACH-1) instead of only counting them.")
+    boolean strict;
+
+    @Option(names = "--all", description = "Keep going after a violation and report violations per rule (capped at 10 listed per rule).")
+    boolean all;
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+    boolean quiet;
+
+    private PrintStream out = System.out, err = System.err;
+
+    @Override
+    public void streams(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+        SparkVerifier.Settings s = new SparkVerifier.Settings();
+        s.strict = strict;
+        s.all = all;
+        if (partitions < 0) {
+            err.println("error: --partitions must be at least 1");
+            return SparkMain.ERROR;
+        }
+        s.partitions = partitions;
+        if (maxMemory != null) {
+            s.maxMemory = parseSize(maxMemory);
+            if (s.maxMemory <= 0) {
+                err.println("error: --max-memory: cannot read size '" + maxMemory + "' (e.g. 512m, 4g)");
+                return SparkMain.ERROR;
+            }
+        }
+        if (!Files.exists(path)) { // as scripts/verify: an error before any work (no Spark started)
+            Result r = Result.withVerdict(new Result(), Result.Verdict.ERROR);
+            r.errorMessage = "no such file: " + path;
+            print(r);
+            return SparkMain.ERROR;
+        }
+        String kind = Reports.kindOf(path);
+        if (kind.equals("bundle") || kind.equals("peer")) {
+            err.println("error: " + path + " is read as " + (kind.equals("bundle") ? "a release bundle" : "peer tables")
+                    + ": spark-verify checks certificates and composites; use scripts/verify for it");
+            return SparkMain.ERROR;
+        }
+        try (JavaSparkContext sc = SparkSessions.open(master, "gamecert verify " + path.getFileName())) {
+            if (kind.equals("composite")) {
+                CompositeVerifier.Outcome c = SparkVerifier.composite(sc, path, s, quiet ? null : err);
+                if (json) out.println(Reports.json(c));
+                else Reports.human(c, path.toString(), out);
+                out.flush();
+                return Reports.exitCode(c.verdict());
+            }
+            Result r = SparkVerifier.certificate(sc, path, s);
+            print(r);
+            if (r.verdict == Result.Verdict.ERROR && r.entries == 0 && !Reports.looksLike(path).startsWith("a gamecert"))
+                err.println("note: " + path + " was read as a certificate; its content looks like " + Reports.looksLike(path));
+            return Reports.exitCode(r.verdict);
+        }
+    }
+
+    private void print(Result r) {
+        if (json) out.println(Reports.json(r));
+        else Reports.human(r, path.toString(), 1, out);
+        out.flush();
+    }
+
+    static long parseSize(String s) {
+        try {
+            return org.gamecert.verifier.peer.PeerMain.parseSize(s);
+        } catch (IllegalArgumentException e) {
+            return -1;
+        }
+    }
+}
