@@ -171,6 +171,14 @@ public final class Manifest implements java.io.Serializable {
         return parts.length / 32;
     }
 
+    /**
+     * The same manifest: this one, or one whose commitment (SHA-256 over all its content, checked
+     * when it was read: R-MAN-2) is the same.
+     */
+    public boolean sameContent(Manifest o) {
+        return o == this || (o != null && Arrays.equals(commitment, o.commitment));
+    }
+
     /** Part i's commitment, the 32 raw bytes (a copy). */
     public byte[] part(int i) {
         return Arrays.copyOfRange(parts, 32 * i, 32 * i + 32);
