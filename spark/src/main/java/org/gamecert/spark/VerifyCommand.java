@@ -5,7 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.gamecert.spark.verify.SparkPeer;
 import org.gamecert.spark.verify.SparkVerifier;
+import org.gamecert.verifier.peer.PeerOptions;
+import org.gamecert.verifier.peer.PeerReport;
+import org.gamecert.verifier.peer.PeerResult;
 import org.gamecert.verifier.cli.Reports;
 import org.gamecert.verifier.engine.CompositeVerifier;
 import org.gamecert.verifier.kernel.Result;
@@ -15,11 +19,12 @@ import picocli.CommandLine.Parameters;
 
 /** spark-verify: the same report, JSON and exit codes as scripts/verify, the kernel run in Spark tasks. */
 @Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Checks a certificate or a composite on Spark (local[*] unless --master is given) and prints what"
+        description = {"Checks a certificate, a composite or peer 6x6 tables on Spark (local[*] unless --master is given) and prints what"
                 + " scripts/verify prints.",
             "A certificate is one Spark task (the kernel over the whole file in an executor); a composite's parts are Spark"
                 + " tasks, composed by the kernel in the driver. On a cluster, PATH (and a composite's parts) must be on a path"
                 + " every executor can read.",
+            "Peer tables (a directory, .csv or .tar): one Spark task per table pair n, n+1, each with its own peer kernel.",
             "Exit codes: 0 verified; 1 rejected; 2 unreadable input, bad usage, Spark failure or internal error; 3 incomplete."})
 public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams {
     @Parameters(index = "0", paramLabel = "PATH", description = "A certificate (.gsc) or a composite (directory or .gscm).")
@@ -42,6 +47,12 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
 
     @Option(names = "--all", description = "Keep going after a violation and report violations per rule (capped at 10 listed per rule).")
     boolean all;
+
+    @Option(names = "--root", paramLabel = "TEXT", description = "Peer tables only: the root position (as scripts/verify).")
+    String root;
+
+    @Option(names = "--tmp", paramLabel = "DIR", description = "Peer tables only: temporary files of the pair tasks (a path each executor can write).")
+    Path tmp;
 
     @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
     boolean quiet;
@@ -78,12 +89,31 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
             return SparkMain.ERROR;
         }
         String kind = Reports.kindOf(path);
-        if (kind.equals("bundle") || kind.equals("peer")) {
-            err.println("error: " + path + " is read as " + (kind.equals("bundle") ? "a release bundle" : "peer tables")
-                    + ": spark-verify checks certificates and composites; use scripts/verify for it");
+        if (kind.equals("bundle")) {
+            err.println("error: " + path + " is read as a release bundle: spark-verify checks certificates, composites and"
+                    + " peer tables (a directory, .csv or .tar); use scripts/verify for it");
+            return SparkMain.ERROR;
+        }
+        if (kind.equals("peer") && !Files.isDirectory(path) && !path.toString().endsWith(".csv") && !path.toString().endsWith(".tar")) {
+            err.println("error: " + path + ": spark-verify reads peer tables from a directory, a .csv or a .tar (every executor"
+                    + " opens its pair there); unpack a .tar.zst or its split parts first (cat parts | zstd -d | tar x), or use scripts/verify");
             return SparkMain.ERROR;
         }
         try (JavaSparkContext sc = SparkSessions.open(master, "gamecert verify " + path.getFileName())) {
+            if (kind.equals("peer")) {
+                PeerOptions o = new PeerOptions();
+                o.input = path;
+                o.root = root;
+                o.tmp = tmp;
+                o.maxMemory = s.maxMemory;
+                o.progress = quiet ? null : err;
+                PeerResult r = SparkPeer.verify(sc, o, partitions);
+                if (json) out.println(PeerReport.json(r));
+                else PeerReport.printText(r, out);
+                if (r.error != null && !json) err.println("error: " + r.error);
+                out.flush();
+                return r.exitCode();
+            }
             if (kind.equals("composite")) {
                 CompositeVerifier.Outcome c = SparkVerifier.composite(sc, path, s, quiet ? null : err);
                 if (json) out.println(Reports.json(c));
