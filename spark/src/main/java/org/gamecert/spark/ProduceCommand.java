@@ -39,6 +39,9 @@ public final class ProduceCommand implements Callable<Integer>, SparkMain.Stream
     @Option(names = "--partitions", paramLabel = "N", description = "Spark partitions for the tasks (default: one per task).")
     int partitions;
 
+    @Option(names = "--metrics", description = "Print the Spark jobs' costs on stderr.")
+    boolean metrics;
+
     private PrintStream stdout = System.out, stderr = System.err;
 
     @Override
@@ -59,10 +62,12 @@ public final class ProduceCommand implements Callable<Integer>, SparkMain.Stream
         }
         try (JavaSparkContext sc = SparkSessions.open(master, "gamecert produce " + game)) {
             long t0 = System.nanoTime();
+            SparkMetrics metric = metrics ? SparkMetrics.attach(sc) : null;
             SparkProducer.Made m = SparkProducer.produce(sc, a, out, partitions, ttMb, stdout);
             stdout.print(m.composeOutput());
             stdout.printf(java.util.Locale.ROOT, "spark         %d tasks: %d made as Spark tasks, %d already done; %.2f s%n", m.tasks(),
                     m.ran(), m.skipped(), (System.nanoTime() - t0) / 1e9);
+            if (metric != null) stderr.println(metric.line(sc));
             return 0;
         } catch (Exception e) {
             stderr.println("error: " + e.getMessage());

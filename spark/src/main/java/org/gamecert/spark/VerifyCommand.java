@@ -54,6 +54,9 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
     @Option(names = "--tmp", paramLabel = "DIR", description = "Peer tables only: temporary files of the pair tasks (a path each executor can write).")
     Path tmp;
 
+    @Option(names = "--metrics", description = "Print the Spark jobs' costs on stderr (tasks, run and CPU time, result and shuffle bytes, peak memory).")
+    boolean metrics;
+
     @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
     boolean quiet;
 
@@ -100,33 +103,42 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
             return SparkMain.ERROR;
         }
         try (JavaSparkContext sc = SparkSessions.open(master, "gamecert verify " + path.getFileName())) {
-            if (kind.equals("peer")) {
-                PeerOptions o = new PeerOptions();
-                o.input = path;
-                o.root = root;
-                o.tmp = tmp;
-                o.maxMemory = s.maxMemory;
-                o.progress = quiet ? null : err;
-                PeerResult r = SparkPeer.verify(sc, o, partitions);
-                if (json) out.println(PeerReport.json(r));
-                else PeerReport.printText(r, out);
-                if (r.error != null && !json) err.println("error: " + r.error);
-                out.flush();
-                return r.exitCode();
+            SparkMetrics m = metrics ? SparkMetrics.attach(sc) : null;
+            try {
+                return verify(sc, kind, s);
+            } finally {
+                if (m != null) err.println(m.line(sc));
             }
-            if (kind.equals("composite")) {
-                CompositeVerifier.Outcome c = SparkVerifier.composite(sc, path, s, quiet ? null : err);
-                if (json) out.println(Reports.json(c));
-                else Reports.human(c, path.toString(), out);
-                out.flush();
-                return Reports.exitCode(c.verdict());
-            }
-            Result r = SparkVerifier.certificate(sc, path, s);
-            print(r);
-            if (r.verdict == Result.Verdict.ERROR && r.entries == 0 && !Reports.looksLike(path).startsWith("a gamecert"))
-                err.println("note: " + path + " was read as a certificate; its content looks like " + Reports.looksLike(path));
-            return Reports.exitCode(r.verdict);
         }
+    }
+
+    private int verify(JavaSparkContext sc, String kind, SparkVerifier.Settings s) {
+        if (kind.equals("peer")) {
+            PeerOptions o = new PeerOptions();
+            o.input = path;
+            o.root = root;
+            o.tmp = tmp;
+            o.maxMemory = s.maxMemory;
+            o.progress = quiet ? null : err;
+            PeerResult r = SparkPeer.verify(sc, o, partitions);
+            if (json) out.println(PeerReport.json(r));
+            else PeerReport.printText(r, out);
+            if (r.error != null && !json) err.println("error: " + r.error);
+            out.flush();
+            return r.exitCode();
+        }
+        if (kind.equals("composite")) {
+            CompositeVerifier.Outcome c = SparkVerifier.composite(sc, path, s, quiet ? null : err);
+            if (json) out.println(Reports.json(c));
+            else Reports.human(c, path.toString(), out);
+            out.flush();
+            return Reports.exitCode(c.verdict());
+        }
+        Result r = SparkVerifier.certificate(sc, path, s);
+        print(r);
+        if (r.verdict == Result.Verdict.ERROR && r.entries == 0 && !Reports.looksLike(path).startsWith("a gamecert"))
+            err.println("note: " + path + " was read as a certificate; its content looks like " + Reports.looksLike(path));
+        return Reports.exitCode(r.verdict);
     }
 
     private void print(Result r) {
