@@ -97,6 +97,10 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
                     + " peer tables (a directory, .csv or .tar); use scripts/verify for it");
             return SparkMain.ERROR;
         }
+        if (!kind.equals("peer") && (root != null || tmp != null)) { // as scripts/verify: nothing silently ignored
+            err.println("error: " + (root != null ? "--root" : "--tmp") + " applies to peer tables only, but " + path + " is read as a " + kind);
+            return SparkMain.ERROR;
+        }
         if (kind.equals("peer") && !Files.isDirectory(path) && !path.toString().endsWith(".csv") && !path.toString().endsWith(".tar")) {
             err.println("error: " + path + ": spark-verify reads peer tables from a directory, a .csv or a .tar (every executor"
                     + " opens its pair there); unpack a .tar.zst or its split parts first (cat parts | zstd -d | tar x), or use scripts/verify");

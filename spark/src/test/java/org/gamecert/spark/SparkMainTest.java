@@ -84,5 +84,6 @@ class SparkMainTest {
         assertEquals(2, spark("verify", "x.gsc", "--partitions", "-1").rc());
         assertEquals(2, spark("verify", "x.gsc", "--max-memory", "lots").rc());
         assertEquals(2, spark("nonsense").rc());
+        assertEquals(2, spark("verify", ROOT.resolve("testdata/valid/othello4x4-10discs.gsc").toString(), "--root", "x").rc());
     }
 }
