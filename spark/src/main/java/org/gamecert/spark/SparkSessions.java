@@ -20,6 +20,9 @@ public final class SparkSessions {
         else if (!conf.contains("spark.master")) conf.setMaster("local[*]");
         conf.setIfMissing("spark.ui.enabled", "false");
         conf.setIfMissing("spark.ui.showConsoleProgress", "false");
+        // task results are the kernels' results; a composite's parts carry their region keys for
+        // the union census (up to CompositeVerifier.UNION_CAP keys, 16 bytes each, in all)
+        conf.setIfMissing("spark.driver.maxResultSize", "0");
         conf.setIfMissing("spark.driver.bindAddress", conf.get("spark.master").startsWith("local") ? "127.0.0.1" : "0.0.0.0");
         if (conf.get("spark.master").startsWith("local")) conf.setIfMissing("spark.driver.host", "127.0.0.1");
         String jar = System.getProperty(JAR_PROPERTY);
