@@ -56,6 +56,20 @@ public final class SparkPeer {
         }
     }
 
+    /** Bytes of tables n and n+1 in a directory of tables (0 when not a directory: the order then stays). */
+    static long pairBytes(Path input, int n) {
+        long b = 0;
+        for (int t = n; t <= n + 1; t++) {
+            Path f = input.resolve("optimal_reopening_ab_table_all_" + t + ".txt");
+            try {
+                if (java.nio.file.Files.isDirectory(input) && java.nio.file.Files.isRegularFile(f)) b += java.nio.file.Files.size(f);
+            } catch (java.io.IOException e) {
+                // the task reports what cannot be read
+            }
+        }
+        return b;
+    }
+
     /** Verifies peer tables with their pairs as Spark tasks (partitions: 0 = one per pair). */
     public static PeerResult verify(JavaSparkContext sc, PeerOptions o, int partitions) {
         o.runner = (opt, tables, childGiven) -> {
@@ -65,6 +79,9 @@ public final class SparkPeer {
             Spec spec = new Spec(opt, 1, slots);
             List<Tuple2<Integer, Boolean>> pairs = new ArrayList<>();
             for (int i = 0; i < tables.length; i++) pairs.add(new Tuple2<>(tables[i], childGiven[i]));
+            // biggest pairs first (Spark starts partitions in order): the longest tasks do not
+            // come last on a few cores; the order of the results does not depend on it
+            pairs.sort(java.util.Comparator.comparingLong((Tuple2<Integer, Boolean> p) -> -pairBytes(opt.input, p._1())));
             List<Tuple2<Integer, TableResult>> got = sc.parallelize(pairs, slices)
                     .mapToPair(p -> new Tuple2<>(p._1(), PeerVerifier.checkTable(spec.options(), p._1(), p._2()))).collect();
             Map<Integer, TableResult> by = new HashMap<>();
