@@ -32,11 +32,11 @@ public final class ProduceCommand implements Callable<Integer>, SparkMain.Stream
     int splitAt;
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "The composite's directory (shared by the executors).")
     Path out;
-    @Option(names = "--tt-mb", defaultValue = "256", description = "Transposition table per task and for the root part, MiB (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--tt-mb", defaultValue = "256", description = "Transposition table per partition and for the root part, MiB (default: ${DEFAULT-VALUE}).")
     long ttMb;
     @Option(names = "--master", paramLabel = "URL", description = "Spark master (default local[*], or spark-submit's).")
     String master;
-    @Option(names = "--partitions", paramLabel = "N", description = "Spark partitions for the tasks (default: one per task).")
+    @Option(names = "--partitions", paramLabel = "N", description = "Spark partitions for the tasks, each one solve-part run with one search table (default: 4 per core, at most one per task).")
     int partitions;
 
     @Option(names = "--metrics", description = "Print the Spark jobs' costs on stderr.")

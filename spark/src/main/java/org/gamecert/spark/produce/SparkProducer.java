@@ -31,7 +31,7 @@ public final class SparkProducer {
 
     /**
      * solveArgs: the arguments of `produce solve` (with --split-at and --out DIR); partitions: Spark
-     * partitions for the tasks (0: one per task); ttMb: each task's transposition table.
+     * partitions for the tasks (0: four per core; each runs solve-part once for its tasks); ttMb: each partition's transposition table.
      */
     public static Made produce(JavaSparkContext sc, List<String> solveArgs, Path dir, int partitions, long ttMb, PrintStream log)
             throws IOException {
@@ -50,9 +50,15 @@ public final class SparkProducer {
         for (SplitDir.Task t : sd.tasks) if (sd.done(t) == null) todo.add(t.number);
         String abs = dir.toAbsolutePath().toString();
         if (!todo.isEmpty()) {
-            int slices = Math.min(todo.size(), partitions > 0 ? partitions : todo.size());
+            // a partition runs solve-part once for its tasks: one transposition table per partition
+            int slices = Math.min(todo.size(), partitions > 0 ? partitions : 4 * Math.max(1, sc.defaultParallelism()));
             if (log != null) log.printf("spark         %d tasks of %d to make, in %d partitions%n", todo.size(), sd.tasks.size(), slices);
-            List<Tuple2<Integer, String>> made = sc.parallelize(todo, slices).map(n -> new PartJob(abs, n, ttMb).run()).collect();
+            List<Tuple2<Integer, String>> made = sc.parallelize(todo, slices)
+                    .mapPartitions(it -> {
+                        List<Integer> mine = new ArrayList<>();
+                        it.forEachRemaining(mine::add);
+                        return new PartJob(abs, mine, ttMb).run().iterator();
+                    }).collect();
             for (Tuple2<Integer, String> m : made)
                 if (m._2() == null) throw new IOException("task " + m._1() + ": no part in place after its Spark task");
         }
@@ -69,27 +75,37 @@ public final class SparkProducer {
         return new Made(id, sd.tasks.size(), todo.size(), sd.tasks.size() - todo.size(), text);
     }
 
-    /** One Spark task: `produce solve-part DIR TASK` in the executor; the part's commitment (64 hex) back. */
+    /**
+     * One Spark task: `produce solve-part DIR TASK...` in the executor for the tasks of its
+     * partition (one search table for them, as solve-part --jobs 1); each part's commitment (64
+     * hex) back.
+     */
     static final class PartJob implements Serializable {
         private static final long serialVersionUID = 1L;
         final String dir;
-        final int task;
+        final List<Integer> tasks;
         final long ttMb;
 
-        PartJob(String dir, int task, long ttMb) {
+        PartJob(String dir, List<Integer> tasks, long ttMb) {
             this.dir = dir;
-            this.task = task;
+            this.tasks = tasks;
             this.ttMb = ttMb;
         }
 
-        Tuple2<Integer, String> run() throws IOException {
+        List<Tuple2<Integer, String>> run() throws IOException {
+            List<Tuple2<Integer, String>> done = new ArrayList<>();
+            if (tasks.isEmpty()) return done;
+            List<String> a = new ArrayList<>(List.of("solve-part", dir));
+            for (int t : tasks) a.add(Integer.toString(t));
+            a.addAll(List.of("--tt-mb", Long.toString(ttMb), "-q"));
             ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-            int rc = ProduceMain.run(new String[] {"solve-part", dir, Integer.toString(task), "--tt-mb", Long.toString(ttMb), "-q"},
-                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+            int rc = ProduceMain.run(a.toArray(new String[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
             if (rc != 0)
-                throw new IOException("solve-part " + dir + " " + task + " failed (exit " + rc + "): " + err.toString(StandardCharsets.UTF_8).trim());
+                throw new IOException("solve-part " + dir + " " + tasks + " failed (exit " + rc + "): " + err.toString(StandardCharsets.UTF_8).trim());
             SplitDir sd = SplitDir.read(Path.of(dir));
-            return new Tuple2<>(task, sd.done(sd.tasks.get(task - 1)));
+            for (int t : tasks) done.add(new Tuple2<>(t, sd.done(sd.tasks.get(t - 1))));
+            return done;
         }
     }
 }
