@@ -6,30 +6,32 @@ import org.gamecert.verifier.engine.Options;
 import org.gamecert.verifier.engine.Verifier;
 import org.gamecert.verifier.kernel.RegionKeys;
 import org.gamecert.verifier.kernel.Result;
-import org.gamecert.verifier.kernel.format.Manifest;
 
 /**
- * One Spark task of verification: a certificate file (alone, or as part `part` of `composite`)
- * checked in an executor by the verifier's kernel, through its single-machine feeder
- * (Verifier.verify). What comes back is the kernel's Result, moved to the driver by Java
- * serialization and never altered: the Spark code makes no result of its own but errors.
+ * One Spark task of verification: a certificate file checked in an executor by the verifier's
+ * kernel, through its single-machine feeder (Verifier.verify). What comes back is the kernel's
+ * Result, moved to the driver by Java serialization and never altered: the Spark code makes no
+ * result of its own but errors. A composite's part is checked on its own (the kernel keeps all
+ * its open entries, at most 2^24 by R-OPEN-2): the kernel's keeping of only the open entries a
+ * manifest's links name (Kernel.partOf) holds for that manifest object in that JVM alone, which a
+ * conclusion moved to the driver does not serve (PartConclusion.openEntriesFor).
  */
 public final class PartTask implements Serializable {
     private static final long serialVersionUID = 1L;
 
     public final int index;
     public final String file;
-    public final Manifest composite; // null: a certificate on its own
+    public final boolean inComposite; // a composite's part: its region keys kept for the union census
     public final long maxMemory;
     public final int threads;
     public final boolean strict, all;
     public final long unionCap; // region keys this part may keep for the union census (0: none)
 
-    public PartTask(int index, String file, Manifest composite, long maxMemory, int threads, boolean strict, boolean all,
+    public PartTask(int index, String file, boolean inComposite, long maxMemory, int threads, boolean strict, boolean all,
             long unionCap) {
         this.index = index;
         this.file = file;
-        this.composite = composite;
+        this.inComposite = inComposite;
         this.maxMemory = maxMemory;
         this.threads = threads;
         this.strict = strict;
@@ -45,11 +47,7 @@ public final class PartTask implements Serializable {
         o.strict = strict;
         o.all = all;
         o.maxViolationsPerRule = all ? 10 : 1;
-        if (composite != null) {
-            o.composite = composite;
-            o.compositePart = index;
-            if (unionCap > 0) o.regionKeys = new Allowance(unionCap);
-        }
+        if (inComposite && unionCap > 0) o.regionKeys = new Allowance(unionCap);
         return Verifier.verify(Path.of(file), o);
     }
 

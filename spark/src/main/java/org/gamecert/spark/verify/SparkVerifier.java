@@ -41,7 +41,7 @@ public final class SparkVerifier {
     public static Result certificate(JavaSparkContext sc, Path file, Settings s) {
         long t0 = System.nanoTime();
         int threads = Math.max(1, Math.min(sc.defaultParallelism(), Runtime.getRuntime().availableProcessors()));
-        PartTask task = new PartTask(-1, file.toAbsolutePath().toString(), null, s.maxMemory, threads, s.strict, s.all, 0);
+        PartTask task = new PartTask(-1, file.toAbsolutePath().toString(), false, s.maxMemory, threads, s.strict, s.all, 0);
         Result r;
         try {
             List<Result> got = sc.parallelize(List.of(task), 1).map(PartTask::run).collect();
@@ -72,7 +72,7 @@ public final class SparkVerifier {
             long cap = CompositeVerifier.UNION_CAP / present.size();
             List<PartTask> tasks = new ArrayList<>();
             for (CompositeVerifier.PartReport p : present)
-                tasks.add(new PartTask(p.index, p.file.toAbsolutePath().toString(), manifest, s.maxMemory, 1, s.strict, s.all, cap));
+                tasks.add(new PartTask(p.index, p.file.toAbsolutePath().toString(), true, s.maxMemory, 1, s.strict, s.all, cap));
             if (prog != null)
                 prog.printf("composite: %d parts (%d present), checked as %d Spark tasks in %d partitions%n", each.composite.partCount(),
                         present.size(), tasks.size(), Math.min(slices, tasks.size()));

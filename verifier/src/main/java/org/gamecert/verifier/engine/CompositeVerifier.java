@@ -108,9 +108,10 @@ public final class CompositeVerifier {
 
     /**
      * Checks the parts present, setting each one's result (another engine, e.g. Spark tasks):
-     * each part file with the kernel, as part p.index of the composite (Options.composite,
-     * compositePart). The results are only taken for composition as CompositeVerifier.run takes
-     * them: a conclusion counts only with the commitment the manifest names.
+     * each part file with the kernel, on its own (a conclusion kept for part p.index of a
+     * manifest serves that very Manifest object only, not a copy in another JVM). The results are
+     * taken for composition as CompositeVerifier.run takes them: a conclusion counts only with the
+     * commitment the manifest names.
      */
     public interface PartChecker {
         void check(List<PartReport> present, Manifest manifest, Path manifestPath, Options each, PrintStream progress) throws Exception;

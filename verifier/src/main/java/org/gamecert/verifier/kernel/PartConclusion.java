@@ -84,11 +84,10 @@ public final class PartConclusion implements java.io.Serializable {
 
     /**
      * Whether the open entries kept serve as part i of m (R-COMP-3..5): all of them were kept
-     * (checked alone), or those for part i of this very manifest (or of a copy of it moved from
-     * another JVM, where an engine ran the kernel: the same commitment, so the same content).
+     * (checked alone), or those for part i of this very manifest.
      */
     boolean openEntriesFor(Manifest m, int i) {
-        return keptFor == null || (keptFor.sameContent(m) && keptForPart == i);
+        return keptFor == null || (keptFor == m && keptForPart == i);
     }
 
     /** How many open entries the part holds. */

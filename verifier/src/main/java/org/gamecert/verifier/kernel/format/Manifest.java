@@ -17,8 +17,7 @@ import org.gamecert.verifier.kernel.Rule;
  * is checked before anything is allocated for it; the frame and fields in table order (R-MAN-1),
  * then the commitment (R-MAN-2). The parsed manifest is immutable.
  */
-public final class Manifest implements java.io.Serializable {
-    private static final long serialVersionUID = 1L;
+public final class Manifest {
     public static final int MAGIC = 0x184D2A53;
     public static final int MAX_PARTS = 1 << 20, MAX_LINKS = 1 << 24;
     /** The fixed fields: magic, version, part_count, link_count, commitment. */
@@ -169,14 +168,6 @@ public final class Manifest implements java.io.Serializable {
 
     public int partCount() {
         return parts.length / 32;
-    }
-
-    /**
-     * The same manifest: this one, or one whose commitment (SHA-256 over all its content, checked
-     * when it was read: R-MAN-2) is the same.
-     */
-    public boolean sameContent(Manifest o) {
-        return o == this || (o != null && Arrays.equals(commitment, o.commitment));
     }
 
     /** Part i's commitment, the 32 raw bytes (a copy). */
