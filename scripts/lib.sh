@@ -2,9 +2,10 @@
 # than its sources, quietly, offline first (works without network once dependencies are cached).
 ROOT="$(cd -P "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 
-ensure_jar() { # ensure_jar MODULE  -> prints the jar path
-  local module="$1" jar="$ROOT/$1/target/$1.jar"
-  if [ ! -f "$jar" ] || [ -n "$(find "$ROOT/$module/src/main" "$ROOT/$module/pom.xml" "$ROOT/pom.xml" -newer "$jar" -type f -print -quit 2>/dev/null)" ]; then
+ensure_jar() { # ensure_jar MODULE [MODULE it embeds ...]  -> prints the jar path
+  local module="$1" jar="$ROOT/$1/target/$1.jar" sources=() m
+  for m in "$@"; do sources+=("$ROOT/$m/src/main" "$ROOT/$m/pom.xml"); done
+  if [ ! -f "$jar" ] || [ -n "$(find "${sources[@]}" "$ROOT/pom.xml" -newer "$jar" -type f -print -quit 2>/dev/null)" ]; then
     echo "building $module.jar (once) ..." >&2
     local log; log="$(mktemp)"
     if ! (cd "$ROOT" && { mvn -o -q -B -ntp -pl "$module" -am package -DskipTests >"$log" 2>&1 \
@@ -28,4 +29,27 @@ verifier_jvm_opts() {
   if grep -qs -e '\[always\]' -e '\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled; then
     printf '%s\n' -XX:+UseTransparentHugePages
   fi
+}
+
+# JVM options Spark needs on Java 17 (what Spark's own launcher adds: JavaModuleOptions), for
+# scripts/spark-verify and scripts/spark-produce; the same list is the spark module's surefire
+# argLine (spark/pom.xml, spark.jvm.opts).
+spark_jvm_opts() {
+  printf '%s\n' -XX:+IgnoreUnrecognizedVMOptions \
+    --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED \
+    --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED \
+    --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED \
+    --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED \
+    --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED --add-opens=java.base/jdk.internal.ref=ALL-UNNAMED \
+    --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/sun.nio.cs=ALL-UNNAMED \
+    --add-opens=java.base/sun.security.action=ALL-UNNAMED --add-opens=java.base/sun.util.calendar=ALL-UNNAMED \
+    -Djdk.reflect.useDirectMethodHandle=false -Dio.netty.tryReflectionSetAccessible=true \
+    -Dlog4j2.configurationFile="$ROOT/spark/conf/log4j2.properties" -XX:+UseParallelGC
+}
+
+# The spark module's jar (spark.jar: our code and libraries, no Spark) and the classpath to run it
+# embedded in local[*] (Spark's jars from the local Maven repository, written by the build).
+spark_classpath() {
+  local jar; jar="$(ensure_jar spark verifier producer)"
+  printf '%s:%s\n' "$jar" "$(cat "$ROOT/spark/target/spark-classpath.txt")"
 }

@@ -103,10 +103,27 @@ public final class CompositeVerifier {
      * file is still only that part when its content has the commitment the manifest names.
      */
     public static Outcome verify(Path input, Options options, PrintStream progress, java.util.function.Function<String, Path> partFile) {
+        return verify(input, options, progress, partFile, null);
+    }
+
+    /**
+     * Checks the parts present, setting each one's result (another engine, e.g. Spark tasks):
+     * each part file with the kernel, on its own (a conclusion kept for part p.index of a
+     * manifest serves that very Manifest object only, not a copy in another JVM). The results are
+     * taken for composition as CompositeVerifier.run takes them: a conclusion counts only with the
+     * commitment the manifest names.
+     */
+    public interface PartChecker {
+        void check(List<PartReport> present, Manifest manifest, Path manifestPath, Options each, PrintStream progress) throws Exception;
+    }
+
+    /** As {@link #verify(Path, Options, PrintStream, java.util.function.Function)}, the parts checked by checker (null: threads here). */
+    public static Outcome verify(Path input, Options options, PrintStream progress, java.util.function.Function<String, Path> partFile,
+            PartChecker checker) {
         long t0 = System.nanoTime();
         Outcome out = new Outcome();
         try {
-            run(input, options, progress, out, partFile);
+            run(input, options, progress, out, partFile, checker);
         } catch (NoSuchFileException e) {
             out.error = "no such file: " + e.getFile();
         } catch (IOException e) {
@@ -124,7 +141,7 @@ public final class CompositeVerifier {
     }
 
     private static void run(Path input, Options options, PrintStream progress, Outcome out,
-            java.util.function.Function<String, Path> partFile) throws Exception {
+            java.util.function.Function<String, Path> partFile, PartChecker checker) throws Exception {
         Path path = Files.isDirectory(input) ? input.resolve(MANIFEST) : input;
         out.manifestPath = path;
         if (Files.exists(path) && !Files.isRegularFile(path)) { // a FIFO would block the read
@@ -145,7 +162,7 @@ public final class CompositeVerifier {
             Path f = partFile == null ? dir.resolve(m.partHex(i) + ".gsc") : partFile.apply(m.partHex(i));
             out.parts.add(new PartReport(i, "sha256:" + m.partHex(i), f));
         }
-        checkParts(out, m, options, progress);
+        checkParts(out, m, path, options, progress, checker);
         PartConclusion[] concluded = new PartConclusion[n];
         Violation[] rejected = new Violation[n];
         for (PartReport p : out.parts) {
@@ -207,7 +224,8 @@ public final class CompositeVerifier {
      * part i of m: the kernel keeps of its open entries only those m's links name (and the first
      * that none names), so that what the parts hold for composition is bounded by the links.
      */
-    private static void checkParts(Outcome out, Manifest m, Options options, PrintStream progress) throws Exception {
+    private static void checkParts(Outcome out, Manifest m, Path manifestPath, Options options, PrintStream progress,
+            PartChecker checker) throws Exception {
         List<PartReport> present = new ArrayList<>();
         for (PartReport p : out.parts) {
             if (p.file != null && Files.isRegularFile(p.file)) present.add(p);
@@ -221,6 +239,13 @@ public final class CompositeVerifier {
         UnionAllowance union = new UnionAllowance(UNION_CAP);
         each.regionKeys = union;
         each.composite = m;
+        if (checker != null) {
+            each.regionKeys = null; // the checker gives each part its own allowance
+            checker.check(present, m, manifestPath, each, progress);
+            for (PartReport p : present)
+                if (p.result == null) p.note = "could not be checked: no result from the engine";
+            return;
+        }
         if (progress != null)
             progress.printf("composite: %d parts (%d present), checked %d at a time%n", out.parts.size(), present.size(), workers);
         int[] done = {0};

@@ -8,7 +8,8 @@ package org.gamecert.verifier.kernel;
  * rest. Primitive arrays that grow as needed, at most 2^24 entries (R-OPEN-2); frozen (and cut
  * to size) when the kernel concludes, so that a conclusion's list cannot change afterwards.
  */
-final class OpenEntries {
+final class OpenEntries implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     private long[] occ = new long[0], mover = new long[0];
     private byte[] kind = new byte[0], lower = new byte[0], upper = new byte[0];
     private int size, total;

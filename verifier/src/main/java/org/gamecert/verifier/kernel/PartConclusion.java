@@ -10,7 +10,8 @@ import org.gamecert.verifier.kernel.format.Manifest;
  * and immutable, so a composition can take no part result that the kernel did not produce; its
  * commitment is the one the kernel computed for the file it checked.
  */
-public final class PartConclusion {
+public final class PartConclusion implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     private final byte[] commitment;
     public final int family, width, height, utility, symmetry, baseMode;
     public final boolean part;

@@ -7,13 +7,14 @@ package org.gamecert.verifier.kernel;
  * informative). Room for more keys comes from the engine's allowance, which the parts checked
  * at once share: once it refuses, no key is kept (complete() is false). Not sorted.
  */
-public final class RegionKeys {
+public final class RegionKeys implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     /** Grants room for n more keys (false: none); may be shared by several threads' kernels. */
     public interface Allowance {
         boolean grant(int n);
     }
 
-    private final Allowance allowance;
+    private final transient Allowance allowance; // null once the keys were moved (frozen)
     private long[] occ = new long[0], mover = new long[0];
     private int size;
     private boolean over, frozen;

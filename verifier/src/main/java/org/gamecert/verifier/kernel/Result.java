@@ -11,7 +11,8 @@ import java.util.Map;
  * conclusion, is made only by the kernel (Kernel.conclude); anyone else can make only a result
  * that is not verified and has none (withVerdict).
  */
-public final class Result {
+public final class Result implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     public enum Verdict { VERIFIED, REJECTED, INCOMPLETE, ERROR }
 
     public final Verdict verdict;

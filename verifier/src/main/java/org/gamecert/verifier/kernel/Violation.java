@@ -7,7 +7,7 @@ package org.gamecert.verifier.kernel;
  * hasPosition; message: what was claimed and what was found.
  */
 public record Violation(String rule, long block, long layer, long entry, boolean hasPosition,
-        long mover, long opponent, String message) {
+        long mover, long opponent, String message) implements java.io.Serializable {
     public static Violation general(String rule, String message) {
         return new Violation(rule, -1, -1, -1, false, 0, 0, message);
     }

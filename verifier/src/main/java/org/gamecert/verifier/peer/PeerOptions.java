@@ -24,6 +24,12 @@ public final class PeerOptions {
     /** Check SHA256SUMS when present next to the input. */
     public boolean checkSums = true;
 
+    /**
+     * Another engine that checks the tables (the Spark module), each table n against n+1 with a
+     * kernel of its own (PeerVerifier.checkTable); null: this JVM's threads. Not with --state.
+     */
+    public PeerVerifier.TableRunner runner;
+
     public static final long BYTES_PER_CHILD = 8;
 
     /** The heap budget in bytes: --max-memory, never above 85 % of -Xmx (beyond it: OutOfMemoryError); default 60 %. */

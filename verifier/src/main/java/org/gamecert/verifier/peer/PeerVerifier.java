@@ -133,10 +133,112 @@ public final class PeerVerifier {
 
     // ---- table pairs -----------------------------------------------------------------------
 
+    /**
+     * Checks tables on another engine: for each tables[i], table tables[i] against the next one
+     * (childGiven[i]: it is in the input) by checkTable, in any order and place; the results in
+     * the order of tables (null: not checked).
+     */
+    public interface TableRunner {
+        java.util.List<TableResult> check(PeerOptions options, int[] tables, boolean[] childGiven) throws IOException;
+    }
+
+    /**
+     * One table n against n+1 with a peer kernel of its own (a task of another engine): the
+     * kernel's tally of it, its first finding, and table n+1 as loaded. Never throws: a failure
+     * is the result's error.
+     */
+    public static TableResult checkTable(PeerOptions opt, int n, boolean childGiven) {
+        TableResult failed = new TableResult(n);
+        ExecutorService pool = null;
+        try {
+            long[] rootPosition = null;
+            try {
+                if (opt.root != null) rootPosition = PeerCodec.parsePosition(opt.root);
+            } catch (IllegalArgumentException e) {
+                rootPosition = null; // the driver reports a bad root
+            }
+            PeerKernel k = new PeerKernel(rootPosition, opt.root);
+            int threads = opt.effectiveThreads();
+            pool = Executors.newFixedThreadPool(threads, r -> {
+                Thread t = new Thread(r, "peer-check");
+                t.setDaemon(true);
+                return t;
+            });
+            Path tmp = opt.tmp != null ? opt.tmp : Path.of(System.getProperty("java.io.tmpdir"));
+            Files.createDirectories(tmp);
+            PeerInput in = PeerInput.detect(opt.input);
+            try (PeerSource s = in.kind == PeerInput.Kind.DIRECTORY ? new DirectorySource(in.path)
+                    : in.kind == PeerInput.Kind.CSV ? CsvSource.read(in.path, opt.budgetBytes())
+                    : in.kind == PeerInput.Kind.TAR ? new TarSource(in.path) : null) {
+                if (s == null) throw new IOException("a streamed archive is not read by table: " + in.description());
+                TableCheck check = k.beginTable(n, childGiven);
+                TableResult r = new PairChecker(check, s, s, opt.effectiveRangeRecords(), pool, threads, tmp, null).run();
+                r.contentSum = check.contentSum();
+                if (childGiven && r.violation == null) {
+                    r.childAdmitted = check.children().admitted();
+                    r.childContentSum = check.children().contentSum();
+                }
+                return r;
+            }
+        } catch (PeerInputException e) {
+            failed.violation = new PeerViolation(e.rule, e.layer, -1, null, e.getMessage());
+        } catch (PeerKernel.EngineFault | IOException | java.io.UncheckedIOException | IllegalArgumentException e) {
+            failed.error = e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failed.error = "interrupted";
+        } catch (RuntimeException | OutOfMemoryError e) {
+            failed.error = "internal error: " + e;
+        } finally {
+            if (pool != null) pool.shutdownNow();
+        }
+        return failed;
+    }
+
+    /**
+     * The tables checked by opt.runner: taken in ascending order as checked before (the kernel's
+     * restart path, PeerKernel.prior), up to the first with a violation, as checkAll stops there.
+     * Each table n+1 must be the one table n's check loaded (records and content sum).
+     */
+    private void runAll(int[] tables, Set<Integer> given) throws IOException {
+        boolean[] childGiven = new boolean[tables.length];
+        for (int i = 0; i < tables.length; i++) childGiven[i] = given.contains(tables[i] + 1);
+        java.util.List<TableResult> rs = opt.runner.check(opt, tables, childGiven);
+        java.util.Map<Integer, TableResult> byTable = new java.util.HashMap<>();
+        for (int i = 0; i < tables.length; i++) {
+            TableResult r = rs.size() == tables.length ? rs.get(i) : null;
+            if (r == null || r.discs != tables[i]) throw new IOException("engine: no result for table " + tables[i]);
+            if (r.error != null) throw new IOException("table " + tables[i] + ": " + r.error);
+            byTable.put(tables[i], r);
+        }
+        for (int i = 0; i < tables.length; i++) {
+            int n = tables[i];
+            TableResult r = byTable.get(n);
+            done.put(n, r);
+            if (opt.progress != null) {
+                opt.progress.println(String.format("table %d: %,d records, %d pass(es), %.1f s%s", n, r.records, r.passes, r.seconds,
+                        r.violation != null ? ", VIOLATION " + r.violation.rule : r.frontierRecords > 0 ? ", " + r.frontierRecords + " records open (frontier)" : ", ok"));
+            }
+            if (r.violation != null) {
+                result.violation = PeerViolation.first(result.violation, r.violation);
+                return;
+            }
+            TableResult child = byTable.get(n + 1);
+            if (childGiven[i] && (child == null || (child.violation == null
+                    && (r.childAdmitted != child.records || r.childContentSum != child.contentSum))))
+                throw new IOException("engine: table " + (n + 1) + " was loaded as table " + n + "'s children otherwise than it was checked");
+            kernel.prior(n, r.records, r.region, r.auxiliary, r.frontierRecords, r.frontierChildren, r.contentSum);
+        }
+    }
+
     private void checkAll(PeerSource s) throws IOException, InterruptedException {
         int[] tables = s.tables();
         Set<Integer> given = new HashSet<>();
         for (int t : tables) given.add(t);
+        if (opt.runner != null && opt.state == null) {
+            runAll(tables, given);
+            return;
+        }
         for (int n : tables) {
             if (!checkTable(s, n, given.contains(n + 1))) return;
         }

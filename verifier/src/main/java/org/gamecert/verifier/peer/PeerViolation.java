@@ -1,7 +1,8 @@
 package org.gamecert.verifier.peer;
 
 /** The first rule found broken: rule id, table (disc count), record index in it, position, why. */
-public final class PeerViolation {
+public final class PeerViolation implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     public final String rule;
     public final int layer;
     public final long entry;

@@ -1,7 +1,8 @@
 package org.gamecert.verifier.peer;
 
 /** What checking one table (against the next one) found. */
-public final class TableResult {
+public final class TableResult implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     public final int discs;
     public long records;
     /** Records carrying PV, ALL' or PV' (the region) and CUT/ALL-only records (auxiliary). */
@@ -14,6 +15,10 @@ public final class TableResult {
     public PeerViolation violation;
     /** The kernel's fingerprint of the table's records, as a restart record keeps it (--state). */
     long contentSum;
+    /** Table n+1 as this check loaded it (records admitted, content sum); -1: not loaded in full. */
+    long childAdmitted = -1, childContentSum;
+    /** Set when the check could not run (another engine's task: an I/O error, an engine fault). */
+    public String error;
 
     public TableResult(int discs) {
         this.discs = discs;

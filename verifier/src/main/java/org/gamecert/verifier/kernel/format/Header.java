@@ -7,7 +7,8 @@ import org.gamecert.verifier.kernel.Rule;
  * field as it is read (running past the content fails at that field), the content length once
  * info_len is known.
  */
-public final class Header {
+public final class Header implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     public static final int OTHELLO = 1, CONNECT_FOUR = 2, NOGO = 3, LOA = 4;
     public static final int SEMI_STRONG = 1, WEAK = 2;
     /** Mode 4: weak, layers are ranks (SPEC §9.2, since 1.4); any game, never a part. */

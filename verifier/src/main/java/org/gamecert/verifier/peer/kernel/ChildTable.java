@@ -94,11 +94,11 @@ public final class ChildTable {
         return ended;
     }
 
-    long admitted() {
+    public long admitted() {
         return admitted;
     }
 
-    long contentSum() {
+    public long contentSum() {
         return contentSum;
     }
 

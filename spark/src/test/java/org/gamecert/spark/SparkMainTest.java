@@ -1,0 +1,89 @@
+package org.gamecert.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.gamecert.verifier.cli.VerifyMain;
+import org.junit.jupiter.api.Test;
+
+/**
+ * scripts/spark-verify's command against scripts/verify's: the same report (text and --json, the
+ * timing lines aside) and the same exit code for a verified, a rejected, an unreadable and an
+ * incomplete input and a composite; exit 2 for what it does not take. Each run starts its own
+ * local Spark context (as the script does), so only a few inputs here; SparkVerifyEquivalenceTest
+ * covers the whole corpus.
+ */
+class SparkMainTest {
+    static final Path ROOT = Paths.get("..").toAbsolutePath().normalize();
+
+    record Run(int rc, String out, String err) {}
+
+    static Run spark(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int rc = SparkMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    static Run plain(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int rc = VerifyMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The report without what depends on the run: its time line, JSON "seconds" and table peaks. */
+    static String stable(String report) {
+        return report.replaceAll("(?m)^(throughput|time) .*$", "")
+                .replaceAll("(?m)^(peak heap|seconds|time|heap) .*$", "")
+                .replaceAll("\"(seconds|entries_per_second|threads|peak_table_bytes|peak_entries_held|peak_heap_bytes)\":[0-9.Ee+-]+", "");
+    }
+
+    @Test
+    void sameReportsAndExitCodes() {
+        String[] inputs = {
+            "testdata/valid/othello4x4-10discs.gsc",
+            "format-spec/vectors/rejected-cut-1.gsc",
+            "format-spec/vectors/error-not-a-certificate.gsc",
+            "format-spec/vectors/1f0bb3143a2ac702cdd41619ef4a22750d57293ce828f72416f0fb2cd50c177a.gsc",
+            "format-spec/vectors/composite-valid-othello4x4.gscm",
+            "format-spec/vectors/composite-rejected-comp-7-cyclic.gscm",
+            "no-such-file.gsc",
+            "testdata/peer/valid/othello6-10empties",
+            "testdata/peer/mutants/peer-cut-lb-raised",
+            "testdata/crafted/peer-root-relabelled-all-20",
+        };
+        int[] codes = {0, 1, 2, 3, 0, 1, 2, 0, 1, 3};
+        for (int i = 0; i < inputs.length; i++) {
+            String p = ROOT.resolve(inputs[i]).toString();
+            for (boolean json : new boolean[] {false, true}) {
+                String[] a = json ? new String[] {p, "--json", "-q"} : new String[] {p, "-q"};
+                Run one = plain(a);
+                String[] sa = new String[a.length + 3];
+                sa[0] = "verify";
+                System.arraycopy(a, 0, sa, 1, a.length);
+                sa[a.length + 1] = "--master";
+                sa[a.length + 2] = "local[2]";
+                Run s = spark(sa);
+                assertEquals(codes[i], one.rc(), inputs[i] + ": " + one.err());
+                assertEquals(one.rc(), s.rc(), inputs[i] + ": " + s.err());
+                assertEquals(stable(one.out()), stable(s.out()), inputs[i] + (json ? " --json" : ""));
+            }
+        }
+    }
+
+    @Test
+    void refusesWhatItDoesNotTake() {
+        Run bundle = spark("verify", ROOT.resolve("testdata/crafted/bundle-valid.tar").toString(), "-q");
+        assertEquals(2, bundle.rc());
+        assertTrue(bundle.err().contains("use scripts/verify"), bundle.err());
+        assertEquals(2, spark("verify").rc());
+        assertEquals(2, spark("verify", "x.gsc", "--partitions", "-1").rc());
+        assertEquals(2, spark("verify", "x.gsc", "--max-memory", "lots").rc());
+        assertEquals(2, spark("nonsense").rc());
+        assertEquals(2, spark("verify", ROOT.resolve("testdata/valid/othello4x4-10discs.gsc").toString(), "--root", "x").rc());
+    }
+}

@@ -1,0 +1,121 @@
+package org.gamecert.spark.verify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.gamecert.spark.SparkTestContext;
+import org.gamecert.verifier.engine.CompositeVerifier;
+import org.gamecert.verifier.engine.Options;
+import org.gamecert.verifier.engine.Verifier;
+import org.gamecert.verifier.kernel.Result;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The Spark engine in local[2] against the single-machine verifier over the audit corpus
+ * (testdata/manifest.tsv, its certificates) and the format's vectors (format-spec/vectors,
+ * composites included): the same verdict as listed, and the same outcome as scripts/verify's
+ * engine: verdict, first violation (rule, block, layer, entry, position, message), census,
+ * commitment (composite id), entries.
+ */
+class SparkVerifyEquivalenceTest {
+    static final Path ROOT = Paths.get("..").toAbsolutePath().normalize();
+    static JavaSparkContext sc;
+
+    @BeforeAll
+    static void start() {
+        sc = SparkTestContext.open(2);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (sc != null) sc.stop();
+    }
+
+    /** Rows {dir, file, verdict, rule}: format `gamecert` only. */
+    static List<String[]> rows(Path manifest, int verdictCol, int ruleCol, int formatCol) throws IOException {
+        List<String[]> r = new ArrayList<>();
+        for (String line : Files.readAllLines(manifest)) {
+            if (line.isBlank() || line.startsWith("#")) continue;
+            String[] f = line.split("\t");
+            if (formatCol >= 0 && !f[formatCol].equals("gamecert")) continue;
+            r.add(new String[] {manifest.getParent().toString(), f[0], f[verdictCol], f[ruleCol]});
+        }
+        return r;
+    }
+
+    static DynamicTest same(String[] row) {
+        return DynamicTest.dynamicTest(row[1] + " -> " + row[2] + " " + row[3], () -> {
+            Path file = Paths.get(row[0]).resolve(row[1]);
+            assertTrue(Files.isRegularFile(file), "missing " + file);
+            SparkVerifier.Settings s = new SparkVerifier.Settings();
+            if (file.toString().endsWith(".gscm")) {
+                CompositeVerifier.Outcome one = CompositeVerifier.verify(file, new Options(), null);
+                CompositeVerifier.Outcome spark = SparkVerifier.composite(sc, file, s, null);
+                assertEquals(row[2], spark.verdict().name().toLowerCase(Locale.ROOT), () -> file + ": " + spark.error);
+                assertEquals(one.verdict(), spark.verdict());
+                assertEquals(one.error, spark.error);
+                if (one.composition != null) {
+                    assertNotNull(spark.composition);
+                    assertEquals(one.composition.compositeId, spark.composition.compositeId);
+                    assertEquals(String.valueOf(one.composition.violation), String.valueOf(spark.composition.violation));
+                    assertEquals(one.composition.violationPart, spark.composition.violationPart);
+                    assertEquals(String.valueOf(one.composition.partViolation), String.valueOf(spark.composition.partViolation));
+                    assertEquals(one.composition.stillOpenCount(), spark.composition.stillOpenCount());
+                }
+                if (row[2].equals("rejected")) assertEquals(row[3], spark.composition.violation.rule());
+                assertEquals(Arrays.deepToString(one.census), Arrays.deepToString(spark.census));
+                assertEquals(Arrays.toString(one.union), Arrays.toString(spark.union));
+                assertEquals(one.parts.size(), spark.parts.size());
+                for (int i = 0; i < one.parts.size(); i++) assertEquals(one.parts.get(i).status, spark.parts.get(i).status);
+                return;
+            }
+            Options o = new Options();
+            o.threads = 2;
+            Result one = Verifier.verify(file, o);
+            Result spark = SparkVerifier.certificate(sc, file, s);
+            assertEquals(row[2], spark.verdict.name().toLowerCase(Locale.ROOT), () -> file + ": " + spark.firstViolation() + " " + spark.errorMessage);
+            if (row[2].equals("rejected")) assertEquals(row[3], spark.firstViolation().rule());
+            assertEquals(one.verdict, spark.verdict);
+            assertEquals(String.valueOf(one.firstViolation()), String.valueOf(spark.firstViolation()));
+            assertEquals(one.violations.size(), spark.violations.size());
+            assertEquals(one.commitment, spark.commitment);
+            assertEquals(one.errorMessage, spark.errorMessage);
+            assertEquals(one.entries, spark.entries);
+            assertEquals(one.region, spark.region);
+            assertEquals(one.unreached, spark.unreached);
+            assertEquals(one.census.size(), spark.census.size());
+            for (int i = 0; i < one.census.size(); i++) assertEquals(Arrays.toString(one.census.get(i)), Arrays.toString(spark.census.get(i)));
+            assertEquals(one.conclusion == null, spark.conclusion == null);
+            if (one.conclusion != null) assertEquals(one.conclusion.commitmentId(), spark.conclusion.commitmentId());
+        });
+    }
+
+    @TestFactory
+    List<DynamicTest> auditCorpus() throws IOException {
+        List<DynamicTest> t = new ArrayList<>();
+        for (String[] row : rows(ROOT.resolve("testdata/manifest.tsv"), 2, 3, 1)) t.add(same(row));
+        assertTrue(t.size() >= 40, "corpus rows: " + t.size());
+        return t;
+    }
+
+    @TestFactory
+    List<DynamicTest> specVectors() throws IOException {
+        List<DynamicTest> t = new ArrayList<>();
+        for (String[] row : rows(ROOT.resolve("format-spec/vectors/vectors.tsv"), 1, 2, -1)) t.add(same(row));
+        assertTrue(t.size() >= 80, "vectors: " + t.size());
+        return t;
+    }
+}
