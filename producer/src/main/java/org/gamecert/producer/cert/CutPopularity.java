@@ -120,6 +120,11 @@ final class CutPopularity implements AutoCloseable {
         if (file != null) Files.deleteIfExists(file);
     }
 
+    /** No counts: every child counts 1 (for a layer where no cut is chosen by counts). */
+    static CutPopularity none() {
+        return new CutPopularity(new Table(16), 1);
+    }
+
     /** Counts in memory, however large the popular children grow (tests, unbounded solves). */
     static CutPopularity count(Game game, NeedFiles.Source needs, long budgetBytes) throws IOException {
         return count(game, needs, budgetBytes, Long.MAX_VALUE, null);

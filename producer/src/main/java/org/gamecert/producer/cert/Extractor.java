@@ -246,7 +246,12 @@ public final class Extractor {
             List<java.nio.file.Path> runs = new ArrayList<>();
             // The counts live as long as the layer: in memory they take at most half of the next
             // layer's share of the budget, beyond that they are read from a file in the spill directory.
-            cutPopularity = CutPopularity.count(game, s.needs, Math.max(needBudget, CutPopularity.MIN_COUNTING_BYTES),
+            // No cut is chosen among counted children where every child is a leaf (it has one more
+            // disc: the layer just above the leaves, the largest one) or in the open layer of a
+            // split: counting there would cost a child and its canonical form per move for nothing.
+            boolean countNothing = open || (leafEmpties > 0 && game.cells - d <= leafEmpties + 1);
+            cutPopularity = countNothing ? CutPopularity.none()
+                    : CutPopularity.count(game, s.needs, Math.max(needBudget, CutPopularity.MIN_COUNTING_BYTES),
                     spillDir == null ? Long.MAX_VALUE : needBudget / 2,
                     spillDir == null ? null : spillDir.resolve("popular-" + d + ".bin"));
             if (cutPopularity.inFile()) {
