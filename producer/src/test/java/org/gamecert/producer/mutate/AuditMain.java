@@ -34,7 +34,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class AuditMain {
     /** A campaign input: a game and a root, solved in a mode. */
-    record Input(String name, String game, String board, String mode) {}
+    /** A valid input: solved at its board in its mode; leafEmpties > 0 makes a mode-3 file (SPEC §9.1). */
+    record Input(String name, String game, String board, String mode, int leafEmpties) {
+        Input(String name, String game, String board, String mode) { this(name, game, board, mode, 0); }
+    }
 
     static class Tally {
         long mutants, rejected, expectedRule, equivalent, notApplicable, slowestNanos;
@@ -77,7 +80,8 @@ public final class AuditMain {
                 err.println("audit: solving " + in.name + " (" + in.game + ", " + in.mode + ") ...");
                 ByteArrayOutputStream sink = new ByteArrayOutputStream();
                 int rc = ProduceMain.run(new String[]{"solve", "--game", in.game, "--board", in.board, "--mode", in.mode,
-                        "--threads", "1", "--tt-mb", "64", "-q", "--out", cert.toString()}, new PrintStream(sink), err);
+                        "--leaf-empties", Integer.toString(in.leafEmpties), "--threads", "1", "--tt-mb", "64", "-q",
+                        "--out", cert.toString()}, new PrintStream(sink), err);
                 if (rc != 0) { err.println("error: could not solve " + in.name); return 2; }
             }
             Result base = Verifier.verify(cert, new Options());
@@ -210,6 +214,9 @@ public final class AuditMain {
         l.add(new Input("connect4-4x4-mid", "connect4:4x4", board(c44, playout(c44, 4, new Random(seed + 4))), "semi-strong"));
         l.add(new Input("connect4-5x4-mid-weak", "connect4:5x4", board(c54, playout(c54, 6, new Random(seed + 5))), "weak"));
         l.add(new Input("connect4-6x5-mid", "connect4:6x5", board(c65, playout(c65, 14, new Random(seed + 3))), "semi-strong"));
+        // Weak with endgame leaves (mode 3): the inputs of the leaf-entry and leaf-empties-changed classes.
+        l.add(new Input("othello6-10empties-leaves4", "othello:6x6", board(o6, playout(o6, 22, new Random(seed + 6))), "weak", 4));
+        l.add(new Input("connect4-5x4-mid-leaves3", "connect4:5x4", board(c54, playout(c54, 9, new Random(seed + 7))), "weak", 3));
         return l;
     }
 
