@@ -18,26 +18,11 @@ public final class SparkMain implements Runnable {
     /** Runs the command; returns the exit code (scripts/verify's codes). Never throws. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         CommandLine cl = new CommandLine(new SparkMain());
-        cl.setOut(new java.io.PrintWriter(out, true));
-        cl.setErr(new java.io.PrintWriter(err, true));
         for (CommandLine sub : cl.getSubcommands().values()) {
             Object o = sub.getCommand();
             if (o instanceof Streams s) s.streams(out, err);
         }
-        cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("error: " + ex.getMessage() + " (see --help)");
-            return ERROR;
-        });
-        cl.setExecutionExceptionHandler((ex, c, p) -> {
-            err.println("error: internal error: " + ex);
-            return ERROR;
-        });
-        try {
-            return cl.execute(args);
-        } catch (Throwable t) {
-            err.println("error: internal error: " + t);
-            return ERROR;
-        }
+        return org.gamecert.verifier.cli.CommandRunner.execute(cl, args, out, err, ERROR);
     }
 
     @Override

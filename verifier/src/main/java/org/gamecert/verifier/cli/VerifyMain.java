@@ -85,23 +85,7 @@ public final class VerifyMain implements Callable<Integer> {
         VerifyMain cmd = new VerifyMain();
         cmd.out = out;
         cmd.err = err;
-        CommandLine cl = new CommandLine(cmd);
-        cl.setOut(new java.io.PrintWriter(out, true));
-        cl.setErr(new java.io.PrintWriter(err, true));
-        cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("error: " + ex.getMessage() + " (see --help)");
-            return ERROR;
-        });
-        cl.setExecutionExceptionHandler((ex, c, p) -> {
-            err.println("error: internal error: " + ex);
-            return ERROR;
-        });
-        try {
-            return cl.execute(args);
-        } catch (Throwable t) {
-            err.println("error: internal error: " + t);
-            return ERROR;
-        }
+        return CommandRunner.execute(new CommandLine(cmd), args, out, err, ERROR);
     }
 
     @Override
