@@ -21,7 +21,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Checks a certificate, a composite or peer 6x6 tables on Spark (local[*] unless --master is given) and prints what"
                 + " scripts/verify prints.",
-            "A certificate is one Spark task (the kernel over the whole file in an executor); a composite's parts are Spark"
+            "A certificate: pass 1 (hash chain, counts, key order) by the kernel in the driver, then its layers from the"
+                + " root's down, each cut into slices of blocks checked by kernels in the executors, child lookups joined by key"
+                + " across them (--whole-file: one task for the whole file). A composite's parts are Spark"
                 + " tasks, composed by the kernel in the driver. On a cluster, PATH (and a composite's parts) must be on a path"
                 + " every executor can read.",
             "Peer tables (a directory, .csv or .tar): one Spark task per table pair n, n+1, each with its own peer kernel.",
@@ -35,6 +37,14 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
 
     @Option(names = "--partitions", paramLabel = "N", description = "Spark partitions for a composite's parts (default: one per part).")
     int partitions;
+
+    @Option(names = "--slice-entries", paramLabel = "N", description = "A certificate's layers are checked in slices of about N"
+            + " entries across the executors (default " + org.gamecert.spark.verify.SparkSliced.DEFAULT_SLICE_ENTRIES + ").")
+    long sliceEntries;
+
+    @Option(names = "--whole-file", description = "Check a certificate as one Spark task (the kernel over the whole file in one"
+            + " executor) instead of in slices.")
+    boolean wholeFile;
 
     @Option(names = "--json", description = "Print one JSON object on stdout instead of the human report.")
     boolean json;
@@ -78,6 +88,13 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
             return SparkMain.ERROR;
         }
         s.partitions = partitions;
+        if (sliceEntries < 0) {
+            err.println("error: --slice-entries must be at least 1");
+            return SparkMain.ERROR;
+        }
+        s.sliceEntries = sliceEntries;
+        s.wholeFile = wholeFile;
+        s.progress = quiet || json ? null : err;
         if (maxMemory != null) {
             s.maxMemory = parseSize(maxMemory);
             if (s.maxMemory <= 0) {
@@ -138,7 +155,7 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
             out.flush();
             return Reports.exitCode(c.verdict());
         }
-        Result r = SparkVerifier.certificate(sc, path, s);
+        Result r = wholeFile ? SparkVerifier.certificate(sc, path, s) : SparkVerifier.sliced(sc, path, s);
         print(r);
         if (r.verdict == Result.Verdict.ERROR && r.entries == 0 && !Reports.looksLike(path).startsWith("a gamecert"))
             err.println("note: " + path + " was read as a certificate; its content looks like " + Reports.looksLike(path));

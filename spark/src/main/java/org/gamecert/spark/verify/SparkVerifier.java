@@ -35,6 +35,33 @@ public final class SparkVerifier {
         /** Table budget per task in bytes; 0: fitted to the executor's heap. */
         public long maxMemory;
         public boolean strict, all;
+        /** A certificate as one task (the kernel over the whole file) rather than in slices. */
+        public boolean wholeFile;
+        /** Entries per slice of a layer (0: SparkSliced.DEFAULT_SLICE_ENTRIES). */
+        public long sliceEntries;
+        /** Progress of a sliced pass 2, or null. */
+        public java.io.PrintStream progress;
+    }
+
+    /**
+     * A certificate in slices: pass 1 (chain, counts, order) by the kernel in the driver, pass 2
+     * layer by layer across the executors (SparkSliced), the trailer and census in the driver.
+     * A file the kernel does not let be sliced (a violation in pass 1, --all, a part, mode 4) is
+     * checked as one task (certificate).
+     */
+    public static Result sliced(JavaSparkContext sc, Path file, Settings s) {
+        long t0 = System.nanoTime();
+        Options o = new Options();
+        o.threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        o.strict = s.strict;
+        o.all = s.all;
+        o.maxViolationsPerRule = s.all ? 10 : 1;
+        if (s.maxMemory > 0) o.maxMemory = s.maxMemory;
+        if (s.all) return certificate(sc, file, s);
+        o.sliced = new SparkSliced(sc, s.sliceEntries, s.progress);
+        Result r = org.gamecert.verifier.engine.Verifier.verify(file, o);
+        r.nanos = System.nanoTime() - t0;
+        return r;
     }
 
     /** A certificate: one task; the kernel in the executor uses the executor's cores. */

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The Spark engine in local[2] against the single-machine verifier over the audit corpus
+ * The Spark engine in local[2], a certificate as one task and in slices of 40 entries (SparkSliced),
+ * against the single-machine verifier over the audit corpus
  * (testdata/manifest.tsv, its certificates) and the format's vectors (format-spec/vectors,
  * composites included): the same verdict as listed, and the same outcome as scripts/verify's
  * engine: verdict, first violation (rule, block, layer, entry, position, message), census,
@@ -85,7 +86,14 @@ class SparkVerifyEquivalenceTest {
             Options o = new Options();
             o.threads = 2;
             Result one = Verifier.verify(file, o);
-            Result spark = SparkVerifier.certificate(sc, file, s);
+            sameResult(row, file, one, SparkVerifier.certificate(sc, file, s));
+            s.sliceEntries = 40; // several slices per layer, most layers
+            sameResult(row, file, one, SparkVerifier.sliced(sc, file, s));
+        });
+    }
+
+    static void sameResult(String[] row, Path file, Result one, Result spark) {
+        {
             assertEquals(row[2], spark.verdict.name().toLowerCase(Locale.ROOT), () -> file + ": " + spark.firstViolation() + " " + spark.errorMessage);
             if (row[2].equals("rejected")) assertEquals(row[3], spark.firstViolation().rule());
             assertEquals(one.verdict, spark.verdict);
@@ -100,7 +108,7 @@ class SparkVerifyEquivalenceTest {
             for (int i = 0; i < one.census.size(); i++) assertEquals(Arrays.toString(one.census.get(i)), Arrays.toString(spark.census.get(i)));
             assertEquals(one.conclusion == null, spark.conclusion == null);
             if (one.conclusion != null) assertEquals(one.conclusion.commitmentId(), spark.conclusion.commitmentId());
-        });
+        }
     }
 
     @TestFactory

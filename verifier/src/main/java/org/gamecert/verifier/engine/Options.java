@@ -23,6 +23,19 @@ public final class Options implements Cloneable {
     /** The composite the file is checked as part compositePart of (Kernel.partOf), or null. */
     public org.gamecert.verifier.kernel.format.Manifest composite;
     public int compositePart = -1;
+    /**
+     * Pass 2 in slices by another engine (Spark; SlicedVerifier), when the kernel allows it
+     * (Kernel.sliceable: pass 1 found nothing, no --all, not a part, not mode 4); null: here.
+     */
+    public SlicedPass2 sliced;
+
+    /** Runs pass 2 as slices (Slices) and gives their results to the kernel (JoinedLayer). */
+    public interface SlicedPass2 {
+        /** firstOcc/firstMover: each block's first key, noted in pass 1. */
+        void run(org.gamecert.verifier.kernel.Kernel kernel, Slices.Job job, long[] firstOcc,
+                long[] firstMover) throws java.io.IOException;
+    }
+
     /** Told about progress now and then; may be null. */
     public Progress progress;
 

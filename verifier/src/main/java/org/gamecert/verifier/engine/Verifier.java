@@ -57,7 +57,7 @@ public final class Verifier {
         }) : null;
         Result outcome;
         try (Container ct = new Container(path)) {
-            if (ct.isCertificate()) outcome = new Run(ct, options, res, pool, faults).run();
+            if (ct.isCertificate()) outcome = new Run(path, ct, options, res, pool, faults).run();
             else outcome = error(res, "not a certificate (no gamecert HEADER frame at the start of the file)");
         } catch (Kernel.Stop stop) {
             outcome = Result.withVerdict(res, Result.Verdict.REJECTED);
@@ -96,6 +96,7 @@ public final class Verifier {
     }
 
     private static final class Run {
+        final Path path;
         final Container ct;
         final Options opt;
         final Result res;
@@ -115,7 +116,8 @@ public final class Verifier {
         EntryChecker main;
         EntryChecker[] workers; // a block's entries on several threads (--threads > 1, first violation only)
 
-        Run(Container ct, Options opt, Result res, ExecutorService pool, Faults faults) {
+        Run(Path path, Container ct, Options opt, Result res, ExecutorService pool, Faults faults) {
+            this.path = path;
             this.ct = ct;
             this.opt = opt;
             this.res = res;
@@ -136,7 +138,15 @@ public final class Verifier {
             workers = new EntryChecker[Math.max(1, opt.threads)];
             for (int t = 0; t < workers.length; t++) workers[t] = kernel.newChecker(true);
             pass1();
-            pass2();
+            if (opt.sliced != null && kernel.sliceable()) {
+                kernel.endStreaming();
+                kernel.beginPass2();
+                opt.sliced.run(kernel, new Slices.Job(path, kernel.layout(), opt.strict),
+                        firstOcc, firstMover);
+                kernel.endPass2();
+            } else {
+                pass2();
+            }
             kernel.trailer(ct);
             kernel.census(ct);
             res.peakTableBytes = budget.peak - budget.fixed; // layer tables, flags, block list
@@ -225,11 +235,25 @@ public final class Verifier {
                 int layer = kernel.startBlock(it.rec, p);
                 budget.resize(0, 128, layer); // the record, its chain value, the list's slot
                 kernel.acceptBlock(it.rec, p);
+                if (opt.sliced != null) noteFirstKey(it.rec, p);
                 progress(1, it.rec.frameOffset, ct.size, p.count);
                 spare.add(p);
             }
             kernel.endPass1();
             layersDone = kernel.layers();
+        }
+
+        // each block's first key, for the slices of a sliced pass 2 (Slices.plan)
+        long[] firstOcc = new long[64], firstMover = new long[64];
+
+        void noteFirstKey(BlockRecord rec, Payload p) {
+            int b = (int) rec.index;
+            if (b >= firstOcc.length) {
+                firstOcc = Arrays.copyOf(firstOcc, 2 * b);
+                firstMover = Arrays.copyOf(firstMover, 2 * b);
+            }
+            firstOcc[b] = p.count > 0 ? p.occ[0] : 0;
+            firstMover[b] = p.count > 0 ? p.mover[0] : 0;
         }
 
         /** Progress: of `of`, `at` are done (pass 1: file offsets; pass 2: entries). */

@@ -19,7 +19,6 @@ public final class EntryChecker {
     // what is known of a move's child, beside a kind: a terminal position, no entry found, or
     // (layer below in key-range segments) an entry in another segment
     static final int TERMINAL_KIND = 0x100, MISSING = -1, ELSEWHERE = -2;
-    private static final VarHandle BYTES = MethodHandles.arrayElementVarHandle(byte[].class);
 
     private final Kernel kernel;
     private final Game game;
@@ -33,6 +32,8 @@ public final class EntryChecker {
     final KeySet terminals = new KeySet();
     /** Connect Four: terminal positions below that bound evidence reaches (§10.3 term_d). */
     final KeySet proofTerminals = new KeySet();
+    /** A slice (LayerCheck.mark): the marks its answers send to the layer below. */
+    final Marks marks = new Marks();
 
     // scratch for one entry's moves, in TB order
     private final int[] mCode = new int[64], mType = new int[64], mKind = new int[64];
@@ -125,7 +126,7 @@ public final class EntryChecker {
         if (open != Payload.isOpen(k))
             throw kernel.engineFault("layer " + d + ": entry " + index
                     + " handed over with another kind byte than was read");
-        if (!positionRules(occ, quiet, pass.check.flags[(int) index]) || open) return;
+        if (!positionRules(occ, quiet, pass.check.flagOf(index)) || open) return;
         mv = p.move[i] & 0xFF;
         if (Payload.hasMove(k) && (mv >= game.moveCodes || ((legal >>> mv) & 1) == 0)) {
             if (!quiet) report(Rule.MOVE_1, "stored move " + (mv >= game.moveCodes ? "code " + mv
@@ -136,7 +137,7 @@ public final class EntryChecker {
         hi = p.hi[i];
         byte[] carry = pass.check.carry;
         best = carry == null ? Integer.MIN_VALUE : carry[(int) index];
-        flags = pass.check.flags[(int) index] & 0xFF;
+        flags = pass.check.flagOf(index) & 0xFF;
         n = 0;
         star = -1;
         children(false);
@@ -259,9 +260,7 @@ public final class EntryChecker {
                         chi = type == Game.CHILD ? -answer.lo : answer.hi;
                         int needs = type == Game.PASS_CHILD ? Kernel.passNeeds(need) : need;
                         int bits = needs | (flags & REACHED);
-                        int at = (int) (range.base() + answer.index);
-                        if (bits != 0)
-                            BYTES.getAndBitwiseOr(pass.check.childFlags, at, (byte) bits);
+                        pass.check.mark(this, range.base() + answer.index, bits, answer);
                     }
                 }
             }

@@ -101,6 +101,14 @@ public final class Kernel {
     byte[] flagsOfNextLayer; // the flags the layer just checked gave its children
     private final boolean[] layerChecked = new boolean[67];
     Violation found; // the first violation of pass 2, reported when it ends
+    /** Layers checked in slices (JoinedLayer): the next one due, the marks sent to each. */
+    private int nextJoined = -1;
+    private boolean joined, wholeLayerBegun;
+    final long[][] sentTo = new long[67][2];
+    /** The fingerprint of the Layout this kernel made (layout) or adopted (adopt); or null. */
+    byte[] adopted;
+    private Layout ownLayout;
+    private boolean sliceBegun;
     private boolean pass2Ended;
     /** The checkers made for this run (their terminal positions are gathered per layer). */
     final List<EntryChecker> checkers = new ArrayList<>();
@@ -560,7 +568,74 @@ public final class Kernel {
 
     /** Pass 2 of layer li: its entries against the layer below (see LayerCheck). */
     public LayerCheck beginLayer(int li) {
+        if (joined) throw engineFault("a whole layer after layers checked in slices");
+        wholeLayerBegun = true;
         return new LayerCheck(this, li, flagsOfNextLayer);
+    }
+
+    // ------------------------------------------------------------------ slices (SPEC §11.1)
+
+    /**
+     * The file's layout after pass 1, for kernels in other JVMs that check slices of its layers
+     * (adopt, beginSlice); this kernel then tallies each layer from their results (JoinedLayer).
+     * Only for a file whose pass 1 found nothing, checked for its first violation: not a part,
+     * not mode 4, no entry that pass 2 would number otherwise than pass 1.
+     */
+    public Layout layout() {
+        if (ownLayout != null) return ownLayout;
+        if (!sliceable()) throw engineFault("this check cannot be made in slices");
+        ownLayout = new Layout(this);
+        adopted = ownLayout.fingerprint();
+        return ownLayout;
+    }
+
+    /** Whether pass 2 can be made in slices (layout). */
+    public boolean sliceable() {
+        boolean ok = !streaming && !anyViolation && !all && !part && !ranked && regionKeys == null
+                && engineFault == null && !wholeLayerBegun;
+        for (int li = 0; li < nLayers; li++) ok &= !lReread[li];
+        return ok;
+    }
+
+    /** Another kernel's layout of this file (read its header first): to check one slice. */
+    public void adopt(Layout l) {
+        if (h == null || blocks > 0 || nLayers > 0 || all || part || ranked || regionKeys != null)
+            throw engineFault("a layout adopted by a kernel that is not fresh");
+        nLayers = l.layers;
+        for (int li = 0; li < nLayers; li++) {
+            lDiscs[li] = l.discs[li];
+            lFirst[li] = l.first[li];
+            lEnd[li] = l.end[li];
+            lSize[li] = l.size[li];
+        }
+        blockList.addAll(l.blockList());
+        rootFound = l.rootFound;
+        rootIndex = l.rootIndex;
+        streaming = false;
+        adopted = l.fingerprint();
+    }
+
+    /**
+     * Pass 2 of blocks [firstBlock, endBlock) of layer li, in a kernel that adopted the layout:
+     * flags come as marks (LayerCheck.receive) and go as marks (LayerCheck.marks); the result is
+     * LayerCheck.endSlice. One slice per kernel.
+     */
+    public LayerCheck beginSlice(int li, int firstBlock, int endBlock) {
+        if (adopted == null || ownLayout != null || sliceBegun || li < 0 || li >= nLayers
+                || firstBlock < lFirst[li] || endBlock <= firstBlock || endBlock > lEnd[li])
+            throw engineFault("a slice outside the layout, or a second slice for one kernel");
+        sliceBegun = true;
+        return new LayerCheck(this, li, firstBlock, endBlock, null, true);
+    }
+
+    /** Pass 2 of layer li from its slices' results; the layers shallowest first, each once. */
+    public JoinedLayer beginJoinedLayer(int li) {
+        layout();
+        if (!joined && !wholeLayerBegun) nextJoined = nLayers - 1;
+        joined = true;
+        if (li != nextJoined) throw engineFault("layer " + li + " joined out of order");
+        nextJoined--;
+        return new JoinedLayer(this, li);
     }
 
     /** Whether layer li's flags come from the layer above it (else the engine reserves them). */

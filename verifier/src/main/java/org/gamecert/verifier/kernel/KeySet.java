@@ -40,6 +40,25 @@ final class KeySet {
         for (int i = 0; i < occ.length; i++) if (occ[i] != 0) keys.add(occ[i], mover[i]);
     }
 
+    /** The keys, as pairs occ, mover (a slice's result, SliceResult). */
+    long[] toArray() {
+        long[] out = new long[2 * size];
+        int n = 0;
+        for (int i = 0; i < occ.length; i++)
+            if (occ[i] != 0) {
+                out[n++] = occ[i];
+                out[n++] = mover[i];
+            }
+        return out;
+    }
+
+    /** Adds the pairs of toArray that except does not hold. */
+    void addPairs(long[] pairs, KeySet except) {
+        for (int i = 0; i + 1 < pairs.length; i += 2)
+            if (except == null || !except.contains(pairs[i], pairs[i + 1]))
+                add(pairs[i], pairs[i + 1]);
+    }
+
     void clear() {
         occ = new long[16];
         mover = new long[16];

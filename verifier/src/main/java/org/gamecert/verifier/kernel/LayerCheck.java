@@ -1,6 +1,8 @@
 package org.gamecert.verifier.kernel;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
@@ -16,14 +18,28 @@ import org.gamecert.verifier.kernel.format.Payload;
  * to see every entry of this layer once, in key order.
  */
 public final class LayerCheck {
+    private static final VarHandle BYTES = MethodHandles.arrayElementVarHandle(byte[].class);
     private static final List<String> POSITION_RULES = List.of(Rule.POS_1, Rule.POS_2, Rule.POS_3,
             Rule.MOVE_1);
 
     final Kernel kernel;
     final int li, below, discs;
     final long size;
-    final byte[] flags;      // this layer's, given by the layer above (or fresh at the top)
-    final byte[] childFlags; // the layer below's, marked by this layer's entries
+    /**
+     * The blocks [firstBlock, endBlock) this check covers, entries base .. base + count - 1 of
+     * the layer: the whole layer, or one slice of it (a cluster engine, beginSlice).
+     */
+    final int firstBlock, endBlock;
+    final long base, count;
+    final boolean sliced;
+    /** This check's entries' flags, given by the layer above (or fresh at the top). */
+    final byte[] flags;
+    final byte[] childFlags; // the layer below's, marked by this layer's entries; null in a slice
+    /** A slice: the marks its entries were sent by the layer above (SPEC §11.1), by index. */
+    private long[] inIndex = new long[0], inDigest = new long[0];
+    private byte[] inFlags = new byte[0];
+    private int inSize, inNext;
+    private final Marks taken = new Marks();
     byte[] carry;            // layer below in ranges: the maximum over the moves of earlier ranges
     BitSet tbReported;       // --all, in ranges: entries whose R-TB-1 was reported
     /** Open entries with a region need: not counted in region_d (SPEC §10.3), LayerPass. */
@@ -34,21 +50,91 @@ public final class LayerCheck {
     private boolean everyPassComplete = true;
     private int passesOpen;
 
+    /** The whole layer li, with the flags the layer above gave (null: fresh). */
     LayerCheck(Kernel kernel, int li, byte[] flagsFromAbove) {
+        this(kernel, li, kernel.lFirst[li], kernel.lEnd[li], flagsFromAbove, false);
+    }
+
+    /**
+     * Blocks [firstBlock, endBlock) of layer li; a slice (sliced) takes its flags as marks
+     * (take) and sends its own as marks, else the flags are arrays over whole layers.
+     */
+    LayerCheck(Kernel kernel, int li, int firstBlock, int endBlock, byte[] flagsFromAbove,
+            boolean sliced) {
         this.kernel = kernel;
         this.li = li;
         this.below = kernel.below(li);
         this.discs = kernel.lDiscs[li];
         this.size = kernel.lSize[li];
-        flags = flagsFromAbove != null ? flagsFromAbove : new byte[(int) size];
-        if (flags.length != size) throw kernel.engineFault("flags of another layer");
+        this.firstBlock = firstBlock;
+        this.endBlock = endBlock;
+        long before = 0, in = 0; // the layer's entries in blocks before the slice, in it
+        for (int b = kernel.lFirst[li]; b < endBlock; b++)
+            if (b < firstBlock) before += kernel.blockList.get(b).count;
+            else in += kernel.blockList.get(b).count;
+        this.sliced = sliced;
+        base = sliced ? before : 0;
+        count = sliced ? in : size;
+        flags = flagsFromAbove != null ? flagsFromAbove : new byte[(int) count];
+        if (flags.length != count) throw kernel.engineFault("flags of another layer");
         int rootFlags = EntryChecker.REACHED | kernel.rootNeeds; // the seeds of R (SPEC §10.1)
-        if (kernel.rootFound && discs == kernel.rootDiscs && kernel.rootIndex < flags.length)
-            flags[(int) kernel.rootIndex] |= (byte) rootFlags;
-        childFlags = below >= 0 ? new byte[(int) kernel.lSize[below]] : null;
+        long root = kernel.rootIndex - base;
+        if (kernel.rootFound && discs == kernel.rootDiscs && root >= 0 && root < count)
+            flags[(int) root] |= (byte) rootFlags;
+        childFlags = below >= 0 && !sliced ? new byte[(int) kernel.lSize[below]] : null;
         for (EntryChecker c : kernel.checkers) {
             c.terminals.clear();
             c.proofTerminals.clear();
+        }
+    }
+
+    /** The flags of entry index of the layer (SPEC §10.1, §10.2). */
+    byte flagOf(long index) {
+        return flags[(int) (index - base)];
+    }
+
+    /** Marks flags for the layer below's entry at, whose record the answer a gave. */
+    void mark(EntryChecker c, long at, int bits, ChildLookup.Answer a) {
+        if (sliced) c.marks.add(at, Marks.digest(a.occ, a.mover, a.kind, a.lo, a.hi),
+                bits); // a slice: every answer is sent, so that the layer below checks it
+        else if (bits != 0) BYTES.getAndBitwiseOr(childFlags, (int) at, (byte) bits);
+    }
+
+    /**
+     * A slice: the marks the layer above sent to it (Marks), in increasing order of index; taken
+     * block by block (take) before the block's entries are checked.
+     */
+    public void receive(long[] index, long[] digest, byte[] bits, int n) {
+        if (!sliced || inSize > 0 || passesOpen > 0 || tiling.previous != null)
+            throw kernel.engineFault("marks given to a check that is not a fresh slice");
+        for (int i = 1; i < n; i++)
+            if (index[i] < index[i - 1])
+                throw kernel.engineFault("the marks for layer " + discs + " are not in order");
+        inIndex = index.clone();
+        inDigest = digest.clone();
+        inFlags = bits.clone();
+        inSize = n;
+    }
+
+    /**
+     * A slice: the marks for the m entries of p, entries from .. from + m - 1 of the layer. Each
+     * must name one of them by index and carry the digest of its record: an answer the layer
+     * above was given is then this record, the file's (SPEC §11.1).
+     */
+    void take(Payload p, long from, int m) {
+        while (inNext < inSize && inIndex[inNext] < from + m) {
+            long at = inIndex[inNext];
+            if (at < from)
+                throw kernel.engineFault("a mark for entry " + at + " of layer " + discs
+                        + " that is not in its slice");
+            int i = (int) (at - from);
+            long digest = Marks.digest(p.occ[i], p.mover[i], p.kind[i], p.lo[i], p.hi[i]);
+            if (digest != inDigest[inNext])
+                throw kernel.engineFault("the layer above was answered for entry " + at
+                        + " of layer " + discs + " with another record than the file's");
+            flags[(int) (at - base)] |= inFlags[inNext];
+            taken.count(at, digest, inFlags[inNext]);
+            inNext++;
         }
     }
 
@@ -65,6 +151,8 @@ public final class LayerCheck {
      */
     public LayerPass pass(KeyRange range, ChildLookup lookup) {
         tiling.next(range, "layer " + discs + "'s layer below");
+        if (sliced && !(range.first() && range.last()))
+            throw kernel.engineFault("a slice of layer " + discs + " checked against key ranges");
         if (!(range.first() && range.last()) && carry == null)
             throw kernel.engineFault("layer " + discs
                     + " checked in ranges without carrying the maximum");
@@ -175,6 +263,46 @@ public final class LayerCheck {
         if (discs + 1 < kernel.proofTerminals.length)
             kernel.proofTerminals[discs + 1] += proofTerminals.size();
         kernel.flagsOfNextLayer = childFlags;
+    }
+
+    /**
+     * A slice's pass 2 is over: what the kernel that read the file needs to tally the layer
+     * (JoinedLayer), made here from this kernel's own checks. The marks to send are the
+     * checkers' (marks).
+     */
+    public SliceResult endSlice() {
+        if (!sliced) throw kernel.engineFault("a whole layer ended as a slice");
+        boolean complete = tiling.done && everyPassComplete && passesOpen == 0;
+        if (best == null && !complete)
+            throw kernel.engineFault("the slice of layer " + discs + " in blocks " + firstBlock
+                    + ".." + (endBlock - 1) + " was not checked in full");
+        if (best == null && inNext != inSize)
+            throw kernel.engineFault("a mark for an entry after the slice of layer " + discs
+                    + " in blocks " + firstBlock + ".." + (endBlock - 1));
+        long region = 0, unreached = 0, firstUnreached = -1;
+        for (int i = 0; i < count; i++) {
+            if ((flags[i] & Kernel.NEEDS) != 0) region++;
+            if ((flags[i] & EntryChecker.REACHED) == 0 && unreached++ == 0)
+                firstUnreached = base + i;
+        }
+        KeySet terminals = new KeySet(), proofTerminals = new KeySet();
+        long sentA = 0, sentB = 0;
+        for (EntryChecker c : kernel.checkers) {
+            terminals.addAll(c.terminals, null);
+            proofTerminals.addAll(c.proofTerminals, null);
+            sentA += c.marks.sumA;
+            sentB += c.marks.sumB;
+        }
+        return new SliceResult(kernel.adopted, li, firstBlock, endBlock, base, count, best,
+                region, unreached, firstUnreached, terminals.toArray(), proofTerminals.toArray(),
+                new long[] {sentA, sentB, taken.sumA, taken.sumB});
+    }
+
+    /** A slice: the marks its entries send to the layer below (one Marks per checker). */
+    public java.util.List<Marks> marks() {
+        java.util.List<Marks> out = new java.util.ArrayList<>();
+        for (EntryChecker c : kernel.checkers) out.add(c.marks);
+        return out;
     }
 
     /** That the key ranges an engine gives for a layer tile it: nothing missing, nothing twice. */

@@ -30,7 +30,8 @@ public final class LayerPass {
         this.range = range;
         this.lookup = lookup;
         keep = new Kernel.Keep(check.discs);
-        nextBlock = check.kernel.lFirst[check.li];
+        nextBlock = check.firstBlock;
+        count = check.base;
     }
 
     /**
@@ -40,7 +41,7 @@ public final class LayerPass {
      */
     public int block(int b, Payload p) {
         Kernel kernel = check.kernel;
-        if (blockOpen || b != nextBlock || p.block != b || b >= kernel.lEnd[check.li])
+        if (blockOpen || b != nextBlock || p.block != b || b >= check.endBlock)
             throw kernel.engineFault("layer " + check.discs + ": block " + b
                     + " handed over where block "
                     + nextBlock + " was due");
@@ -61,6 +62,7 @@ public final class LayerPass {
         }
         base = count;
         count += m;
+        check.take(p, base, m); // a slice's marks from the layer above (none otherwise)
         if (range.first()) noteRegion(p, m);
         limit = check.best == null ? check.size : check.best.entry();
         if (base >= limit) {
@@ -83,8 +85,8 @@ public final class LayerPass {
     private void noteRegion(Payload p, int m) {
         Kernel kernel = check.kernel;
         if (kernel.openEntries.total() == 0 && kernel.regionKeys == null) return;
-        for (int i = 0; i < m && base + i < check.flags.length; i++) {
-            if ((check.flags[(int) (base + i)] & Kernel.NEEDS) == 0) continue;
+        for (int i = 0; i < m && base + i - check.base < check.count; i++) {
+            if ((check.flagOf(base + i) & Kernel.NEEDS) == 0) continue;
             if (kernel.wasOpen(p.occ[i], p.mover[i], p.kind[i])) check.openInRegion++;
             else if (kernel.regionKeys != null) kernel.regionKeys.add(p.occ[i], p.mover[i]);
         }
@@ -132,7 +134,7 @@ public final class LayerPass {
     public void end() {
         if (ended) throw check.kernel.engineFault("layer " + check.discs + ": a pass ended twice");
         ended = true;
-        boolean allBlocks = nextBlock == check.kernel.lEnd[check.li] && count == check.size;
+        boolean allBlocks = nextBlock == check.endBlock && count == check.base + check.count;
         check.passEnded(!blockOpen && (stopped || allBlocks));
     }
 }

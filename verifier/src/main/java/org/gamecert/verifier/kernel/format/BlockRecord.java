@@ -5,7 +5,8 @@ package org.gamecert.verifier.kernel.format;
  * exact, as long: never clamped or narrowed, so that range checks and the hash chain (SPEC §3)
  * see the bytes as written. A user narrows one to int only after the rule that bounds it held.
  */
-public final class BlockRecord {
+public final class BlockRecord implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     public final long index;      // 0-based block index
     public final long layer, count, rawLen, compLen; // u32 as read
     public final byte[] chain;    // stored h_i
