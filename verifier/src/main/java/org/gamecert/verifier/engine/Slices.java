@@ -61,8 +61,7 @@ public final class Slices {
 
         void add(long o, long m) {
             int mask = seen.length - 1;
-            long h = (o * 0x9E3779B97F4A7C15L) ^ (m * 0xC2B2AE3D27D4EB4FL);
-            int i = (int) (h ^ (h >>> 29)) & mask;
+            int i = hash(o, m) & mask;
             for (; seen[i] != 0; i = (i + 1) & mask)
                 if (occ[seen[i] - 1] == o && mover[seen[i] - 1] == m) return;
             if (n == occ.length) {
@@ -79,8 +78,7 @@ public final class Slices {
             seen = new int[seen.length * 2];
             int mask = seen.length - 1;
             for (int j = 0; j < n; j++) {
-                long h = (occ[j] * 0x9E3779B97F4A7C15L) ^ (mover[j] * 0xC2B2AE3D27D4EB4FL);
-                int i = (int) (h ^ (h >>> 29)) & mask;
+                int i = hash(occ[j], mover[j]) & mask;
                 while (seen[i] != 0) i = (i + 1) & mask;
                 seen[i] = j + 1;
             }
@@ -211,6 +209,13 @@ public final class Slices {
         }
         for (Requests r : to) if (r != null) out.add(r);
         return out;
+    }
+
+    /** A key's hash for open addressing: every bit of both words reaches the low bits. */
+    static int hash(long occ, long mover) {
+        long h = occ * 0x9E3779B97F4A7C15L + mover;
+        h = (h ^ (h >>> 32)) * 0xD6E8FEB86659FD93L;
+        return (int) (h ^ (h >>> 32));
     }
 
     /** The slice whose key range holds the key: the last whose first key is not after it. */
@@ -400,8 +405,7 @@ public final class Slices {
 
         private int slot(long o, long m) {
             int mask = occ.length - 1;
-            long h = (o * 0x9E3779B97F4A7C15L) ^ (m * 0xC2B2AE3D27D4EB4FL);
-            int i = (int) (h ^ (h >>> 29)) & mask;
+            int i = hash(o, m) & mask;
             while (occ[i] != 0 && (occ[i] != o || mover[i] != m)) i = (i + 1) & mask;
             return i;
         }
