@@ -31,8 +31,9 @@ public final class SlicedVerifier implements Options.SlicedPass2 {
     }
 
     @Override
-    public void run(Kernel kernel, Slices.Job job, long[] firstOcc, long[] firstMover)
+    public void run(Kernel kernel, Slices.Job honestJob, long[] firstOcc, long[] firstMover)
             throws IOException {
+        Slices.Job job = faults.job(honestJob);
         Map<Integer, List<Slices.MarkBatch>> marksIn = new HashMap<>();
         for (int li = kernel.layers() - 1; li >= 0; li--) {
             int below = kernel.below(li);
@@ -70,6 +71,11 @@ public final class SlicedVerifier implements Options.SlicedPass2 {
     /** What a faulty engine would do at each step (tests: the kernel must catch it). */
     interface SliceFaults {
         SliceFaults NONE = new SliceFaults() {};
+
+        /** The file and layout the slices' kernels are given. */
+        default Slices.Job job(Slices.Job honest) {
+            return honest;
+        }
 
         default List<Slices.Answers> answers(List<Slices.Answers> honest) {
             return honest;

@@ -583,9 +583,10 @@ public final class Kernel {
      */
     public Layout layout() {
         if (ownLayout != null) return ownLayout;
-        if (!sliceable()) throw engineFault("this check cannot be made in slices");
+        if (!sliceable() || adopted != null)
+            throw engineFault("this check cannot be made in slices");
         ownLayout = new Layout(this);
-        adopted = ownLayout.fingerprint();
+        adopted = ownLayout.fingerprint(firstChain);
         return ownLayout;
     }
 
@@ -612,7 +613,7 @@ public final class Kernel {
         rootFound = l.rootFound;
         rootIndex = l.rootIndex;
         streaming = false;
-        adopted = l.fingerprint();
+        adopted = l.fingerprint(firstChain);
     }
 
     /**

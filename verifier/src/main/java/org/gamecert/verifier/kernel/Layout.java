@@ -31,9 +31,13 @@ public final class Layout implements java.io.Serializable {
         rootIndex = k.rootIndex;
     }
 
-    /** SHA-256 over every field, in a fixed order. */
-    byte[] fingerprint() {
+    /**
+     * SHA-256 over every field, in a fixed order, after h_0 (the header's hash, SPEC §3) of the
+     * kernel that takes it: a kernel that read another header cannot match the one that made it.
+     */
+    byte[] fingerprint(byte[] headerChain) {
         MessageDigest md = Kernel.sha256();
+        md.update(headerChain);
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(64);
         b.putInt(layers).put((byte) (rootFound ? 1 : 0)).putLong(rootIndex);
         md.update(b.array(), 0, b.position());

@@ -226,6 +226,41 @@ class SlicedVerifierTest {
         }
     }
 
+    /**
+     * The slices' kernels read another file whose blocks are the same but whose header is not
+     * (here: another root value): the header's hash is in the layout's fingerprint, so the
+     * results are refused (without it, every slice but block 0's would decode against the
+     * layout's chain values and be checked under that other header).
+     */
+    @Test
+    void slicesReadingAnotherHeaderAreRefused() throws Exception {
+        TinySolver othello = new TinySolver(1, 4, 4, 1, null);
+        long[] start = othello.othelloStart();
+        TestCert cert = othello.build(start[0], start[1], 1);
+        cert.maxBlockEntries = 7;
+        byte[] bytes = cert.write();
+        Path file = dir.resolve("cert.gsc");
+        Files.write(file, bytes);
+        // the header content starts after the 8-byte frame header; root_value follows magic,
+        // version, family, width, height, utility, symmetry, mode, tb_len, tb, two 8-byte boards
+        int tbLen = bytes[8 + 12] & 0xFF;
+        int rootValue = 8 + 13 + tbLen + 16;
+        byte[] other = bytes.clone();
+        other[rootValue]++;
+        Path otherFile = dir.resolve("other-header.gsc");
+        Files.write(otherFile, other);
+        assertEquals(Result.Verdict.VERIFIED, Verifier.verify(file, sliced(20)).verdict);
+        Options o = new Options();
+        o.sliced = new SlicedVerifier(20, new SlicedVerifier.SliceFaults() {
+            public Slices.Job job(Slices.Job honest) {
+                return new Slices.Job(otherFile, honest.layout, honest.strict);
+            }
+        });
+        Result r = Verifier.verify(file, o);
+        assertEquals(Result.Verdict.ERROR, r.verdict, r.errorMessage);
+        assertTrue(r.errorMessage.startsWith("engine fault: "), r.errorMessage);
+    }
+
     /** On every corpus file and vector: no fault verifies what the honest engine does not. */
     @TestFactory
     List<DynamicTest> neverVerifiedWhereTheHonestEngineDoesNot() throws Exception {
