@@ -20,7 +20,7 @@ public final class EntryChecker {
     // (layer below in key-range segments) an entry in another segment
     static final int TERMINAL_KIND = 0x100, MISSING = -1, ELSEWHERE = -2;
 
-    private final Kernel kernel;
+    final Kernel kernel;
     private final Game game;
     /** Worker: keeps its first violation (the pass picks the earliest) instead of reporting it. */
     final boolean worker;

@@ -60,6 +60,7 @@ public final class Kernel {
     int rootDiscs;
     long rootOcc, rootMover; // the root's canonical key
     private byte[] headerContent, firstChain;
+    private boolean headerRead;
 
     // pass 1: the file read in order
     private long lastLayer = -1;
@@ -109,7 +110,9 @@ public final class Kernel {
     byte[] adopted;
     private Layout ownLayout;
     private boolean sliceBegun;
-    private boolean pass2Ended;
+    private boolean pass2Begun, pass2Ended;
+    /** Numbers each block handed to a pass (LayerPass), so that a checker's range names one. */
+    long blockSerial;
     /** The checkers made for this run (their terminal positions are gathered per layer). */
     final List<EntryChecker> checkers = new ArrayList<>();
     private String engineFault;
@@ -170,6 +173,11 @@ public final class Kernel {
         EngineFault(String message) {
             super("engine fault: " + message, null, false, false);
         }
+    }
+
+    /** Whether an engine fault or a violation was recorded (a slice's kernel must have neither). */
+    boolean faultedOrViolated() {
+        return engineFault != null || anyViolation;
     }
 
     /** Records an engine fault (so that no later step can verify) and returns it to throw. */
@@ -236,6 +244,8 @@ public final class Kernel {
 
     /** R-HDR-1 (the content), R-HDR-2 (the root); the chain's start h_0 (SPEC §3). */
     public void header(Container ct) throws IOException {
+        if (headerRead) throw engineFault("the header read twice");
+        headerRead = true;
         try {
             headerContent = ct.readHeaderContent();
             h = Header.parse(headerContent);
@@ -562,13 +572,16 @@ public final class Kernel {
      * found before it: the last one found is reported (with --all: each as found, sorted).
      */
     public void beginPass2() {
+        if (pass2Begun) throw engineFault("pass 2 begun twice"); // found is kept once found
+        pass2Begun = true;
         flagsOfNextLayer = null;
         found = null;
     }
 
     /** Pass 2 of layer li: its entries against the layer below (see LayerCheck). */
     public LayerCheck beginLayer(int li) {
-        if (joined) throw engineFault("a whole layer after layers checked in slices");
+        if (joined || !pass2Begun)
+            throw engineFault("a whole layer before pass 2 or after layers checked in slices");
         wholeLayerBegun = true;
         return new LayerCheck(this, li, flagsOfNextLayer);
     }
@@ -632,6 +645,7 @@ public final class Kernel {
     /** Pass 2 of layer li from its slices' results; the layers shallowest first, each once. */
     public JoinedLayer beginJoinedLayer(int li) {
         layout();
+        if (!pass2Begun) throw engineFault("a layer joined before pass 2");
         if (!joined && !wholeLayerBegun) nextJoined = nLayers - 1;
         joined = true;
         if (li != nextJoined) throw engineFault("layer " + li + " joined out of order");

@@ -271,7 +271,9 @@ public final class LayerCheck {
      * checkers' (marks).
      */
     public SliceResult endSlice() {
-        if (!sliced) throw kernel.engineFault("a whole layer ended as a slice");
+        if (!sliced || kernel.faultedOrViolated()) // a slice's violations are its checkers'
+            throw kernel.engineFault("a whole layer ended as a slice, or a slice's kernel that"
+                    + " recorded a fault or a violation");
         boolean complete = tiling.done && everyPassComplete && passesOpen == 0;
         if (best == null && !complete)
             throw kernel.engineFault("the slice of layer " + discs + " in blocks " + firstBlock

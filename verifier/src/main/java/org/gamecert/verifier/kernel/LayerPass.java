@@ -69,7 +69,7 @@ public final class LayerPass {
             stopped = true;
             return -1;
         }
-        serial++;
+        serial = ++check.kernel.blockSerial; // unique in the run: ranges of one block
         block = b;
         kept = m;
         payload = p;
@@ -95,23 +95,40 @@ public final class LayerPass {
     /** Checks entries [from, to) of the current block with checker c,
             its one range of the block. */
     public void check(EntryChecker c, int from, int to) {
-        if (!c.enter()) throw check.kernel.engineFault("a checker used by two threads at once");
+        Kernel kernel = check.kernel;
+        if (c.kernel != kernel || (check.sliced && !c.worker))
+            throw kernel.engineFault("a checker of another kernel, or one that reports (a slice)");
+        if (!c.enter()) throw kernel.engineFault("a checker used by two threads at once");
+        boolean done = false;
         try {
-            c.rangeSerial = serial;
-            c.rangeFrom = from;
-            c.rangeTo = to;
+            if (c.rangeSerial == serial)
+                throw kernel.engineFault("a checker given two ranges of one block");
             c.first = null;
             for (int i = Math.max(0, from); i < to && base + i < limit; i++)
                 c.checkEntry(this, block, payload, i, base + i);
+            done = true;
         } catch (Kernel.Stop stop) {
+            done = true;
             if (!c.worker) throw stop; // a worker's violation is in c.first
         } finally {
+            // the range counts as checked only when its check ended: an engine that breaks a
+            // check off (an answer that throws) cannot have the range, nor the layer, complete
+            if (done) {
+                c.rangeSerial = serial;
+                c.rangeFrom = from;
+                c.rangeTo = to;
+            } else {
+                kernel.engineFault("the check of a range of block " + block + " broke off");
+            }
             c.leave();
         }
     }
 
     /** The block's ranges were checked by these checkers: they must tile it. */
     public void endBlock(EntryChecker... used) {
+        for (EntryChecker c : used)
+            if (c.kernel != check.kernel)
+                throw check.kernel.engineFault("a checker of another kernel");
         EntryChecker[] byStart = used.clone();
         Arrays.sort(byStart,
                 Comparator.comparingInt((EntryChecker c) -> c.rangeFrom)

@@ -32,9 +32,8 @@ public final class Marks {
 
     /** Counts one mark in the sums (sent or taken). */
     void count(long at, long dig, int bits) {
-        long a = mix(mix(0x13198A2E03707344L, at), dig ^ bits);
-        sumA += a;
-        sumB += mix(a, 0xA4093822299F31D0L);
+        sumA += mix(mix(0x13198A2E03707344L, at), dig ^ bits);
+        sumB += mix(mix(0xA4093822299F31D0L, dig), at ^ ((long) bits << 56));
     }
 
     void add(long at, long dig, int bits) {
