@@ -57,7 +57,8 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
     Path tmp;
 
     @Option(names = "--slice-records", paramLabel = "N", description = "Peer tables only: records of a table per Spark task (default:"
-            + " 1M at least, else the biggest table in two slices per core; a .tar.zst: 4M).")
+            + " all records over the cores, at most half the biggest table, at least 1M; a .tar.zst: 4M). Each task reads all of"
+            + " table n+1: fewer, bigger slices read less.")
     long sliceRecords;
 
     @Option(names = "--metrics", description = "Print the Spark jobs' costs on stderr (tasks, run and CPU time, result and shuffle bytes, peak memory).")

@@ -32,8 +32,8 @@ public final class PeerOptions {
 
     /**
      * Records of table n per slice when a runner checks the tables in slices (each a task); ≤ 0:
-     * 1 M at least, else the biggest table in two slices per task the runner runs at once (a
-     * streamed archive: 4 M, as it is spooled before its sizes are known).
+     * all the records over the tasks the runner runs at once, but at most half the biggest table
+     * and at least 1 M (a streamed archive: 4 M, as it is spooled before its sizes are known).
      */
     public long sliceRecords;
 

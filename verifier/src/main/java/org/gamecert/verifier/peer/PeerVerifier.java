@@ -145,16 +145,20 @@ public final class PeerVerifier {
     public interface SliceRunner {
         java.util.List<SliceRun> check(PeerOptions options, Path input, java.util.List<Slice> slices) throws IOException;
 
-        /** Tasks the engine runs at once (the default slice size aims at two slices per task on the biggest table). */
+        /** Tasks the engine runs at once (for the default slice size). */
         default int parallelism() {
             return 1;
         }
     }
 
-    /** Records per slice when options give none: 1 M at least, else the biggest table in 2 × parallelism slices. */
-    static long defaultSliceRecords(long biggest, int parallelism) {
-        long per = (biggest + 2L * parallelism - 1) / (2L * parallelism);
-        return Math.max(1L << 20, per);
+    /**
+     * Records per slice when options give none: about one slice per task the runner runs at once
+     * over all the records (each slice's task loads all of table n+1, so more slices cost more),
+     * but the biggest table in two slices at least, and 1 M records at least.
+     */
+    static long defaultSliceRecords(long biggest, long total, int parallelism) {
+        long perTask = (total + parallelism - 1) / parallelism;
+        return Math.max(1L << 20, Math.min((biggest + 1) / 2, perTask));
     }
 
     /**
@@ -336,9 +340,13 @@ public final class PeerVerifier {
         Set<Integer> given = new HashSet<>();
         for (int t : tables) given.add(t);
         if (opt.runner != null && opt.state == null) {
-            long biggest = 0;
-            for (int t : tables) biggest = Math.max(biggest, s.byteSize(t) / PeerCodec.RECORD_BYTES);
-            long per = opt.sliceRecords > 0 ? opt.sliceRecords : defaultSliceRecords(biggest, opt.runner.parallelism());
+            long biggest = 0, total = 0;
+            for (int t : tables) {
+                long records = s.byteSize(t) / PeerCodec.RECORD_BYTES;
+                biggest = Math.max(biggest, records);
+                total += records;
+            }
+            long per = opt.sliceRecords > 0 ? opt.sliceRecords : defaultSliceRecords(biggest, total, opt.runner.parallelism());
             runSlices(s, opt.input, per);
             return;
         }
