@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * breaks its contract in one way at a time on one slice of one table: a slice dropped, a slice's
  * result given back twice (for itself and for the next), the results of two slices exchanged, a
  * task that read records of the slice before it (overlap) or skipped records (gap), a task that
- * checked fewer records than its slice holds (wrong count). None ends VERIFIED: each is an error
+ * checked fewer records than its slice holds (wrong count), a task that loaded another table n+1
+ * than the other slices of its table (another input). None ends VERIFIED: each is an error
  * naming the kernel's rule (PEER-SLICE-1..3). Without a fault the same runner verifies, with
  * several slices per table, and the same slices over a mutant give the single-machine rejection.
  */
@@ -27,7 +28,7 @@ class PeerSliceFaultTest {
     static final int VICTIM = 33; // 1530 records: 8 slices of 200
     static final long SLICE = 200;
 
-    enum Fault { NONE, DROPPED, DUPLICATED, EXCHANGED, OVERLAP, GAP, WRONG_COUNT }
+    enum Fault { NONE, DROPPED, DUPLICATED, EXCHANGED, OVERLAP, GAP, WRONG_COUNT, OTHER_CHILD }
 
     /** The runner: every slice checked by checkSlice; the fault hits slices 1..3 of VICTIM. */
     static PeerVerifier.SliceRunner runner(Fault f, int[] slicesSeen) {
@@ -38,7 +39,9 @@ class PeerSliceFaultTest {
                 boolean hit = s.table() == VICTIM && s.serial() == 2;
                 long shift = hit && f == Fault.OVERLAP ? -5 : hit && f == Fault.GAP ? 5 : 0;
                 long extra = hit && f == Fault.WRONG_COUNT ? -1 : 0;
-                SliceRun r = PeerVerifier.checkSlice(opt, input, s, shift, extra);
+                // OTHER_CHILD: slice 1 of table 30 checked against the mutant's table 31
+                boolean other = f == Fault.OTHER_CHILD && s.table() == 30 && s.serial() == 1;
+                SliceRun r = PeerVerifier.checkSlice(opt, other ? MUTANT : input, s, shift, extra);
                 if (s.table() == VICTIM) victim.put(s.serial(), r);
                 if (!(hit && f == Fault.DROPPED)) out.add(r);
                 slicesSeen[0] = Math.max(slicesSeen[0], s.serial() + 1);
@@ -106,6 +109,7 @@ class PeerSliceFaultTest {
         expected.put(Fault.OVERLAP, "PEER-SLICE-3: slice 2 of table 33");
         expected.put(Fault.GAP, "PEER-SLICE-3: slice 2 of table 33");
         expected.put(Fault.WRONG_COUNT, "PEER-SLICE-2: slice 2 of table 33 (records 400+200) was checked with 199");
+        expected.put(Fault.OTHER_CHILD, "PEER-SLICE-2: table 31 was loaded with 505 records by slice 1 of table 30");
         for (Fault f : Fault.values()) {
             if (f == Fault.NONE) continue;
             PeerResult r = run(VALID, f, new int[1]);

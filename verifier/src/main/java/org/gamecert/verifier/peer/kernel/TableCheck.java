@@ -181,7 +181,8 @@ public final class TableCheck {
             if (!r.childrenLoaded) continue;
             if (slicesLoadedChildren && (r.childAdmitted != slicesChildAdmitted
                     || r.childSum != slicesChildSum))
-                throw kernel.fault("table " + (n + 1) + " was loaded with " + r.childAdmitted
+                throw kernel.fault(PeerRule.SLICE_2 + ": table " + (n + 1) + " was loaded with "
+                        + r.childAdmitted
                         + " records by " + r.slice + ", with " + slicesChildAdmitted
                         + " by a slice before it" + (r.childAdmitted == slicesChildAdmitted
                                 ? " of another content" : ""));
@@ -190,9 +191,11 @@ public final class TableCheck {
             slicesChildSum = r.childSum;
         }
         if (!complete && finding == null)
-            throw kernel.fault("table " + n + ": a slice was not checked in full");
+            throw kernel.fault(PeerRule.SLICE_2 + ": table " + n + ": a slice was not checked"
+                    + " in full");
         if (childGiven && complete && !slicesLoadedChildren)
-            throw kernel.fault("table " + n + ": its slices never loaded table " + (n + 1));
+            throw kernel.fault(PeerRule.SLICE_2 + ": table " + n + ": its slices never loaded"
+                    + " table " + (n + 1));
         if (finding != null) kernel.found(finding);
     }
 
