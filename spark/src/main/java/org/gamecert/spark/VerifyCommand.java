@@ -26,7 +26,9 @@ import picocli.CommandLine.Parameters;
                 + " across them (--whole-file: one task for the whole file). A composite's parts are Spark"
                 + " tasks, composed by the kernel in the driver. On a cluster, PATH (and a composite's parts) must be on a path"
                 + " every executor can read.",
-            "Peer tables (a directory, .csv or .tar): one Spark task per table pair n, n+1, each with its own peer kernel.",
+            "Peer tables (a directory, .csv, .tar, .tar.zst or split .tar.zst parts): one Spark task per slice of a table n"
+                + " (--slice-records records of it) against table n+1, each with its own peer kernel; a .tar.zst is read once"
+                + " by the driver into slice files in --tmp, which every executor must then read.",
             "Exit codes: 0 verified; 1 rejected; 2 unreadable input, bad usage, Spark failure or internal error; 3 incomplete."})
 public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams {
     @Parameters(index = "0", paramLabel = "PATH", description = "A certificate (.gsc) or a composite (directory or .gscm).")
@@ -61,8 +63,13 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
     @Option(names = "--root", paramLabel = "TEXT", description = "Peer tables only: the root position (as scripts/verify).")
     String root;
 
-    @Option(names = "--tmp", paramLabel = "DIR", description = "Peer tables only: temporary files of the pair tasks (a path each executor can write).")
+    @Option(names = "--tmp", paramLabel = "DIR", description = "Peer tables only: temporary files of the slice tasks, and the slice spool of a .tar.zst (a path every executor can read and write).")
     Path tmp;
+
+    @Option(names = "--slice-records", paramLabel = "N", description = "Peer tables only: records of a table per Spark task (default:"
+            + " all records over the cores, at most half the biggest table, at least 1M; a .tar.zst: 4M). Each task reads all of"
+            + " table n+1: fewer, bigger slices read less.")
+    long sliceRecords;
 
     @Option(names = "--metrics", description = "Print the Spark jobs' costs on stderr (tasks, run and CPU time, result and shuffle bytes, peak memory).")
     boolean metrics;
@@ -118,9 +125,17 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
             err.println("error: " + (root != null ? "--root" : "--tmp") + " applies to peer tables only, but " + path + " is read as a " + kind);
             return SparkMain.ERROR;
         }
-        if (kind.equals("peer") && !Files.isDirectory(path) && !path.toString().endsWith(".csv") && !path.toString().endsWith(".tar")) {
-            err.println("error: " + path + ": spark-verify reads peer tables from a directory, a .csv or a .tar (every executor"
-                    + " opens its pair there); unpack a .tar.zst or its split parts first (cat parts | zstd -d | tar x), or use scripts/verify");
+        if (!kind.equals("peer") && sliceRecords != 0) {
+            err.println("error: --slice-records applies to peer tables only, but " + path + " is read as a " + kind);
+            return SparkMain.ERROR;
+        }
+        if (!kind.equals("certificate") && (sliceEntries != 0 || wholeFile)) {
+            err.println("error: " + (wholeFile ? "--whole-file" : "--slice-entries") + " applies to a certificate only, but "
+                    + path + " is read as a " + kind);
+            return SparkMain.ERROR;
+        }
+        if (sliceRecords < 0) {
+            err.println("error: --slice-records must be at least 1");
             return SparkMain.ERROR;
         }
         try (JavaSparkContext sc = SparkSessions.open(master, "gamecert verify " + path.getFileName())) {
@@ -140,6 +155,7 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
             o.root = root;
             o.tmp = tmp;
             o.maxMemory = s.maxMemory;
+            o.sliceRecords = sliceRecords;
             o.progress = quiet ? null : err;
             PeerResult r = SparkPeer.verify(sc, o, partitions);
             if (json) out.println(PeerReport.json(r));

@@ -85,5 +85,11 @@ class SparkMainTest {
         assertEquals(2, spark("verify", "x.gsc", "--max-memory", "lots").rc());
         assertEquals(2, spark("nonsense").rc());
         assertEquals(2, spark("verify", ROOT.resolve("testdata/valid/othello4x4-10discs.gsc").toString(), "--root", "x").rc());
+        Run slices = spark("verify", ROOT.resolve("testdata/valid/othello4x4-10discs.gsc").toString(), "--slice-records", "5");
+        assertEquals(2, slices.rc());
+        assertTrue(slices.err().contains("--slice-records applies to peer tables only"), slices.err());
+        Run negative = spark("verify", ROOT.resolve("testdata/peer/valid/othello6-10empties").toString(), "--slice-records", "-1");
+        assertEquals(2, negative.rc());
+        assertTrue(negative.err().contains("--slice-records must be at least 1"), negative.err());
     }
 }

@@ -1,40 +1,43 @@
 package org.gamecert.spark.verify;
 
 import java.io.Serializable;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.gamecert.verifier.peer.PeerOptions;
 import org.gamecert.verifier.peer.PeerResult;
 import org.gamecert.verifier.peer.PeerVerifier;
-import org.gamecert.verifier.peer.TableResult;
-import scala.Tuple2;
+import org.gamecert.verifier.peer.SliceRun;
+import org.gamecert.verifier.peer.kernel.Slice;
 
 /**
- * The published 6×6 tables on Spark: one Spark task per table pair (table n against n+1), each
- * with a peer kernel of its own in the executor (PeerVerifier.checkTable: the same sound rules
- * as scripts/verify, CUT/ALL included, table n+1 in key ranges within the task as memory
- * requires). The driver's PeerVerifier takes the tables in ascending order through the peer
- * kernel's restart path (PeerKernel.prior), stops at the first violation as scripts/verify does,
- * requires each table n+1 to be the one pair n loaded, scans the root and lets the kernel
- * conclude. Inputs: a directory of tables, a .csv or a .tar on a path every executor reads.
+ * The published 6×6 tables on Spark: one Spark task per slice of a table (a key range of table
+ * n's records, as the driver's peer kernel asks for them), each with a peer kernel of its own in
+ * the executor (PeerVerifier.checkSlice: the same sound rules as scripts/verify, CUT/ALL
+ * included, its slice against all of table n+1, in key ranges within the task as memory
+ * requires). The driver's PeerVerifier hands each table's slices back to its kernel
+ * (TableSlices: they must tile the table, PEER-SLICE-1..3), in ascending table order, stops at
+ * the first violation as scripts/verify does, scans the root and lets the kernel conclude.
+ * Inputs: a directory of tables, a .csv or a .tar on a path every executor reads; a .tar.zst or
+ * its split parts are read once by the driver into a spool of slice files in --tmp (SliceSpool),
+ * which must then be a path every executor reads.
  */
 public final class SparkPeer {
     private SparkPeer() {}
 
     /** What a task needs to rebuild its PeerOptions (no streams, no paths objects). */
     static final class Spec implements Serializable {
-        private static final long serialVersionUID = 1L;
+        private static final long serialVersionUID = 2L;
         final String input, root, tmp;
         final long maxMemory, rangeRecords;
         final int threads, slots;
 
-        Spec(PeerOptions o, int threads, int slots) {
+        Spec(PeerOptions o, Path input, int threads, int slots) {
             this.slots = Math.max(1, slots);
-            input = o.input.toAbsolutePath().toString();
+            this.input = input.toAbsolutePath().toString();
             root = o.root;
             tmp = o.tmp == null ? null : o.tmp.toAbsolutePath().toString();
             maxMemory = o.maxMemory;
@@ -56,39 +59,36 @@ public final class SparkPeer {
         }
     }
 
-    /** Bytes of tables n and n+1 in a directory of tables (0 when not a directory: the order then stays). */
-    static long pairBytes(Path input, int n) {
-        long b = 0;
-        for (int t = n; t <= n + 1; t++) {
-            Path f = input.resolve("optimal_reopening_ab_table_all_" + t + ".txt");
-            try {
-                if (java.nio.file.Files.isDirectory(input) && java.nio.file.Files.isRegularFile(f)) b += java.nio.file.Files.size(f);
-            } catch (java.io.IOException e) {
-                // the task reports what cannot be read
-            }
+    /** Bytes of table n in a directory of tables (0 when not a directory: the order then stays). */
+    static long tableBytes(Path input, int n) {
+        Path f = input.resolve("optimal_reopening_ab_table_all_" + n + ".txt");
+        try {
+            return Files.isDirectory(input) && Files.isRegularFile(f) ? Files.size(f) : 0;
+        } catch (java.io.IOException e) {
+            return 0; // the task reports what cannot be read
         }
-        return b;
     }
 
-    /** Verifies peer tables with their pairs as Spark tasks (partitions: 0 = one per pair). */
+    /** Verifies peer tables with their slices as Spark tasks (partitions: 0 = one per slice). */
     public static PeerResult verify(JavaSparkContext sc, PeerOptions o, int partitions) {
-        o.runner = (opt, tables, childGiven) -> {
-            int slices = Math.max(1, Math.min(tables.length, partitions > 0 ? partitions : tables.length));
-            boolean local = sc.master().startsWith("local");
-            int slots = local ? sc.defaultParallelism() : sc.getConf().getInt("spark.executor.cores", 1);
-            Spec spec = new Spec(opt, 1, slots);
-            List<Tuple2<Integer, Boolean>> pairs = new ArrayList<>();
-            for (int i = 0; i < tables.length; i++) pairs.add(new Tuple2<>(tables[i], childGiven[i]));
-            // biggest pairs first (Spark starts partitions in order): the longest tasks do not
-            // come last on a few cores; the order of the results does not depend on it
-            pairs.sort(java.util.Comparator.comparingLong((Tuple2<Integer, Boolean> p) -> -pairBytes(opt.input, p._1())));
-            List<Tuple2<Integer, TableResult>> got = sc.parallelize(pairs, slices)
-                    .mapToPair(p -> new Tuple2<>(p._1(), PeerVerifier.checkTable(spec.options(), p._1(), p._2()))).collect();
-            Map<Integer, TableResult> by = new HashMap<>();
-            for (Tuple2<Integer, TableResult> t : got) by.put(t._1(), t._2());
-            List<TableResult> out = new ArrayList<>();
-            for (int n : tables) out.add(by.get(n));
-            return out;
+        boolean local = sc.master().startsWith("local");
+        int slots = local ? sc.defaultParallelism() : sc.getConf().getInt("spark.executor.cores", 1);
+        o.runner = new PeerVerifier.SliceRunner() {
+            @Override
+            public List<SliceRun> check(PeerOptions opt, Path input, List<Slice> slices) {
+                Spec spec = new Spec(opt, input, 1, slots);
+                List<Slice> order = new ArrayList<>(slices);
+                // a task reads all of table n+1: those with the biggest child table first (Spark
+                // starts partitions in order), so that the longest do not come last
+                order.sort(Comparator.comparingLong((Slice s) -> -tableBytes(input, s.table() + 1)));
+                int n = Math.max(1, Math.min(order.size(), partitions > 0 ? partitions : order.size()));
+                return sc.parallelize(order, n).map(s -> PeerVerifier.checkSlice(spec.options(), Path.of(spec.input), s)).collect();
+            }
+
+            @Override
+            public int parallelism() {
+                return Math.max(1, sc.defaultParallelism());
+            }
         };
         return PeerVerifier.verify(o);
     }

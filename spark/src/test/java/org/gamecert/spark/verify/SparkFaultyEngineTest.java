@@ -16,15 +16,15 @@ import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.peer.PeerOptions;
 import org.gamecert.verifier.peer.PeerResult;
 import org.gamecert.verifier.peer.PeerVerifier;
-import org.gamecert.verifier.peer.TableResult;
+import org.gamecert.verifier.peer.SliceRun;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * A Spark engine that gets its tasks' results wrong cannot make a composite or peer tables
- * VERIFIED: results handed to the wrong parts, missing, or a table's tally that is not the table
- * its neighbour loaded. (The kernel's own FaultyEngineTest and PeerFaultyEngineTest cover the
+ * VERIFIED: results handed to the wrong parts or missing; a peer table's slices with a result
+ * missing or given back for another slice (PeerSliceFaultTest has every fault class). (The kernel's own FaultyEngineTest and PeerFaultyEngineTest cover the
  * feeding inside a task.)
  */
 class SparkFaultyEngineTest {
@@ -66,42 +66,59 @@ class SparkFaultyEngineTest {
         assertEquals(Result.Verdict.INCOMPLETE, missing.verdict());
     }
 
-    static PeerOptions peer(PeerVerifier.TableRunner runner) {
+    static PeerOptions peer(PeerVerifier.SliceRunner runner) {
         PeerOptions o = new PeerOptions();
         o.input = PEER;
         o.threads = 1;
+        o.sliceRecords = 300; // several slices per table
         o.runner = runner;
         return o;
     }
 
-    @Test
-    void peerTablesWithTalliesNotTheirsAreNotVerified() {
-        PeerVerifier.TableRunner honest = (opt, tables, childGiven) -> {
-            List<TableResult> out = new ArrayList<>();
-            for (int i = 0; i < tables.length; i++) out.add(PeerVerifier.checkTable(opt, tables[i], childGiven[i]));
-            return out;
+    /** The slices as Spark tasks, then passed through fault before the driver's kernel takes them. */
+    static PeerVerifier.SliceRunner spark(java.util.function.UnaryOperator<List<SliceRun>> fault) {
+        return (opt, input, slices) -> {
+            String at = input.toString();
+            List<SliceRun> got = sc.parallelize(slices, 4).map(s -> {
+                PeerOptions task = new PeerOptions();
+                task.threads = 1;
+                return PeerVerifier.checkSlice(task, Path.of(at), s);
+            }).collect();
+            return fault.apply(new ArrayList<>(got));
         };
-        assertEquals(PeerResult.Verdict.VERIFIED, PeerVerifier.verify(peer(honest)).verdict());
-        // a table's count not the one its parent table's check loaded
-        PeerResult altered = PeerVerifier.verify(peer((opt, tables, childGiven) -> {
-            List<TableResult> out = honest.check(opt, tables, childGiven);
-            out.get(out.size() - 1).records++;
-            return out;
-        }));
-        assertEquals(PeerResult.Verdict.ERROR, altered.verdict(), altered.error);
-        // a table left out
-        PeerResult lost = PeerVerifier.verify(peer((opt, tables, childGiven) -> {
-            List<TableResult> out = honest.check(opt, tables, childGiven);
-            out.set(1, null);
-            return out;
-        }));
+    }
+
+    @Test
+    void peerSlicesDroppedRepeatedOrMisplacedAreNotVerified() {
+        PeerResult good = PeerVerifier.verify(peer(spark(l -> l)));
+        assertEquals(PeerResult.Verdict.VERIFIED, good.verdict(), () -> good.error + " " + good.violation);
+        assertTrue(good.tables.stream().anyMatch(t -> t.slices >= 3), "several slices per table");
+        // a slice's result missing
+        PeerResult lost = PeerVerifier.verify(peer(spark(l -> {
+            l.remove(l.size() - 1);
+            return l;
+        })));
         assertEquals(PeerResult.Verdict.ERROR, lost.verdict(), lost.error);
-        // results in another order
-        PeerResult shuffled = PeerVerifier.verify(peer((opt, tables, childGiven) -> {
-            List<TableResult> out = honest.check(opt, tables, childGiven);
-            java.util.Collections.reverse(out);
+        assertTrue(lost.error.contains("PEER-SLICE-1") && lost.error.contains("never given back"), lost.error);
+        // every result given back for the slice after it (within its table), the last one twice
+        PeerResult shifted = PeerVerifier.verify(peer(spark(l -> {
+            List<SliceRun> out = new ArrayList<>();
+            for (SliceRun r : l) {
+                SliceRun moved = new SliceRun(r.slice);
+                moved.result = r.result;
+                for (SliceRun o : l)
+                    if (o.slice.table() == r.slice.table() && o.slice.serial() == r.slice.serial() - 1) moved.result = o.result;
+                out.add(moved);
+            }
             return out;
-        }));
-        assertEquals(PeerResult.Verdict.ERROR, shuffled.verdict(), shuffled.error);
+        })));
+        assertEquals(PeerResult.Verdict.ERROR, shifted.verdict(), shifted.error);
+        assertTrue(shifted.error.contains("PEER-SLICE-1") && shifted.error.contains("given back as the result of"), shifted.error);
+        // results in another order: taken by the slice they are for, so the same verdict
+        PeerResult reversed = PeerVerifier.verify(peer(spark(l -> {
+            java.util.Collections.reverse(l);
+            return l;
+        })));
+        assertEquals(PeerResult.Verdict.VERIFIED, reversed.verdict(), reversed.error);
     }
 }

@@ -52,6 +52,8 @@ final class PairChecker {
     private final int threads;
     private final Path tmp;
     private final PrintStream progress;
+    /** The records of table n read: from readBase, readLimit of them (−1: to the table's end). */
+    private long readBase, readLimit = -1;
 
     // The child range of the current pass.
     /** Per child: (order key without its bucket bytes) << 16 | child info; sorted. */
@@ -75,6 +77,17 @@ final class PairChecker {
         this.threads = threads;
         this.tmp = tmp;
         this.progress = progress;
+        if (check.slice() != null) {
+            readBase = check.slice().base();
+            readLimit = check.slice().last() ? -1 : check.slice().count();
+        }
+    }
+
+    /** Reads other records of table n than its slice's (tests of a faulty engine). */
+    PairChecker reading(long base, long limit) {
+        readBase = base;
+        readLimit = limit;
+        return this;
     }
 
     TableResult run() throws IOException, InterruptedException {
@@ -88,7 +101,8 @@ final class PairChecker {
         }
         int passes = !childGiven ? 1 : (int) Math.max(1, (childCount + rangeRecords - 1) / rangeRecords);
         long parentSize = parents.byteSize(n);
-        long parentCount = parentSize < 0 ? -1 : parentSize / RECORD_BYTES;
+        long parentCount = parentSize < 0 ? -1 : parentSize / RECORD_BYTES - readBase;
+        if (readLimit >= 0) parentCount = readLimit;
 
         InputStream childIn = childGiven ? children.open(n + 1) : null;
         ChildCursor cursor = childGiven ? new ChildCursor(childIn, check.children()) : null;
@@ -251,16 +265,19 @@ final class PairChecker {
 
     private void runPass(ParentPass pass, Path stateIn, Path stateOut, long parentCount, int passes)
             throws IOException, InterruptedException {
-        try (InputStream in = parents.open(n);
+        try (InputStream in = parents.openAt(n, readBase);
              InputStream sin = stateIn == null ? null : new BufferedInputStream(Files.newInputStream(stateIn), 1 << 16);
              OutputStream sout = stateOut == null ? null : new BufferedOutputStream(Files.newOutputStream(stateOut), 1 << 16)) {
             ArrayDeque<Future<Chunk>> inFlight = new ArrayDeque<>();
             long index = 0;
             long lastReport = System.nanoTime(), startNs = lastReport;
             int trailing = 0;
-            while (true) {
+            long left = readLimit < 0 ? Long.MAX_VALUE : readLimit * RECORD_BYTES;
+            while (left > 0) {
                 byte[] buf = new byte[chunkRecords * RECORD_BYTES];
-                int got = readFully(in, buf, 0, buf.length);
+                int want = (int) Math.min(buf.length, left);
+                int got = readFully(in, buf, 0, want);
+                left -= got;
                 if (got == 0) break;
                 int recs = got / RECORD_BYTES;
                 trailing = got % RECORD_BYTES;
@@ -281,7 +298,7 @@ final class PairChecker {
                     lastReport = System.nanoTime();
                     reportProgress(pass.index(), passes, index, parentCount, (lastReport - startNs) / 1e9);
                 }
-                if (trailing != 0 || got < buf.length) break;
+                if (trailing != 0 || got < want) break;
             }
             while (!inFlight.isEmpty()) collect(pass, inFlight.poll(), sout);
             pass.end(trailing);

@@ -26,9 +26,16 @@ public final class PeerOptions {
 
     /**
      * Another engine that checks the tables (the Spark module), each table n against n+1 with a
-     * kernel of its own (PeerVerifier.checkTable); null: this JVM's threads. Not with --state.
+     * kernel of its own (PeerVerifier.checkSlice: slices of a table, each its own task); null: this JVM's threads. Not with --state.
      */
-    public PeerVerifier.TableRunner runner;
+    public PeerVerifier.SliceRunner runner;
+
+    /**
+     * Records of table n per slice when a runner checks the tables in slices (each a task); ≤ 0:
+     * all the records over the tasks the runner runs at once, but at most half the biggest table
+     * and at least 1 M (a streamed archive: 4 M, as it is spooled before its sizes are known).
+     */
+    public long sliceRecords;
 
     public static final long BYTES_PER_CHILD = 8;
 

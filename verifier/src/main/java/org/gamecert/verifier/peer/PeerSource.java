@@ -22,6 +22,18 @@ public interface PeerSource extends Closeable {
     /** Table n's bytes (13-byte records), from the start. */
     InputStream open(int n) throws IOException;
 
+    /** Table n's bytes from its record of that index (a slice's first record, or the one before). */
+    default InputStream openAt(int n, long record) throws IOException {
+        InputStream in = open(n);
+        try {
+            in.skipNBytes(record * PeerCodec.RECORD_BYTES);
+        } catch (IOException e) {
+            in.close();
+            throw e;
+        }
+        return in;
+    }
+
     /**
      * Files or archive entries in the input that are neither a table nor SHA256SUMS: never read, so
      * never checked. The report names them (a table under an unexpected name would be one).

@@ -13,7 +13,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.gamecert.verifier.kernel.rules.OthelloRules;
 import org.gamecert.verifier.peer.kernel.PeerKernel;
+import org.gamecert.verifier.peer.kernel.Slice;
 import org.gamecert.verifier.peer.kernel.TableCheck;
+import org.gamecert.verifier.peer.kernel.TableSlices;
 
 /**
  * Verifies the published 6×6 Othello semi-strong tablebase in its own format (issue #5):
@@ -97,9 +99,11 @@ public final class PeerVerifier {
                     }
                     break;
                 default:
-                    streamed(in);
+                    if (opt.runner != null && opt.state == null) spooled(in);
+                    else streamed(in);
             }
-            if (result.violation == null) conclude();
+            if (concluded) { // (a spool's conclusion, drawn while it was there)
+            } else if (result.violation == null) conclude();
             else result.fail(PeerResult.Verdict.REJECTED);
         } catch (PeerInputException e) {
             result.violation = PeerViolation.first(result.violation, new PeerViolation(e.rule, e.layer, -1, null, e.getMessage()));
@@ -134,21 +138,41 @@ public final class PeerVerifier {
     // ---- table pairs -----------------------------------------------------------------------
 
     /**
-     * Checks tables on another engine: for each tables[i], table tables[i] against the next one
-     * (childGiven[i]: it is in the input) by checkTable, in any order and place; the results in
-     * the order of tables (null: not checked).
+     * Checks slices of tables on another engine: each slice (a key range of table n's records,
+     * asked for by the kernel's TableSlices) against table n+1 by checkSlice, in any order and
+     * place, each task opening the tables at input; a run per slice, in any order.
      */
-    public interface TableRunner {
-        java.util.List<TableResult> check(PeerOptions options, int[] tables, boolean[] childGiven) throws IOException;
+    public interface SliceRunner {
+        java.util.List<SliceRun> check(PeerOptions options, Path input, java.util.List<Slice> slices) throws IOException;
+
+        /** Tasks the engine runs at once (for the default slice size). */
+        default int parallelism() {
+            return 1;
+        }
     }
 
     /**
-     * One table n against n+1 with a peer kernel of its own (a task of another engine): the
-     * kernel's tally of it, its first finding, and table n+1 as loaded. Never throws: a failure
-     * is the result's error.
+     * Records per slice when options give none: about one slice per task the runner runs at once
+     * over all the records (each slice's task loads all of table n+1, so more slices cost more),
+     * but the biggest table in two slices at least, and 1 M records at least.
      */
-    public static TableResult checkTable(PeerOptions opt, int n, boolean childGiven) {
-        TableResult failed = new TableResult(n);
+    static long defaultSliceRecords(long biggest, long total, int parallelism) {
+        long perTask = (total + parallelism - 1) / parallelism;
+        return Math.max(1L << 20, Math.min((biggest + 1) / 2, perTask));
+    }
+
+    /**
+     * One slice of table n against n+1 with a peer kernel of its own (a task of another engine),
+     * the tables read at input (a directory, .csv or .tar, or a SliceSpool's directory). Never
+     * throws: a failure is the run's error.
+     */
+    public static SliceRun checkSlice(PeerOptions opt, Path input, Slice slice) {
+        return checkSlice(opt, input, slice, 0, 0);
+    }
+
+    /** checkSlice, reading shift records away from the slice's base and extra more (tests of a faulty engine). */
+    static SliceRun checkSlice(PeerOptions opt, Path input, Slice slice, long shift, long extra) {
+        SliceRun run = new SliceRun(slice);
         ExecutorService pool = null;
         try {
             long[] rootPosition = null;
@@ -166,77 +190,164 @@ public final class PeerVerifier {
             });
             Path tmp = opt.tmp != null ? opt.tmp : Path.of(System.getProperty("java.io.tmpdir"));
             Files.createDirectories(tmp);
-            PeerInput in = PeerInput.detect(opt.input);
-            try (PeerSource s = in.kind == PeerInput.Kind.DIRECTORY ? new DirectorySource(in.path)
-                    : in.kind == PeerInput.Kind.CSV ? CsvSource.read(in.path, opt.budgetBytes())
-                    : in.kind == PeerInput.Kind.TAR ? new TarSource(in.path) : null) {
-                if (s == null) throw new IOException("a streamed archive is not read by table: " + in.description());
-                TableCheck check = k.beginTable(n, childGiven);
-                TableResult r = new PairChecker(check, s, s, opt.effectiveRangeRecords(), pool, threads, tmp, null).run();
-                r.contentSum = check.contentSum();
-                if (childGiven && r.violation == null) {
-                    r.childAdmitted = check.children().admitted();
-                    r.childContentSum = check.children().contentSum();
+            try (PeerSource s = taskSource(opt, input)) {
+                int n = slice.table();
+                byte[] previous = null;
+                long from = slice.base() + shift;
+                if (from > 0) { // the record before the slice, for PEER-ORDER-1 at its first record
+                    previous = new byte[PeerCodec.RECORD_BYTES];
+                    try (InputStream in = s.openAt(n, from - 1)) {
+                        if (PairChecker.readFully(in, previous, 0, previous.length) != previous.length)
+                            throw new IOException("table " + n + " ends before " + slice);
+                    }
                 }
-                return r;
+                TableCheck check = k.beginSlice(slice, previous);
+                long limit = slice.last() ? -1 : slice.count() + extra;
+                PairChecker pc = new PairChecker(check, s, s, opt.effectiveRangeRecords(), pool, threads, tmp, null);
+                TableResult r = pc.reading(from, limit).run();
+                run.result = check.sliceResult();
+                run.childRecords = r.childRecords;
+                run.passes = r.passes;
+                run.seconds = r.seconds;
             }
-        } catch (PeerInputException e) {
-            failed.violation = new PeerViolation(e.rule, e.layer, -1, null, e.getMessage());
-        } catch (PeerKernel.EngineFault | IOException | java.io.UncheckedIOException | IllegalArgumentException e) {
-            failed.error = e.getMessage();
+        } catch (PeerInputException | PeerKernel.EngineFault | IOException | java.io.UncheckedIOException
+                | IllegalArgumentException e) {
+            run.error = e.getMessage();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            failed.error = "interrupted";
+            run.error = "interrupted";
         } catch (RuntimeException | OutOfMemoryError e) {
-            failed.error = "internal error: " + e;
+            run.error = "internal error: " + e;
         } finally {
             if (pool != null) pool.shutdownNow();
         }
-        return failed;
+        return run;
+    }
+
+    /** The tables as a task reads them: a spool the driver wrote, or the input itself. */
+    private static PeerSource taskSource(PeerOptions opt, Path input) throws IOException, PeerInputException {
+        if (Files.isDirectory(input) && SliceSpool.isSpool(input)) return SliceSpool.open(input);
+        PeerInput in = PeerInput.detect(input);
+        switch (in.kind) {
+            case DIRECTORY: return new DirectorySource(in.path);
+            case CSV: return CsvSource.read(in.path, opt.budgetBytes());
+            case TAR: return new TarSource(in.path);
+            default: throw new IOException("a streamed archive is not read by slice: " + in.description() + " (spool it first)");
+        }
     }
 
     /**
-     * The tables checked by opt.runner: taken in ascending order as checked before (the kernel's
-     * restart path, PeerKernel.prior), up to the first with a violation, as checkAll stops there.
-     * Each table n+1 must be the one table n's check loaded (records and content sum).
+     * The tables checked in slices by opt.runner: the kernel asks for each table's slices
+     * (TableSlices.slice, perSlice records each), the runner checks them where it likes, and the
+     * kernel takes each table's slices back in ascending table order (TableSlices.take, end: they
+     * must tile the table), up to the first table with a violation, as checkAll stops there.
+     * Table n+1 must be the one table n's slices loaded (PeerKernel.conclude).
      */
-    private void runAll(int[] tables, Set<Integer> given) throws IOException {
-        boolean[] childGiven = new boolean[tables.length];
-        for (int i = 0; i < tables.length; i++) childGiven[i] = given.contains(tables[i] + 1);
-        java.util.List<TableResult> rs = opt.runner.check(opt, tables, childGiven);
-        java.util.Map<Integer, TableResult> byTable = new java.util.HashMap<>();
-        for (int i = 0; i < tables.length; i++) {
-            TableResult r = rs.size() == tables.length ? rs.get(i) : null;
-            if (r == null || r.discs != tables[i]) throw new IOException("engine: no result for table " + tables[i]);
-            if (r.error != null) throw new IOException("table " + tables[i] + ": " + r.error);
-            byTable.put(tables[i], r);
+    private void runSlices(PeerSource s, Path input, long perSlice) throws IOException {
+        int[] tables = s.tables();
+        Set<Integer> given = new HashSet<>();
+        for (int t : tables) given.add(t);
+        TreeMap<Integer, TableSlices> byTable = new TreeMap<>();
+        java.util.List<Slice> all = new java.util.ArrayList<>();
+        for (int n : tables) {
+            TableSlices ts = kernel.slicedTable(n, given.contains(n + 1));
+            long size = s.byteSize(n);
+            if (size < 0) throw new IOException("the size of table " + n + " is not known: it cannot be sliced");
+            long records = size / PeerCodec.RECORD_BYTES;
+            for (long base = 0; ; base += perSlice) {
+                long count = Math.min(perSlice, records - base);
+                Slice sl = ts.slice(count, base + count == records);
+                all.add(sl);
+                if (sl.last()) break;
+            }
+            byTable.put(n, ts);
         }
-        for (int i = 0; i < tables.length; i++) {
-            int n = tables[i];
-            TableResult r = byTable.get(n);
+        java.util.List<SliceRun> runs = opt.runner.check(opt, input, all);
+        java.util.Map<Slice, SliceRun> bySlice = new java.util.HashMap<>();
+        for (SliceRun r : runs) {
+            if (r == null) continue;
+            if (r.error != null) throw new IOException(r.slice + ": " + r.error);
+            bySlice.putIfAbsent(r.slice, r);
+        }
+        for (var e : byTable.entrySet()) {
+            int n = e.getKey();
+            TableSlices ts = e.getValue();
+            TableResult r = new TableResult(n);
+            for (Slice sl : ts.asked()) {
+                SliceRun run = bySlice.get(sl);
+                if (run == null) continue; // the kernel names the slice missing (TableSlices.end)
+                ts.take(sl, run.result);
+                r.childRecords = Math.max(r.childRecords, run.childRecords);
+                r.passes = Math.max(r.passes, run.passes);
+                r.seconds += run.seconds;
+                r.slices++;
+            }
+            ts.end();
+            TableCheck t = ts.table();
+            r.records = t.records();
+            r.region = t.region();
+            r.auxiliary = t.auxiliary();
+            r.frontierRecords = t.frontierRecords();
+            r.frontierChildren = t.frontierChildren();
+            r.violation = PairChecker.violation(t.finding());
             done.put(n, r);
             if (opt.progress != null) {
-                opt.progress.println(String.format("table %d: %,d records, %d pass(es), %.1f s%s", n, r.records, r.passes, r.seconds,
-                        r.violation != null ? ", VIOLATION " + r.violation.rule : r.frontierRecords > 0 ? ", " + r.frontierRecords + " records open (frontier)" : ", ok"));
+                opt.progress.println(String.format("table %d: %,d records in %d slice(s), %d pass(es) each, %.1f task-s%s", n, r.records,
+                        r.slices, r.passes, r.seconds, r.violation != null ? ", VIOLATION " + r.violation.rule
+                                : r.frontierRecords > 0 ? ", " + r.frontierRecords + " records open (frontier)" : ", ok"));
             }
             if (r.violation != null) {
                 result.violation = PeerViolation.first(result.violation, r.violation);
                 return;
             }
-            TableResult child = byTable.get(n + 1);
-            if (childGiven[i] && (child == null || (child.violation == null
-                    && (r.childAdmitted != child.records || r.childContentSum != child.contentSum))))
-                throw new IOException("engine: table " + (n + 1) + " was loaded as table " + n + "'s children otherwise than it was checked");
-            kernel.prior(n, r.records, r.region, r.auxiliary, r.frontierRecords, r.frontierChildren, r.contentSum);
         }
     }
+
+    /**
+     * A streamed archive for another engine: read once into a SliceSpool in --tmp (a path every
+     * executor reads), its slices checked by runSlices; the roots scanned and the kernel's
+     * conclusion drawn while the spool is there; then it is deleted.
+     */
+    private void spooled(PeerInput in) throws IOException, PeerInputException {
+        long per = opt.sliceRecords > 0 ? opt.sliceRecords : 1L << 22;
+        Path dir = Files.createTempDirectory(opt.tmp, "peer-spool-");
+        try {
+            java.util.List<Path> parts = in.kind == PeerInput.Kind.TAR_ZST ? java.util.List.of(in.path) : in.parts;
+            SliceSpool s = SliceSpool.write(parts, dir, per, opt.progress);
+            result.tempBytesPeak = Math.max(result.tempBytesPeak, s.bytes());
+            result.unread.addAll(s.unread());
+            runSlices(s, dir, s.sliceRecords());
+            if (result.violation == null) {
+                scanSource = s;
+                conclude();
+                concluded = true;
+            }
+        } finally {
+            scanSource = null;
+            try (var files = Files.list(dir)) {
+                for (Path f : (Iterable<Path>) files::iterator) Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    /** Set while a spool is the place to scan the roots (spooled). */
+    private PeerSource scanSource;
+    private boolean concluded;
 
     private void checkAll(PeerSource s) throws IOException, InterruptedException {
         int[] tables = s.tables();
         Set<Integer> given = new HashSet<>();
         for (int t : tables) given.add(t);
         if (opt.runner != null && opt.state == null) {
-            runAll(tables, given);
+            long biggest = 0, total = 0;
+            for (int t : tables) {
+                long records = s.byteSize(t) / PeerCodec.RECORD_BYTES;
+                biggest = Math.max(biggest, records);
+                total += records;
+            }
+            long per = opt.sliceRecords > 0 ? opt.sliceRecords : defaultSliceRecords(biggest, total, opt.runner.parallelism());
+            runSlices(s, opt.input, per);
             return;
         }
         for (int n : tables) {
@@ -357,6 +468,8 @@ public final class PeerVerifier {
             }
             if (streamedScan != null) {
                 scan = streamedScan;
+            } else if (scanSource != null) {
+                scan = done.containsKey(discs) ? scanTable(scanSource, discs, target) : new RootScan(discs);
             } else if (!done.containsKey(discs)) {
                 scan = new RootScan(discs);
             } else {

@@ -11,12 +11,12 @@ public final class TableResult implements java.io.Serializable {
     public long frontierRecords, frontierChildren;
     public int passes;
     public long childRecords;
+    /** Slices the table was checked in (by another engine's tasks; 0: whole, in this JVM). */
+    public int slices;
     public double seconds;
     public PeerViolation violation;
     /** The kernel's fingerprint of the table's records, as a restart record keeps it (--state). */
     long contentSum;
-    /** Table n+1 as this check loaded it (records admitted, content sum); -1: not loaded in full. */
-    long childAdmitted = -1, childContentSum;
     /** Set when the check could not run (another engine's task: an I/O error, an engine fault). */
     public String error;
 

@@ -27,6 +27,9 @@ public final class ParentPass {
         this.last = last;
         this.range = range;
         this.lookup = lookup;
+        // a slice's records are numbered from its base, the first compared with the one before
+        this.handed = table.base();
+        this.previousRecord = table.previous;
     }
 
     /** The pass's place among the table's passes (0 = the first). */
@@ -57,10 +60,11 @@ public final class ParentPass {
 
     /** A chunk checked: taken in the order handed over; its findings and tally are added. */
     public void endChunk(Chunk c) {
-        if (c.pass != this || !c.ran || c.taken || c.firstIndex != records)
+        long due = table.base() + records;
+        if (c.pass != this || !c.ran || c.taken || c.firstIndex != due)
             throw table.kernel.fault("table " + table.n + ": the chunk of record " + c.firstIndex
                     + " given back "
-                    + (c.ran ? "where record " + records + " was due" : "unchecked"));
+                    + (c.ran ? "where record " + due + " was due" : "unchecked"));
         c.taken = true;
         if (c.fault != null) throw table.kernel.fault("table " + table.n + ": " + c.fault);
         records += c.recs;
@@ -87,9 +91,17 @@ public final class ParentPass {
     public void end(int trailingBytes) {
         if (ended) throw table.kernel.fault("table " + table.n + ": a pass ended twice");
         ended = true;
+        if (trailingBytes != 0 && !table.reachesEnd())
+            throw table.kernel.fault(table.slice + ": the table ended inside a record before"
+                    + " the slice's end");
         if (trailingBytes != 0 && index == 0)
-            table.found(new PeerFinding(PeerRule.REC_1, table.n, records, false, 0, 0,
-                    "table ends inside a record (size not a multiple of 13)"));
-        table.passEnded(this, records == handed);
+            table.found(new PeerFinding(PeerRule.REC_1, table.n, table.base() + records, false,
+                    0, 0, "table ends inside a record (size not a multiple of 13)"));
+        table.passEnded(this, table.base() + records == handed);
+    }
+
+    /** The last record handed over in this pass (null: none). */
+    byte[] lastHanded() {
+        return handed == table.base() ? null : previousRecord;
     }
 }

@@ -5,7 +5,7 @@ package org.gamecert.verifier.peer.kernel;
  * when none), the position when hasPosition, and what was claimed and found.
  */
 public record PeerFinding(String rule, int table, long record, boolean hasPosition, long mover,
-        long opp, String message) {
+        long opp, String message) implements java.io.Serializable {
 
     private static final String[] ORDER = {PeerRule.SUMS_1, PeerRule.TABLE_1, PeerRule.CSV_1,
         PeerRule.REC_1, PeerRule.REC_2, PeerRule.REC_3, PeerRule.REC_4, PeerRule.LAY_1,

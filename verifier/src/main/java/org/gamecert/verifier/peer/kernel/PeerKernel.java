@@ -102,7 +102,39 @@ public final class PeerKernel {
     public TableCheck beginTable(int n, boolean childGiven) {
         if (n < 4 || n >= PeerFormat.CELLS || checks.containsKey(n) || priors.containsKey(n))
             throw fault("table " + n + " begun twice or outside 4..35");
-        TableCheck t = new TableCheck(this, n, childGiven);
+        TableCheck t = new TableCheck(this, n, childGiven, null, null, false);
+        checks.put(n, t);
+        return t;
+    }
+
+    /**
+     * Table n checked in slices by tasks with kernels of their own (TableSlices: the driver's
+     * side); it counts as a table begun, which conclude requires to have ended complete.
+     */
+    public TableSlices slicedTable(int n, boolean childGiven) {
+        if (n < 4 || n >= PeerFormat.CELLS || checks.containsKey(n) || priors.containsKey(n))
+            throw fault("table " + n + " begun twice or outside 4..35");
+        TableCheck t = new TableCheck(this, n, childGiven, null, null, true);
+        checks.put(n, t);
+        return new TableSlices(this, t);
+    }
+
+    /**
+     * A task's check of one slice of table n (asked for by a driver's TableSlices), after
+     * previous, the table's record before the slice as the task's engine read it (null for the
+     * first slice). The engine runs it as a table's check; TableCheck.sliceResult is what it
+     * gives back, and the driver's kernel chains previous to the slice before (PEER-SLICE-3).
+     */
+    public TableCheck beginSlice(Slice s, byte[] previous) {
+        int n = s.table();
+        if (n < 4 || n >= PeerFormat.CELLS || checks.containsKey(n) || priors.containsKey(n))
+            throw fault("table " + n + " begun twice or outside 4..35");
+        if (s.base() < 0 || s.count() < 0 || (s.base() == 0) != (previous == null)
+                || (previous != null && previous.length != PeerFormat.RECORD_BYTES))
+            throw fault(s + " begun with " + (previous == null ? "no record" : "a record of "
+                    + previous.length + " bytes") + " before it");
+        byte[] before = previous == null ? null : previous.clone();
+        TableCheck t = new TableCheck(this, n, s.childGiven(), s, before, false);
         checks.put(n, t);
         return t;
     }
@@ -224,11 +256,11 @@ public final class PeerKernel {
         if (c != null && !c.complete()) return; // stopped at a violation: its count is not known
         long records = c != null ? c.records() : p.records();
         long sum = c != null ? c.contentSum() : p.contentSum();
-        ChildTable ct = t.children();
-        if (ct.admitted() != records || ct.contentSum() != sum)
-            throw fault("table " + m + " was loaded with " + ct.admitted() + " records as table "
+        long admitted = t.childAdmitted();
+        if (admitted != records || t.childSum() != sum)
+            throw fault("table " + m + " was loaded with " + admitted + " records as table "
                     + t.n + "'s children, checked with " + records
-                    + (ct.admitted() == records ? " of another content" : ""));
+                    + (admitted == records ? " of another content" : ""));
     }
 
     private Conclusion rejected(String rule, int table, String message) {

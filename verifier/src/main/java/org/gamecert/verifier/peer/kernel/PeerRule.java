@@ -30,4 +30,9 @@ public final class PeerRule {
     public static final String ROOT_2 = "PEER-ROOT-2";
     public static final String ROOT_3 = "PEER-ROOT-3";
     public static final String ROOT_4 = "PEER-ROOT-4";
+    // what the kernel requires of an engine that checks a table in slices (TableSlices): a
+    // breach is an engine fault (verdict error), never a finding about the tables
+    public static final String SLICE_1 = "PEER-SLICE-1";
+    public static final String SLICE_2 = "PEER-SLICE-2";
+    public static final String SLICE_3 = "PEER-SLICE-3";
 }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * The peer kernel's promises about its own source (issue 17), as KernelShapeTest for our own
  * kernel: plain single-threaded Java with no concurrency library, no thread, no I/O, none of the
  * verifier's untrusted packages (the peer engine included; our own kernel's game rules are
- * allowed), no line over 100 characters.
+ * allowed), no line over 100 characters. The one name of java.io allowed is the marker
+ * java.io.Serializable (SliceResult travels from a task to the driver).
  */
 class PeerKernelShapeTest {
     static final Path KERNEL = Paths.get("src/main/java/org/gamecert/verifier/peer/kernel");
@@ -40,7 +41,9 @@ class PeerKernelShapeTest {
             List<String> lines = Files.readAllLines(f);
             for (int i = 0; i < lines.size(); i++) {
                 String line = lines.get(i), where = KERNEL.relativize(f) + ":" + (i + 1);
-                for (String b : banned) if (line.contains(b)) found.add(where + " uses " + b);
+                // java.io.Serializable, a marker (a slice's result goes to a driver), is no I/O
+                String code = line.replace("java.io.Serializable", "");
+                for (String b : banned) if (code.contains(b)) found.add(where + " uses " + b);
                 if (peerEngine.matcher(line).find()) found.add(where + " uses the peer engine");
                 if (line.length() > 100) found.add(where + " has " + line.length() + " characters");
             }
