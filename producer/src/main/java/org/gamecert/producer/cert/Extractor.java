@@ -114,7 +114,10 @@ public final class Extractor {
     private int leafEmpties;
 
     /** Makes positions with at most {@code l} empty cells leaves that the verifier searches (weak mode only). */
-    public void endgameLeaves(int l) { leafEmpties = Math.max(0, l); }
+    public void endgameLeaves(int l) {
+        leafEmpties = Math.max(0, l);
+        recordsLeafCuts = leafEmpties > 0 && leafEmpties + 2 == oracle.leafCutRecordEmpties();
+    }
 
     /** A position the verifier decides by its own search: it gets no entry and pushes nothing. */
     private boolean isLeaf(long m, long o) {
@@ -328,6 +331,8 @@ public final class Extractor {
         final int[] code = new int[64], sign = new int[64], termV = new int[64], order = new int[64];
         final long[] cm = new long[64], co = new long[64], tm = new long[64], to = new long[64];
         final long[] score = new long[64];
+        /** The symmetry that made each child canonical; and one found by {@link Oracle#leafCutRecord}. */
+        final int[] sym = new int[64], found = new int[1];
 
         void push(long cm, long co, int k, int lo, int hi, int kn) {
             if (n == m.length) {
@@ -434,7 +439,7 @@ public final class Extractor {
                 game.canonical(w.child.termMover, w.child.termOpponent, w.canon);
                 tm[j] = w.canon[0]; to[j] = w.canon[1];
             } else {
-                game.canonical(w.child.mover, w.child.opponent, w.canon);
+                w.sym[j] = game.canonical(w.child.mover, w.child.opponent, w.canon);
                 cm[j] = w.canon[0]; co[j] = w.canon[1];
             }
             j++;
@@ -490,12 +495,70 @@ public final class Extractor {
         if (upper != NeedMap.NO_UPPER) {
             kindSet |= Kinds.A;
             eV2[e] = (byte) upper;
+            long record = recordsLeafCuts && game.cells - Long.bitCount(m | o) == leafEmpties + 2
+                    ? oracle.leafCutRecord(m, o, upper, w.found) : 0;
             for (int q = 0; q < k; q++) {
-                pushMoveAtMost(w, sign[q], cm[q], co[q], upper);
+                int cut = record != 0 && sign[q] < 0 ? recordedCut(m, o, mv, code[q], cm[q], co[q], w.sym[q], w.found[0], record)
+                        : NeedMap.UNKNOWN;
+                pushMoveAtMost(w, sign[q], cm[q], co[q], upper, cut);
                 pushProofTerminal(w, sign[q], tm[q], to[q]);
             }
         }
         eKind[e] = (byte) kindSet;
+    }
+
+    /**
+     * Weak mode with 6-empty leaves, Othello: the search records, at each 8-empty position that
+     * failed low at α, the cut by which each 7-empty child failed high at −α ({@link
+     * org.gamecert.producer.search.OthelloSolver#recordAlpha}). An A entry with bound α on such a
+     * position pushes C needs −α on those children, whose cut the extraction would otherwise find
+     * by searching their 6-empty children, the leaves, in the order of {@link #chooseCut}: the
+     * terminal moves that reach the bound first, then the search's move score, ties by the lower
+     * square. The recorded cut is the first move of the search's order that reaches −α, every move
+     * before it refuted; it is the extraction's choice when no child is terminal and the two orders
+     * agree on the moves before it (they differ only among moves of equal score, when the search
+     * met the child in another orientation). FFO #42: 18 M of the extraction's 48 M nodes were the
+     * tests of the layer above the leaves.
+     */
+    private boolean recordsLeafCuts;
+
+    /**
+     * The known-cut code ({@link NeedMap#cutCode}) of the child by {@code move} of the canonical
+     * (m, o), from the record word of its orientation {@code g}; {@link NeedMap#UNKNOWN} when the
+     * record has none or the extraction's order could pick another move.
+     */
+    private int recordedCut(long m, long o, long mv, int move, long cm, long co, int h, int g, long record) {
+        // The move and the child's cut in the orientation the search met (m, o) in.
+        int moveS = game.transformMove(g, move);
+        int rank = Long.bitCount(game.transform(g, mv) & ((1L << moveS) - 1));
+        int cutS = org.gamecert.producer.search.OthelloSolver.recordCut(record, rank);
+        if (cutS < 0) return NeedMap.UNKNOWN;
+        // That square in the canonical child's frame: back to (m, o)'s frame, then the child's symmetry h.
+        int gi = game.inverse(g), hi = game.inverse(h);
+        int x = game.transformMove(h, game.transformMove(gi, cutS));
+        long mv7 = game.moves(cm, co);
+        if ((mv7 >>> x & 1) == 0)
+            throw new IllegalStateException("internal error: a recorded cut is no move of " + game.boardText(cm, co));
+        Othello oth = (Othello) game;
+        int sx = 0;
+        for (long y = mv7; y != 0; y &= y - 1) {
+            int sq = Long.numberOfTrailingZeros(y);
+            if (sq != x) continue;
+            long f = oth.flips(cm, co, sq), m2 = cm | f | (1L << sq), o2 = co & ~f;
+            sx = oracle.othelloMoveScore(m2, o2, sq);
+        }
+        int xs = game.transformMove(g, game.transformMove(hi, x)); // x where the search met the child
+        for (long y = mv7; y != 0; y &= y - 1) {
+            int sq = Long.numberOfTrailingZeros(y);
+            long f = oth.flips(cm, co, sq), m2 = cm | f | (1L << sq), o2 = co & ~f;
+            if (game.moves(o2, m2) == 0 && game.moves(m2, o2) == 0) return NeedMap.UNKNOWN; // a terminal child
+            if (sq == x || sq > x) continue;
+            // sq comes before x in the extraction's order if its score is higher (then also in the
+            // search's) or equal (then the search must have put it first too)
+            if (oracle.othelloMoveScore(m2, o2, sq) == sx && game.transformMove(g, game.transformMove(hi, sq)) > xs)
+                return NeedMap.UNKNOWN;
+        }
+        return NeedMap.cutCode(x);
     }
 
     /**
@@ -516,7 +579,14 @@ public final class Extractor {
                                  byte[] eKind, byte[] eV1, byte[] eV2, byte[] eMove) {
         int lower = needs.lower[i], upper = needs.upper[i];
         int kindSet = 0;
-        if (lower != NeedMap.NO_LOWER) {
+        int known = NeedMap.cutSquare(needs.known[i]);
+        if (lower != NeedMap.NO_LOWER && known >= 0) {
+            // the cut a parent read from the search's record (see recordedCut): no test
+            if ((mv >>> known & 1) == 0) throw new IllegalStateException("internal error: a known cut is no move of " + game.boardText(m, o));
+            kindSet |= Kinds.C;
+            eV1[e] = (byte) lower;
+            eMove[e] = (byte) known;
+        } else if (lower != NeedMap.NO_LOWER) {
             int[] code = w.code, sign = w.sign, termV = w.termV;
             long[] cm = w.cm, co = w.co;
             int j = 0;
@@ -613,8 +683,13 @@ public final class Extractor {
 
     /** Needs w_m ≤ b on a move: on the child a lower bound −b (sign −1) or an upper bound b (pass). */
     private void pushMoveAtMost(Worker w, int sign, long cm, long co, int b) {
+        pushMoveAtMost(w, sign, cm, co, b, NeedMap.UNKNOWN);
+    }
+
+    /** The same, with the child's cut for its lower bound when known ({@link NeedMap#cutCode}). */
+    private void pushMoveAtMost(Worker w, int sign, long cm, long co, int b, int cut) {
         if (sign == 0 || isLeaf(cm, co)) return;
-        if (sign < 0) { if (-b > game.uMin) w.push(cm, co, 0, -b, NeedMap.NO_UPPER, NeedMap.UNKNOWN); }
+        if (sign < 0) { if (-b > game.uMin) w.push(cm, co, 0, -b, NeedMap.NO_UPPER, cut); }
         else if (b < game.uMax) w.push(cm, co, 0, NeedMap.NO_LOWER, b, NeedMap.UNKNOWN);
     }
 
