@@ -50,6 +50,13 @@ class DeterminismTest {
         same(new String[]{"--game", "othello:6x6", "--moves", moves, "--mode", "weak"});
     }
 
+    @Test void othello8x8WeakWithSixEmptyLeaves() throws Exception {
+        // 16 empties: the cuts above the leaves come from the search's records (an 8-empty
+        // position's children) where a table still holds them, from searches elsewhere.
+        String board = "--OOOO--X-OOOO--XXOOXOOOXXXOXOOOXXXXOXOOXXXXXOOOX-XXXO-----XXO-- X";
+        same(new String[]{"--game", "othello:8x8", "--board", board, "--mode", "weak", "--leaf-empties", "6"});
+    }
+
     @Test void connectFour() throws Exception {
         same(new String[]{"--game", "connect4:5x4"});
         same(new String[]{"--game", "connect4:7x6", "--moves", "4453632233552", "--mode", "weak"});

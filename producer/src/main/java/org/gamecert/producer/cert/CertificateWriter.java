@@ -3,7 +3,6 @@ package org.gamecert.producer.cert;
 import com.github.luben.zstd.Zstd;
 import org.gamecert.producer.game.Game;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -76,40 +75,62 @@ public final class CertificateWriter {
 
     /** Uncompressed payload of entries [from, to) of a layer (SPEC §5.2). */
     static byte[] payload(LayerEntries e, int from, int to) {
-        ByteArrayOutputStream keys = new ByteArrayOutputStream((to - from) * 6);
+        // At most 10 bytes a varint, two varints, a kind, two values and a move an entry.
+        byte[] out = new byte[(to - from) * 24];
+        int p = 0;
         long prevOcc = 0, prevC = 0;
         for (int i = from; i < to; i++) {
             long occ = e.mover[i] | e.opponent[i];
             long c = pext(e.mover[i], occ);
             long d = occ - prevOcc;
             long x = (i > from && d == 0) ? c - prevC - 1 : c;
-            varint(keys, d);
-            varint(keys, x);
+            p = varint(out, p, d);
+            p = varint(out, p, x);
             prevOcc = occ; prevC = c;
         }
-        for (int i = from; i < to; i++) keys.write(e.kinds[i]);
+        for (int i = from; i < to; i++) out[p++] = e.kinds[i];
         for (int i = from; i < to; i++) {
             int k = e.kinds[i];
-            if (Kinds.isExact(k)) keys.write(e.value1[i]);
+            if (Kinds.isExact(k)) out[p++] = e.value1[i];
             else {
-                if ((k & Kinds.C) != 0) keys.write(e.value1[i]);
-                if ((k & Kinds.A) != 0) keys.write(e.value2[i]);
+                if ((k & Kinds.C) != 0) out[p++] = e.value1[i];
+                if ((k & Kinds.A) != 0) out[p++] = e.value2[i];
             }
         }
-        for (int i = from; i < to; i++) if (Kinds.hasMove(e.kinds[i])) keys.write(e.move[i]);
-        return keys.toByteArray();
+        for (int i = from; i < to; i++) if (Kinds.hasMove(e.kinds[i])) out[p++] = e.move[i];
+        return java.util.Arrays.copyOf(out, p);
     }
 
+    /** PEXT of one byte: entry (mask byte << 8 | x byte) holds the bits of x under the mask, packed low. */
+    private static final byte[] PEXT8 = new byte[1 << 16];
+    static {
+        for (int mask = 0; mask < 256; mask++)
+            for (int x = 0; x < 256; x++) {
+                int r = 0, k = 0;
+                for (int b = 0; b < 8; b++)
+                    if ((mask >>> b & 1) != 0) { if ((x >>> b & 1) != 0) r |= 1 << k; k++; }
+                PEXT8[mask << 8 | x] = (byte) r;
+            }
+    }
+
+    /** The bits of x under mask, packed to the low end in order (the PEXT instruction), a byte at a time. */
     static long pext(long x, long mask) {
         long r = 0;
         int k = 0;
-        for (long m = mask; m != 0; m &= m - 1, k++) if ((x & m & -m) != 0) r |= 1L << k;
+        for (int s = 0; s < 64 && (mask >>> s) != 0; s += 8) {
+            int mb = (int) (mask >>> s) & 0xFF;
+            if (mb == 0) continue;
+            r |= (long) (PEXT8[mb << 8 | ((int) (x >>> s) & 0xFF)] & 0xFF) << k;
+            k += Integer.bitCount(mb);
+        }
         return r;
     }
 
-    static void varint(ByteArrayOutputStream out, long v) {
-        while ((v & ~0x7FL) != 0) { out.write((int) (v & 0x7F) | 0x80); v >>>= 7; }
-        out.write((int) v);
+    /** Appends v as a LEB128 varint at out[p]; returns the position after it. */
+    static int varint(byte[] out, int p, long v) {
+        while ((v & ~0x7FL) != 0) { out[p++] = (byte) ((v & 0x7F) | 0x80); v >>>= 7; }
+        out[p++] = (byte) v;
+        return p;
     }
 
     static MessageDigest sha256() {

@@ -155,7 +155,7 @@ final class CutPopularity implements AutoCloseable {
         long byLength = (children + MAX_PASS_CHILDREN - 1) / MAX_PASS_CHILDREN;
         int passes = (int) Math.min(1 << 16, Math.max(1, Math.max(byBudget, byLength)));
         Game.Child child = new Game.Child();
-        long[] canon = new long[2];
+        long[] canon = new long[2], cm = new long[64], co = new long[64];
         Popular popular = new Popular(keepBytes, spillFile);
         for (int pass = 0; pass < passes; pass++) {
             // Grows as it fills: made at its largest size at once, it was slower (FFO #42 weak: the
@@ -165,7 +165,7 @@ final class CutPopularity implements AutoCloseable {
                 while (src.next(c, 1 << 16)) {
                     NeedMap.Sorted n = c.needs;
                     for (int i = c.from; i < c.to; i++) {
-                        if (isCutNeed(n, i)) countChildren(game, n.mover[i], n.opponent[i], n.lower[i], child, canon, all, pass, passes);
+                        if (isCutNeed(n, i)) countChildren(game, n.mover[i], n.opponent[i], n.lower[i], child, canon, cm, co, all, pass, passes);
                     }
                 }
             }
@@ -181,16 +181,19 @@ final class CutPopularity implements AutoCloseable {
 
     /** Counts a cut need's non-terminal children, unless a terminal move already reaches the bound. */
     private static void countChildren(Game game, long m, long o, int lower, Game.Child child, long[] canon,
-                                      Table all, int pass, int passes) {
-        long moves = game.moves(m, o);
-        for (long mv = moves; mv != 0; mv &= mv - 1) {
+                                      long[] cm, long[] co, Table all, int pass, int passes) {
+        // Each child made once: kept while looking for a terminal move that reaches the bound.
+        int k = 0;
+        for (long mv = game.moves(m, o); mv != 0; mv &= mv - 1) {
             game.child(m, o, Long.numberOfTrailingZeros(mv), child);
-            if (child.sign == 0 && child.terminalValue >= lower) return; // that move is the cut: no child proof
+            if (child.sign == 0) {
+                if (child.terminalValue >= lower) return; // that move is the cut: no child proof
+                continue;
+            }
+            cm[k] = child.mover; co[k] = child.opponent; k++;
         }
-        for (long mv = moves; mv != 0; mv &= mv - 1) {
-            game.child(m, o, Long.numberOfTrailingZeros(mv), child);
-            if (child.sign == 0) continue;
-            game.canonical(child.mover, child.opponent, canon);
+        for (int q = 0; q < k; q++) {
+            game.canonical(cm[q], co[q], canon);
             long fp = fingerprint(canon[0], canon[1]);
             if (passOf(fp, passes) == pass) all.add(fp, 1);
         }

@@ -114,7 +114,10 @@ public final class Extractor {
     private int leafEmpties;
 
     /** Makes positions with at most {@code l} empty cells leaves that the verifier searches (weak mode only). */
-    public void endgameLeaves(int l) { leafEmpties = Math.max(0, l); }
+    public void endgameLeaves(int l) {
+        leafEmpties = Math.max(0, l);
+        recordsLeafCuts = leafEmpties > 0 && leafEmpties + 2 == oracle.leafCutRecordEmpties();
+    }
 
     /** A position the verifier decides by its own search: it gets no entry and pushes nothing. */
     private boolean isLeaf(long m, long o) {
@@ -328,6 +331,8 @@ public final class Extractor {
         final int[] code = new int[64], sign = new int[64], termV = new int[64], order = new int[64];
         final long[] cm = new long[64], co = new long[64], tm = new long[64], to = new long[64];
         final long[] score = new long[64];
+        /** The symmetry that made each child canonical; and one found by {@link Oracle#leafCutRecord}. */
+        final int[] sym = new int[64], found = new int[1];
 
         void push(long cm, long co, int k, int lo, int hi, int kn) {
             if (n == m.length) {
@@ -412,6 +417,10 @@ public final class Extractor {
         long mv = game.moves(m, o);
         int k = Long.bitCount(mv);
         if (k == 0) throw new IllegalStateException("internal error: a needed position has no move: " + game.boardText(m, o));
+        if (region == 0 && leafParent(m, o)) {
+            leafParentEntry(needs, i, e, m, o, mv, k, w, eKind, eV1, eV2, eMove);
+            return;
+        }
         // The worker's arrays, unless this position's children are valued in parallel: while it
         // waits for them its thread may run another position, which would reuse the arrays.
         boolean fresh = parallelChildren && (region & (Kinds.P | Kinds.PP)) != 0;
@@ -430,7 +439,7 @@ public final class Extractor {
                 game.canonical(w.child.termMover, w.child.termOpponent, w.canon);
                 tm[j] = w.canon[0]; to[j] = w.canon[1];
             } else {
-                game.canonical(w.child.mover, w.child.opponent, w.canon);
+                w.sym[j] = game.canonical(w.child.mover, w.child.opponent, w.canon);
                 cm[j] = w.canon[0]; co[j] = w.canon[1];
             }
             j++;
@@ -486,12 +495,135 @@ public final class Extractor {
         if (upper != NeedMap.NO_UPPER) {
             kindSet |= Kinds.A;
             eV2[e] = (byte) upper;
+            long record = recordsLeafCuts && game.cells - Long.bitCount(m | o) == leafEmpties + 2
+                    ? oracle.leafCutRecord(m, o, upper, w.found) : 0;
             for (int q = 0; q < k; q++) {
-                pushMoveAtMost(w, sign[q], cm[q], co[q], upper);
+                int cut = record != 0 && sign[q] < 0 ? recordedCut(m, o, mv, code[q], cm[q], co[q], w.sym[q], w.found[0], record)
+                        : NeedMap.UNKNOWN;
+                pushMoveAtMost(w, sign[q], cm[q], co[q], upper, cut);
                 pushProofTerminal(w, sign[q], tm[q], to[q]);
             }
         }
         eKind[e] = (byte) kindSet;
+    }
+
+    /**
+     * Weak mode with 6-empty leaves, Othello: the search records, at each 8-empty position that
+     * failed low at α, the cut by which each 7-empty child failed high at −α ({@link
+     * org.gamecert.producer.search.OthelloSolver#recordAlpha}). An A entry with bound α on such a
+     * position pushes C needs −α on those children, whose cut the extraction would otherwise find
+     * by searching their 6-empty children, the leaves, in the order of {@link #chooseCut}: the
+     * terminal moves that reach the bound first, then the search's move score, ties by the lower
+     * square. The recorded cut is the first move of the search's order that reaches −α, every move
+     * before it refuted; it is the extraction's choice when the two orders agree on the moves
+     * before it (they differ only among moves of equal score, when the search met the child in
+     * another orientation: checked here) and no move that ends the game reaches the bound (checked
+     * when the child's entry is made). FFO #42: 18 M of the extraction's 48 M nodes were the tests
+     * of the layer above the leaves; 2 M are left.
+     */
+    private boolean recordsLeafCuts;
+
+    /**
+     * The known-cut code ({@link NeedMap#cutCode}) of the child by {@code move} of the canonical
+     * (m, o), from the record word of its orientation {@code g}; {@link NeedMap#UNKNOWN} when the
+     * record has none or the extraction's order could pick another move.
+     */
+    private int recordedCut(long m, long o, long mv, int move, long cm, long co, int h, int g, long record) {
+        // The move and the child's cut in the orientation the search met (m, o) in.
+        int moveS = game.transformMove(g, move);
+        int rank = Long.bitCount(game.transform(g, mv) & ((1L << moveS) - 1));
+        int cutS = org.gamecert.producer.search.OthelloSolver.recordCut(record, rank);
+        if (cutS < 0) return NeedMap.UNKNOWN;
+        // That square in the canonical child's frame: back to (m, o)'s frame, then the child's symmetry h.
+        int gi = game.inverse(g), hi = game.inverse(h);
+        int x = game.transformMove(h, game.transformMove(gi, cutS));
+        long mv7 = game.moves(cm, co);
+        if ((mv7 >>> x & 1) == 0)
+            throw new IllegalStateException("internal error: a recorded cut is no move of " + game.boardText(cm, co));
+        // The moves before x in the extraction's order are those of a higher score, before x in the
+        // search's order too, and those of an equal score on a lower square: those must have come
+        // before x where the search met the child, i.e. on a lower square there as well. Only a
+        // lower square that lies higher there (none, when the two frames agree) needs the scores.
+        int xs = game.transformMove(g, game.transformMove(hi, x)); // x where the search met the child
+        long suspects = 0;
+        for (long y = mv7 & ((1L << x) - 1); y != 0; y &= y - 1) {
+            int sq = Long.numberOfTrailingZeros(y);
+            if (game.transformMove(g, game.transformMove(hi, sq)) > xs) suspects |= 1L << sq;
+        }
+        if (suspects == 0) return NeedMap.cutCode(x);
+        Othello oth = (Othello) game;
+        long fx = oth.flips(cm, co, x);
+        int sx = oracle.othelloMoveScore(cm | fx | (1L << x), co & ~fx, x);
+        for (long y = suspects; y != 0; y &= y - 1) {
+            int sq = Long.numberOfTrailingZeros(y);
+            long f = oth.flips(cm, co, sq);
+            if (oracle.othelloMoveScore(cm | f | (1L << sq), co & ~f, sq) == sx) return NeedMap.UNKNOWN;
+        }
+        return NeedMap.cutCode(x);
+    }
+
+    /**
+     * Weak mode 3, Othello: a position one move above the leaves, whose every child is a leaf or
+     * terminal. Such a position pushes nothing (a leaf gets no entry, and Othello counts no
+     * terminal in the census), so its children need no canonical form: the cut tests search the
+     * child as it is (the same value in any orientation) and the cut order's key is symmetric but
+     * for the move's square, which is the (canonical) parent's. An A-only entry needs no child at
+     * all. The layer just above the leaves is the largest (FFO #42: 460 k of 876 k entries).
+     */
+    private boolean leafParent(long m, long o) {
+        return leafEmpties > 0 && !game.censusCountsTerminals()
+                && game.cells - Long.bitCount(m | o) - 1 <= leafEmpties;
+    }
+
+    /** The entry of a need just above the leaves ({@link #leafParent}): the same entry, fewer steps. */
+    private void leafParentEntry(NeedMap.Sorted needs, int i, int e, long m, long o, long mv, int k, Worker w,
+                                 byte[] eKind, byte[] eV1, byte[] eV2, byte[] eMove) {
+        int lower = needs.lower[i], upper = needs.upper[i];
+        int kindSet = 0;
+        int known = NeedMap.cutSquare(needs.known[i]);
+        if (known >= 0 && lower != NeedMap.NO_LOWER && reachingTerminal(m, o, mv, lower, w)) known = -1;
+        if (lower != NeedMap.NO_LOWER && known >= 0) {
+            // the cut a parent read from the search's record (see recordedCut): no test
+            if ((mv >>> known & 1) == 0) throw new IllegalStateException("internal error: a known cut is no move of " + game.boardText(m, o));
+            kindSet |= Kinds.C;
+            eV1[e] = (byte) lower;
+            eMove[e] = (byte) known;
+        } else if (lower != NeedMap.NO_LOWER) {
+            int[] code = w.code, sign = w.sign, termV = w.termV;
+            long[] cm = w.cm, co = w.co;
+            int j = 0;
+            for (int t = 0; t < game.moveCodes; t++) {
+                int c = game.tbAt(t);
+                if ((mv >>> c & 1) == 0) continue;
+                game.child(m, o, c, w.child);
+                code[j] = c; sign[j] = w.child.sign;
+                if (w.child.sign == 0) termV[j] = w.child.terminalValue;
+                else { cm[j] = w.child.mover; co[j] = w.child.opponent; }
+                j++;
+            }
+            int cut = chooseCut(m, o, k, w, lower);
+            kindSet |= Kinds.C;
+            eV1[e] = (byte) lower;
+            eMove[e] = (byte) code[cut];
+        }
+        if (upper != NeedMap.NO_UPPER) {
+            kindSet |= Kinds.A;
+            eV2[e] = (byte) upper;
+        }
+        eKind[e] = (byte) kindSet;
+    }
+
+    /**
+     * Whether a move of (m, o) ends the game with a value of at least {@code lower}: the cut order
+     * puts such a move first ({@link #chooseCut}), where the search's order, from which a recorded
+     * cut comes, does not.
+     */
+    private boolean reachingTerminal(long m, long o, long mv, int lower, Worker w) {
+        for (long y = mv; y != 0; y &= y - 1) {
+            game.child(m, o, Long.numberOfTrailingZeros(y), w.child);
+            if (w.child.sign == 0 && w.child.terminalValue >= lower) return true;
+        }
+        return false;
     }
 
     /** Whether w_m ≥ b for a move described by its sign, terminal value and canonical child. */
@@ -566,8 +698,13 @@ public final class Extractor {
 
     /** Needs w_m ≤ b on a move: on the child a lower bound −b (sign −1) or an upper bound b (pass). */
     private void pushMoveAtMost(Worker w, int sign, long cm, long co, int b) {
+        pushMoveAtMost(w, sign, cm, co, b, NeedMap.UNKNOWN);
+    }
+
+    /** The same, with the child's cut for its lower bound when known ({@link NeedMap#cutCode}). */
+    private void pushMoveAtMost(Worker w, int sign, long cm, long co, int b, int cut) {
         if (sign == 0 || isLeaf(cm, co)) return;
-        if (sign < 0) { if (-b > game.uMin) w.push(cm, co, 0, -b, NeedMap.NO_UPPER, NeedMap.UNKNOWN); }
+        if (sign < 0) { if (-b > game.uMin) w.push(cm, co, 0, -b, NeedMap.NO_UPPER, cut); }
         else if (b < game.uMax) w.push(cm, co, 0, NeedMap.NO_LOWER, b, NeedMap.UNKNOWN);
     }
 

@@ -190,9 +190,9 @@ public final class NeedFiles {
                 }
                 ck |= p & 0xFF;
                 byte lo = (byte) (p >> 8), hi = (byte) (p >> 16), kn = (byte) (p >> 24);
+                ckn = NeedMap.mergeKnown(cl, ckn, lo, kn);
                 if (lo > cl) cl = lo;
                 if (hi < cu) cu = hi;
-                if (kn != NeedMap.UNKNOWN) ckn = kn;
                 if (!advance(in[r], r, occ, mov, opp, packed)) heap[0] = heap[--live];
                 if (live > 0) siftDown(heap, live, 0, occ, mov);
             }

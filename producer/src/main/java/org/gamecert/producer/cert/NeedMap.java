@@ -54,9 +54,43 @@ public final class NeedMap {
             kinds[i] = 0; lower[i] = NO_LOWER; upper[i] = NO_UPPER; known[i] = UNKNOWN;
         }
         kinds[i] |= (byte) kindBits;
+        known[i] = (byte) mergeKnown(lower[i], known[i], lowerNeed, knownValue);
         if (lowerNeed > lower[i]) lower[i] = (byte) lowerNeed;
         if (upperNeed < upper[i]) upper[i] = (byte) upperNeed;
-        if (knownValue != UNKNOWN) known[i] = (byte) knownValue;
+    }
+
+    /**
+     * A known cut (weak mode with endgame leaves): the move of a lower-bound need that its parent
+     * already knows to be the cut the extraction would choose for the need's bound (a fact, see
+     * {@code Extractor}), in the {@code known} byte outside the range of values: square s as
+     * 65 + s (s ≤ 62) or −65 (s = 63). {@link #CUT_CONFLICT}: two different cuts for one bound.
+     */
+    public static int cutCode(int square) { return square <= 62 ? 65 + square : -65; }
+
+    /** The square of a {@link #cutCode}, else -1. */
+    public static int cutSquare(int known) { return known >= 65 ? known - 65 : known == -65 ? 63 : -1; }
+
+    public static final int CUT_CONFLICT = -66;
+
+    private static boolean cutOrConflict(int known) { return known == CUT_CONFLICT || cutSquare(known) >= 0; }
+
+    /**
+     * The known byte after merging a need (lowerNeed, knownValue) into one (lower, known), before
+     * the lower bounds are max-ed. Values (exact, known from a parent) are kept as before, a value
+     * over a cut. A cut holds for the bound it came with, so it survives only while that bound is
+     * the largest lower bound; two different cuts for it make a conflict (no cut). Hence the result
+     * depends on the set of needs merged, not on their order.
+     */
+    static int mergeKnown(int lower, int known, int lowerNeed, int knownValue) {
+        boolean cur = cutOrConflict(known), add = cutOrConflict(knownValue);
+        if (!cur && !add) return knownValue != UNKNOWN ? knownValue : known;
+        if (!cur && known != UNKNOWN) return known;        // a value stays
+        if (!add && knownValue != UNKNOWN) return knownValue;
+        int max = Math.max(lower, lowerNeed);
+        int a = cur && lower == max ? known : UNKNOWN, b = add && lowerNeed == max ? knownValue : UNKNOWN;
+        if (a == UNKNOWN) return b;
+        if (b == UNKNOWN || a == b) return a;
+        return CUT_CONFLICT;
     }
 
     private void grow() {

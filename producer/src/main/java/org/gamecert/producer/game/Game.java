@@ -137,7 +137,7 @@ public abstract class Game {
     }
 
     /** Canonical form (SPEC §7.4) into out[0..1]; returns the first g mapping p to it. */
-    public final int canonical(long mover, long opponent, long[] out) {
+    public int canonical(long mover, long opponent, long[] out) {
         long bm = mover, bo = opponent, bocc = mover | opponent;
         int bg = 0;
         int n = symmetryCount();

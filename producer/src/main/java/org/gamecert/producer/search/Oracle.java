@@ -99,6 +99,26 @@ public final class Oracle {
     }
 
     /**
+     * Othello: the empties of the positions whose searches record their children's cuts
+     * ({@link OthelloSolver#recordAlpha}); -1 for the other games.
+     */
+    public int leafCutRecordEmpties() { return game instanceof Othello ? OthelloSolver.TT_MIN : -1; }
+
+    /**
+     * Othello, a position with {@link #leafCutRecordEmpties} empties: the record word of an
+     * orientation of (m, o) that failed low at exactly {@code alpha}, else 0; {@code symmetry[0]}
+     * is then the symmetry g for which the table holds (transform(g, m), transform(g, o)). A fact
+     * of the game, whatever the table happens to hold.
+     */
+    public long leafCutRecord(long m, long o, int alpha, int[] symmetry) {
+        for (int g = 0; g < game.symmetryCount(); g++) {
+            long r = tt.record(game.transform(g, m), game.transform(g, o));
+            if (r != 0 && OthelloSolver.recordAlpha(r) == alpha) { symmetry[0] = g; return r; }
+        }
+        return 0;
+    }
+
+    /**
      * Othello: the search's ordering score of the move on {@code sq} given the position after it
      * ({@code moverAfter} the mover's discs), higher first (see {@link OthelloSolver#moveScore}).
      * A function of the position alone.

@@ -154,6 +154,27 @@ public final class OthelloSolver implements Solver {
         return pvs(m, o, alpha, beta, 0);
     }
 
+    /**
+     * The cut of the last node with {@code TT_MIN - 1} empties that failed high from its move loop
+     * (its square), else -1: its parent, with {@code TT_MIN} empties, records its children's cuts.
+     */
+    private int lastCut = -1;
+
+    /**
+     * The record word of a position with {@code TT_MIN} empties that failed low in a null window
+     * (α, α+1) after searching every move: bits 56–63 hold α + 128; for the i-th of its moves in
+     * square order, bits 7i..7i+6 hold 1 + the square of the cut by which that child (with
+     * {@code TT_MIN - 1} empties) failed high at −α, the first move of the child's own order (the
+     * {@link #moveScore} order, ties by the lower square; no table move at that depth) whose value
+     * reached −α, every move before it having been refuted; 0 where there was no such cut (a pass,
+     * the game's end). Facts of the game: the extraction of a weak certificate with 6-empty leaves
+     * reads them instead of searching the leaves again ({@link Oracle#leafCutRecord}).
+     */
+    public static int recordAlpha(long record) { return (int) (record >>> 56) - 128; }
+
+    /** The recorded cut square of the child by the {@code rank}-th move (square order), or -1. */
+    public static int recordCut(long record, int rank) { return (int) (record >>> (7 * rank) & 0x7F) - 1; }
+
     private int pvs(long m, long o, int alpha, int beta, int ply) {
         int empties = cells - Long.bitCount(m | o);
         if (empties <= SMALL) {
@@ -187,10 +208,16 @@ public final class OthelloSolver implements Solver {
             ttMove = TranspositionTable.move(d);
         }
         int best = -1000, bestMove = NO_MOVE_YET, a = alpha;
+        // At TT_MIN empties in a null window: the children's cuts, for the record (see recordAlpha).
+        final boolean recording = empties == TT_MIN && beta == alpha + 1;
+        final long allMoves = mv;
+        long record = 0;
         if (ttMove != TranspositionTable.NO_MOVE && (mv >>> ttMove & 1) != 0) {
             // the table's move first, before the others are generated and ordered: it often cuts
             long f = fl(m, o, ttMove);
+            if (recording) lastCut = -1;
             best = -pvs(o & ~f, m | f | (1L << ttMove), -beta, -a, ply + 1);
+            if (recording) record |= (long) (lastCut + 1) << (7 * Long.bitCount(allMoves & ((1L << ttMove) - 1)));
             bestMove = ttMove;
             if (best > a) a = best;
             mv &= ~(1L << ttMove);
@@ -226,20 +253,27 @@ public final class OthelloSolver implements Solver {
                 int sq = 63 - (int) (key & 0xFF);
                 long m2 = cms[sq], o2 = cos[sq];
                 int v;
+                if (recording) lastCut = -1;
                 if (bestMove == NO_MOVE_YET) v = -pvs(o2, m2, -beta, -a, ply + 1);
                 else {
                     v = -pvs(o2, m2, -a - 1, -a, ply + 1);
                     if (v > a && v < beta) v = -pvs(o2, m2, -beta, -a, ply + 1);
                 }
+                if (recording) record |= (long) (lastCut + 1) << (7 * Long.bitCount(allMoves & ((1L << sq) - 1)));
                 if (v > best || bestMove == NO_MOVE_YET) {
                     best = v; bestMove = sq;
                     if (v > a) { a = v; if (a >= beta) break; }
                 }
             }
         }
+        if (empties == TT_MIN - 1) lastCut = best >= beta ? bestMove : -1;
         int lo = best >= beta ? best : best > alpha ? best : -1000;
         int hi = best <= alpha ? best : best < beta ? best : 1000;
-        if (useTT) tt.store(m, o, Math.max(lo, -cells), Math.min(hi, cells), bestMove, empties);
+        if (useTT) {
+            if (recording && best <= alpha) record |= (long) (alpha + 128) << 56;
+            else record = 0;
+            tt.store(m, o, Math.max(lo, -cells), Math.min(hi, cells), bestMove, empties, record);
+        }
         return best;
     }
 

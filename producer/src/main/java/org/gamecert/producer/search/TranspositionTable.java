@@ -11,7 +11,7 @@ public final class TranspositionTable {
     private final long[] slots; // per slot: mover^data, opponent^data, data
     private final int bucketMask;
     /**
-     * Buckets are 8 longs (2 slots and 2 unused), starting at index 6: a large array's elements
+     * Buckets are 8 longs (2 slots of 3 and their 2 record words), starting at index 6: a large array's elements
      * start 16 bytes into its block, which the JVM aligns, so each bucket is one 64-byte cache
      * line and a probe costs at most one miss (with 6-long buckets, half of them straddled two).
      */
@@ -39,28 +39,59 @@ public final class TranspositionTable {
         return FIRST + (int) (h & bucketMask) * BUCKET;
     }
 
+    /**
+     * A slot's record word (the bucket's 7th and 8th longs, one a slot, in the same cache line): 0
+     * or a fact its search wrote beside the bounds ({@link OthelloSolver}: the cut moves of the
+     * children of an 8-empty position that failed low). The slot's first key word is stored xor-ed
+     * with it too, so a record torn by a concurrent write to the slot fails the key check like a
+     * torn data word.
+     */
+    private static int recordIndex(int b, int slot) { return slot == b ? b + 6 : b + 7; }
+
     /** The data word for (m, o), or 0 if absent. */
     public long probe(long m, long o) {
         int b = bucket(m, o);
         long[] s = slots;
         for (int i = b; i < b + 6; i += 3) {
             long d = s[i + 2];
-            if (d != 0 && (s[i] ^ d) == m && (s[i + 1] ^ d) == o) return d;
+            if (d != 0 && (s[i] ^ d ^ s[recordIndex(b, i)]) == m && (s[i + 1] ^ d) == o) return d;
+        }
+        return 0;
+    }
+
+    /** The record word of (m, o) (see {@link #recordIndex}), or 0 if absent or none. */
+    public long record(long m, long o) {
+        int b = bucket(m, o);
+        long[] s = slots;
+        for (int i = b; i < b + 6; i += 3) {
+            long d = s[i + 2];
+            long r = s[recordIndex(b, i)];
+            if (d != 0 && (s[i] ^ d ^ r) == m && (s[i + 1] ^ d) == o) return r;
         }
         return 0;
     }
 
     /** Records the proven bounds lo ≤ V ≤ hi, intersected with what the slot already knows. */
     public void store(long m, long o, int lo, int hi, int move, int empties) {
+        store(m, o, lo, hi, move, empties, 0);
+    }
+
+    /**
+     * The same with a record word: a non-zero {@code record} replaces the slot's, 0 keeps the one
+     * the position already had (a new position starts with none).
+     */
+    public void store(long m, long o, int lo, int hi, int move, int empties, long record) {
         int b = bucket(m, o);
         long[] s = slots;
         int victim = -1;
         for (int i = b; i < b + 6; i += 3) {
             long d = s[i + 2];
-            if (d != 0 && (s[i] ^ d) == m && (s[i + 1] ^ d) == o) {
+            long r = s[recordIndex(b, i)];
+            if (d != 0 && (s[i] ^ d ^ r) == m && (s[i + 1] ^ d) == o) {
                 lo = Math.max(lo, lo(d));
                 hi = Math.min(hi, hi(d));
                 if (move == NO_MOVE) move = move(d);
+                if (record == 0) record = r;
                 victim = i;
                 break;
             }
@@ -71,8 +102,9 @@ public final class TranspositionTable {
         }
         long d = pack(lo, hi, move, empties);
         s[victim + 2] = 0;
-        s[victim] = m ^ d;
+        s[victim] = m ^ d ^ record;
         s[victim + 1] = o ^ d;
+        s[recordIndex(b, victim)] = record;
         s[victim + 2] = d;
     }
 }

@@ -21,6 +21,36 @@ class OthelloTest {
         }
     }
 
+    @Test void canonicalOn8x8IsTheGenericLoops() {
+        Othello g = new Othello(8);
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(8);
+        long[] out = new long[2];
+        for (int i = 0; i < 200_000; i++) {
+            long m, o;
+            if (i % 4 == 0) { // symmetric occupancies and positions: ties between symmetries
+                long h = rnd.nextLong() & 0x0F0F0F0F0F0F0F0FL;
+                long occ = h | Othello.mirror8(h);
+                m = rnd.nextBoolean() ? occ & rnd.nextLong() : occ & 0x0F0F0F0F0F0F0F0FL;
+                if (rnd.nextBoolean()) m |= Othello.mirror8(m) & occ;
+                o = occ & ~m;
+            } else {
+                m = rnd.nextLong() & rnd.nextLong();
+                o = rnd.nextLong() & rnd.nextLong() & ~m;
+            }
+            // the generic loop of Game.canonical
+            long bm = m, bo = o, bocc = m | o;
+            int bg = 0;
+            for (int s = 1; s < 8; s++) {
+                long tm = g.transform(s, m), to = g.transform(s, o), tocc = tm | to;
+                int c = Long.compareUnsigned(tocc, bocc);
+                if (c < 0 || (c == 0 && Long.compareUnsigned(tm, bm) < 0)) { bm = tm; bo = to; bocc = tocc; bg = s; }
+            }
+            assertEquals(bg, g.canonical(m, o, out), "symmetry");
+            assertEquals(bm, out[0]);
+            assertEquals(bo, out[1]);
+        }
+    }
+
     @Test void inverseUndoesEachSymmetry() {
         for (int n = 4; n <= 8; n += 2) {
             Othello g = new Othello(n);

@@ -71,6 +71,54 @@ class OthelloSolverTest {
 
     @Test void deeperOn8x8AgainstPlainNegamax() { check(8, 10, 11, 4, 2); }
 
+    /**
+     * The records of 8-empty positions that failed low (read by the extraction instead of searching
+     * the 6-empty leaves again): for each child, the recorded cut is the first move of the search's
+     * order (move score descending, then the lower square) whose value reaches −α, checked against
+     * the reference rules' values.
+     */
+    @Test void cutRecordsAreTheFirstMovesOfTheSearchOrderThatReachTheBound() {
+        RefGame.Othello ref = new RefGame.Othello(8);
+        Othello g = new Othello(8);
+        SplittableRandom rnd = new SplittableRandom(5);
+        int records = 0, cuts = 0;
+        for (int k = 0; k < 300; k++) {
+            long[] p = randomPosition(ref, 8, OthelloSolver.TT_MIN, rnd);
+            if (p == null) continue;
+            TranspositionTable tt = new TranspositionTable(1);
+            OthelloSolver s = new OthelloSolver(g, tt);
+            int v = ref.value(p[0], p[1]);
+            int alpha = v + rnd.nextInt(4); // V <= alpha: the search fails low
+            assertTrue(s.search(p[0], p[1], alpha, alpha + 1) <= alpha);
+            long r = tt.record(p[0], p[1]);
+            if (r == 0) continue; // e.g. a stability cutoff: no move searched
+            records++;
+            assertEquals(alpha, OthelloSolver.recordAlpha(r));
+            int rank = 0;
+            for (long x = g.moves(p[0], p[1]); x != 0; x &= x - 1, rank++) {
+                int sq = Long.numberOfTrailingZeros(x);
+                int cut = OthelloSolver.recordCut(r, rank);
+                if (cut < 0) continue;
+                cuts++;
+                long f = g.flips(p[0], p[1], sq);
+                long cm = p[1] & ~f, co = p[0] | f | (1L << sq); // the child, the opponent to move
+                // the child's moves in the search's order; the first reaching -alpha is the cut
+                List<Integer> order = new java.util.ArrayList<>(ref.moves(cm, co));
+                assertTrue(order.contains(cut), "the recorded cut is a move of the child");
+                java.util.Map<Integer, Integer> score = new java.util.HashMap<>();
+                for (int y : order) {
+                    long fy = g.flips(cm, co, y);
+                    score.put(y, s.moveScore(cm | fy | (1L << y), co & ~fy, y));
+                }
+                order.sort((a, b) -> score.get(a).equals(score.get(b)) ? Integer.compare(a, b) : Integer.compare(score.get(b), score.get(a)));
+                int first = -1;
+                for (int y : order) if (ref.moveValue(cm, co, y) >= -alpha) { first = y; break; }
+                assertEquals(first, cut, "the first move of the search's order reaching " + (-alpha));
+            }
+        }
+        assertTrue(records > 50 && cuts > 200, records + " records, " + cuts + " cuts");
+    }
+
     @Test void smallerBoards() {
         check(6, 1, 10, 12, 3);
         check(4, 1, 11, 12, 4);

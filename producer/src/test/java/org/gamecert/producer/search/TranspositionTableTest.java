@@ -46,6 +46,30 @@ class TranspositionTableTest {
         assertTrue(hits > 10_000, "hits " + hits);
     }
 
+    @Test void recordsStayWithTheirPosition() {
+        TranspositionTable tt = new TranspositionTable(1);
+        SplittableRandom rnd = new SplittableRandom(6);
+        Map<Key, Long> records = new HashMap<>();
+        Key[] keys = new Key[50_000];
+        for (int i = 0; i < keys.length; i++) {
+            long m = rnd.nextLong(), o = rnd.nextLong() & ~m;
+            keys[i] = new Key(m, o);
+            records.put(keys[i], rnd.nextLong() | 1);
+        }
+        for (int step = 0; step < 300_000; step++) {
+            Key k = keys[rnd.nextInt(keys.length)];
+            boolean with = rnd.nextBoolean();
+            tt.store(k.m, k.o, -1, 1, 3, 8, with ? records.get(k) : 0);
+            long r = tt.record(k.m, k.o);
+            if (with) assertEquals(records.get(k), r, "the record just stored");
+            else assertTrue(r == 0 || r == records.get(k), "a store without a record keeps the position's own, or none");
+            assertNotEquals(0, tt.probe(k.m, k.o), "the position just stored is found");
+            Key other = keys[rnd.nextInt(keys.length)];
+            long ro = tt.record(other.m, other.o);
+            assertTrue(ro == 0 || ro == records.get(other), "never another position's record");
+        }
+    }
+
     @Test void deeperEntriesSurviveInAFullBucket() {
         TranspositionTable tt = new TranspositionTable(1);
         SplittableRandom rnd = new SplittableRandom(4);
