@@ -107,6 +107,8 @@ public final class LayerCheck {
     public void receive(long[] index, long[] digest, byte[] bits, int n) {
         if (!sliced || inSize > 0 || passesOpen > 0 || tiling.previous != null)
             throw kernel.engineFault("marks given to a check that is not a fresh slice");
+        if (n < 0 || n > index.length || n > digest.length || n > bits.length)
+            throw kernel.engineFault(n + " marks given in shorter arrays");
         for (int i = 1; i < n; i++)
             if (index[i] < index[i - 1])
                 throw kernel.engineFault("the marks for layer " + discs + " are not in order");

@@ -710,6 +710,18 @@ class SliceAttackTest {
             }
         });
         assertCaught(file, early, false, "a slice ended after its first block");
+        // a count of marks larger than the arrays that hold them: refused by name
+        AttackEngine counted = new AttackEngine(20, (job, sl, sb, under, answers, marks) -> {
+            try (Container ct = new Container(Path.of(job.file))) {
+                Kernel kernel = Slices.sliceKernel(ct, job);
+                LayerCheck lc = kernel.beginSlice(sl.li(), sl.first(), sl.end());
+                Kernel.EngineFault f = assertThrows(Kernel.EngineFault.class,
+                        () -> lc.receive(new long[1], new long[1], new byte[1], 3));
+                assertTrue(f.getMessage().contains("shorter arrays"), f.getMessage());
+            }
+            return Slices.check(job, sl, sb, under, answers, marks);
+        });
+        assertCaught(file, counted, false, "more marks counted than given");
     }
 
     @Test
