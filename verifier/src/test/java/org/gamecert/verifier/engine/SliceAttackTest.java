@@ -505,7 +505,7 @@ class SliceAttackTest {
                     }
                 }
             }
-        org.junit.jupiter.api.Assumptions.assumeTrue(layerE > 0, "no position E found");
+        assertTrue(layerE > 0, "no position E found: the attack needs one");
         TestCert sub = s.build(eMover, eOcc & ~eMover, 2);
         TestCert merged = base.copy();
         for (TestCert.Entry e : sub.entries)
