@@ -28,6 +28,9 @@ interface Faults {
         return order;
     }
 
+    /** Pass 1: a block's entries as handed over to the kernel after decoding. */
+    default void alterRead(Payload p) {}
+
     /** Pass 2: a block's entries as handed over to be checked. */
     default void alter(Payload p) {}
 

@@ -232,6 +232,7 @@ public final class Verifier {
                 Payload p = it.decoded == null ? null : await(it.decoded);
                 if (it.failure != null) kernel.blockFailure(it.rec, it.failure);
                 if (faults.skipBlock(handed++)) continue;
+                if (p != null) faults.alterRead(p);
                 int layer = kernel.startBlock(it.rec, p);
                 budget.resize(0, 128, layer); // the record, its chain value, the list's slot
                 kernel.acceptBlock(it.rec, p);
@@ -282,12 +283,14 @@ public final class Verifier {
                 }
                 dropTable();
                 long n = kernel.size(li);
-                if (!kernel.hasFlagsFor(li)) reserve(n, d);
-                if (below >= 0) reserve(kernel.size(below), d + 1);
+                // flags from above come with the digests of the answers given for them
+                long mine = kernel.hasFlagsFor(li) ? n * BYTES_PER_CHILD : n;
+                if (!kernel.hasFlagsFor(li)) reserve(n, 1, d);
+                if (below >= 0) reserve(kernel.size(below), BYTES_PER_CHILD, d + 1);
                 LayerCheck lc = kernel.beginLayer(li);
                 checkLayer(li, below, lc);
                 lc.finish();
-                budget.resize(n, 0, d);
+                budget.resize(mine, 0, d);
                 layersDone++;
             }
             dropTable();
@@ -317,7 +320,7 @@ public final class Verifier {
             if (below >= 0 && kernel.size(below) > room()) dropUpper(); // the layer below whole rather than this one held
             boolean inSegments = below >= 0 && kernel.size(below) > room();
             if (inSegments) {
-                reserve(n, d);
+                reserve(n, 1, d);
                 if (opt.all) budget.resize(0, n / 8 + 8, d);
                 lc.inRanges();
             }
@@ -432,11 +435,21 @@ public final class Verifier {
             return range;
         }
 
-        /** Reserves n bytes of flags for layer d (the held layer is dropped first when they would not fit). */
-        void reserve(long n, int d) {
+        /**
+         * The kernel's bytes per entry of the layer below while a layer is checked: a byte of
+         * flags and the 8-byte digest of the record its lookups were answered with.
+         */
+        static final int BYTES_PER_CHILD = 9;
+
+        /**
+         * Reserves bytesPerEntry bytes for each of n entries of layer d (the held layer is
+         * dropped first when they would not fit).
+         */
+        void reserve(long n, int bytesPerEntry, int d) {
             if (n > Integer.MAX_VALUE - 16) throw new Layer.OutOfBudget("layer " + d + " has more than 2^31 entries");
-            if (budget.used + n > budget.max) dropUpper(); // flags must be had; the held layer can be re-read
-            budget.resize(0, n, d);
+            long bytes = n * bytesPerEntry;
+            if (budget.used + bytes > budget.max) dropUpper(); // flags must be had; the held layer can be re-read
+            budget.resize(0, bytes, d);
         }
 
         /**

@@ -66,6 +66,12 @@ public final class Kernel {
     private long lastLayer = -1;
     private byte[] lastStoredChain;   // of the last block record read
     private byte[] lastAcceptedChain; // of the last block accepted (its R-HASH-1 held)
+    /**
+     * Each block's entries digest (entriesDigest) as pass 1 took them from decode, sealed: pass
+     * 2 takes a block only with the same digest, however the engine kept or made its columns.
+     */
+    private long[] blockDigests = new long[64];
+    private Payload started; // the block startBlock took, which acceptBlock must be given
     long entries, blocks;
     final long[] layerAux = new long[65];
     /** Open kind bytes read (R-OPEN-2), and the open entries kept, in file order. */
@@ -100,6 +106,8 @@ public final class Kernel {
     long unreached, firstUnreachedIndex = -1;
     int firstUnreachedLayer = -1;
     byte[] flagsOfNextLayer; // the flags the layer just checked gave its children
+    long[] answersOfNextLayer; // and the digests of the records its lookups were answered with
+    private int nextWhole = -1; // the layer due next in pass 2 (shallowest first)
     private final boolean[] layerChecked = new boolean[67];
     Violation found; // the first violation of pass 2, reported when it ends
     /** Layers checked in slices (JoinedLayer): the next one due, the marks sent to each. */
@@ -334,6 +342,7 @@ public final class Kernel {
                 reuse);
         p.block = rec.index;
         p.chainBefore = prevChain;
+        p.seal = seal(chain, entriesDigest(p, count));
         return p;
     }
 
@@ -361,6 +370,14 @@ public final class Kernel {
         byte[] before = lastAcceptedChain == null ? firstChain : lastAcceptedChain;
         if (p.chainBefore != before && !Arrays.equals(p.chainBefore, before))
             throw engineFault("block " + rec.index + " was decoded against another chain value");
+        long digest = entriesDigest(p, p.count);
+        if (p.seal != seal(rec.chain, digest))
+            throw engineFault("block " + rec.index + " handed over with other entries than the"
+                    + " file's (not as decode made them)");
+        if (blocks == blockDigests.length)
+            blockDigests = Arrays.copyOf(blockDigests, 2 * (int) blocks);
+        blockDigests[(int) blocks] = digest;
+        started = p;
         if (part) countOpen(rec, p.kind, p.count);
         // No entry has more discs than 64, so a block of a higher layer fails R-LAY-2 at its
         // first entry. It is the file's first block (R-LAY-1 held, and an earlier block of a
@@ -396,11 +413,16 @@ public final class Kernel {
 
     /** R-LAY-2 and R-LAY-3 of the block's entries (the other rules: pass 2); the counts. */
     public void acceptBlock(BlockRecord rec, Payload p) {
+        if (p != started || rec.index != blocks)
+            throw engineFault("block " + rec.index + " accepted without being started");
+        started = null;
         blockList.add(rec);
         lastAcceptedChain = rec.chain; // equal to the computed value: R-HASH-1 held
         inBlock = true;
         for (int i = 0; i < p.count; i++) checkEntryOrder(rec, p, i);
         inBlock = false;
+        if (entriesDigest(p, p.count) != blockDigests[(int) blocks])
+            throw engineFault("block " + rec.index + " changed while the kernel read it");
         entries += p.count;
         blocks++;
         res.entries = entries;
@@ -574,7 +596,9 @@ public final class Kernel {
     public void beginPass2() {
         if (pass2Begun) throw engineFault("pass 2 begun twice"); // found is kept once found
         pass2Begun = true;
+        nextWhole = nLayers - 1;
         flagsOfNextLayer = null;
+        answersOfNextLayer = null;
         found = null;
     }
 
@@ -582,6 +606,9 @@ public final class Kernel {
     public LayerCheck beginLayer(int li) {
         if (joined || !pass2Begun)
             throw engineFault("a whole layer before pass 2 or after layers checked in slices");
+        // shallowest first, each once: a layer's flags and answers are those of the layer above
+        if (li != nextWhole) throw engineFault("layer " + li + " begun out of order");
+        nextWhole--;
         wholeLayerBegun = true;
         return new LayerCheck(this, li, flagsOfNextLayer);
     }
@@ -661,6 +688,7 @@ public final class Kernel {
     public void endPass2() {
         pass2Ended = true;
         flagsOfNextLayer = null;
+        answersOfNextLayer = null;
         // --all: in the order of checks
         res.violations.sort((x, y) -> before(x, y) ? -1 : before(y, x) ? 1 : 0);
         if (found != null) violation(found, false);
@@ -880,6 +908,38 @@ public final class Kernel {
             }
             return m;
         }
+    }
+
+    /**
+     * Whether p holds block b's entries as the file has them: the digest pass 1 took of them, or,
+     * in a kernel that adopted a layout (no pass 1 of its own), p's seal with b's chain value.
+     */
+    boolean isFilesBlock(int b, Payload p, long digest) {
+        if (b < blocks || (b == blocks && inBlock)) return blockDigests[b] == digest;
+        return ownLayout == null && adopted != null
+                && p.seal == seal(blockList.get(b).chain, digest);
+    }
+
+    /**
+     * A digest of entries [0, n) of p as the kernel checks them (key, kind, bounds, move), to
+     * catch an engine's fault that alters, mixes or swaps columns, not an adversary who knows it:
+     * an engine runs in the kernel's own JVM (SPEC §11.1).
+     */
+    static long entriesDigest(Payload p, int n) {
+        long h = 0x6A09E667F3BCC908L ^ n;
+        for (int i = 0; i < n; i++) {
+            int k = p.kind[i] & 0xFF, move = Payload.hasMove(k) ? p.move[i] & 0xFF : 0xFF;
+            long rest = k | (p.lo[i] & 0xFF) << 8 | (p.hi[i] & 0xFF) << 16 | move << 24;
+            h = (h ^ p.occ[i]) * 0x9E3779B97F4A7C15L;
+            h = (h ^ p.mover[i]) * 0xC2B2AE3D27D4EB4FL;
+            h = (h ^ rest ^ (h >>> 29)) * 0x165667B19E3779F9L;
+        }
+        return h ^ (h >>> 32);
+    }
+
+    /** A block's seal: its entries' digest bound to its chain value h_i (SPEC §3). */
+    static long seal(byte[] chain, long digest) {
+        return ((digest ^ Bytes.u64(chain, 0)) * 0x9E3779B97F4A7C15L) ^ Bytes.u64(chain, 8);
     }
 
     /** f of SPEC §7.2 on one need: P stays, A' and P' swap. */

@@ -11,14 +11,15 @@ import org.gamecert.verifier.kernel.format.Payload;
 
 /**
  * Pass 2 of one layer: its entries checked against the layer below (SPEC §9) and their needs
- * (§10.1) and reachability (§10.2) passed to their children there, 1 byte of flags per entry.
+ * (§10.1) and reachability (§10.2) passed to their children there: a byte of flags per entry,
+ * kept with the digest of the record each child's lookups were answered with (childMarks).
  * The engine holds the layer below whole or in key ranges; for each range it runs one LayerPass
  * over this layer's entries. The kernel requires the ranges to tile the layer below (the first
  * from the start, each after the one before, the last to the end, sizes adding up) and each pass
  * to see every entry of this layer once, in key order.
  */
 public final class LayerCheck {
-    private static final VarHandle BYTES = MethodHandles.arrayElementVarHandle(byte[].class);
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final List<String> POSITION_RULES = List.of(Rule.POS_1, Rule.POS_2, Rule.POS_3,
             Rule.MOVE_1);
 
@@ -34,7 +35,17 @@ public final class LayerCheck {
     final boolean sliced;
     /** This check's entries' flags, given by the layer above (or fresh at the top). */
     final byte[] flags;
-    final byte[] childFlags; // the layer below's, marked by this layer's entries; null in a slice
+    /**
+     * The layer below's marks, one long an entry (null in a slice): the flags this layer's
+     * entries pass to it in the low byte, and above them the digest of the record the lookups
+     * were answered with (0: none yet; two different ones are a fault), compared with the file's
+     * record when that layer is checked (compareAnswers): so an engine cannot answer with another
+     * record than the file's. One long, so that an answer costs one random access, not two. A
+     * slice sends its answers' digests as marks (Marks) instead.
+     */
+    final long[] childMarks;
+    /** The marks the layer above gave this layer's entries (their answers' digests), or null. */
+    private final long[] answers;
     /** A slice: the marks its entries were sent by the layer above (SPEC §11.1), by index. */
     private long[] inIndex = new long[0], inDigest = new long[0];
     private byte[] inFlags = new byte[0];
@@ -81,7 +92,10 @@ public final class LayerCheck {
         long root = kernel.rootIndex - base;
         if (kernel.rootFound && discs == kernel.rootDiscs && root >= 0 && root < count)
             flags[(int) root] |= (byte) rootFlags;
-        childFlags = below >= 0 && !sliced ? new byte[(int) kernel.lSize[below]] : null;
+        childMarks = below >= 0 && !sliced ? new long[(int) kernel.lSize[below]] : null;
+        answers = flagsFromAbove != null ? kernel.answersOfNextLayer : null;
+        if (answers != null && answers.length != count) throw kernel.engineFault("answers of"
+                + " another layer");
         for (EntryChecker c : kernel.checkers) {
             c.terminals.clear();
             c.proofTerminals.clear();
@@ -95,9 +109,42 @@ public final class LayerCheck {
 
     /** Marks flags for the layer below's entry at, whose record the answer a gave. */
     void mark(EntryChecker c, long at, int bits, ChildLookup.Answer a) {
-        if (sliced) c.marks.add(at, Marks.digest(a.occ, a.mover, a.kind, a.lo, a.hi),
-                bits); // a slice: every answer is sent, so that the layer below checks it
-        else if (bits != 0) BYTES.getAndBitwiseOr(childFlags, (int) at, (byte) bits);
+        long digest = Marks.digest(a.occ, a.mover, a.kind, a.lo, a.hi);
+        if (sliced) {
+            c.marks.add(at, digest, bits); // a slice: every answer is sent, the layer below checks
+            return;
+        }
+        long tag = answerTag(digest), v = (long) LONGS.getOpaque(childMarks, (int) at);
+        while (true) { // sets the tag and ORs the flags, atomically (checkers run on threads)
+            if ((v & ~0xFFL) != 0 && (v & ~0xFFL) != tag)
+                throw kernel.engineFault("entry " + at + " of layer " + (discs + 1)
+                        + " answered with two different records");
+            long want = tag | v | bits;
+            if (want == v) return;
+            long witness = (long) LONGS.compareAndExchange(childMarks, (int) at, v, want);
+            if (witness == v) return;
+            v = witness;
+        }
+    }
+
+    /** An answer's digest above a mark's byte of flags, never 0 (0: no answer yet). */
+    private static long answerTag(long digest) {
+        return (digest | 1) << 8;
+    }
+
+    /**
+     * The layer above's answers for the m entries of p, entries from .. from + m - 1 of this
+     * layer: each must have been the file's record (SPEC §11.1).
+     */
+    void compareAnswers(Payload p, long from, int m) {
+        if (answers == null) return;
+        for (int i = 0; i < m; i++) {
+            long want = answers[(int) (from + i)] & ~0xFFL;
+            if (want != 0 && want != answerTag(Marks.digest(p.occ[i], p.mover[i], p.kind[i],
+                    p.lo[i], p.hi[i])))
+                throw kernel.engineFault("the layer above was answered for entry " + (from + i)
+                        + " of layer " + discs + " with another record than the file's");
+        }
     }
 
     /**
@@ -264,7 +311,13 @@ public final class LayerCheck {
         }
         if (discs + 1 < kernel.proofTerminals.length)
             kernel.proofTerminals[discs + 1] += proofTerminals.size();
+        byte[] childFlags = null;
+        if (childMarks != null) {
+            childFlags = new byte[childMarks.length];
+            for (int i = 0; i < childMarks.length; i++) childFlags[i] = (byte) childMarks[i];
+        }
         kernel.flagsOfNextLayer = childFlags;
+        kernel.answersOfNextLayer = childMarks;
     }
 
     /**

@@ -23,6 +23,7 @@ public final class LayerPass {
     // the block being checked
     private long serial = -1, base, limit;
     private int block, kept;
+    private long keptDigest; // of the block's kept entries when handed over (endBlock)
     private Payload payload;
 
     LayerPass(LayerCheck check, KeyRange range, ChildLookup lookup) {
@@ -51,7 +52,12 @@ public final class LayerPass {
             throw kernel.engineFault("layer " + check.discs + ": block " + b + " handed over with "
                     + p.count
                     + " entries, the file's has " + written);
+        long digest = Kernel.entriesDigest(p, p.count);
+        if (!kernel.isFilesBlock(b, p, digest))
+            throw kernel.engineFault("layer " + check.discs + ": block " + b
+                    + " handed over with other entries than the file's");
         int m = keep.apply(p);
+        keptDigest = m == p.count ? digest : Kernel.entriesDigest(p, m); // all kept: none moved
         for (int i = 0; i < m; i++) {
             if (hasLast && !KeyRange.after(p.occ[i], p.mover[i], lastOcc, lastMover))
                 throw kernel.engineFault("layer " + check.discs
@@ -63,6 +69,7 @@ public final class LayerPass {
         base = count;
         count += m;
         check.take(p, base, m); // a slice's marks from the layer above (none otherwise)
+        if (range.first()) check.compareAnswers(p, base, m);
         if (range.first()) noteRegion(p, m);
         limit = check.best == null ? check.size : check.best.entry();
         if (base >= limit) {
@@ -126,6 +133,9 @@ public final class LayerPass {
 
     /** The block's ranges were checked by these checkers: they must tile it. */
     public void endBlock(EntryChecker... used) {
+        if (blockOpen && Kernel.entriesDigest(payload, kept) != keptDigest)
+            throw check.kernel.engineFault("layer " + check.discs + ": block " + block
+                    + " changed while it was checked");
         for (EntryChecker c : used)
             if (c.kernel != check.kernel)
                 throw check.kernel.engineFault("a checker of another kernel");

@@ -37,7 +37,11 @@ public final class PeerOptions {
      */
     public long sliceRecords;
 
-    public static final long BYTES_PER_CHILD = 8;
+    /**
+     * Bytes per record of a child range: the engine's lookup entry (8) and the kernel's record of
+     * what it admitted (8, ChildTable.fact), against which every answer is checked.
+     */
+    public static final long BYTES_PER_CHILD = 16;
 
     /** The heap budget in bytes: --max-memory, never above 85 % of -Xmx (beyond it: OutOfMemoryError); default 60 %. */
     long budgetBytes() {
@@ -45,7 +49,7 @@ public final class PeerOptions {
         return maxMemory > 0 ? Math.min(maxMemory, (long) (heap * 0.85)) : (long) (heap * 0.6);
     }
 
-    /** Records a child range may hold under the budget (8 bytes each, after the index and buffers). */
+    /** Records a child range may hold under the budget (16 bytes each, after the index and buffers). */
     long effectiveRangeRecords() {
         long budget = budgetBytes();
         long reserve = 243L * 243 * 243 * 4 + 64L * 1024 * 1024; // 3-byte bucket index + chunks in flight

@@ -118,6 +118,31 @@ class FaultyEngineTest {
                 };
             }
         });
+        f.put("answer with the key asked for and another record's bounds", () -> new Faults() {
+            public ChildLookup lookup(Layer table) {
+                ChildLookup honest = Faults.NONE.lookup(table);
+                return (occ, mover, answer) -> {
+                    if (!honest.find(occ, mover, answer)) return false;
+                    answer.lo = answer.lo == 0 ? 1 : 0; // the record's key and index, other bounds
+                    answer.hi = answer.lo;
+                    return true;
+                };
+            }
+        });
+        f.put("alter an entry's bounds in a block handed over to be checked", () -> new Once() {
+            void fault(Payload p) {
+                p.lo[0]++;
+            }
+        });
+        f.put("alter an entry's kind in a block handed over while reading", () -> new Faults() {
+            boolean done;
+
+            public void alterRead(Payload p) {
+                if (done) return;
+                done = true;
+                p.kind[0] ^= Payload.C; // the file's key, another kind
+            }
+        });
         f.put("say absent for present children", () -> new Faults() {
             public ChildLookup lookup(Layer table) {
                 return (occ, mover, answer) -> false;
@@ -135,6 +160,59 @@ class FaultyEngineTest {
             }
         });
         return f;
+    }
+
+    /**
+     * A false root value (the entry and the header say v + 2): an engine that answers the root's
+     * children with their own keys and indexes but bounds shifted to fit, or that hands the root's
+     * entry over in pass 2 with the true value, made it VERIFIED before answers and blocks were
+     * bound to the file's records (found 2026-11-25). Now each is an engine fault.
+     */
+    @Test
+    void aLyingEngineCannotVerifyAFalseRootValue() throws Exception {
+        TinySolver othello = new TinySolver(1, 4, 4, 1, null);
+        long[] start = othello.othelloStart();
+        TestCert cert = othello.build(start[0], start[1], 1);
+        int rootDiscs = Long.bitCount(start[0] | start[1]), delta = 2;
+        TestCert.Entry root = null;
+        for (TestCert.Entry e : cert.entries)
+            if (Long.bitCount(e.occ) == rootDiscs) root = e;
+        assertEquals(cert.rootValue, root.lo, "the root's entry");
+        root.lo += delta;
+        root.hi += delta;
+        cert.rootValue += delta;
+        Path file = dir.resolve("false-root.gsc");
+        Files.write(file, cert.write());
+        assertEquals(Result.Verdict.REJECTED, Verifier.verify(file, new Options()).verdict);
+        Faults shiftedAnswers = new Faults() {
+            public ChildLookup lookup(Layer table) {
+                ChildLookup honest = Faults.NONE.lookup(table);
+                return (occ, mover, answer) -> {
+                    if (!honest.find(occ, mover, answer)) return false;
+                    if (Long.bitCount(occ) == rootDiscs + 1) {
+                        answer.lo -= delta;
+                        answer.hi -= delta;
+                    }
+                    return true;
+                };
+            }
+        };
+        Faults trueRootInPass2 = new Faults() {
+            public void alter(Payload p) {
+                for (int i = 0; i < p.count; i++)
+                    if (Long.bitCount(p.occ[i]) == rootDiscs) {
+                        p.lo[i] -= delta;
+                        p.hi[i] -= delta;
+                    }
+            }
+        };
+        for (Faults liar : new Faults[] {shiftedAnswers, trueRootInPass2})
+            for (int threads : new int[] {1, 3})
+                for (boolean segments : new boolean[] {false, true}) {
+                    Result r = Verifier.verify(file, options(threads, segments, cert.entries.size()), liar);
+                    assertEquals(Result.Verdict.ERROR, r.verdict, r.firstViolation() + " " + r.errorMessage);
+                    assertTrue(r.errorMessage.startsWith("engine fault: "), r.errorMessage);
+                }
     }
 
     /** Alters the first block handed over with at least two entries. */
@@ -291,7 +369,9 @@ class FaultyEngineTest {
                             assertEquals(honest.conclusion.openCount(), r.conclusion.openCount(), how);
                         if (fault.getKey().startsWith("mark")) {
                             assertEquals(Result.Verdict.ERROR, r.verdict, how);
-                            assertTrue(r.errorMessage.contains("another kind byte"), how);
+                            // caught where the block is taken (its digest), or by the entry's kind
+                            assertTrue(r.errorMessage.contains("other entries than the file's")
+                                    || r.errorMessage.contains("another kind byte"), how);
                         }
                     }
                 }

@@ -101,7 +101,7 @@ class ValidCertificatesTest {
         int split = 0;
         for (int threads : new int[] {1, 2}) {
             long fixed = (2L * t.maxBlockBytes + 1024 + 22 * t.maxBlockEntries) * (threads + 1);
-            for (double f : new double[] {0.001, 0.02, 0.05, 0.1, 0.2, 0.4, 1, 3}) {
+            for (double f : new double[] {0.001, 0.02, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.5, 2, 3}) {
                 Options o = new Options();
                 o.threads = threads;
                 o.maxMemory = fixed + (long) (f * 16 * t.entries.size());

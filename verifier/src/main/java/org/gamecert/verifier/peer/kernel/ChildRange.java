@@ -11,9 +11,12 @@ public final class ChildRange {
     final int serial;
     public final boolean first, last;
     public final long lo, hi, base, size;
+    /** ChildTable.fact of each record of the range, by index within it (and perhaps more). */
+    final long[] facts;
 
     ChildRange(ChildTable owner, int serial, boolean first, boolean last, long lo, long hi,
-            long base, long size) {
+            long base, long size, long[] facts) {
+        this.facts = facts;
         this.owner = owner;
         this.serial = serial;
         this.first = first;

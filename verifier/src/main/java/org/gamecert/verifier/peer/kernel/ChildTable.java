@@ -22,6 +22,13 @@ public final class ChildTable {
     /** The record admitted last: its order key and RecordRules.childInfo. */
     private long key;
     private int info;
+    /**
+     * What admit gave for each record of the range being cut, as fact(key, info), from the
+     * range's first record on: the range keeps it, and every answer must match it at the index
+     * it names (RecordChecker.lookUp), so that an engine cannot answer with other child facts.
+     */
+    private long[] facts = new long[1 << 10];
+    private int factCount;
 
     ChildTable(TableCheck table) {
         this.table = table;
@@ -54,7 +61,16 @@ public final class ChildTable {
         key = d.key;
         info = RecordRules.childInfo(d.kind, d.lb, d.ub);
         contentSum += RecordRules.recordHash(i, buf, off, 0);
+        if (factCount == facts.length) facts = java.util.Arrays.copyOf(facts, 2 * factCount);
+        facts[factCount++] = fact(key, info);
         return true;
+    }
+
+    /** A record's key and child info in one long: 48 bits of a hash of the key, then the info. */
+    static long fact(long key, int info) {
+        long h = (key ^ (key >>> 33)) * 0xFF51AFD7ED558CCDL;
+        h = (h ^ (h >>> 33)) * 0xC4CEB9FE1A85EC53L;
+        return (h ^ (h >>> 33)) & ~0xFFFFL | (info & 0xFFFFL);
     }
 
     /** The order key of the record admitted last. */
@@ -82,8 +98,13 @@ public final class ChildTable {
                     + " and the record admitted last starts the next)");
         boolean first = ranges == 0;
         long lo = first ? 0 : lowKey;
+        int size = (int) (end - rangeStart); // facts holds the range's records and the next one
         ChildRange r = new ChildRange(this, ranges++, first, last, lo, last ? 0 : key, rangeStart,
-                end - rangeStart);
+                size, facts);
+        long next = last ? 0 : facts[size]; // the record admitted last starts the next range
+        facts = new long[Math.max(1 << 10, size + 1)];
+        factCount = 0;
+        if (!last) facts[factCount++] = next;
         rangeStart = end;
         lowKey = key;
         ended = last;

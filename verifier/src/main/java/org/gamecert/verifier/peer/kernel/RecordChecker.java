@@ -206,6 +206,9 @@ final class RecordChecker implements PeerObligations.Failures {
             throw new BadAnswer("answered index " + answer.index + " outside " + range);
         if ((answer.info & ~0xFFFF) != 0)
             throw new BadAnswer("answered child info " + Integer.toHexString(answer.info));
+        if (range.facts[(int) answer.index] != ChildTable.fact(key, answer.info))
+            throw new BadAnswer("answered record " + answer.index + " of " + range
+                    + " is not the record admitted there (another key or other child facts)");
         return true;
     }
 

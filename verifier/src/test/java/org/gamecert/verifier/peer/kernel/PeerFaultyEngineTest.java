@@ -34,7 +34,7 @@ class PeerFaultyEngineTest {
         NONE, DROP_PARENT, DUPLICATE_PARENT, REORDER_CHUNKS, CHUNK_TWICE, UNCHECKED_CHUNK,
         WRONG_KEY, WRONG_INDEX, ABSENT_FOR_PRESENT, SKIP_RANGE, RANGE_TWICE, LAST_RANGE_EARLY,
         EMPTY_RANGE_SPLIT, DROP_CHILD, CORRUPT_STATE, STATE_IN_PASS_0, SKIP_CHILD_TABLE,
-        UNFINISHED_PASS, WRONG_ROOT_SCAN
+        UNFINISHED_PASS, WRONG_ROOT_SCAN, WRONG_INFO, ANOTHER_INDEX_IN_RANGE
     }
 
     @BeforeAll
@@ -102,8 +102,10 @@ class PeerFaultyEngineTest {
                     long[] v = held.get(key);
                     if (f == Fault.ABSENT_FOR_PRESENT || v == null) return false;
                     a.key = f == Fault.WRONG_KEY ? key + 1 : key;
-                    a.info = (int) v[0];
-                    a.index = f == Fault.WRONG_INDEX ? r.size : v[1];
+                    // the key asked, with other child facts (still a valid info) or another index
+                    a.info = f == Fault.WRONG_INFO ? (int) v[0] ^ 1 : (int) v[0];
+                    a.index = f == Fault.WRONG_INDEX ? r.size
+                            : f == Fault.ANOTHER_INDEX_IN_RANGE ? (v[1] + 1) % r.size : v[1];
                     return true;
                 };
                 ParentPass p = t.pass(r, lookup);
@@ -193,6 +195,8 @@ class PeerFaultyEngineTest {
         expected.put(Fault.SKIP_CHILD_TABLE, "never checked itself");
         expected.put(Fault.UNFINISHED_PASS, "not checked in full");
         expected.put(Fault.WRONG_ROOT_SCAN, "root record(s)");
+        expected.put(Fault.WRONG_INFO, "not the record admitted there");
+        expected.put(Fault.ANOTHER_INDEX_IN_RANGE, "not the record admitted there");
         for (Fault f : Fault.values()) {
             if (f == Fault.NONE) continue;
             String want = expected.get(f);
