@@ -119,6 +119,10 @@ public final class Kernel {
     private Layout ownLayout;
     private boolean sliceBegun;
     private boolean pass2Begun, pass2Ended;
+    // the steps an engine must take, each in its turn (an engine that skips one cannot verify)
+    private boolean pass1Ended, trailerRead, censusTaken;
+    /** Block records admitted (admitBlockRecord) and not yet started, in file order. */
+    private final java.util.ArrayDeque<BlockRecord> admitted = new java.util.ArrayDeque<>();
     /** Numbers each block handed to a pass (LayerPass), so that a checker's range names one. */
     long blockSerial;
     /** The checkers made for this run (their terminal positions are gathered per layer). */
@@ -321,6 +325,7 @@ public final class Kernel {
                     + " > raw_len + raw_len/256 + 128");
         byte[] prevChain = lastStoredChain;
         lastStoredChain = rec.chain;
+        admitted.add(rec);
         return prevChain;
     }
 
@@ -364,6 +369,10 @@ public final class Kernel {
      * (no block dropped, repeated or moved) and chained to the one before. Returns its layer.
      */
     public int startBlock(BlockRecord rec, Payload p) {
+        if (ranked || pass1Ended || admitted.peekFirst() != rec)
+            throw engineFault("block " + rec.index + " started without its record admitted in"
+                    + " turn (or in mode 4, or after pass 1)");
+        admitted.removeFirst();
         if (rec.index != blocks || p.block != rec.index || p.count != rec.count)
             throw engineFault("block " + rec.index + " handed over as block " + blocks
                     + " of the file");
@@ -431,11 +440,19 @@ public final class Kernel {
 
     /** Mode 4: a block RankedKernel has taken (R-HASH-1 held); counts it. */
     void acceptRanked(BlockRecord rec, int count) {
+        if (!ranked || admitted.pollFirst() != rec)
+            throw engineFault("a mode-4 block not admitted in turn");
         lastAcceptedChain = rec.chain;
         entries += count;
         blocks++;
         res.entries = entries;
         res.blocks = blocks;
+    }
+
+    /** A kernel that read a mode-4 header and nothing else yet: what RankedKernel starts from. */
+    boolean freshForRanked() {
+        return ranked && headerRead && h != null && blocks == 0 && admitted.isEmpty()
+                && !pass1Ended && !pass2Begun && !trailerRead && engineFault == null;
     }
 
     /** True for a weak-ranked certificate (mode 4): the engine hands it to RankedKernel. */
@@ -446,6 +463,7 @@ public final class Kernel {
     /** Mode 4's verdict, once RankedKernel found no violation (SPEC §9.2). */
     Result concludeRanked(Result from) {
         if (engineFault != null || anyViolation) throw new Stop();
+        if (!ranked || !trailerRead) throw engineFault("mode 4 concluded without its trailer");
         openEntries.freeze();
         PartConclusion c = PartConclusion.of(h, commitment, rootOcc, rootMover, rootKind, entries,
                 openEntries, null, -1, new long[0][], null);
@@ -454,6 +472,8 @@ public final class Kernel {
 
     /** The file's blocks are all read (the trailer comes next). */
     public void endPass1() {
+        if (pass1Ended || ranked) throw engineFault("pass 1 ended twice, or in mode 4");
+        pass1Ended = true;
         if (nLayers > 0) endLayer();
         streaming = false;
     }
@@ -595,6 +615,8 @@ public final class Kernel {
      */
     public void beginPass2() {
         if (pass2Begun) throw engineFault("pass 2 begun twice"); // found is kept once found
+        if (!pass1Ended && !checkingReadSoFar)
+            throw engineFault("pass 2 begun before pass 1 ended");
         pass2Begun = true;
         nextWhole = nLayers - 1;
         flagsOfNextLayer = null;
@@ -604,8 +626,8 @@ public final class Kernel {
 
     /** Pass 2 of layer li: its entries against the layer below (see LayerCheck). */
     public LayerCheck beginLayer(int li) {
-        if (joined || !pass2Begun)
-            throw engineFault("a whole layer before pass 2 or after layers checked in slices");
+        if (joined || !pass2Begun || pass2Ended)
+            throw engineFault("a whole layer outside pass 2 or after layers checked in slices");
         // shallowest first, each once: a layer's flags and answers are those of the layer above
         if (li != nextWhole) throw engineFault("layer " + li + " begun out of order");
         nextWhole--;
@@ -672,7 +694,7 @@ public final class Kernel {
     /** Pass 2 of layer li from its slices' results; the layers shallowest first, each once. */
     public JoinedLayer beginJoinedLayer(int li) {
         layout();
-        if (!pass2Begun) throw engineFault("a layer joined before pass 2");
+        if (!pass2Begun || pass2Ended) throw engineFault("a layer joined outside pass 2");
         if (!joined && !wholeLayerBegun) nextJoined = nLayers - 1;
         joined = true;
         if (li != nextJoined) throw engineFault("layer " + li + " joined out of order");
@@ -686,6 +708,7 @@ public final class Kernel {
     }
 
     public void endPass2() {
+        if (!pass2Begun || pass2Ended) throw engineFault("pass 2 ended twice or before it began");
         pass2Ended = true;
         flagsOfNextLayer = null;
         answersOfNextLayer = null;
@@ -703,6 +726,8 @@ public final class Kernel {
 
     /** R-CON-1, R-HASH-2, R-HASH-3 of the trailer; R-ROOT-1, R-OPEN-1, R-ROOT-2/3 or R-PART-1. */
     public void trailer(Container ct) throws IOException {
+        if (trailerRead) throw engineFault("the trailer read twice");
+        trailerRead = true;
         long size;
         try {
             size = ct.trailerContentSize();
@@ -786,6 +811,16 @@ public final class Kernel {
                     + h.rootUpper + "]", true);
     }
 
+    /** The root entry's stored move stated in the root's own orientation (SPEC §7.4); or -1. */
+    int rootMoveAsGiven(int storedMove) {
+        if (storedMove < 0) return -1;
+        int g = 0;
+        for (; g < group; g++)
+            if (game.transform(h.rootMover | h.rootOpponent, g) == rootOcc
+                    && game.transform(h.rootMover, g) == rootMover) break;
+        return game.mapMove(storedMove, game.inverse(g));
+    }
+
     /** A kind set serves a region need (SPEC §9): P by P; A' by P or A'; P' by P or P'. */
     static boolean serves(int kinds, int need) {
         int serving = need == P ? P : need == AP ? P | AP : P | PP;
@@ -796,6 +831,9 @@ public final class Kernel {
 
     /** R-CENSUS-1 and R-REACH-1 (SPEC §10) from pass 2's tally. */
     public void census(Container ct) throws IOException {
+        if (!trailerRead || censusTaken || ranked)
+            throw engineFault("the census taken before the trailer, twice, or in mode 4");
+        censusTaken = true;
         res.unreached = unreached;
         int rowsExpected = game.cells - rootDiscs + 1;
         long total = 0;
@@ -850,17 +888,15 @@ public final class Kernel {
         if (engineFault != null)
             throw new EngineFault(engineFault.substring("engine fault: ".length()));
         if (!pass2Ended && !anyViolation) throw engineFault("pass 2 did not end");
+        if (!anyViolation && (!trailerRead || !censusTaken || ranked || found != null))
+            throw engineFault("concluded without the trailer or the census, in mode 4, or with"
+                    + " a violation found after pass 2 ended");
         for (int li = 0; li < nLayers; li++)
             if (!layerChecked[li] && !anyViolation)
                 throw engineFault("layer " + lDiscs[li] + " was not checked in full");
         if (anyViolation) throw new Stop();
         res.rootKind = rootKind;
-        // The stored move, stated in the root's own orientation (SPEC §7.4).
-        int g = 0;
-        for (; g < group; g++)
-            if (game.transform(h.rootMover | h.rootOpponent, g) == rootOcc
-                    && game.transform(h.rootMover, g) == rootMover) break;
-        res.rootMove = rootStoredMove < 0 ? -1 : game.mapMove(rootStoredMove, game.inverse(g));
+        res.rootMove = rootMoveAsGiven(rootStoredMove);
         openEntries.freeze();
         if (regionKeys != null) regionKeys.freeze();
         long[][] rows = new long[game.cells - rootDiscs + 1][];
@@ -928,11 +964,13 @@ public final class Kernel {
     static long entriesDigest(Payload p, int n) {
         long h = 0x6A09E667F3BCC908L ^ n;
         for (int i = 0; i < n; i++) {
-            int k = p.kind[i] & 0xFF, move = Payload.hasMove(k) ? p.move[i] & 0xFF : 0xFF;
-            long rest = k | (p.lo[i] & 0xFF) << 8 | (p.hi[i] & 0xFF) << 16 | move << 24;
-            h = (h ^ p.occ[i]) * 0x9E3779B97F4A7C15L;
-            h = (h ^ p.mover[i]) * 0xC2B2AE3D27D4EB4FL;
-            h = (h ^ rest ^ (h >>> 29)) * 0x165667B19E3779F9L;
+            // each field times an odd constant (a bijection), so one changed field changes x
+            long rest = (p.kind[i] & 0xFF) | (p.lo[i] & 0xFF) << 8 | (p.hi[i] & 0xFF) << 16
+                    | (p.move[i] & 0xFF) << 24; // a move is -1 where the kind has none (decode)
+            long x = p.occ[i] * 0x9E3779B97F4A7C15L ^ p.mover[i] * 0xC2B2AE3D27D4EB4FL
+                    ^ rest * 0x165667B19E3779F9L;
+            h = (h ^ x) * 0xFF51AFD7ED558CCDL;
+            h ^= h >>> 29;
         }
         return h ^ (h >>> 32);
     }

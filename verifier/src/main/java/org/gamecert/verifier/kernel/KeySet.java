@@ -6,6 +6,8 @@ package org.gamecert.verifier.kernel;
  * discs, so occ = 0 marks an empty slot. Used for the census of SPEC §10.3 (and §15.4) only.
  */
 final class KeySet {
+    /** Salts the hash, so that a file cannot choose positions that collide in it (a hang). */
+    private static final long SALT = new java.security.SecureRandom().nextLong();
     private long[] occ = new long[16], mover = new long[16];
     private int size;
 
@@ -68,7 +70,8 @@ final class KeySet {
     /** The slot holding the key, or the empty slot where it would go. */
     private int slot(long o, long m) {
         int mask = occ.length - 1;
-        long h = (o * 0x9E3779B97F4A7C15L) ^ (m * 0xC2B2AE3D27D4EB4FL);
+        long h = (o * 0x9E3779B97F4A7C15L) ^ (m * 0xC2B2AE3D27D4EB4FL) ^ SALT;
+        h = (h ^ (h >>> 32)) * 0xD6E8FEB86659FD93L;
         int i = (int) (h ^ (h >>> 31)) & mask;
         while (occ[i] != 0 && (occ[i] != o || mover[i] != m)) i = (i + 1) & mask;
         return i;

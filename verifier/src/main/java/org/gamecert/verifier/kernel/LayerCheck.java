@@ -58,7 +58,7 @@ public final class LayerCheck {
     /** The earliest violation the passes found (first-violation mode). */
     Violation best;
     private final Tiling tiling = new Tiling();
-    private boolean everyPassComplete = true;
+    private boolean everyPassComplete = true, finished;
     private int passesOpen;
 
     /** The whole layer li, with the flags the layer above gave (null: fresh). */
@@ -109,12 +109,12 @@ public final class LayerCheck {
 
     /** Marks flags for the layer below's entry at, whose record the answer a gave. */
     void mark(EntryChecker c, long at, int bits, ChildLookup.Answer a) {
-        long digest = Marks.digest(a.occ, a.mover, a.kind, a.lo, a.hi);
-        if (sliced) {
-            c.marks.add(at, digest, bits); // a slice: every answer is sent, the layer below checks
+        if (sliced) { // a slice: every answer is sent, the layer below checks it
+            c.marks.add(at, Marks.digest(a.occ, a.mover, a.kind, a.lo, a.hi), bits);
             return;
         }
-        long tag = answerTag(digest), v = (long) LONGS.getOpaque(childMarks, (int) at);
+        long tag = answerTag(a.occ, a.mover, a.kind, a.lo, a.hi);
+        long v = (long) LONGS.getOpaque(childMarks, (int) at);
         while (true) { // sets the tag and ORs the flags, atomically (checkers run on threads)
             if ((v & ~0xFFL) != 0 && (v & ~0xFFL) != tag)
                 throw kernel.engineFault("entry " + at + " of layer " + (discs + 1)
@@ -127,9 +127,16 @@ public final class LayerCheck {
         }
     }
 
-    /** An answer's digest above a mark's byte of flags, never 0 (0: no answer yet). */
-    private static long answerTag(long digest) {
-        return (digest | 1) << 8;
+    /**
+     * A digest of a record as an answer carries it (key, kind, bounds), above a mark's byte of
+     * flags; never 0 (0: no answer yet). Each field times an odd constant, then mixed.
+     */
+    private static long answerTag(long occ, long mover, int kind, int lo, int hi) {
+        long h = occ * 0x9E3779B97F4A7C15L ^ mover * 0xC2B2AE3D27D4EB4FL
+                ^ ((kind & 0xFF) | (lo & 0xFFFF) << 8 | (long) (hi & 0xFFFF) << 24)
+                * 0x165667B19E3779F9L;
+        h = (h ^ (h >>> 32)) * 0xFF51AFD7ED558CCDL;
+        return ((h ^ (h >>> 29)) | 1) << 8;
     }
 
     /**
@@ -140,8 +147,7 @@ public final class LayerCheck {
         if (answers == null) return;
         for (int i = 0; i < m; i++) {
             long want = answers[(int) (from + i)] & ~0xFFL;
-            if (want != 0 && want != answerTag(Marks.digest(p.occ[i], p.mover[i], p.kind[i],
-                    p.lo[i], p.hi[i])))
+            if (want != 0 && want != answerTag(p.occ[i], p.mover[i], p.kind[i], p.lo[i], p.hi[i]))
                 throw kernel.engineFault("the layer above was answered for entry " + (from + i)
                         + " of layer " + discs + " with another record than the file's");
         }
@@ -189,6 +195,8 @@ public final class LayerCheck {
 
     /** The layer below will come in several key ranges: the maximum over the moves is carried. */
     public void inRanges() {
+        if (carry != null || passesOpen > 0 || tiling.previous != null)
+            throw kernel.engineFault("layer " + discs + ": ranges announced twice or too late");
         carry = new byte[(int) size];
         Arrays.fill(carry, Byte.MIN_VALUE);
         tbReported = kernel.all ? new BitSet((int) size) : null;
@@ -225,6 +233,7 @@ public final class LayerCheck {
 
     /** The entry of the violation found, read again, to be rechecked range by range. */
     public Recheck recheck(Container ct) throws IOException {
+        if (!needsRecheck()) throw kernel.engineFault("a recheck with no violation to recheck");
         int b = kernel.lFirst[li];
         long base = 0; // no entry of this layer was skipped: a skip ends the run first
         while (base + kernel.blockList.get(b).count <= best.entry())
@@ -280,6 +289,9 @@ public final class LayerCheck {
      * R among its children (Connect Four). The flags this layer gave go to the next layer checked.
      */
     public void finish() {
+        if (finished || sliced) throw kernel.engineFault("layer " + discs + " finished twice,"
+                + " or a slice finished as a layer");
+        finished = true;
         boolean complete = tiling.done && everyPassComplete && passesOpen == 0;
         if (complete) kernel.layerChecked(li);
         else if (best == null && !kernel.anyViolation && !kernel.checkingReadSoFar)

@@ -44,6 +44,8 @@ public final class RankedKernel {
 
     /** The kernel after its header (R-HDR-1, R-HDR-2); maxMemory bounds the entries held. */
     public RankedKernel(Kernel kernel, long maxMemory) {
+        if (!kernel.freshForRanked())
+            throw kernel.engineFault("RankedKernel given a kernel that is not a fresh mode-4 one");
         k = kernel;
         game = kernel.game;
         // about 48 bytes an entry, its table slots included; at most 2^28 entries (int indexes)
@@ -76,7 +78,8 @@ public final class RankedKernel {
                 + " entries are unreached (--strict)", true);
         if (k.anyViolation) throw new Kernel.Stop();
         res.rootKind = k.rootKind;
-        res.rootMove = (k.rootKind & C) != 0 ? move[root] & 0xFF : -1;
+        // the cut move in the root's own orientation (SPEC §7.4); root >= 0: R-ROOT-1 held
+        res.rootMove = (k.rootKind & C) != 0 ? k.rootMoveAsGiven(move[root] & 0xFF) : -1;
         return k.concludeRanked(res);
     }
 
@@ -150,9 +153,12 @@ public final class RankedKernel {
         move = java.util.Arrays.copyOf(move, c);
     }
 
+    /** The key's first slot: the top bits of a salted hash, as many as the table needs. */
     private int slot(long o, long m) {
         long h = (o * salt + m) * salt;
-        return (int) (h >>> 40) & (slots.length - 1);
+        h ^= h >>> 29;
+        h *= salt;
+        return (int) (h >>> (64 - Integer.numberOfTrailingZeros(slots.length)));
     }
 
     private void rehash(int size) {
