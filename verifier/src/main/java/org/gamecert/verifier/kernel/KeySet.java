@@ -70,8 +70,9 @@ final class KeySet {
     /** The slot holding the key, or the empty slot where it would go. */
     private int slot(long o, long m) {
         int mask = occ.length - 1;
-        long h = (o * 0x9E3779B97F4A7C15L) ^ (m * 0xC2B2AE3D27D4EB4FL) ^ SALT;
-        h = (h ^ (h >>> 32)) * 0xD6E8FEB86659FD93L;
+        // salted inside the products (a set of keys that collide unsalted does not once salted);
+        // no further mixing: keys of nearby positions stay in nearby slots (the cache)
+        long h = ((o ^ SALT) * 0x9E3779B97F4A7C15L) ^ (m * 0xC2B2AE3D27D4EB4FL);
         int i = (int) (h ^ (h >>> 31)) & mask;
         while (occ[i] != 0 && (occ[i] != o || mover[i] != m)) i = (i + 1) & mask;
         return i;
