@@ -54,10 +54,16 @@ public final class Oracle {
         if (game instanceof NoGo) return local.get().search(m, o, -1, 1); // win/loss: always exact
         Solver s = local.get();
         if (symmetricProbes && game.cells - Long.bitCount(m | o) >= OthelloSolver.TT_MIN) {
+            long fm = m, fo = o;
+            boolean framed = false;
             for (int g = 0; g < game.symmetryCount(); g++) {
-                long d = tt.probe(game.transform(g, m), game.transform(g, o));
-                if (d != 0 && TranspositionTable.lo(d) == TranspositionTable.hi(d)) return TranspositionTable.lo(d);
+                long tm = game.transform(g, m), to = game.transform(g, o);
+                long d = tt.probe(tm, to);
+                if (d == 0) continue;
+                if (TranspositionTable.lo(d) == TranspositionTable.hi(d)) return TranspositionTable.lo(d);
+                if (!framed) { framed = true; fm = tm; fo = to; } // searched in that frame: see atLeast
             }
+            return ((OthelloSolver) s).value(fm, fo);
         }
         if (s instanceof OthelloSolver) return ((OthelloSolver) s).value(m, o);
         return s.search(m, o, game.uMin - 1, game.uMax + 1);
@@ -68,9 +74,21 @@ public final class Oracle {
         if (b <= game.uMin) return true;
         if (b > game.uMax) return false;
         if (game.isTerminal(m, o)) return game.terminalValue(m, o) >= b;
-        if (symmetricProbes) {
-            long d = symmetricEntry(m, o, b);
-            if (d != 0) return TranspositionTable.lo(d) >= b;
+        if (symmetricProbes && game.cells - Long.bitCount(m | o) >= OthelloSolver.TT_MIN) {
+            // The first orientation the table holds: its bounds may decide; if not, the search
+            // starts there, in the frame of the searches that stored it, so that its subtree's
+            // entries (bounds and best moves) are found too. The answer is the same fact.
+            long fm = m, fo = o;
+            boolean framed = false;
+            for (int g = 0; g < game.symmetryCount(); g++) {
+                long tm = game.transform(g, m), to = game.transform(g, o);
+                long d = tt.probe(tm, to);
+                if (d == 0) continue;
+                if (TranspositionTable.lo(d) >= b) return true;
+                if (TranspositionTable.hi(d) < b) return false;
+                if (!framed) { framed = true; fm = tm; fo = to; }
+            }
+            return local.get().search(fm, fo, b - 1, b) >= b;
         }
         return local.get().search(m, o, b - 1, b) >= b;
     }
@@ -87,16 +105,6 @@ public final class Oracle {
     }
 
     private volatile boolean symmetricProbes;
-
-    /** The table's word for an orientation of (m, o) whose bounds decide V ≥ b, else 0. */
-    private long symmetricEntry(long m, long o, int b) {
-        if (game.cells - Long.bitCount(m | o) < OthelloSolver.TT_MIN) return 0; // never stored
-        for (int g = 0; g < game.symmetryCount(); g++) {
-            long d = tt.probe(game.transform(g, m), game.transform(g, o));
-            if (d != 0 && (TranspositionTable.lo(d) >= b || TranspositionTable.hi(d) < b)) return d;
-        }
-        return 0;
-    }
 
     /**
      * Othello: the empties of the positions whose searches record their children's cuts
