@@ -127,6 +127,21 @@ public final class Oracle {
     }
 
     /**
+     * Othello, a position with more than {@link #leafCutRecordEmpties} empties: the record word of
+     * an orientation of (m, o) that failed high at exactly {@code beta} ({@link
+     * OthelloSolver#recordBeta}), else 0; {@code symmetry[0]} is then the symmetry g for which the
+     * table holds (transform(g, m), transform(g, o)). Facts of the game, whatever the table holds.
+     */
+    public long cutRecord(long m, long o, int beta, int[] symmetry) {
+        if (!(game instanceof Othello) || game.cells - Long.bitCount(m | o) <= OthelloSolver.TT_MIN) return 0;
+        for (int g = 0; g < game.symmetryCount(); g++) {
+            long r = tt.record(game.transform(g, m), game.transform(g, o));
+            if (r != 0 && OthelloSolver.recordBeta(r) == beta) { symmetry[0] = g; return r; }
+        }
+        return 0;
+    }
+
+    /**
      * Othello: the search's ordering score of the move on {@code sq} given the position after it
      * ({@code moverAfter} the mover's discs), higher first (see {@link OthelloSolver#moveScore}).
      * A function of the position alone.
