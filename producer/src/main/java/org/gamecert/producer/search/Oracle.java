@@ -54,14 +54,15 @@ public final class Oracle {
         if (game instanceof NoGo) return local.get().search(m, o, -1, 1); // win/loss: always exact
         Solver s = local.get();
         if (symmetricProbes && game.cells - Long.bitCount(m | o) >= OthelloSolver.TT_MIN) {
+            Images im = images.get();
+            int held = im.lookUp(m, o);
             long fm = m, fo = o;
             boolean framed = false;
-            for (int g = 0; g < game.symmetryCount(); g++) {
-                long tm = game.transform(g, m), to = game.transform(g, o);
-                long d = tt.probe(tm, to);
-                if (d == 0) continue;
+            for (int g = 0; g < im.n; g++) {
+                if ((held >>> g & 1) == 0) continue;
+                long d = im.data[g];
                 if (TranspositionTable.lo(d) == TranspositionTable.hi(d)) return TranspositionTable.lo(d);
-                if (!framed) { framed = true; fm = tm; fo = to; } // searched in that frame: see atLeast
+                if (!framed) { framed = true; fm = im.m[g]; fo = im.o[g]; } // searched in that frame: see atLeast
             }
             return ((OthelloSolver) s).value(fm, fo);
         }
@@ -78,15 +79,16 @@ public final class Oracle {
             // The first orientation the table holds: its bounds may decide; if not, the search
             // starts there, in the frame of the searches that stored it, so that its subtree's
             // entries (bounds and best moves) are found too. The answer is the same fact.
+            Images im = images.get();
+            int held = im.lookUp(m, o);
             long fm = m, fo = o;
             boolean framed = false;
-            for (int g = 0; g < game.symmetryCount(); g++) {
-                long tm = game.transform(g, m), to = game.transform(g, o);
-                long d = tt.probe(tm, to);
-                if (d == 0) continue;
+            for (int g = 0; g < im.n; g++) {
+                if ((held >>> g & 1) == 0) continue;
+                long d = im.data[g];
                 if (TranspositionTable.lo(d) >= b) return true;
                 if (TranspositionTable.hi(d) < b) return false;
-                if (!framed) { framed = true; fm = tm; fo = to; }
+                if (!framed) { framed = true; fm = im.m[g]; fo = im.o[g]; }
             }
             return local.get().search(fm, fo, b - 1, b) >= b;
         }
@@ -119,9 +121,11 @@ public final class Oracle {
      * of the game, whatever the table happens to hold.
      */
     public long leafCutRecord(long m, long o, int alpha, int[] symmetry) {
-        for (int g = 0; g < game.symmetryCount(); g++) {
-            long r = tt.record(game.transform(g, m), game.transform(g, o));
-            if (r != 0 && OthelloSolver.recordAlpha(r) == alpha) { symmetry[0] = g; return r; }
+        Images im = images.get();
+        int held = im.lookUp(m, o);
+        for (int g = 0; g < im.n; g++) {
+            long r = im.record[g];
+            if ((held >>> g & 1) != 0 && r != 0 && OthelloSolver.recordAlpha(r) == alpha) { symmetry[0] = g; return r; }
         }
         return 0;
     }
@@ -134,12 +138,29 @@ public final class Oracle {
      */
     public long cutRecord(long m, long o, int beta, int[] symmetry) {
         if (!(game instanceof Othello) || game.cells - Long.bitCount(m | o) <= OthelloSolver.TT_MIN) return 0;
-        for (int g = 0; g < game.symmetryCount(); g++) {
-            long r = tt.record(game.transform(g, m), game.transform(g, o));
-            if (r != 0 && OthelloSolver.recordBeta(r) == beta) { symmetry[0] = g; return r; }
+        Images im = images.get();
+        int held = im.lookUp(m, o);
+        for (int g = 0; g < im.n; g++) {
+            long r = im.record[g];
+            if ((held >>> g & 1) != 0 && r != 0 && OthelloSolver.recordBeta(r) == beta) { symmetry[0] = g; return r; }
         }
         return 0;
     }
+
+    /** A position's images under the board's symmetries and what the table holds of each (per thread). */
+    private final class Images {
+        final int n = game.symmetryCount();
+        final long[] m = new long[n], o = new long[n], data = new long[n], record = new long[n];
+        final int[] idx = new int[n];
+
+        /** Bit g set when the table holds image g; its words are then in data[g] and record[g]. */
+        int lookUp(long pm, long po) {
+            for (int g = 0; g < n; g++) { m[g] = game.transform(g, pm); o[g] = game.transform(g, po); }
+            return tt.lookUp(m, o, n, idx, data, record);
+        }
+    }
+
+    private final ThreadLocal<Images> images = ThreadLocal.withInitial(Images::new);
 
     /**
      * Othello: the search's ordering score of the move on {@code sq} given the position after it
