@@ -295,8 +295,8 @@ public final class Extractor {
             cutPopularity.close();
             cutPopularity = null;
             s.needs = null; // this layer's needs are no longer needed: free them before the next sort
-            // Sorting in memory takes 40 bytes a need more: beyond the budget the needs go to a file.
-            if (!runs.isEmpty() || next.bytes() + 40L * next.size() > needBudget) {
+            // Sorting in memory takes 60 bytes a need more: beyond the budget the needs go to a file.
+            if (!runs.isEmpty() || next.bytes() + 60L * next.size() > needBudget) {
                 if (next.size() > 0) spillRun(next, d + 1, runs);
                 java.nio.file.Path merged = spillDir.resolve("needs-" + (d + 1) + ".bin");
                 long n = NeedFiles.merge(runs, merged);

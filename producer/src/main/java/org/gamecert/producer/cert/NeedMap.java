@@ -131,7 +131,7 @@ public final class NeedMap {
         gather(occ, mov, packed);
         int n = size;
         clear();
-        sort(occ, mov, packed, 0, n - 1);
+        sortRecords(occ, mov, packed, n);
         try (NeedFiles.Writer w = new NeedFiles.Writer(file)) {
             for (int j = 0; j < n; j++) {
                 long o = occ[j] ^ Long.MIN_VALUE, m = mov[j] ^ Long.MIN_VALUE;
@@ -160,7 +160,7 @@ public final class NeedMap {
         long[] occ = new long[size], mov = new long[size];
         int[] packed = new int[size];
         gather(occ, mov, packed);
-        sort(occ, mov, packed, 0, size - 1);
+        sortRecords(occ, mov, packed, size);
         Sorted s = new Sorted(size);
         for (int j = 0; j < size; j++) {
             long o = occ[j] ^ Long.MIN_VALUE, m = mov[j] ^ Long.MIN_VALUE;
@@ -169,6 +169,43 @@ public final class NeedMap {
             s.kinds[j] = (byte) p; s.lower[j] = (byte) (p >> 8); s.upper[j] = (byte) (p >> 16); s.known[j] = (byte) (p >> 24);
         }
         return s;
+    }
+
+    /** Below this many records the quicksort; from it the radix sort. */
+    private static final int RADIX_MIN = 1 << 12;
+
+    /**
+     * Sorts n records (a, b, c) by (a, b), both signed (keys distinct): from {@link #RADIX_MIN}
+     * records by an LSD radix sort of 16-bit digits (b's, then a's), which needs no comparison
+     * (the quicksort's mispredicted branches made it a tenth of the extraction on FFO #40), and
+     * skips a digit every record shares; it takes 20 bytes a record more while it runs.
+     */
+    static void sortRecords(long[] a, long[] b, int[] c, int n) {
+        if (n < RADIX_MIN) { sort(a, b, c, 0, n - 1); return; }
+        long[] a0 = a, ta = new long[n], tb = new long[n];
+        int[] tc = new int[n], count = new int[1 << 16];
+        for (int pass = 0; pass < 8; pass++) {
+            long[] key = pass < 4 ? b : a;
+            int shift = 16 * (pass & 3);
+            java.util.Arrays.fill(count, 0);
+            // x ^ MIN: the signed order of the keys is the unsigned order of these digits
+            for (int i = 0; i < n; i++) count[(int) ((key[i] ^ Long.MIN_VALUE) >>> shift) & 0xFFFF]++;
+            if (count[(int) ((key[0] ^ Long.MIN_VALUE) >>> shift) & 0xFFFF] == n) continue;
+            int sum = 0;
+            for (int d = 0; d < count.length; d++) { int t = count[d]; count[d] = sum; sum += t; }
+            for (int i = 0; i < n; i++) {
+                int j = count[(int) ((key[i] ^ Long.MIN_VALUE) >>> shift) & 0xFFFF]++;
+                ta[j] = a[i]; tb[j] = b[i]; tc[j] = c[i];
+            }
+            long[] t = a; a = ta; ta = t;
+            t = b; b = tb; tb = t;
+            int[] u = c; c = tc; tc = u;
+        }
+        if (a != a0) { // an odd number of passes moved the records: back into the caller's arrays
+            System.arraycopy(a, 0, ta, 0, n);
+            System.arraycopy(b, 0, tb, 0, n);
+            System.arraycopy(c, 0, tc, 0, n);
+        }
     }
 
     private static boolean less(long[] a, long[] b, int i, int j) {
