@@ -1,5 +1,6 @@
 package org.gamecert.producer.search;
 
+import org.gamecert.producer.game.Board8;
 import org.gamecert.producer.game.Othello;
 
 /**
