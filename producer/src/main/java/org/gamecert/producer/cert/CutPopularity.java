@@ -182,7 +182,8 @@ final class CutPopularity implements AutoCloseable {
 
     /** Counts a cut need's non-terminal children, unless a terminal move already reaches the bound. */
     private static void countChildren(Game game, long m, long o, int lower, Game.Child child, long[] canon,
-                                      long[] cm, long[] co, Fingerprints all, int pass, int passes) {
+                                      long[] cm, long[] co, Fingerprints all, int pass,
+                                      int passes) {
         // Each child made once: kept while looking for a terminal move that reaches the bound.
         int k = 0;
         for (long mv = game.moves(m, o); mv != 0; mv &= mv - 1) {
@@ -263,7 +264,7 @@ final class CutPopularity implements AutoCloseable {
                 int j = i + 1;
                 while (j < total && sorted[j] == sorted[i]) j++;
                 if (j - i >= 2) {
-                    byte count = (byte) Math.min(COUNT, j - i); // saturating, as the counts are read
+                    byte count = (byte) Math.min(COUNT, j - i); // saturating at 255
                     if (out != null) write(sorted[i], count);
                     else append(sorted[i], count);
                 }
@@ -328,7 +329,8 @@ final class CutPopularity implements AutoCloseable {
      */
     static long[] sortUnsigned(long[] a, int n) {
         if (n < 4096) {
-            for (int i = 0; i < n; i++) a[i] ^= Long.MIN_VALUE; // signed order of x ^ MIN = unsigned order of x
+            // the signed order of x ^ MIN is the unsigned order of x
+            for (int i = 0; i < n; i++) a[i] ^= Long.MIN_VALUE;
             Arrays.sort(a, 0, n);
             for (int i = 0; i < n; i++) a[i] ^= Long.MIN_VALUE;
             return a;

@@ -295,7 +295,8 @@ public final class Extractor {
             cutPopularity.close();
             cutPopularity = null;
             s.needs = null; // this layer's needs are no longer needed: free them before the next sort
-            // Sorting in memory takes 60 bytes a need more: beyond the budget the needs go to a file.
+            // Sorting in memory takes 60 bytes a need more: beyond the budget the needs go to a
+            // file.
             if (!runs.isEmpty() || next.bytes() + 60L * next.size() > needBudget) {
                 if (next.size() > 0) spillRun(next, d + 1, runs);
                 java.nio.file.Path merged = spillDir.resolve("needs-" + (d + 1) + ".bin");
@@ -664,7 +665,8 @@ public final class Extractor {
             if (record != 0 && sign[q] != 0) {
                 int sq = game.transformMove(g, code[q]);
                 if (sq == OthelloSolver.recordHighCut(record)) return q;
-                if (OthelloSolver.recordRefuted(record, Long.bitCount(movesThere & ((1L << sq) - 1)))) continue;
+                int rank = Long.bitCount(movesThere & ((1L << sq) - 1));
+                if (OthelloSolver.recordRefuted(record, rank)) continue;
             }
             if (moveAtLeast(sign[q], termV[q], cm[q], co[q], lower)) return q;
         }

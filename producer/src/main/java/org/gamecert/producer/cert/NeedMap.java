@@ -22,7 +22,8 @@ public final class NeedMap {
 
     private void alloc(int cap) {
         if (3L * cap > Integer.MAX_VALUE - 8)
-            throw new IllegalStateException("a layer's needs table over 2^29 slots: give --max-memory to spill them");
+            throw new IllegalStateException(
+                    "a layer's needs table over 2^29 slots: give --max-memory to spill them");
         slots = new long[3 * cap];
         mask = cap - 1; size = 0;
     }
@@ -53,7 +54,8 @@ public final class NeedMap {
     }
 
     private static long word(int kinds, int lower, int upper, int known) {
-        return USED | (kinds & 0xFF) | (lower & 0xFF) << 8 | (upper & 0xFF) << 16 | (long) (known & 0xFF) << 24;
+        return USED | (kinds & 0xFF) | (lower & 0xFF) << 8 | (upper & 0xFF) << 16
+                | (long) (known & 0xFF) << 24;
     }
 
     /** Merges a need: kinds OR-ed, lower bound max-ed, upper bound min-ed, known value kept. */
@@ -66,7 +68,8 @@ public final class NeedMap {
         if (w == 0) {
             s[i] = m; s[i + 1] = o; size++;
         } else {
-            kinds = (int) w & 0xFF; lower = (byte) (w >>> 8); upper = (byte) (w >>> 16); known = (byte) (w >>> 24);
+            kinds = (int) w & 0xFF;
+            lower = (byte) (w >>> 8); upper = (byte) (w >>> 16); known = (byte) (w >>> 24);
         }
         kinds |= kindBits & 0xFF;
         known = mergeKnown(lower, known, lowerNeed, knownValue);
@@ -146,7 +149,8 @@ public final class NeedMap {
         int k = 0;
         for (int i = 0; i < s.length; i += 3)
             if (s[i + 2] != 0) {
-                occ[k] = (s[i] | s[i + 1]) ^ Long.MIN_VALUE; // signed order of x ^ MIN = unsigned order of x
+                // the signed order of x ^ MIN is the unsigned order of x
+                occ[k] = (s[i] | s[i + 1]) ^ Long.MIN_VALUE;
                 mov[k] = s[i] ^ Long.MIN_VALUE;
                 packed[k] = (int) s[i + 2];
                 k++;
@@ -189,7 +193,8 @@ public final class NeedMap {
             int shift = 16 * (pass & 3);
             java.util.Arrays.fill(count, 0);
             // x ^ MIN: the signed order of the keys is the unsigned order of these digits
-            for (int i = 0; i < n; i++) count[(int) ((key[i] ^ Long.MIN_VALUE) >>> shift) & 0xFFFF]++;
+            for (int i = 0; i < n; i++)
+                count[(int) ((key[i] ^ Long.MIN_VALUE) >>> shift) & 0xFFFF]++;
             if (count[(int) ((key[0] ^ Long.MIN_VALUE) >>> shift) & 0xFFFF] == n) continue;
             int sum = 0;
             for (int d = 0; d < count.length; d++) { int t = count[d]; count[d] = sum; sum += t; }

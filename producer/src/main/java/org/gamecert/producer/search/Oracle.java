@@ -61,8 +61,9 @@ public final class Oracle {
             for (int g = 0; g < im.n; g++) {
                 if ((held >>> g & 1) == 0) continue;
                 long d = im.data[g];
-                if (TranspositionTable.lo(d) == TranspositionTable.hi(d)) return TranspositionTable.lo(d);
-                if (!framed) { framed = true; fm = im.m[g]; fo = im.o[g]; } // searched in that frame: see atLeast
+                int lo = TranspositionTable.lo(d);
+                if (lo == TranspositionTable.hi(d)) return lo;
+                if (!framed) { framed = true; fm = im.m[g]; fo = im.o[g]; } // see atLeast
             }
             return ((OthelloSolver) s).value(fm, fo);
         }
@@ -125,7 +126,10 @@ public final class Oracle {
         int held = im.lookUp(m, o);
         for (int g = 0; g < im.n; g++) {
             long r = im.record[g];
-            if ((held >>> g & 1) != 0 && r != 0 && OthelloSolver.recordAlpha(r) == alpha) { symmetry[0] = g; return r; }
+            if ((held >>> g & 1) != 0 && r != 0 && OthelloSolver.recordAlpha(r) == alpha) {
+                symmetry[0] = g;
+                return r;
+            }
         }
         return 0;
     }
@@ -137,17 +141,21 @@ public final class Oracle {
      * table holds (transform(g, m), transform(g, o)). Facts of the game, whatever the table holds.
      */
     public long cutRecord(long m, long o, int beta, int[] symmetry) {
-        if (!(game instanceof Othello) || game.cells - Long.bitCount(m | o) <= OthelloSolver.TT_MIN) return 0;
+        if (!(game instanceof Othello) || game.cells - Long.bitCount(m | o) <= OthelloSolver.TT_MIN)
+            return 0;
         Images im = images.get();
         int held = im.lookUp(m, o);
         for (int g = 0; g < im.n; g++) {
             long r = im.record[g];
-            if ((held >>> g & 1) != 0 && r != 0 && OthelloSolver.recordBeta(r) == beta) { symmetry[0] = g; return r; }
+            if ((held >>> g & 1) != 0 && r != 0 && OthelloSolver.recordBeta(r) == beta) {
+                symmetry[0] = g;
+                return r;
+            }
         }
         return 0;
     }
 
-    /** A position's images under the board's symmetries and what the table holds of each (per thread). */
+    /** A position's images under the symmetries and what the table holds of each (per thread). */
     private final class Images {
         final int n = game.symmetryCount();
         final long[] m = new long[n], o = new long[n], data = new long[n], record = new long[n];
@@ -155,7 +163,10 @@ public final class Oracle {
 
         /** Bit g set when the table holds image g; its words are then in data[g] and record[g]. */
         int lookUp(long pm, long po) {
-            for (int g = 0; g < n; g++) { m[g] = game.transform(g, pm); o[g] = game.transform(g, po); }
+            for (int g = 0; g < n; g++) {
+                m[g] = game.transform(g, pm);
+                o[g] = game.transform(g, po);
+            }
             return tt.lookUp(m, o, n, idx, data, record);
         }
     }

@@ -190,7 +190,9 @@ public final class OthelloSolver implements Solver {
     public static int recordHighCut(long record) { return (int) (record >>> 41 & 0x3F); }
 
     /** Whether the {@code rank}-th move (square order) stayed below β in a fail-high record. */
-    public static boolean recordRefuted(long record, int rank) { return rank <= MAX_REFUTED_RANK && (record >>> rank & 1) != 0; }
+    public static boolean recordRefuted(long record, int rank) {
+        return rank <= MAX_REFUTED_RANK && (record >>> rank & 1) != 0;
+    }
 
     private static final int MAX_REFUTED_RANK = 40;
 
@@ -229,7 +231,8 @@ public final class OthelloSolver implements Solver {
         int best = -1000, bestMove = NO_MOVE_YET, a = alpha;
         // At TT_MIN empties in a null window: the children's cuts, for the record (see recordAlpha).
         final boolean recording = empties == TT_MIN && beta == alpha + 1;
-        // Above TT_MIN empties in a null window: the moves that stayed below beta, for a fail-high record.
+        // Above TT_MIN empties in a null window: the moves that stayed below beta (for a
+        // fail-high record).
         final boolean recordingHigh = empties > TT_MIN && beta == alpha + 1;
         final long allMoves = mv;
         long record = 0, refuted = 0;
@@ -294,14 +297,15 @@ public final class OthelloSolver implements Solver {
         int hi = best <= alpha ? best : best < beta ? best : 1000;
         if (useTT) {
             if (recording && best <= alpha) record |= (long) (alpha + 128) << 56;
-            else if (recordingHigh && best >= beta) record = (long) (beta + 128) << 56 | (long) bestMove << 41 | refuted;
+            else if (recordingHigh && best >= beta)
+                record = (long) (beta + 128) << 56 | (long) bestMove << 41 | refuted;
             else record = 0;
             tt.store(m, o, Math.max(lo, -cells), Math.min(hi, cells), bestMove, empties, record);
         }
         return best;
     }
 
-    /** The bit of the move on {@code sq} in a fail-high record: its rank among the moves, if small enough. */
+    /** The bit of the move on {@code sq} in a fail-high record: its rank among the moves. */
     private static long refutedBit(long moves, int sq) {
         int rank = Long.bitCount(moves & ((1L << sq) - 1));
         return rank <= MAX_REFUTED_RANK ? 1L << rank : 0;

@@ -116,7 +116,8 @@ class NeedMapTest {
             for (int i = 0; i < n; i++) {
                 do {
                     // few distinct high digits in a; b often equal for equal a's low bits
-                    a[i] = (rnd.nextBoolean() ? Long.MIN_VALUE : 0) | (long) rnd.nextInt(3) << 40 | rnd.nextInt(1 << 20);
+                    a[i] = (rnd.nextBoolean() ? Long.MIN_VALUE : 0) | (long) rnd.nextInt(3) << 40
+                            | rnd.nextInt(1 << 20);
                     b[i] = rnd.nextBoolean() ? rnd.nextLong() : rnd.nextInt(4);
                 } while (!seen.add(a[i] + ":" + b[i]));
                 c[i] = i;
@@ -126,7 +127,9 @@ class NeedMapTest {
             for (int i = 0; i < n; i++) {
                 assertEquals(a0[c[i]], a[i], "payload follows its key");
                 assertEquals(b0[c[i]], b[i], "payload follows its key");
-                if (i > 0) assertTrue(a[i - 1] < a[i] || (a[i - 1] == a[i] && b[i - 1] < b[i]), "key order at " + i + " of " + n);
+                if (i > 0)
+                    assertTrue(a[i - 1] < a[i] || (a[i - 1] == a[i] && b[i - 1] < b[i]),
+                            "key order at " + i + " of " + n);
             }
         }
     }

@@ -154,7 +154,8 @@ class OthelloSolverTest {
                 assertTrue(ref.moveValue(p[0], p[1], sq) < beta, "a move recorded below " + beta);
             }
         }
-        assertTrue(records > 40 && refuted > 20, records + " records, " + refuted + " moves below beta");
+        assertTrue(records > 40 && refuted > 20,
+                records + " records, " + refuted + " moves below beta");
     }
 
     @Test void smallerBoards() {

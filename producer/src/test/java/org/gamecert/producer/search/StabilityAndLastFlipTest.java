@@ -67,7 +67,8 @@ class StabilityAndLastFlipTest {
             long occ = rnd.nextLong() | rnd.nextLong(), m = occ & rnd.nextLong(), o = occ & ~m;
             assertEquals(g.genericMoves(m, o), Board8.moves(m, o));
             int x = rnd.nextInt(64);
-            if ((occ >>> x & 1) == 0) assertEquals(g.genericFlips(m, o, x), Board8.flips(m, o, x), "square " + x);
+            if ((occ >>> x & 1) == 0)
+                assertEquals(g.genericFlips(m, o, x), Board8.flips(m, o, x), "square " + x);
         }
         // and against the reference rules on positions of real games
         for (int i = 0; i < 300; i++) {

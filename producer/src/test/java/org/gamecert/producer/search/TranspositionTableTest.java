@@ -78,7 +78,8 @@ class TranspositionTableTest {
         for (int i = 0; i < keys.length; i++) {
             long m = rnd.nextLong(), o = rnd.nextLong() & ~m;
             keys[i] = new Key(m, o);
-            tt.store(m, o, -3, 5, rnd.nextInt(64), 8 + rnd.nextInt(20), rnd.nextBoolean() ? rnd.nextLong() | 1 : 0);
+            long record = rnd.nextBoolean() ? rnd.nextLong() | 1 : 0;
+            tt.store(m, o, -3, 5, rnd.nextInt(64), 8 + rnd.nextInt(20), record);
         }
         long[] ms = new long[8], os = new long[8], data = new long[8], record = new long[8];
         int[] idx = new int[8];
@@ -86,7 +87,8 @@ class TranspositionTableTest {
         for (int step = 0; step < 20_000; step++) {
             int n = 1 + rnd.nextInt(8);
             for (int i = 0; i < n; i++) {
-                Key k = rnd.nextBoolean() ? keys[rnd.nextInt(keys.length)] : new Key(rnd.nextLong(), 0);
+                Key k = rnd.nextBoolean() ? keys[rnd.nextInt(keys.length)]
+                        : new Key(rnd.nextLong(), 0);
                 ms[i] = k.m; os[i] = k.o & ~k.m;
             }
             int bits = tt.lookUp(ms, os, n, idx, data, record);
