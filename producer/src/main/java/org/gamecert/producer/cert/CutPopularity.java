@@ -147,9 +147,10 @@ final class CutPopularity implements AutoCloseable {
                     if (isCutNeed(n, i)) children += Long.bitCount(game.moves(n.mover[i], n.opponent[i]));
             }
         }
-        // At worst every child is distinct: a pass's table holds at most 2 × its children slots of
-        // 9 bytes (rounded up to a power of two), within the budget, and never more than
-        // MAX_PASS_CHILDREN children (an array's length must stay an int).
+        // A pass holds its children's fingerprints in a list (at most twice their number after
+        // its last doubling) and its sort's copy: at most 24 bytes a child, within the budget at
+        // the 32 counted here, and never more than MAX_PASS_CHILDREN children (an array's length
+        // must stay an int).
         long tableBytes = 8L * 4 * Math.max(1024, children);
         long byBudget = budgetBytes >= tableBytes ? 1 : (tableBytes + budgetBytes - 1) / Math.max(1, budgetBytes);
         long byLength = (children + MAX_PASS_CHILDREN - 1) / MAX_PASS_CHILDREN;
@@ -158,9 +159,9 @@ final class CutPopularity implements AutoCloseable {
         long[] canon = new long[2], cm = new long[64], co = new long[64];
         Popular popular = new Popular(keepBytes, spillFile);
         for (int pass = 0; pass < passes; pass++) {
-            // Grows as it fills: made at its largest size at once, it was slower (FFO #42 weak: the
-            // counting +20 %, a fresh table of mostly empty pages).
-            Table all = new Table(1024);
+            // The pass's fingerprints in a list, sorted and counted by runs: a hash table took a
+            // cache miss a child (FFO #40 without leaves: a tenth of the extraction).
+            Fingerprints all = new Fingerprints();
             try (NeedFiles.Source src = needs.reopen()) {
                 while (src.next(c, 1 << 16)) {
                     NeedMap.Sorted n = c.needs;
@@ -181,7 +182,8 @@ final class CutPopularity implements AutoCloseable {
 
     /** Counts a cut need's non-terminal children, unless a terminal move already reaches the bound. */
     private static void countChildren(Game game, long m, long o, int lower, Game.Child child, long[] canon,
-                                      long[] cm, long[] co, Table all, int pass, int passes) {
+                                      long[] cm, long[] co, Fingerprints all, int pass,
+                                      int passes) {
         // Each child made once: kept while looking for a terminal move that reaches the bound.
         int k = 0;
         for (long mv = game.moves(m, o); mv != 0; mv &= mv - 1) {
@@ -195,7 +197,7 @@ final class CutPopularity implements AutoCloseable {
         for (int q = 0; q < k; q++) {
             game.canonical(cm[q], co[q], canon);
             long fp = fingerprint(canon[0], canon[1]);
-            if (passOf(fp, passes) == pass) all.add(fp, 1);
+            if (passOf(fp, passes) == pass) all.add(fp);
         }
     }
 
@@ -241,26 +243,32 @@ final class CutPopularity implements AutoCloseable {
 
         Popular(long keepBytes, Path spillFile) { this.keepBytes = keepBytes; this.spillFile = spillFile; }
 
-        void addPass(Table all) throws IOException {
-            int n = 0;
-            long[] slots = all.slots;
-            for (long x : slots) if ((x & COUNT) >= 2) n++;
-            long[] sorted = new long[n];
-            n = 0;
-            // Sorted unsigned: flip the sign bit, sort signed, flip back.
-            for (long x : slots) if ((x & COUNT) >= 2) sorted[n++] = (x & ~COUNT) ^ Long.MIN_VALUE;
-            Arrays.sort(sorted);
+        void addPass(Fingerprints all) throws IOException {
+            int total = all.n;
+            long[] sorted = sortUnsigned(all.fps, total);
+            all.fps = null;
+            int n = 0; // children wanted twice or more: runs of two or more
+            for (int i = 0; i < total; ) {
+                int j = i + 1;
+                while (j < total && sorted[j] == sorted[i]) j++;
+                if (j - i >= 2) n++;
+                i = j;
+            }
             if (out == null && spillFile != null && heapBytes(size + n) > keepBytes) {
                 out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(spillFile), 1 << 16));
                 for (int i = 0; i < size; i++) write(fps[i], counts[i]);
                 fps = null;
                 counts = null;
             }
-            for (long s : sorted) {
-                long fp = s ^ Long.MIN_VALUE;
-                byte count = (byte) all.get(fp);
-                if (out != null) write(fp, count);
-                else append(fp, count);
+            for (int i = 0; i < total; ) {
+                int j = i + 1;
+                while (j < total && sorted[j] == sorted[i]) j++;
+                if (j - i >= 2) {
+                    byte count = (byte) Math.min(COUNT, j - i); // saturating at 255
+                    if (out != null) write(sorted[i], count);
+                    else append(sorted[i], count);
+                }
+                i = j;
             }
             if (out != null) size += n;
         }
@@ -304,6 +312,43 @@ final class CutPopularity implements AutoCloseable {
         }
     }
 
+    /** A pass's fingerprints, one a counted child, in the order met. */
+    private static final class Fingerprints {
+        long[] fps = new long[1024];
+        int n;
+
+        void add(long fp) {
+            if (n == fps.length) fps = Arrays.copyOf(fps, n * 2);
+            fps[n++] = fp;
+        }
+    }
+
+    /**
+     * a[0..n) in unsigned order, in a or in a new array (returned): from 4096 keys an LSD radix
+     * sort of 16-bit digits (a digit every key shares skipped), below it a comparison sort.
+     */
+    static long[] sortUnsigned(long[] a, int n) {
+        if (n < 4096) {
+            // the signed order of x ^ MIN is the unsigned order of x
+            for (int i = 0; i < n; i++) a[i] ^= Long.MIN_VALUE;
+            Arrays.sort(a, 0, n);
+            for (int i = 0; i < n; i++) a[i] ^= Long.MIN_VALUE;
+            return a;
+        }
+        long[] t = new long[n];
+        int[] count = new int[1 << 16];
+        for (int shift = 0; shift < 64; shift += 16) {
+            Arrays.fill(count, 0);
+            for (int i = 0; i < n; i++) count[(int) (a[i] >>> shift) & 0xFFFF]++;
+            if (count[(int) (a[0] >>> shift) & 0xFFFF] == n) continue;
+            int sum = 0;
+            for (int d = 0; d < count.length; d++) { int c = count[d]; count[d] = sum; sum += c; }
+            for (int i = 0; i < n; i++) t[count[(int) (a[i] >>> shift) & 0xFFFF]++] = a[i];
+            long[] u = a; a = t; t = u;
+        }
+        return a;
+    }
+
     /**
      * Fingerprint → saturating count, open addressing; grows when half full. A slot is the
      * fingerprint with the count in its low byte: one random access per child, not two.
@@ -322,12 +367,6 @@ final class CutPopularity implements AutoCloseable {
             while (s[i] != 0 && (s[i] & ~COUNT) != fp) i = (i + 1) & mask;
             if (s[i] == 0) size++;
             s[i] = fp | Math.min(COUNT, (s[i] & COUNT) + n);
-        }
-
-        int get(long fp) {
-            for (int i = slot(fp, mask); slots[i] != 0; i = (i + 1) & mask)
-                if ((slots[i] & ~COUNT) == fp) return (int) (slots[i] & COUNT);
-            return 0;
         }
 
         private void grow() {

@@ -5,6 +5,7 @@ import org.gamecert.producer.game.NoGo;
 import org.gamecert.producer.game.Game;
 import org.gamecert.producer.game.Othello;
 import org.gamecert.producer.search.Oracle;
+import org.gamecert.producer.search.OthelloSolver;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -294,8 +295,9 @@ public final class Extractor {
             cutPopularity.close();
             cutPopularity = null;
             s.needs = null; // this layer's needs are no longer needed: free them before the next sort
-            // Sorting in memory takes 40 bytes a need more: beyond the budget the needs go to a file.
-            if (!runs.isEmpty() || next.bytes() + 40L * next.size() > needBudget) {
+            // Sorting in memory takes 60 bytes a need more: beyond the budget the needs go to a
+            // file.
+            if (!runs.isEmpty() || next.bytes() + 60L * next.size() > needBudget) {
                 if (next.size() > 0) spillRun(next, d + 1, runs);
                 java.nio.file.Path merged = spillDir.resolve("needs-" + (d + 1) + ".bin");
                 long n = NeedFiles.merge(runs, merged);
@@ -652,8 +654,20 @@ public final class Extractor {
             while (p > 0 && score[p - 1] < s) { score[p] = score[p - 1]; order[p] = order[p - 1]; p--; }
             score[p] = s; order[p] = q;
         }
+        // What the search recorded when (m, o) failed high at this bound: the moves it found below
+        // the bound and the one that reached it. Facts, so the first move of this order that
+        // reaches the bound is the same; only the tests they answer are saved.
+        long record = oracle.cutRecord(m, o, lower, w.found);
+        int g = w.found[0];
+        long movesThere = record != 0 ? game.transform(g, game.moves(m, o)) : 0;
         for (int p = 0; p < k; p++) {
             int q = order[p];
+            if (record != 0 && sign[q] != 0) {
+                int sq = game.transformMove(g, code[q]);
+                if (sq == OthelloSolver.recordHighCut(record)) return q;
+                int rank = Long.bitCount(movesThere & ((1L << sq) - 1));
+                if (OthelloSolver.recordRefuted(record, rank)) continue;
+            }
             if (moveAtLeast(sign[q], termV[q], cm[q], co[q], lower)) return q;
         }
         throw new IllegalStateException("internal error: no move reaches the needed lower bound " + lower

@@ -111,6 +111,11 @@ public final class Othello extends Game {
      * masked to the inner columns for directions with a horizontal part, so shifts never wrap.
      */
     @Override public long moves(long m, long o) {
+        return n == 8 ? Board8.moves(m, o) : genericMoves(m, o); // the same set, constant shifts
+    }
+
+    /** {@link #moves} for any N (on 8×8 the tests compare {@link Board8}'s with it). */
+    public long genericMoves(long m, long o) {
         long empty = board & ~(m | o);
         long oi = o & inner;
         return (dirMovesLeft(m, oi, 1) | dirMovesRight(m, oi, 1)
@@ -145,6 +150,11 @@ public final class Othello extends Game {
 
     /** Discs flipped by a move on square sq (0 if the move flips nothing, i.e. is illegal). */
     public long flips(long m, long o, int sq) {
+        return n == 8 ? Board8.flips(m, o, sq) : genericFlips(m, o, sq); // one cache line of rays
+    }
+
+    /** {@link #flips} for any N (on 8×8 the tests compare {@link Board8}'s with it). */
+    public long genericFlips(long m, long o, int sq) {
         if ((neighbours[sq] & o) == 0) return 0; // no adjacent opponent disc
         long no = ~o;
         return up(m, no, rayE[sq]) | up(m, no, rayS[sq]) | up(m, no, raySE[sq]) | up(m, no, raySW[sq])

@@ -54,10 +54,18 @@ public final class Oracle {
         if (game instanceof NoGo) return local.get().search(m, o, -1, 1); // win/loss: always exact
         Solver s = local.get();
         if (symmetricProbes && game.cells - Long.bitCount(m | o) >= OthelloSolver.TT_MIN) {
-            for (int g = 0; g < game.symmetryCount(); g++) {
-                long d = tt.probe(game.transform(g, m), game.transform(g, o));
-                if (d != 0 && TranspositionTable.lo(d) == TranspositionTable.hi(d)) return TranspositionTable.lo(d);
+            Images im = images.get();
+            int held = im.lookUp(m, o);
+            long fm = m, fo = o;
+            boolean framed = false;
+            for (int g = 0; g < im.n; g++) {
+                if ((held >>> g & 1) == 0) continue;
+                long d = im.data[g];
+                int lo = TranspositionTable.lo(d);
+                if (lo == TranspositionTable.hi(d)) return lo;
+                if (!framed) { framed = true; fm = im.m[g]; fo = im.o[g]; } // see atLeast
             }
+            return ((OthelloSolver) s).value(fm, fo);
         }
         if (s instanceof OthelloSolver) return ((OthelloSolver) s).value(m, o);
         return s.search(m, o, game.uMin - 1, game.uMax + 1);
@@ -68,9 +76,22 @@ public final class Oracle {
         if (b <= game.uMin) return true;
         if (b > game.uMax) return false;
         if (game.isTerminal(m, o)) return game.terminalValue(m, o) >= b;
-        if (symmetricProbes) {
-            long d = symmetricEntry(m, o, b);
-            if (d != 0) return TranspositionTable.lo(d) >= b;
+        if (symmetricProbes && game.cells - Long.bitCount(m | o) >= OthelloSolver.TT_MIN) {
+            // The first orientation the table holds: its bounds may decide; if not, the search
+            // starts there, in the frame of the searches that stored it, so that its subtree's
+            // entries (bounds and best moves) are found too. The answer is the same fact.
+            Images im = images.get();
+            int held = im.lookUp(m, o);
+            long fm = m, fo = o;
+            boolean framed = false;
+            for (int g = 0; g < im.n; g++) {
+                if ((held >>> g & 1) == 0) continue;
+                long d = im.data[g];
+                if (TranspositionTable.lo(d) >= b) return true;
+                if (TranspositionTable.hi(d) < b) return false;
+                if (!framed) { framed = true; fm = im.m[g]; fo = im.o[g]; }
+            }
+            return local.get().search(fm, fo, b - 1, b) >= b;
         }
         return local.get().search(m, o, b - 1, b) >= b;
     }
@@ -88,16 +109,6 @@ public final class Oracle {
 
     private volatile boolean symmetricProbes;
 
-    /** The table's word for an orientation of (m, o) whose bounds decide V ≥ b, else 0. */
-    private long symmetricEntry(long m, long o, int b) {
-        if (game.cells - Long.bitCount(m | o) < OthelloSolver.TT_MIN) return 0; // never stored
-        for (int g = 0; g < game.symmetryCount(); g++) {
-            long d = tt.probe(game.transform(g, m), game.transform(g, o));
-            if (d != 0 && (TranspositionTable.lo(d) >= b || TranspositionTable.hi(d) < b)) return d;
-        }
-        return 0;
-    }
-
     /**
      * Othello: the empties of the positions whose searches record their children's cuts
      * ({@link OthelloSolver#recordAlpha}); -1 for the other games.
@@ -111,12 +122,56 @@ public final class Oracle {
      * of the game, whatever the table happens to hold.
      */
     public long leafCutRecord(long m, long o, int alpha, int[] symmetry) {
-        for (int g = 0; g < game.symmetryCount(); g++) {
-            long r = tt.record(game.transform(g, m), game.transform(g, o));
-            if (r != 0 && OthelloSolver.recordAlpha(r) == alpha) { symmetry[0] = g; return r; }
+        Images im = images.get();
+        int held = im.lookUp(m, o);
+        for (int g = 0; g < im.n; g++) {
+            long r = im.record[g];
+            if ((held >>> g & 1) != 0 && r != 0 && OthelloSolver.recordAlpha(r) == alpha) {
+                symmetry[0] = g;
+                return r;
+            }
         }
         return 0;
     }
+
+    /**
+     * Othello, a position with more than {@link #leafCutRecordEmpties} empties: the record word of
+     * an orientation of (m, o) that failed high at exactly {@code beta} ({@link
+     * OthelloSolver#recordBeta}), else 0; {@code symmetry[0]} is then the symmetry g for which the
+     * table holds (transform(g, m), transform(g, o)). Facts of the game, whatever the table holds.
+     */
+    public long cutRecord(long m, long o, int beta, int[] symmetry) {
+        if (!(game instanceof Othello) || game.cells - Long.bitCount(m | o) <= OthelloSolver.TT_MIN)
+            return 0;
+        Images im = images.get();
+        int held = im.lookUp(m, o);
+        for (int g = 0; g < im.n; g++) {
+            long r = im.record[g];
+            if ((held >>> g & 1) != 0 && r != 0 && OthelloSolver.recordBeta(r) == beta) {
+                symmetry[0] = g;
+                return r;
+            }
+        }
+        return 0;
+    }
+
+    /** A position's images under the symmetries and what the table holds of each (per thread). */
+    private final class Images {
+        final int n = game.symmetryCount();
+        final long[] m = new long[n], o = new long[n], data = new long[n], record = new long[n];
+        final int[] idx = new int[n];
+
+        /** Bit g set when the table holds image g; its words are then in data[g] and record[g]. */
+        int lookUp(long pm, long po) {
+            for (int g = 0; g < n; g++) {
+                m[g] = game.transform(g, pm);
+                o[g] = game.transform(g, po);
+            }
+            return tt.lookUp(m, o, n, idx, data, record);
+        }
+    }
+
+    private final ThreadLocal<Images> images = ThreadLocal.withInitial(Images::new);
 
     /**
      * Othello: the search's ordering score of the move on {@code sq} given the position after it

@@ -1,5 +1,6 @@
 package org.gamecert.producer.search;
 
+import org.gamecert.producer.game.Board8;
 import org.gamecert.producer.game.Othello;
 
 /**
@@ -175,6 +176,26 @@ public final class OthelloSolver implements Solver {
     /** The recorded cut square of the child by the {@code rank}-th move (square order), or -1. */
     public static int recordCut(long record, int rank) { return (int) (record >>> (7 * rank) & 0x7F) - 1; }
 
+    /**
+     * The record word of a position with more than {@code TT_MIN} empties that failed high in a
+     * null window (β − 1, β) from its move loop: bits 56–63 hold β + 128, bits 41–46 the square
+     * of the move that reached β, and bit i (i ≤ 40) is set when the i-th of its moves in square
+     * order was searched before it and stayed below β. Facts of the game: an extraction that must
+     * find the first move of its own order reaching a lower bound β reads them instead of
+     * searching those moves again ({@link Oracle#cutRecord}).
+     */
+    public static int recordBeta(long record) { return (int) (record >>> 56) - 128; }
+
+    /** The square of the move that reached β in a fail-high record ({@link #recordBeta}). */
+    public static int recordHighCut(long record) { return (int) (record >>> 41 & 0x3F); }
+
+    /** Whether the {@code rank}-th move (square order) stayed below β in a fail-high record. */
+    public static boolean recordRefuted(long record, int rank) {
+        return rank <= MAX_REFUTED_RANK && (record >>> rank & 1) != 0;
+    }
+
+    private static final int MAX_REFUTED_RANK = 40;
+
     private int pvs(long m, long o, int alpha, int beta, int ply) {
         int empties = cells - Long.bitCount(m | o);
         if (empties <= SMALL) {
@@ -210,14 +231,18 @@ public final class OthelloSolver implements Solver {
         int best = -1000, bestMove = NO_MOVE_YET, a = alpha;
         // At TT_MIN empties in a null window: the children's cuts, for the record (see recordAlpha).
         final boolean recording = empties == TT_MIN && beta == alpha + 1;
+        // Above TT_MIN empties in a null window: the moves that stayed below beta (for a
+        // fail-high record).
+        final boolean recordingHigh = empties > TT_MIN && beta == alpha + 1;
         final long allMoves = mv;
-        long record = 0;
+        long record = 0, refuted = 0;
         if (ttMove != TranspositionTable.NO_MOVE && (mv >>> ttMove & 1) != 0) {
             // the table's move first, before the others are generated and ordered: it often cuts
             long f = fl(m, o, ttMove);
             if (recording) lastCut = -1;
             best = -pvs(o & ~f, m | f | (1L << ttMove), -beta, -a, ply + 1);
             if (recording) record |= (long) (lastCut + 1) << (7 * Long.bitCount(allMoves & ((1L << ttMove) - 1)));
+            if (recordingHigh && best < beta) refuted |= refutedBit(allMoves, ttMove);
             bestMove = ttMove;
             if (best > a) a = best;
             mv &= ~(1L << ttMove);
@@ -260,6 +285,7 @@ public final class OthelloSolver implements Solver {
                     if (v > a && v < beta) v = -pvs(o2, m2, -beta, -a, ply + 1);
                 }
                 if (recording) record |= (long) (lastCut + 1) << (7 * Long.bitCount(allMoves & ((1L << sq) - 1)));
+                if (recordingHigh && v < beta) refuted |= refutedBit(allMoves, sq);
                 if (v > best || bestMove == NO_MOVE_YET) {
                     best = v; bestMove = sq;
                     if (v > a) { a = v; if (a >= beta) break; }
@@ -271,10 +297,18 @@ public final class OthelloSolver implements Solver {
         int hi = best <= alpha ? best : best < beta ? best : 1000;
         if (useTT) {
             if (recording && best <= alpha) record |= (long) (alpha + 128) << 56;
+            else if (recordingHigh && best >= beta)
+                record = (long) (beta + 128) << 56 | (long) bestMove << 41 | refuted;
             else record = 0;
             tt.store(m, o, Math.max(lo, -cells), Math.min(hi, cells), bestMove, empties, record);
         }
         return best;
+    }
+
+    /** The bit of the move on {@code sq} in a fail-high record: its rank among the moves. */
+    private static long refutedBit(long moves, int sq) {
+        int rank = Long.bitCount(moves & ((1L << sq) - 1));
+        return rank <= MAX_REFUTED_RANK ? 1L << rank : 0;
     }
 
     /** Quadrant bit (1, 2, 4 or 8) of each square. */

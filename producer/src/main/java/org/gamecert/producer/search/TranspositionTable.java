@@ -71,6 +71,35 @@ public final class TranspositionTable {
         return 0;
     }
 
+    /**
+     * Which of the first n positions (ms[i], os[i]) the table holds: bit i set when it holds
+     * position i, its data word then in data[i] and its record word in record[i]. Every bucket is
+     * read before any key is compared, so that the n cache misses overlap instead of following one
+     * another (the extraction asks under the 8 symmetries; one probe after the other, those misses
+     * were a third of its time on the layer above the leaves' parents). idx: n ints of scratch.
+     */
+    public int lookUp(long[] ms, long[] os, int n, int[] idx, long[] data, long[] record) {
+        long[] s = slots;
+        for (int i = 0; i < n; i++) {
+            int b = bucket(ms[i], os[i]);
+            idx[i] = b;
+            data[i] = s[b + 2]; // independent loads: their misses overlap
+        }
+        int held = 0;
+        for (int i = 0; i < n; i++) {
+            int b = idx[i];
+            long m = ms[i], o = os[i];
+            for (int j = b; j < b + 6; j += 3) {
+                long d = s[j + 2], r = s[recordIndex(b, j)];
+                if (d != 0 && (s[j] ^ d ^ r) == m && (s[j + 1] ^ d) == o) {
+                    data[i] = d; record[i] = r; held |= 1 << i;
+                    break;
+                }
+            }
+        }
+        return held;
+    }
+
     /** Records the proven bounds lo ≤ V ≤ hi, intersected with what the slot already knows. */
     public void store(long m, long o, int lo, int hi, int move, int empties) {
         store(m, o, lo, hi, move, empties, 0);

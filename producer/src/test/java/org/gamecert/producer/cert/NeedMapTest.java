@@ -102,4 +102,35 @@ class NeedMapTest {
         map.add(1, 2, 0, 6, 4, NeedMap.cutCode(1));
         assertEquals(1, NeedMap.cutSquare(map.sorted().known[0]), "a larger bound's cut");
     }
+
+    /**
+     * The radix sort (from 4096 records) and the quicksort (below) give the key order, payloads
+     * carried along; keys that share digits (skipped passes) and signs of both halves included.
+     */
+    @Test void recordsSortByKeyWhateverTheirNumber() {
+        SplittableRandom rnd = new SplittableRandom(9);
+        for (int n : new int[]{0, 1, 17, 4095, 4096, 5000, 70_000}) {
+            long[] a = new long[n], b = new long[n];
+            int[] c = new int[n];
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (int i = 0; i < n; i++) {
+                do {
+                    // few distinct high digits in a; b often equal for equal a's low bits
+                    a[i] = (rnd.nextBoolean() ? Long.MIN_VALUE : 0) | (long) rnd.nextInt(3) << 40
+                            | rnd.nextInt(1 << 20);
+                    b[i] = rnd.nextBoolean() ? rnd.nextLong() : rnd.nextInt(4);
+                } while (!seen.add(a[i] + ":" + b[i]));
+                c[i] = i;
+            }
+            long[] a0 = a.clone(), b0 = b.clone();
+            NeedMap.sortRecords(a, b, c, n);
+            for (int i = 0; i < n; i++) {
+                assertEquals(a0[c[i]], a[i], "payload follows its key");
+                assertEquals(b0[c[i]], b[i], "payload follows its key");
+                if (i > 0)
+                    assertTrue(a[i - 1] < a[i] || (a[i - 1] == a[i] && b[i - 1] < b[i]),
+                            "key order at " + i + " of " + n);
+            }
+        }
+    }
 }

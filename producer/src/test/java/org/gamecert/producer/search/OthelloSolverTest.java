@@ -119,6 +119,45 @@ class OthelloSolverTest {
         assertTrue(records > 50 && cuts > 200, records + " records, " + cuts + " cuts");
     }
 
+    /**
+     * The records of positions above 8 empties that failed high in a null window (read by the
+     * extraction instead of testing those moves again): the recorded move reaches β and every move
+     * recorded as searched before it stays below β, checked against the reference rules' values.
+     */
+    @Test void failHighRecordsHoldTheMovesBelowBetaAndTheCut() {
+        RefGame.Othello ref = new RefGame.Othello(8);
+        Othello g = new Othello(8);
+        SplittableRandom rnd = new SplittableRandom(6);
+        int records = 0, refuted = 0;
+        for (int k = 0; k < 120; k++) {
+            long[] p = randomPosition(ref, 8, OthelloSolver.TT_MIN + 1 + rnd.nextInt(2), rnd);
+            if (p == null) continue;
+            TranspositionTable tt = new TranspositionTable(1);
+            OthelloSolver s = new OthelloSolver(g, tt);
+            int v = ref.value(p[0], p[1]);
+            int beta = v - rnd.nextInt(4); // V >= beta: the search fails high
+            assertTrue(s.search(p[0], p[1], beta - 1, beta) >= beta);
+            long r = tt.record(p[0], p[1]);
+            if (r == 0) continue; // e.g. a pass: no move loop
+            records++;
+            assertEquals(beta, OthelloSolver.recordBeta(r));
+            long moves = g.moves(p[0], p[1]);
+            int cut = OthelloSolver.recordHighCut(r);
+            assertTrue((moves >>> cut & 1) != 0, "the recorded cut is a move");
+            assertTrue(ref.moveValue(p[0], p[1], cut) >= beta, "the recorded cut reaches " + beta);
+            int rank = 0;
+            for (long x = moves; x != 0; x &= x - 1, rank++) {
+                if (!OthelloSolver.recordRefuted(r, rank)) continue;
+                int sq = Long.numberOfTrailingZeros(x);
+                refuted++;
+                assertNotEquals(cut, sq);
+                assertTrue(ref.moveValue(p[0], p[1], sq) < beta, "a move recorded below " + beta);
+            }
+        }
+        assertTrue(records > 40 && refuted > 20,
+                records + " records, " + refuted + " moves below beta");
+    }
+
     @Test void smallerBoards() {
         check(6, 1, 10, 12, 3);
         check(4, 1, 11, 12, 4);

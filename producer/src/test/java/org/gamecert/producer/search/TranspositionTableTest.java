@@ -70,6 +70,41 @@ class TranspositionTableTest {
         }
     }
 
+    /** A batched look-up of several positions answers as probe and record do one at a time. */
+    @Test void lookUpAgreesWithProbeAndRecord() {
+        TranspositionTable tt = new TranspositionTable(1);
+        SplittableRandom rnd = new SplittableRandom(7);
+        Key[] keys = new Key[60_000];
+        for (int i = 0; i < keys.length; i++) {
+            long m = rnd.nextLong(), o = rnd.nextLong() & ~m;
+            keys[i] = new Key(m, o);
+            long record = rnd.nextBoolean() ? rnd.nextLong() | 1 : 0;
+            tt.store(m, o, -3, 5, rnd.nextInt(64), 8 + rnd.nextInt(20), record);
+        }
+        long[] ms = new long[8], os = new long[8], data = new long[8], record = new long[8];
+        int[] idx = new int[8];
+        int held = 0;
+        for (int step = 0; step < 20_000; step++) {
+            int n = 1 + rnd.nextInt(8);
+            for (int i = 0; i < n; i++) {
+                Key k = rnd.nextBoolean() ? keys[rnd.nextInt(keys.length)]
+                        : new Key(rnd.nextLong(), 0);
+                ms[i] = k.m; os[i] = k.o & ~k.m;
+            }
+            int bits = tt.lookUp(ms, os, n, idx, data, record);
+            for (int i = 0; i < n; i++) {
+                long d = tt.probe(ms[i], os[i]);
+                assertEquals(d != 0, (bits >>> i & 1) != 0, "held as probe says");
+                if (d == 0) continue;
+                held++;
+                assertEquals(d, data[i]);
+                assertEquals(tt.record(ms[i], os[i]), record[i]);
+            }
+            assertEquals(0, bits >>> n, "no bit beyond the n positions");
+        }
+        assertTrue(held > 10_000, "held " + held);
+    }
+
     @Test void deeperEntriesSurviveInAFullBucket() {
         TranspositionTable tt = new TranspositionTable(1);
         SplittableRandom rnd = new SplittableRandom(4);

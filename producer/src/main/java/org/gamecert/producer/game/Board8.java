@@ -1,22 +1,21 @@
-package org.gamecert.producer.search;
-
-import org.gamecert.producer.game.Othello;
+package org.gamecert.producer.game;
 
 /**
- * Moves and flips on the 8×8 board for the search's inner loops, with constant shifts and the
+ * Moves and flips on the 8×8 board for the search's inner loops and {@link Othello}'s own 8×8
+ * rules (the extraction makes a child per move of every entry), with constant shifts and the
  * per-square tables in static final arrays (one load each, the eight rays of a square in one
  * cache line): measured 16 % faster than the size-generic rules of
  * {@link org.gamecert.producer.game.Othello}, which compute the same sets (the tests compare them).
  * Flips: along each ray from the square, the opponent discs up to the first square that is not
  * the opponent's flip when that square is the mover's.
  */
-final class Board8 {
+public final class Board8 {
     private Board8() {}
 
     private static final long NOT_A = 0xFEFEFEFEFEFEFEFEL, NOT_H = 0x7F7F7F7F7F7F7F7FL, INNER = NOT_A & NOT_H;
 
     /** Legal moves of m against o: runs of opponent discs next to a mover disc, grown by parallel prefix, then the empty square after them. */
-    static long moves(long m, long o) {
+    public static long moves(long m, long o) {
         long oi = o & INNER;
         return (Othello.dirMovesLeft(m, oi, 1) | Othello.dirMovesRight(m, oi, 1)
                 | Othello.dirMovesLeft(m, o, 8) | Othello.dirMovesRight(m, o, 8)
@@ -25,7 +24,7 @@ final class Board8 {
     }
 
     /** The discs of m next to an empty square. */
-    static long frontier(long m, long o) {
+    public static long frontier(long m, long o) {
         long e = ~(m | o);
         long h = e | (e << 1 & NOT_A) | (e >>> 1 & NOT_H);
         return m & (h | h << 8 | h >>> 8);
@@ -48,7 +47,7 @@ final class Board8 {
         }
     }
 
-    static long flips(long m, long o, int sq) {
+    public static long flips(long m, long o, int sq) {
         if ((NEIGHBOURS[sq] & o) == 0) return 0;
         long no = ~o;
         int i = sq << 3;
