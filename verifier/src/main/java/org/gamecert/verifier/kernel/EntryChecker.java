@@ -298,6 +298,12 @@ public final class EntryChecker {
         if (answer.index < 0 || answer.index >= range.size())
             throw kernel.engineFault("answered index " + answer.index + " outside its range of "
                     + range.size());
+        // a record's kind is a byte and its bounds lie in [U_min, U_max] (R-VAL-0): so are an
+        // answer's, which its digest then binds in full
+        if ((answer.kind & ~0xFF) != 0 || answer.lo < game.uMin || answer.lo > game.uMax
+                || answer.hi < game.uMin || answer.hi > game.uMax)
+            throw kernel.engineFault("an answer with kind " + answer.kind + " and bounds ["
+                    + answer.lo + ", " + answer.hi + "], not a record's");
         return true;
     }
 

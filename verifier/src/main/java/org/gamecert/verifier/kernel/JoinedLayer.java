@@ -37,6 +37,7 @@ public final class JoinedLayer {
     public void finish() {
         if (finished) throw kernel.engineFault("layer " + discs + " ended twice");
         finished = true;
+        kernel.openLayer = null;
         slices.sort(Comparator.comparingInt((SliceResult r) -> r.firstBlock));
         byte[] own = kernel.adopted;
         int nextBlock = kernel.lFirst[li];

@@ -121,6 +121,10 @@ public final class Kernel {
     private boolean pass2Begun, pass2Ended;
     // the steps an engine must take, each in its turn (an engine that skips one cannot verify)
     private boolean pass1Ended, trailerRead, censusTaken;
+    /** The layer being checked (LayerCheck or JoinedLayer) until it finishes; or null. */
+    Object openLayer;
+    /** Where the next frame must start: after the header, then after each block taken. */
+    private long nextFrameAt = -1;
     /** Block records admitted (admitBlockRecord) and not yet started, in file order. */
     private final java.util.ArrayDeque<BlockRecord> admitted = new java.util.ArrayDeque<>();
     /** Numbers each block handed to a pass (LayerPass), so that a checker's range names one. */
@@ -291,6 +295,7 @@ public final class Kernel {
         rootOcc = game.canonical(rm, ro, group, scratch);
         rootMover = scratch[8];
         firstChain = lastStoredChain = sha(new byte[] {0}, headerContent);
+        nextFrameAt = 8 + headerContent.length;
     }
 
     /** A position with this many discs is a leaf of mode 3 (SPEC §9.1): at most L empty cells. */
@@ -323,6 +328,7 @@ public final class Kernel {
         if (rec.compLen > rec.rawLen + (rec.rawLen >> 8) + 128)
             throw new FormatException(Rule.CON_2, "block " + rec.index + ": comp_len " + rec.compLen
                     + " > raw_len + raw_len/256 + 128");
+        if (adopted != null) throw engineFault("a block record admitted by a slice's kernel");
         byte[] prevChain = lastStoredChain;
         lastStoredChain = rec.chain;
         admitted.add(rec);
@@ -427,6 +433,7 @@ public final class Kernel {
         started = null;
         blockList.add(rec);
         lastAcceptedChain = rec.chain; // equal to the computed value: R-HASH-1 held
+        nextFrameAt = rec.frameOffset + rec.compLen;
         inBlock = true;
         for (int i = 0; i < p.count; i++) checkEntryOrder(rec, p, i);
         inBlock = false;
@@ -443,6 +450,7 @@ public final class Kernel {
         if (!ranked || admitted.pollFirst() != rec)
             throw engineFault("a mode-4 block not admitted in turn");
         lastAcceptedChain = rec.chain;
+        nextFrameAt = rec.frameOffset + rec.compLen;
         entries += count;
         blocks++;
         res.entries = entries;
@@ -472,7 +480,8 @@ public final class Kernel {
 
     /** The file's blocks are all read (the trailer comes next). */
     public void endPass1() {
-        if (pass1Ended || ranked) throw engineFault("pass 1 ended twice, or in mode 4");
+        if (pass1Ended || ranked || adopted != null)
+            throw engineFault("pass 1 ended twice, in mode 4 or by a slice's kernel");
         pass1Ended = true;
         if (nLayers > 0) endLayer();
         streaming = false;
@@ -615,8 +624,8 @@ public final class Kernel {
      */
     public void beginPass2() {
         if (pass2Begun) throw engineFault("pass 2 begun twice"); // found is kept once found
-        if (!pass1Ended && !checkingReadSoFar)
-            throw engineFault("pass 2 begun before pass 1 ended");
+        if ((!pass1Ended && !checkingReadSoFar) || (adopted != null && ownLayout == null))
+            throw engineFault("pass 2 begun before pass 1 ended, or by a slice's kernel");
         pass2Begun = true;
         nextWhole = nLayers - 1;
         flagsOfNextLayer = null;
@@ -629,10 +638,13 @@ public final class Kernel {
         if (joined || !pass2Begun || pass2Ended)
             throw engineFault("a whole layer outside pass 2 or after layers checked in slices");
         // shallowest first, each once: a layer's flags and answers are those of the layer above
-        if (li != nextWhole) throw engineFault("layer " + li + " begun out of order");
+        if (li != nextWhole || openLayer != null)
+            throw engineFault("layer " + li + " begun out of order or before the one above ended");
         nextWhole--;
         wholeLayerBegun = true;
-        return new LayerCheck(this, li, flagsOfNextLayer);
+        LayerCheck lc = new LayerCheck(this, li, flagsOfNextLayer);
+        openLayer = lc;
+        return lc;
     }
 
     // ------------------------------------------------------------------ slices (SPEC §11.1)
@@ -697,9 +709,12 @@ public final class Kernel {
         if (!pass2Begun || pass2Ended) throw engineFault("a layer joined outside pass 2");
         if (!joined && !wholeLayerBegun) nextJoined = nLayers - 1;
         joined = true;
-        if (li != nextJoined) throw engineFault("layer " + li + " joined out of order");
+        if (li != nextJoined || openLayer != null)
+            throw engineFault("layer " + li + " joined out of order or before the one above ended");
         nextJoined--;
-        return new JoinedLayer(this, li);
+        JoinedLayer jl = new JoinedLayer(this, li);
+        openLayer = jl;
+        return jl;
     }
 
     /** Whether layer li's flags come from the layer above it (else the engine reserves them). */
@@ -708,7 +723,8 @@ public final class Kernel {
     }
 
     public void endPass2() {
-        if (!pass2Begun || pass2Ended) throw engineFault("pass 2 ended twice or before it began");
+        if (!pass2Begun || pass2Ended || openLayer != null)
+            throw engineFault("pass 2 ended twice, before it began or with a layer open");
         pass2Ended = true;
         flagsOfNextLayer = null;
         answersOfNextLayer = null;
@@ -726,7 +742,11 @@ public final class Kernel {
 
     /** R-CON-1, R-HASH-2, R-HASH-3 of the trailer; R-ROOT-1, R-OPEN-1, R-ROOT-2/3 or R-PART-1. */
     public void trailer(Container ct) throws IOException {
-        if (trailerRead) throw engineFault("the trailer read twice");
+        if (trailerRead || (adopted != null && ownLayout == null) || (!ranked && !pass2Ended))
+            throw engineFault("the trailer read twice, before pass 2 ended or by a slice's kernel");
+        if (ct.position() != nextFrameAt)
+            throw engineFault("the trailer read at offset " + ct.position() + ", not after the"
+                    + " last block taken (offset " + nextFrameAt + ")");
         trailerRead = true;
         long size;
         try {
@@ -831,8 +851,9 @@ public final class Kernel {
 
     /** R-CENSUS-1 and R-REACH-1 (SPEC §10) from pass 2's tally. */
     public void census(Container ct) throws IOException {
-        if (!trailerRead || censusTaken || ranked)
-            throw engineFault("the census taken before the trailer, twice, or in mode 4");
+        if (!trailerRead || censusTaken || ranked || !pass2Ended)
+            throw engineFault("the census taken before pass 2 ended or the trailer, twice, or in"
+                    + " mode 4");
         censusTaken = true;
         res.unreached = unreached;
         int rowsExpected = game.cells - rootDiscs + 1;

@@ -70,10 +70,10 @@ final class KeySet {
     /** The slot holding the key, or the empty slot where it would go. */
     private int slot(long o, long m) {
         int mask = occ.length - 1;
-        // salted inside the products (a set of keys that collide unsalted does not once salted);
-        // no further mixing: keys of nearby positions stay in nearby slots (the cache)
-        long h = ((o ^ SALT) * 0x9E3779B97F4A7C15L) ^ (m * 0xC2B2AE3D27D4EB4FL);
-        int i = (int) (h ^ (h >>> 31)) & mask;
+        // salted, and the slot from the top bits of the products, which depend on every bit of
+        // the key (keys that differ in high bits only do not share a probe cluster)
+        long h = ((o ^ SALT) * 0x9E3779B97F4A7C15L) ^ ((m ^ (SALT >>> 7)) * 0xC2B2AE3D27D4EB4FL);
+        int i = (int) (h >>> (64 - Integer.numberOfTrailingZeros(occ.length)));
         while (occ[i] != 0 && (occ[i] != o || mover[i] != m)) i = (i + 1) & mask;
         return i;
     }

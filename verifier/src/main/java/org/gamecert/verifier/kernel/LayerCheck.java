@@ -207,6 +207,8 @@ public final class LayerCheck {
      * engine answers through lookup (with no layer below: KeyRange.whole(0), no lookup).
      */
     public LayerPass pass(KeyRange range, ChildLookup lookup) {
+        if (passesOpen > 0) // one at a time: R-P-1 and R-PP-1 are decided in the last range's
+            throw kernel.engineFault("layer " + discs + ": a pass begun before the last ended");
         tiling.next(range, "layer " + discs + "'s layer below");
         if (sliced && !(range.first() && range.last()))
             throw kernel.engineFault("a slice of layer " + discs + " checked against key ranges");
@@ -330,6 +332,7 @@ public final class LayerCheck {
         }
         kernel.flagsOfNextLayer = childFlags;
         kernel.answersOfNextLayer = childMarks;
+        kernel.openLayer = null;
     }
 
     /**

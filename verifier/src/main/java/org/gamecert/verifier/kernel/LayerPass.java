@@ -23,8 +23,7 @@ public final class LayerPass {
     // the block being checked
     private long serial = -1, base, limit;
     private int block, kept;
-    private long keptDigest; // of the block's kept entries when handed over (endBlock)
-    private Payload payload;
+    private Payload payload, own; // own: the kernel's copy of the block being checked
 
     LayerPass(LayerCheck check, KeyRange range, ChildLookup lookup) {
         this.check = check;
@@ -40,8 +39,9 @@ public final class LayerPass {
      * the front of p) are to be checked, or -1 when the pass needs no more (an earlier entry broke
      * a rule).
      */
-    public int block(int b, Payload p) {
+    public int block(int b, Payload given) {
         Kernel kernel = check.kernel;
+        Payload p = given;
         if (blockOpen || b != nextBlock || p.block != b || b >= check.endBlock)
             throw kernel.engineFault("layer " + check.discs + ": block " + b
                     + " handed over where block "
@@ -52,12 +52,14 @@ public final class LayerPass {
             throw kernel.engineFault("layer " + check.discs + ": block " + b + " handed over with "
                     + p.count
                     + " entries, the file's has " + written);
-        long digest = Kernel.entriesDigest(p, p.count);
-        if (!kernel.isFilesBlock(b, p, digest))
+        // The kernel checks its own copy, which no engine can change while it is checked; the
+        // copy's digest must be the one pass 1 took of the block (or the block's seal).
+        own = copy(given, own);
+        p = own;
+        if (!kernel.isFilesBlock(b, given, Kernel.entriesDigest(p, p.count)))
             throw kernel.engineFault("layer " + check.discs + ": block " + b
                     + " handed over with other entries than the file's");
         int m = keep.apply(p);
-        keptDigest = m == p.count ? digest : Kernel.entriesDigest(p, m); // all kept: none moved
         for (int i = 0; i < m; i++) {
             if (hasLast && !KeyRange.after(p.occ[i], p.mover[i], lastOcc, lastMover))
                 throw kernel.engineFault("layer " + check.discs
@@ -82,6 +84,20 @@ public final class LayerPass {
         payload = p;
         blockOpen = true;
         return m;
+    }
+
+    /** The entries of p copied into to (a new copy when to is too short). */
+    private static Payload copy(Payload p, Payload to) {
+        int n = p.count;
+        Payload c = to != null && to.occ.length >= n ? to : new Payload(n);
+        c.count = n;
+        System.arraycopy(p.occ, 0, c.occ, 0, n);
+        System.arraycopy(p.mover, 0, c.mover, 0, n);
+        System.arraycopy(p.kind, 0, c.kind, 0, n);
+        System.arraycopy(p.lo, 0, c.lo, 0, n);
+        System.arraycopy(p.hi, 0, c.hi, 0, n);
+        System.arraycopy(p.move, 0, c.move, 0, n);
+        return c;
     }
 
     /**
@@ -133,9 +149,6 @@ public final class LayerPass {
 
     /** The block's ranges were checked by these checkers: they must tile it. */
     public void endBlock(EntryChecker... used) {
-        if (blockOpen && Kernel.entriesDigest(payload, kept) != keptDigest)
-            throw check.kernel.engineFault("layer " + check.discs + ": block " + block
-                    + " changed while it was checked");
         for (EntryChecker c : used)
             if (c.kernel != check.kernel)
                 throw check.kernel.engineFault("a checker of another kernel");
