@@ -70,10 +70,11 @@ final class KeySet {
     /** The slot holding the key, or the empty slot where it would go. */
     private int slot(long o, long m) {
         int mask = occ.length - 1;
-        // salted, and the slot from the top bits of the products, which depend on every bit of
-        // the key (keys that differ in high bits only do not share a probe cluster)
-        long h = ((o ^ SALT) * 0x9E3779B97F4A7C15L) ^ ((m ^ (SALT >>> 7)) * 0xC2B2AE3D27D4EB4FL);
-        int i = (int) (h >>> (64 - Integer.numberOfTrailingZeros(occ.length)));
+        // salted; the high bits folded down, so that keys differing in high bits only do not
+        // share a probe cluster. The slot from the low bits: a set's slot order then does not
+        // cluster the keys it adds to another (addAll), as the top bits would.
+        long h = ((o ^ SALT) * 0x9E3779B97F4A7C15L) ^ (m * 0xC2B2AE3D27D4EB4FL);
+        int i = (int) (h ^ (h >>> 31) ^ (h >>> 47)) & mask;
         while (occ[i] != 0 && (occ[i] != o || mover[i] != m)) i = (i + 1) & mask;
         return i;
     }
