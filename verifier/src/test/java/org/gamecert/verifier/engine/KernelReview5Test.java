@@ -240,6 +240,31 @@ class KernelReview5Test {
                 + " root's layer finished compares no answer; " + attack.commitment);
     }
 
+    /**
+     * A weak (mode 2) Othello 4x4 certificate of the start whose root entry and header claim a
+     * false value (the true one +- 4), written as name; the reference engine rejects it.
+     */
+    record FalseWeakRoot(Path path, int value, int forged, int layers) {}
+
+    FalseWeakRoot falseWeakRoot(String name) throws Exception {
+        TinySolver s = new TinySolver(1, 4, 4, 1, null);
+        long[] start = s.othelloStart();
+        TestCert t = s.build(start[0], start[1], 2);
+        int v = t.rootValue, forged = v <= 12 ? v + 4 : v - 4;
+        t.rootValue = forged;
+        int rootDiscs = Long.bitCount(start[0] | start[1]);
+        int layers = (int) t.entries.stream().mapToInt(TestCert.Entry::layer).distinct().count();
+        for (TestCert.Entry e : t.entries)
+            if (e.layer() == rootDiscs) {
+                assertEquals(TestCert.C | TestCert.A, e.kind);
+                e.lo = e.hi = forged;
+            }
+        Path p = write(t, name);
+        Result ref = Verifier.verify(p, new Options());
+        assertEquals(Result.Verdict.REJECTED, ref.verdict, "the root's value is false");
+        return new FalseWeakRoot(p, v, forged, layers);
+    }
+
     // ------------------------------------------------------------ answers bound to records
 
     /**
@@ -257,21 +282,9 @@ class KernelReview5Test {
      */
     @Test
     void anAnswersBoundsMustBeBoundInFullNotModulo2To16() throws Exception {
-        TinySolver s = new TinySolver(1, 4, 4, 1, null);
-        long[] start = s.othelloStart();
-        TestCert t = s.build(start[0], start[1], 2);
-        int v = t.rootValue, forged = v <= 12 ? v + 4 : v - 4;
-        t.rootValue = forged;
-        int rootDiscs = Long.bitCount(start[0] | start[1]);
-        int layers = (int) t.entries.stream().mapToInt(TestCert.Entry::layer).distinct().count();
-        for (TestCert.Entry e : t.entries)
-            if (e.layer() == rootDiscs) {
-                assertEquals(TestCert.C | TestCert.A, e.kind);
-                e.lo = e.hi = forged;
-            }
-        Path p = write(t, "othello-weak-false-root.gsc");
-        Result ref = Verifier.verify(p, new Options());
-        assertEquals(Result.Verdict.REJECTED, ref.verdict, "the root's value is false");
+        FalseWeakRoot f = falseWeakRoot("othello-weak-false-root.gsc");
+        Path p = f.path();
+        int v = f.value(), forged = f.forged(), layers = f.layers();
         Plan plan = new Plan();
         plan.forgeLayer = layers - 1;
         plan.forge = a -> {
@@ -298,18 +311,9 @@ class KernelReview5Test {
      */
     @Test
     void entriesChangedBetweenBlockAndEndBlockMustNotBeChecked() throws Exception {
-        TinySolver s = new TinySolver(1, 4, 4, 1, null);
-        long[] start = s.othelloStart();
-        TestCert t = s.build(start[0], start[1], 2);
-        int v = t.rootValue, forged = v <= 12 ? v + 4 : v - 4;
-        t.rootValue = forged;
-        int rootDiscs = Long.bitCount(start[0] | start[1]);
-        int layers = (int) t.entries.stream().mapToInt(TestCert.Entry::layer).distinct().count();
-        for (TestCert.Entry e : t.entries)
-            if (e.layer() == rootDiscs) e.lo = e.hi = forged;
-        Path p = write(t, "othello-weak-false-root-2.gsc");
-        Result ref = Verifier.verify(p, new Options());
-        assertEquals(Result.Verdict.REJECTED, ref.verdict, "the root's value is false");
+        FalseWeakRoot f = falseWeakRoot("othello-weak-false-root-2.gsc");
+        Path p = f.path();
+        int v = f.value(), forged = f.forged(), layers = f.layers();
         assertEquals(Result.Verdict.REJECTED, run(p, new Plan()).verdict);
         Plan plan = new Plan();
         plan.tamperLayer = layers - 1;
