@@ -29,9 +29,9 @@ public final class EntryChecker {
     long rangeSerial = -1;
     int rangeFrom, rangeTo;
     /** Connect Four: terminal positions of R in the layer below (SPEC §10.3 counts them). */
-    final KeySet terminals = new KeySet();
+    final KeyBag terminals = new KeyBag();
     /** Connect Four: terminal positions below that bound evidence reaches (§10.3 term_d). */
-    final KeySet proofTerminals = new KeySet();
+    final KeyBag proofTerminals = new KeyBag();
     /** A slice (LayerCheck.mark): the marks its answers send to the layer below. */
     final Marks marks = new Marks();
 

@@ -1,14 +1,20 @@
 package org.gamecert.verifier.kernel;
 
+import java.util.Arrays;
+
 /**
- * A set of Connect Four terminal positions, each known by its key (occupied squares, mover's
- * squares): open addressing over two long arrays, no object per position. A terminal position has
- * discs, so occ = 0 marks an empty slot. Used for the census of SPEC §10.3 (and §15.4) only.
+ * A set of Connect Four and NoGo terminal positions, each known by its key (occupied squares,
+ * mover's squares): open addressing over one long array, a key's two halves side by side (one
+ * cache line a probe, not two), no object per position. A terminal position has discs, so
+ * occ = 0 marks an empty slot. Used for the census of SPEC §10.3 (and §15.4) only: one part of a
+ * layer's keys at a time (KeyBag), or a slice's keys (JoinedLayer).
  */
 final class KeySet {
     /** Salts the hash, so that a file cannot choose positions that collide in it (a hang). */
     private static final long SALT = new java.security.SecureRandom().nextLong();
-    private long[] occ = new long[16], mover = new long[16];
+    private static final int FIRST_SLOTS = 16;
+    /** Slot i holds occ at 2i, mover at 2i + 1. */
+    private long[] keys = new long[2 * FIRST_SLOTS];
     private int size;
 
     int size() {
@@ -16,40 +22,33 @@ final class KeySet {
     }
 
     void add(long o, long m) {
-        if (2 * (size + 1) > occ.length) grow();
+        if (4 * (size + 1) > keys.length) grow(); // at most half the slots full
         int i = slot(o, m);
-        if (occ[i] == 0) {
-            occ[i] = o;
-            mover[i] = m;
+        if (keys[i] == 0) {
+            keys[i] = o;
+            keys[i + 1] = m;
             size++;
         }
     }
 
     boolean contains(long o, long m) {
-        return occ[slot(o, m)] != 0;
-    }
-
-    /** Adds every key of {@code other} that {@code except} does not hold. */
-    void addAll(KeySet other, KeySet except) {
-        for (int i = 0; i < other.occ.length; i++) {
-            long o = other.occ[i], m = other.mover[i];
-            if (o != 0 && (except == null || !except.contains(o, m))) add(o, m);
-        }
+        return keys[slot(o, m)] != 0;
     }
 
     /** Adds every key to a composite's region keys (SPEC §15.4). */
-    void copyTo(RegionKeys keys) {
-        for (int i = 0; i < occ.length; i++) if (occ[i] != 0) keys.add(occ[i], mover[i]);
+    void copyTo(RegionKeys regionKeys) {
+        for (int i = 0; i < keys.length; i += 2)
+            if (keys[i] != 0) regionKeys.add(keys[i], keys[i + 1]);
     }
 
     /** The keys, as pairs occ, mover (a slice's result, SliceResult). */
     long[] toArray() {
         long[] out = new long[2 * size];
         int n = 0;
-        for (int i = 0; i < occ.length; i++)
-            if (occ[i] != 0) {
-                out[n++] = occ[i];
-                out[n++] = mover[i];
+        for (int i = 0; i < keys.length; i += 2)
+            if (keys[i] != 0) {
+                out[n++] = keys[i];
+                out[n++] = keys[i + 1];
             }
         return out;
     }
@@ -61,29 +60,32 @@ final class KeySet {
                 add(pairs[i], pairs[i + 1]);
     }
 
+    /**
+     * Empties the set but keeps its slots: the next layer's set is about as large, and growing
+     * again from a few slots would hash every key once per doubling.
+     */
     void clear() {
-        occ = new long[16];
-        mover = new long[16];
+        if (size > 0) Arrays.fill(keys, 0L);
         size = 0;
     }
 
-    /** The slot holding the key, or the empty slot where it would go. */
+    /** The index in keys of the slot holding the key, or of the empty slot where it would go. */
     private int slot(long o, long m) {
-        int mask = occ.length - 1;
+        int mask = keys.length / 2 - 1;
         // salted; the high bits folded down, so that keys differing in high bits only do not
-        // share a probe cluster. The slot from the low bits: a set's slot order then does not
-        // cluster the keys it adds to another (addAll), as the top bits would.
+        // share a probe cluster. The slot from the low bits: keys added in another set's slot
+        // order (KeyBag's parts, one set's keys into another) then do not cluster, as with the
+        // top bits.
         long h = ((o ^ SALT) * 0x9E3779B97F4A7C15L) ^ (m * 0xC2B2AE3D27D4EB4FL);
         int i = (int) (h ^ (h >>> 31) ^ (h >>> 47)) & mask;
-        while (occ[i] != 0 && (occ[i] != o || mover[i] != m)) i = (i + 1) & mask;
-        return i;
+        while (keys[2 * i] != 0 && (keys[2 * i] != o || keys[2 * i + 1] != m)) i = (i + 1) & mask;
+        return 2 * i;
     }
 
     private void grow() {
-        long[] oldOcc = occ, oldMover = mover;
-        occ = new long[oldOcc.length * 2];
-        mover = new long[oldOcc.length * 2];
+        long[] old = keys;
+        keys = new long[old.length * 2];
         size = 0;
-        for (int i = 0; i < oldOcc.length; i++) if (oldOcc[i] != 0) add(oldOcc[i], oldMover[i]);
+        for (int i = 0; i < old.length; i += 2) if (old[i] != 0) add(old[i], old[i + 1]);
     }
 }

@@ -3,6 +3,7 @@ package org.gamecert.verifier.kernel;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
@@ -310,21 +311,20 @@ public final class LayerCheck {
                 kernel.firstUnreachedLayer = li;
                 kernel.firstUnreachedIndex = i;
             }
-        KeySet terminals = new KeySet();
+        List<KeyBag> inR = new ArrayList<>(), proof = new ArrayList<>();
         for (EntryChecker c : kernel.checkers) {
-            terminals.addAll(c.terminals, null);
-            c.terminals.clear();
+            inR.add(c.terminals);
+            proof.add(c.proofTerminals);
         }
-        if (discs + 1 < kernel.region.length) kernel.region[discs + 1] += terminals.size();
-        if (kernel.regionKeys != null) terminals.copyTo(kernel.regionKeys);
-        // Terminal positions only the proof reaches: those outside R (SPEC §10.3 term_d).
-        KeySet proofTerminals = new KeySet();
+        // Terminal positions of R, and those only the proof reaches (SPEC §10.3 term_d).
+        long[] terminals = KeyBag.census(inR, proof, kernel.regionKeys);
+        if (discs + 1 < kernel.region.length) kernel.region[discs + 1] += terminals[0];
+        if (discs + 1 < kernel.proofTerminals.length)
+            kernel.proofTerminals[discs + 1] += terminals[1];
         for (EntryChecker c : kernel.checkers) {
-            proofTerminals.addAll(c.proofTerminals, terminals);
+            c.terminals.clear();
             c.proofTerminals.clear();
         }
-        if (discs + 1 < kernel.proofTerminals.length)
-            kernel.proofTerminals[discs + 1] += proofTerminals.size();
         byte[] childFlags = null;
         if (childMarks != null) {
             childFlags = new byte[childMarks.length];
@@ -357,16 +357,17 @@ public final class LayerCheck {
             if ((flags[i] & EntryChecker.REACHED) == 0 && unreached++ == 0)
                 firstUnreached = base + i;
         }
-        KeySet terminals = new KeySet(), proofTerminals = new KeySet();
+        List<KeyBag> terminals = new ArrayList<>(), proofTerminals = new ArrayList<>();
         long sentA = 0, sentB = 0;
         for (EntryChecker c : kernel.checkers) {
-            terminals.addAll(c.terminals, null);
-            proofTerminals.addAll(c.proofTerminals, null);
+            terminals.add(c.terminals);
+            proofTerminals.add(c.proofTerminals);
             sentA += c.marks.sumA;
             sentB += c.marks.sumB;
         }
         return new SliceResult(kernel.adopted, li, firstBlock, endBlock, base, count, best,
-                region, unreached, firstUnreached, terminals.toArray(), proofTerminals.toArray(),
+                region, unreached, firstUnreached, KeyBag.distinctPairs(terminals),
+                KeyBag.distinctPairs(proofTerminals),
                 new long[] {sentA, sentB, taken.sumA, taken.sumB});
     }
 

@@ -536,12 +536,9 @@ class KernelReview5Test {
         java.lang.reflect.Constructor<?> make = keySet.getDeclaredConstructor();
         make.setAccessible(true);
         Object set = make.newInstance();
-        java.lang.reflect.Field occ = keySet.getDeclaredField("occ");
-        java.lang.reflect.Field mover = keySet.getDeclaredField("mover");
-        occ.setAccessible(true);
-        mover.setAccessible(true);
-        occ.set(set, new long[1 << 16]);
-        mover.set(set, new long[1 << 16]);
+        java.lang.reflect.Field keys = keySet.getDeclaredField("keys"); // slot i at 2i, 2i + 1
+        keys.setAccessible(true);
+        keys.set(set, new long[2 << 16]);
         java.lang.reflect.Method slot = keySet.getDeclaredMethod("slot", long.class, long.class);
         slot.setAccessible(true);
         java.util.Random rnd = new java.util.Random(6);
