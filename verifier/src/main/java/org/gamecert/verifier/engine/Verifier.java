@@ -283,7 +283,6 @@ public final class Verifier {
                 }
                 dropTable();
                 long n = kernel.size(li);
-                // flags from above come with the digests of the answers given for them
                 long mine = kernel.hasFlagsFor(li) ? n * BYTES_PER_CHILD : n;
                 if (!kernel.hasFlagsFor(li)) reserve(n, 1, d);
                 if (below >= 0) reserve(kernel.size(below), BYTES_PER_CHILD, d + 1);
@@ -437,9 +436,9 @@ public final class Verifier {
 
         /**
          * The kernel's bytes per entry of the layer below while a layer is checked: a byte of
-         * flags and the 8-byte digest of the record its lookups were answered with.
+         * flags, which also counts the answers (LayerCheck.childFlags).
          */
-        static final int BYTES_PER_CHILD = 9;
+        static final int BYTES_PER_CHILD = 1;
 
         /**
          * Reserves bytesPerEntry bytes for each of n entries of layer d (the held layer is

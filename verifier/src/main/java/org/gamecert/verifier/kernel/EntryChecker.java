@@ -2,6 +2,7 @@ package org.gamecert.verifier.kernel;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import org.gamecert.verifier.kernel.format.Header;
 import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.kernel.rules.Game;
@@ -34,6 +35,10 @@ public final class EntryChecker {
     final KeyBag proofTerminals = new KeyBag();
     /** A slice (LayerCheck.mark): the marks its answers send to the layer below. */
     final Marks marks = new Marks();
+    /** A whole layer (LayerCheck.mark): its answers' hashes summed, and where counts wrapped. */
+    long answerSum;
+    private long[] wrapped = new long[8];
+    private int nWrapped;
 
     // scratch for one entry's moves, in TB order
     private final int[] mCode = new int[64], mType = new int[64], mKind = new int[64];
@@ -89,6 +94,20 @@ public final class EntryChecker {
     private boolean consultedForBound(int code) {
         return (k & A) != 0 || ((k & C) != 0 && code == mv)
                 || ((k & AP) != 0 && (k & (P | PP)) == 0 && code != mv);
+    }
+
+    /** The count of answers for entry at of the layer below went round (LayerCheck.mark). */
+    void wrapped(long at) {
+        if (nWrapped == wrapped.length) wrapped = Arrays.copyOf(wrapped, 2 * nWrapped);
+        wrapped[nWrapped++] = at;
+    }
+
+    /** to with this checker's wraps appended; its list of wraps starts again empty. */
+    long[] takeWrapped(long[] to) {
+        long[] all = Arrays.copyOf(to, to.length + nWrapped);
+        System.arraycopy(wrapped, 0, all, to.length, nWrapped);
+        nWrapped = 0;
+        return all;
     }
 
     private void report(String rule, String msg) {

@@ -106,7 +106,8 @@ public final class Kernel {
     long unreached, firstUnreachedIndex = -1;
     int firstUnreachedLayer = -1;
     byte[] flagsOfNextLayer; // the flags the layer just checked gave its children
-    long[] answersOfNextLayer; // and the digests of the records its lookups were answered with
+    long answerSumOfNextLayer; // and the sum of its answers' hashes (LayerCheck.mark)
+    long[] wrapsOfNextLayer = new long[0]; // the entries whose count of answers wrapped, sorted
     private int nextWhole = -1; // the layer due next in pass 2 (shallowest first)
     private final boolean[] layerChecked = new boolean[67];
     Violation found; // the first violation of pass 2, reported when it ends
@@ -629,7 +630,8 @@ public final class Kernel {
         pass2Begun = true;
         nextWhole = nLayers - 1;
         flagsOfNextLayer = null;
-        answersOfNextLayer = null;
+        answerSumOfNextLayer = 0;
+        wrapsOfNextLayer = new long[0];
         found = null;
     }
 
@@ -727,7 +729,8 @@ public final class Kernel {
             throw engineFault("pass 2 ended twice, before it began or with a layer open");
         pass2Ended = true;
         flagsOfNextLayer = null;
-        answersOfNextLayer = null;
+        answerSumOfNextLayer = 0;
+        wrapsOfNextLayer = new long[0];
         // --all: in the order of checks
         res.violations.sort((x, y) -> before(x, y) ? -1 : before(y, x) ? 1 : 0);
         if (found != null) violation(found, false);

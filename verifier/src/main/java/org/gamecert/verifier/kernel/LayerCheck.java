@@ -13,14 +13,19 @@ import org.gamecert.verifier.kernel.format.Payload;
 /**
  * Pass 2 of one layer: its entries checked against the layer below (SPEC §9) and their needs
  * (§10.1) and reachability (§10.2) passed to their children there: a byte of flags per entry,
- * kept with the digest of the record each child's lookups were answered with (childMarks).
+ * which also counts the answers its record was given (childFlags); a sum of a salted hash of
+ * every answer binds the records answered to the file's (compareAnswers).
  * The engine holds the layer below whole or in key ranges; for each range it runs one LayerPass
  * over this layer's entries. The kernel requires the ranges to tile the layer below (the first
  * from the start, each after the one before, the last to the end, sizes adding up) and each pass
  * to see every entry of this layer once, in key order.
  */
 public final class LayerCheck {
-    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle BYTES = MethodHandles.arrayElementVarHandle(byte[].class);
+    /** A flags byte: the flags (P, A', P', REACHED) below, the answers counted modulo 16 above. */
+    static final int FLAG_BITS = 0x0F, ONE_ANSWER = 0x10;
+    /** Drawn per run, so that no engine can aim at a sum of answers (KeySet's reason too). */
+    private static final long SALT = new java.security.SecureRandom().nextLong();
     private static final List<String> POSITION_RULES = List.of(Rule.POS_1, Rule.POS_2, Rule.POS_3,
             Rule.MOVE_1);
 
@@ -37,16 +42,25 @@ public final class LayerCheck {
     /** This check's entries' flags, given by the layer above (or fresh at the top). */
     final byte[] flags;
     /**
-     * The layer below's marks, one long an entry (null in a slice): the flags this layer's
-     * entries pass to it in the low byte, and above them the digest of the record the lookups
-     * were answered with (0: none yet; two different ones are a fault), compared with the file's
-     * record when that layer is checked (compareAnswers): so an engine cannot answer with another
-     * record than the file's. One long, so that an answer costs one random access, not two. A
-     * slice sends its answers' digests as marks (Marks) instead.
+     * The layer below's flags, one byte an entry (null in a slice): the flags this layer's
+     * entries pass to it (FLAG_BITS), and above them how many answers gave its record, modulo 16
+     * (a checker notes each wrap in its wrapped list). Each checker sums a salted hash of the
+     * index and record of every answer it was given (answerSum); when the layer below is
+     * checked, each entry adds its count times the hash of the file's record there, and the sums
+     * must agree (compareAnswers, finish): so an engine cannot answer with another record than
+     * the file's, nor another index. One byte an entry, as the flags alone took: an answer costs
+     * one random access into an array a ninth the size of a digest per entry. A slice sends its
+     * answers' digests as marks (Marks) instead.
      */
-    final long[] childMarks;
-    /** The marks the layer above gave this layer's entries (their answers' digests), or null. */
-    private final long[] answers;
+    final byte[] childFlags;
+    /** Whether the layer above's answers for this layer are to be compared (not at the top). */
+    private final boolean answered;
+    /** The sum of the hashes of those answers, and the indexes whose count wrapped, sorted. */
+    private final long answerSum;
+    private final long[] wraps;
+    /** The file's side of that sum so far, the entries compared, the next wrap (compareAnswers). */
+    private long fileSum, compared;
+    private int nextWrap;
     /** A slice: the marks its entries were sent by the layer above (SPEC §11.1), by index. */
     private long[] inIndex = new long[0], inDigest = new long[0];
     private byte[] inFlags = new byte[0];
@@ -59,6 +73,8 @@ public final class LayerCheck {
     /** The earliest violation the passes found (first-violation mode). */
     Violation best;
     private final Tiling tiling = new Tiling();
+    /** The checkers of this layer's rechecks (their answers are counted as the others'). */
+    private final List<EntryChecker> recheckers = new ArrayList<>();
     private boolean everyPassComplete = true, finished;
     private int passesOpen;
 
@@ -93,19 +109,21 @@ public final class LayerCheck {
         long root = kernel.rootIndex - base;
         if (kernel.rootFound && discs == kernel.rootDiscs && root >= 0 && root < count)
             flags[(int) root] |= (byte) rootFlags;
-        childMarks = below >= 0 && !sliced ? new long[(int) kernel.lSize[below]] : null;
-        answers = flagsFromAbove != null ? kernel.answersOfNextLayer : null;
-        if (answers != null && answers.length != count) throw kernel.engineFault("answers of"
-                + " another layer");
+        childFlags = below >= 0 && !sliced ? new byte[(int) kernel.lSize[below]] : null;
+        answered = flagsFromAbove != null;
+        answerSum = kernel.answerSumOfNextLayer;
+        wraps = answered ? kernel.wrapsOfNextLayer : new long[0];
         for (EntryChecker c : kernel.checkers) {
             c.terminals.clear();
             c.proofTerminals.clear();
+            c.answerSum = 0;
+            c.takeWrapped(new long[0]);
         }
     }
 
     /** The flags of entry index of the layer (SPEC §10.1, §10.2). */
     byte flagOf(long index) {
-        return flags[(int) (index - base)];
+        return (byte) (flags[(int) (index - base)] & FLAG_BITS);
     }
 
     /** Marks flags for the layer below's entry at, whose record the answer a gave. */
@@ -114,30 +132,30 @@ public final class LayerCheck {
             c.marks.add(at, Marks.digest(a.occ, a.mover, a.kind, a.lo, a.hi), bits);
             return;
         }
-        long tag = answerTag(a.occ, a.mover, a.kind, a.lo, a.hi);
-        long v = (long) LONGS.getOpaque(childMarks, (int) at);
-        while (true) { // sets the tag and ORs the flags, atomically (checkers run on threads)
-            if ((v & ~0xFFL) != 0 && (v & ~0xFFL) != tag)
-                throw kernel.engineFault("entry " + at + " of layer " + (discs + 1)
-                        + " answered with two different records");
-            long want = tag | v | bits;
-            if (want == v) return;
-            long witness = (long) LONGS.compareAndExchange(childMarks, (int) at, v, want);
-            if (witness == v) return;
+        int v = (byte) BYTES.getOpaque(childFlags, (int) at);
+        while (true) { // counts the answer and ORs the flags, atomically (checkers run on threads)
+            int want = (v + ONE_ANSWER) & 0xF0 | v & FLAG_BITS | bits;
+            int witness = (byte) BYTES.compareAndExchange(childFlags, (int) at, (byte) v,
+                    (byte) want);
+            if (witness == v) break;
             v = witness;
         }
+        if ((v & 0xF0) == 0xF0) c.wrapped(at); // 15 + 1: the count went round to 0
+        c.answerSum += answerHash(at, a.occ, a.mover, a.kind, a.lo, a.hi);
     }
 
     /**
-     * A digest of a record as an answer carries it (key, kind, bounds), above a mark's byte of
-     * flags; never 0 (0: no answer yet). Each field times an odd constant, then mixed.
+     * A salted hash of an answer: the index it named and the record it gave, in full (the kind
+     * is a byte and the bounds lie in [U_min, U_max], EntryChecker.lookUp, so w is one-to-one).
+     * Each round multiplies by an odd constant (one-to-one), so two answers that differ in one
+     * field only differ in the state that the next field meets.
      */
-    private static long answerTag(long occ, long mover, int kind, int lo, int hi) {
-        long h = occ * 0x9E3779B97F4A7C15L ^ mover * 0xC2B2AE3D27D4EB4FL
-                ^ ((kind & 0xFF) | (lo & 0xFFFF) << 8 | (long) (hi & 0xFFFF) << 24)
-                * 0x165667B19E3779F9L;
-        h = (h ^ (h >>> 32)) * 0xFF51AFD7ED558CCDL;
-        return ((h ^ (h >>> 29)) | 1) << 8;
+    private static long answerHash(long at, long occ, long mover, int kind, int lo, int hi) {
+        long w = (long) (kind & 0xFF) << 48 ^ (long) (lo & 0xFFFFFF) << 24 ^ (hi & 0xFFFFFF);
+        long h = (SALT ^ at ^ occ) * 0x9E3779B97F4A7C15L;
+        h = (h ^ h >>> 32 ^ mover) * 0xC2B2AE3D27D4EB4FL;
+        h = (h ^ h >>> 32 ^ w) * 0x165667B19E3779F9L;
+        return h ^ h >>> 32;
     }
 
     /**
@@ -145,13 +163,20 @@ public final class LayerCheck {
      * layer: each must have been the file's record (SPEC §11.1).
      */
     void compareAnswers(Payload p, long from, int m) {
-        if (answers == null) return;
+        if (!answered) return;
+        if (from != compared) throw kernel.engineFault("layer " + discs + "'s entries compared"
+                + " out of order");
         for (int i = 0; i < m; i++) {
-            long want = answers[(int) (from + i)] & ~0xFFL;
-            if (want != 0 && want != answerTag(p.occ[i], p.mover[i], p.kind[i], p.lo[i], p.hi[i]))
-                throw kernel.engineFault("the layer above was answered for entry " + (from + i)
-                        + " of layer " + discs + " with another record than the file's");
+            long at = from + i;
+            long n = (flags[(int) at] & 0xFF) >>> 4;
+            while (nextWrap < wraps.length && wraps[nextWrap] == at) {
+                n += 16;
+                nextWrap++;
+            }
+            if (n != 0) fileSum += n * answerHash(at, p.occ[i], p.mover[i], p.kind[i], p.lo[i],
+                    p.hi[i]);
         }
+        compared += m;
     }
 
     /**
@@ -253,6 +278,7 @@ public final class LayerCheck {
         private final int k, lo, hi, mv;
 
         Recheck(int b, Payload p, int i) {
+            recheckers.add(checker); // its lookups are answers too (finish)
             block = b;
             mover = p.mover[i];
             opp = p.occ[i] & ~mover;
@@ -300,6 +326,11 @@ public final class LayerCheck {
         else if (best == null && !kernel.anyViolation && !kernel.checkingReadSoFar)
             throw kernel.engineFault("layer " + discs
                     + " was not checked in full (an entry or a key range left out)");
+        // Every answer the layer above got for this layer gave the file's record (SPEC §11.1);
+        // known once every entry was compared (not when a violation ended the passes early).
+        if (answered && compared == count && fileSum != answerSum)
+            throw kernel.engineFault("the layer above was answered for layer " + discs
+                    + " with other records than the file's");
         if (best != null)
             kernel.found = best; // a shallower layer's comes later in the order of checks
         for (byte f : flags) {
@@ -325,13 +356,19 @@ public final class LayerCheck {
             c.terminals.clear();
             c.proofTerminals.clear();
         }
-        byte[] childFlags = null;
-        if (childMarks != null) {
-            childFlags = new byte[childMarks.length];
-            for (int i = 0; i < childMarks.length; i++) childFlags[i] = (byte) childMarks[i];
+        long sum = 0;
+        long[] wrapped = new long[0];
+        List<EntryChecker> answeredBy = new ArrayList<>(kernel.checkers);
+        answeredBy.addAll(recheckers); // a recheck's lookups are answers too
+        for (EntryChecker c : answeredBy) {
+            sum += c.answerSum;
+            c.answerSum = 0;
+            wrapped = c.takeWrapped(wrapped);
         }
+        Arrays.sort(wrapped);
         kernel.flagsOfNextLayer = childFlags;
-        kernel.answersOfNextLayer = childMarks;
+        kernel.answerSumOfNextLayer = sum;
+        kernel.wrapsOfNextLayer = wrapped;
         kernel.openLayer = null;
     }
 

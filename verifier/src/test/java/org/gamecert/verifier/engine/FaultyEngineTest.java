@@ -215,6 +215,52 @@ class FaultyEngineTest {
                 }
     }
 
+    /**
+     * The kernel counts the answers each entry of the layer below was given in the high half of
+     * its flags byte, modulo 16, and notes each wrap (LayerCheck.mark). A 6x6 semi-strong
+     * certificate where three entries are answered 16 times or more (made by
+     * {@code scripts/produce solve --game othello:6x6 --moves e4e3b2c5e2f2f3a1f1b4b6d6a4a3b3e5b5f4
+     * --threads 1}, 245,591 entries, sha256 1cf90195...): the honest engine verifies it, so the
+     * wraps are counted; an engine that answers the 17th lookup of one key with other bounds is
+     * caught as an engine fault.
+     */
+    @Test
+    void answersBeyondFifteenForOneEntryAreCountedAndBound() throws Exception {
+        Path file = Path.of(getClass().getResource("/answers/othello6x6-22discs.gsc").toURI());
+        for (int threads : new int[] {1, 3})
+            for (boolean segments : new boolean[] {false, true}) {
+                Options o = options(threads, segments, 245_591);
+                Result honest = Verifier.verify(file, o);
+                assertEquals(Result.Verdict.VERIFIED, honest.verdict, honest.errorMessage);
+                boolean[] lied = {false};
+                Faults lieOnce = new Faults() {
+                    final Map<List<Long>, Integer> asked = new java.util.HashMap<>();
+
+                    public ChildLookup lookup(Layer table) {
+                        ChildLookup honestLookup = Faults.NONE.lookup(table);
+                        return (occ, mover, answer) -> {
+                            if (!honestLookup.find(occ, mover, answer)) return false;
+                            synchronized (asked) {
+                                int n = asked.merge(List.of(occ, mover), 1, Integer::sum);
+                                if (n == 17 && !lied[0]) {
+                                    lied[0] = true;
+                                    answer.lo = answer.lo == 0 ? 1 : 0;
+                                    answer.hi = answer.lo;
+                                }
+                            }
+                            return true;
+                        };
+                    }
+                };
+                Result r = Verifier.verify(file, o, lieOnce);
+                String how = "threads " + threads + (segments ? ", in segments" : "") + ": " + r.verdict
+                        + " " + r.errorMessage + " " + r.firstViolation();
+                assertTrue(lied[0], "no entry answered 17 times: " + how);
+                assertEquals(Result.Verdict.ERROR, r.verdict, how);
+                assertTrue(r.errorMessage.startsWith("engine fault: the layer above was answered"), how);
+            }
+    }
+
     /** Alters the first block handed over with at least two entries. */
     abstract static class Once implements Faults {
         boolean done;

@@ -195,7 +195,7 @@ class KernelReview5Test {
      * layer li - 1 takes kernel.flagsOfNextLayer and kernel.answersOfNextLayer as they are when
      * it is begun. Begun before layer li's finish, it gets null: fresh flags and answers == null,
      * so compareAnswers compares nothing and the digests of layer li's answers, stored in its
-     * childMarks, are never compared with the file's records. An engine whose lookups for the
+     * childMarks (since then the counts in childFlags and their sum), are never compared with the file's records. An engine whose lookups for the
      * root's layer answer every child with a made-up value (P, -v') makes the root's false value
      * v' check; the census is written as this run counts it. The reference engine rejects the
      * file; the same engine in the honest order is caught (engine fault); begun early: VERIFIED.
@@ -269,7 +269,7 @@ class KernelReview5Test {
 
     /**
      * Attack (a false root value VERIFIED in the honest order): an answer's record is bound to
-     * the file's by LayerCheck.answerTag, which takes lo & 0xFFFF and hi & 0xFFFF, but the
+     * the file's by LayerCheck.answerTag (since then answerHash), which takes lo & 0xFFFF and hi & 0xFFFF, but the
      * checker uses the answer's int fields as they are (EntryChecker.children: clo = -answer.hi,
      * chi = -answer.lo). An engine that answers each child of the root with lo + 2^16 and
      * hi - 2^16 (a wrong width or sign extension) has the same tag as the file's record, so
