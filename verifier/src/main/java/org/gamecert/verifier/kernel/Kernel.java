@@ -711,8 +711,9 @@ public final class Kernel {
         if (!pass2Begun || pass2Ended) throw engineFault("a layer joined outside pass 2");
         if (!joined && !wholeLayerBegun) nextJoined = nLayers - 1;
         joined = true;
-        if (li != nextJoined || openLayer != null)
-            throw engineFault("layer " + li + " joined out of order or before the one above ended");
+        if (li < 0 || li != nextJoined || openLayer != null || wholeLayerBegun)
+            throw engineFault("layer " + li + " joined out of order, after whole layers or before"
+                    + " the one above ended");
         nextJoined--;
         JoinedLayer jl = new JoinedLayer(this, li);
         openLayer = jl;

@@ -24,7 +24,7 @@ public final class LayerCheck {
     private static final VarHandle BYTES = MethodHandles.arrayElementVarHandle(byte[].class);
     /** A flags byte: the flags (P, A', P', REACHED) below, the answers counted modulo 16 above. */
     static final int FLAG_BITS = 0x0F, ONE_ANSWER = 0x10;
-    /** Drawn per run, so that no engine can aim at a sum of answers (KeySet's reason too). */
+    /** Drawn when the class loads (one per JVM), so that no engine can aim at a sum of answers. */
     private static final long SALT = new java.security.SecureRandom().nextLong();
     private static final List<String> POSITION_RULES = List.of(Rule.POS_1, Rule.POS_2, Rule.POS_3,
             Rule.MOVE_1);
@@ -47,10 +47,10 @@ public final class LayerCheck {
      * (a checker notes each wrap in its wrapped list). Each checker sums a salted hash of the
      * index and record of every answer it was given (answerSum); when the layer below is
      * checked, each entry adds its count times the hash of the file's record there, and the sums
-     * must agree (compareAnswers, finish): so an engine cannot answer with another record than
-     * the file's, nor another index. One byte an entry, as the flags alone took: an answer costs
-     * one random access into an array a ninth the size of a digest per entry. A slice sends its
-     * answers' digests as marks (Marks) instead.
+     * must agree (compareAnswers, finish): so an engine that cannot see the salt cannot answer
+     * with another record than the file's, nor another index. One byte an entry, as the flags
+     * alone took: an answer costs one random access into an array a ninth the size of a digest
+     * per entry. A slice sends its answers' digests as marks (Marks) instead.
      */
     final byte[] childFlags;
     /** Whether the layer above's answers for this layer are to be compared (not at the top). */
@@ -128,6 +128,7 @@ public final class LayerCheck {
 
     /** Marks flags for the layer below's entry at, whose record the answer a gave. */
     void mark(EntryChecker c, long at, int bits, ChildLookup.Answer a) {
+        if (finished) throw kernel.engineFault("layer " + discs + ": a lookup after it finished");
         if (sliced) { // a slice: every answer is sent, the layer below checks it
             c.marks.add(at, Marks.digest(a.occ, a.mover, a.kind, a.lo, a.hi), bits);
             return;
@@ -147,12 +148,15 @@ public final class LayerCheck {
     /**
      * A salted hash of an answer: the index it named and the record it gave, in full (the kind
      * is a byte and the bounds lie in [U_min, U_max], EntryChecker.lookUp, so w is one-to-one).
-     * Each round multiplies by an odd constant (one-to-one), so two answers that differ in one
-     * field only differ in the state that the next field meets.
+     * One field a round, the index first, each round one-to-one (an odd multiplier): the state
+     * that the key meets is a function of the index that depends on the salt, so no engine can
+     * pick two entries whose (index, key) give one state and swap their records (a review found
+     * that with the index and the key XORed into one round).
      */
     private static long answerHash(long at, long occ, long mover, int kind, int lo, int hi) {
         long w = (long) (kind & 0xFF) << 48 ^ (long) (lo & 0xFFFFFF) << 24 ^ (hi & 0xFFFFFF);
-        long h = (SALT ^ at ^ occ) * 0x9E3779B97F4A7C15L;
+        long h = (SALT ^ at) * 0xD6E8FEB86659FD93L;
+        h = (h ^ h >>> 32 ^ occ) * 0x9E3779B97F4A7C15L;
         h = (h ^ h >>> 32 ^ mover) * 0xC2B2AE3D27D4EB4FL;
         h = (h ^ h >>> 32 ^ w) * 0x165667B19E3779F9L;
         return h ^ h >>> 32;
@@ -245,6 +249,10 @@ public final class LayerCheck {
         return new LayerPass(this, range, below >= 0 ? lookup : null);
     }
 
+    boolean isFinished() {
+        return finished;
+    }
+
     void passEnded(boolean complete) {
         passesOpen--;
         everyPassComplete &= complete;
@@ -261,7 +269,8 @@ public final class LayerCheck {
 
     /** The entry of the violation found, read again, to be rechecked range by range. */
     public Recheck recheck(Container ct) throws IOException {
-        if (!needsRecheck()) throw kernel.engineFault("a recheck with no violation to recheck");
+        if (!needsRecheck() || finished)
+            throw kernel.engineFault("a recheck with no violation to recheck, or after finish");
         int b = kernel.lFirst[li];
         long base = 0; // no entry of this layer was skipped: a skip ends the run first
         while (base + kernel.blockList.get(b).count <= best.entry())
@@ -366,6 +375,8 @@ public final class LayerCheck {
             wrapped = c.takeWrapped(wrapped);
         }
         Arrays.sort(wrapped);
+        if (childFlags == null && (sum != 0 || wrapped.length > 0))
+            throw kernel.engineFault("layer " + discs + ": answers with no layer below to compare");
         kernel.flagsOfNextLayer = childFlags;
         kernel.answerSumOfNextLayer = sum;
         kernel.wrapsOfNextLayer = wrapped;

@@ -42,6 +42,9 @@ public final class LayerPass {
     public int block(int b, Payload given) {
         Kernel kernel = check.kernel;
         Payload p = given;
+        if (ended || check.isFinished())
+            throw kernel.engineFault("layer " + check.discs + ": a block handed to a pass that"
+                    + " ended");
         if (blockOpen || b != nextBlock || p.block != b || b >= check.endBlock)
             throw kernel.engineFault("layer " + check.discs + ": block " + b
                     + " handed over where block "
@@ -121,6 +124,9 @@ public final class LayerPass {
         Kernel kernel = check.kernel;
         if (c.kernel != kernel || (check.sliced && !c.worker))
             throw kernel.engineFault("a checker of another kernel, or one that reports (a slice)");
+        if (!blockOpen || ended || check.isFinished())
+            throw kernel.engineFault("layer " + check.discs + ": entries checked outside an open"
+                    + " block of a pass, or after the pass or the layer ended");
         if (!c.enter()) throw kernel.engineFault("a checker used by two threads at once");
         boolean done = false;
         try {
