@@ -46,6 +46,8 @@ public final class EntryChecker {
     private final boolean[] mLeaf = new boolean[64]; // the child is a leaf of mode 3 (SPEC §9.1)
     private final long[] out = new long[3];
     private final long[] occImages = new long[9]; // Game.canonical's scratch and mover
+    /** What the engine fills (it may keep it and change it later), and the kernel's copy. */
+    private final ChildLookup.Answer filled = new ChildLookup.Answer();
     private final ChildLookup.Answer answer = new ChildLookup.Answer();
     private final LeafSearch leaves;
     private long cOcc, cMover;
@@ -310,7 +312,15 @@ public final class EntryChecker {
      * exactly that key and an index inside the range the engine holds, else the engine is at fault.
      */
     private boolean lookUp(long occ, long mover) {
-        if (pass.lookup == null || !pass.lookup.find(occ, mover, answer)) return false;
+        if (pass.lookup == null || !pass.lookup.find(occ, mover, filled)) return false;
+        // each field read once, into the kernel's own copy, which is then checked and used: an
+        // engine thread that changes the object it filled changes nothing the kernel decides on
+        answer.occ = filled.occ;
+        answer.mover = filled.mover;
+        answer.kind = filled.kind;
+        answer.lo = filled.lo;
+        answer.hi = filled.hi;
+        answer.index = filled.index;
         if (answer.occ != occ || answer.mover != mover)
             throw kernel.engineFault("asked for key " + key(occ, mover) + ", answered with key "
                     + key(answer.occ, answer.mover));

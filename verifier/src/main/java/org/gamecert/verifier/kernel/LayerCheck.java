@@ -253,6 +253,36 @@ public final class LayerCheck {
         return finished;
     }
 
+    /** Checks (LayerPass.check, Recheck.gather) begun and not yet ended, on any thread. */
+    private volatile int checksRunning;
+    private static final VarHandle RUNNING;
+
+    static {
+        try {
+            RUNNING = MethodHandles.lookup().findVarHandle(LayerCheck.class, "checksRunning",
+                    int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    void checkStarted() {
+        RUNNING.getAndAdd(this, 1);
+    }
+
+    void checkEnded() {
+        RUNNING.getAndAdd(this, -1);
+    }
+
+    /**
+     * An engine's lookup runs inside a check and may call the kernel: nothing that ends or
+     * replaces what a running check reads (its block, its pass, its layer) is allowed meanwhile.
+     */
+    void refuseWhileChecking(String what) {
+        if (checksRunning != 0)
+            throw kernel.engineFault("layer " + discs + ": " + what + " while a check was running");
+    }
+
     void passEnded(boolean complete) {
         passesOpen--;
         everyPassComplete &= complete;
@@ -299,12 +329,14 @@ public final class LayerCheck {
 
         public void gather(KeyRange range, ChildLookup lookup) {
             if (!checker.enter()) throw kernel.engineFault("a recheck used by two threads at once");
+            checkStarted();
             try {
                 recheckTiling.next(range, "the recheck's layer below");
                 LayerPass pass = new LayerPass(LayerCheck.this, range, below >= 0 ? lookup : null);
                 checker.gather(pass, block, discs, best.entry(), mover, opp, k, lo, hi, mv);
             } finally {
                 checker.leave();
+                checkEnded();
             }
         }
 
@@ -327,6 +359,7 @@ public final class LayerCheck {
      * R among its children (Connect Four). The flags this layer gave go to the next layer checked.
      */
     public void finish() {
+        refuseWhileChecking("the layer finished");
         if (finished || sliced) throw kernel.engineFault("layer " + discs + " finished twice,"
                 + " or a slice finished as a layer");
         finished = true;

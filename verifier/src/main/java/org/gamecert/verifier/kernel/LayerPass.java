@@ -42,6 +42,7 @@ public final class LayerPass {
     public int block(int b, Payload given) {
         Kernel kernel = check.kernel;
         Payload p = given;
+        check.refuseWhileChecking("a block handed over");
         if (ended || check.isFinished())
             throw kernel.engineFault("layer " + check.discs + ": a block handed to a pass that"
                     + " ended");
@@ -128,13 +129,20 @@ public final class LayerPass {
             throw kernel.engineFault("layer " + check.discs + ": entries checked outside an open"
                     + " block of a pass, or after the pass or the layer ended");
         if (!c.enter()) throw kernel.engineFault("a checker used by two threads at once");
+        // The block as it is now, whatever the engine calls while its lookups run: and until the
+        // check ends, no block may be ended or handed over, nor the pass or the layer end
+        // (checkRunning), so the kernel's copy of the block stays as it is.
+        check.checkStarted();
+        final long s = serial, b0 = base, lim = limit;
+        final int b = block;
+        final Payload p = payload;
         boolean done = false;
         try {
-            if (c.rangeSerial == serial)
+            if (c.rangeSerial == s)
                 throw kernel.engineFault("a checker given two ranges of one block");
             c.first = null;
-            for (int i = Math.max(0, from); i < to && base + i < limit; i++)
-                c.checkEntry(this, block, payload, i, base + i);
+            for (int i = Math.max(0, from); i < to && b0 + i < lim; i++)
+                c.checkEntry(this, b, p, i, b0 + i);
             done = true;
         } catch (Kernel.Stop stop) {
             done = true;
@@ -143,18 +151,20 @@ public final class LayerPass {
             // the range counts as checked only when its check ended: an engine that breaks a
             // check off (an answer that throws) cannot have the range, nor the layer, complete
             if (done) {
-                c.rangeSerial = serial;
+                c.rangeSerial = s;
                 c.rangeFrom = from;
                 c.rangeTo = to;
             } else {
-                kernel.engineFault("the check of a range of block " + block + " broke off");
+                kernel.engineFault("the check of a range of block " + b + " broke off");
             }
             c.leave();
+            check.checkEnded();
         }
     }
 
     /** The block's ranges were checked by these checkers: they must tile it. */
     public void endBlock(EntryChecker... used) {
+        check.refuseWhileChecking("a block ended");
         for (EntryChecker c : used)
             if (c.kernel != check.kernel)
                 throw check.kernel.engineFault("a checker of another kernel");
@@ -178,6 +188,7 @@ public final class LayerPass {
 
     /** The pass is over: complete when every block of the layer was handed over and checked. */
     public void end() {
+        check.refuseWhileChecking("a pass ended");
         if (ended) throw check.kernel.engineFault("layer " + check.discs + ": a pass ended twice");
         ended = true;
         boolean allBlocks = nextBlock == check.endBlock && count == check.base + check.count;
