@@ -233,25 +233,10 @@ class FaultyEngineTest {
                 Result honest = Verifier.verify(file, o);
                 assertEquals(Result.Verdict.VERIFIED, honest.verdict, honest.errorMessage);
                 boolean[] lied = {false};
-                Faults lieOnce = new Faults() {
-                    final Map<List<Long>, Integer> asked = new java.util.HashMap<>();
-
-                    public ChildLookup lookup(Layer table) {
-                        ChildLookup honestLookup = Faults.NONE.lookup(table);
-                        return (occ, mover, answer) -> {
-                            if (!honestLookup.find(occ, mover, answer)) return false;
-                            synchronized (asked) {
-                                int n = asked.merge(List.of(occ, mover), 1, Integer::sum);
-                                if (n == 17 && !lied[0]) {
-                                    lied[0] = true;
-                                    answer.lo = answer.lo == 0 ? 1 : 0;
-                                    answer.hi = answer.lo;
-                                }
-                            }
-                            return true;
-                        };
-                    }
-                };
+                Faults lieOnce = lieAtAnswer(17, lied, answer -> {
+                    answer.lo = answer.lo == 0 ? 1 : 0;
+                    answer.hi = answer.lo;
+                });
                 Result r = Verifier.verify(file, o, lieOnce);
                 String how = "threads " + threads + (segments ? ", in segments" : "") + ": " + r.verdict
                         + " " + r.errorMessage + " " + r.firstViolation();
@@ -259,6 +244,29 @@ class FaultyEngineTest {
                 assertEquals(Result.Verdict.ERROR, r.verdict, how);
                 assertTrue(r.errorMessage.startsWith("engine fault: the layer above was answered"), how);
             }
+    }
+
+    /**
+     * An engine that answers honestly but, the first time a key is asked for the n-th time, hands
+     * the kernel that answer altered by lie (and sets lied[0]); safe on the engine's threads.
+     */
+    static Faults lieAtAnswer(int n, boolean[] lied, java.util.function.Consumer<ChildLookup.Answer> lie) {
+        Map<List<Long>, Integer> asked = new java.util.HashMap<>();
+        return new Faults() {
+            public ChildLookup lookup(Layer table) {
+                ChildLookup honest = Faults.NONE.lookup(table);
+                return (occ, mover, answer) -> {
+                    if (!honest.find(occ, mover, answer)) return false;
+                    synchronized (asked) {
+                        if (asked.merge(List.of(occ, mover), 1, Integer::sum) == n && !lied[0]) {
+                            lied[0] = true;
+                            lie.accept(answer);
+                        }
+                    }
+                    return true;
+                };
+            }
+        };
     }
 
     /** Alters the first block handed over with at least two entries. */

@@ -605,23 +605,10 @@ class KernelReview6Test {
             Result honest = Verifier.verify(file, o);
             assertEquals(Result.Verdict.VERIFIED, honest.verdict, honest.errorMessage);
             boolean[] lied = {false};
-            Faults lieOnce = new Faults() {
-                final Map<List<Long>, Integer> asked = new HashMap<>();
-
-                public ChildLookup lookup(Layer table) {
-                    ChildLookup honestLookup = Faults.NONE.lookup(table);
-                    return (occ, mover, answer) -> {
-                        if (!honestLookup.find(occ, mover, answer)) return false;
-                        int n = asked.merge(List.of(occ, mover), 1, Integer::sum);
-                        if (n == 17 && !lied[0]) {
-                            lied[0] = true;
-                            answer.lo = answer.lo == 0 ? 1 : 0;
-                            answer.hi = answer.lo;
-                        }
-                        return true;
-                    };
-                }
-            };
+            Faults lieOnce = FaultyEngineTest.lieAtAnswer(17, lied, answer -> {
+                answer.lo = answer.lo == 0 ? 1 : 0;
+                answer.hi = answer.lo;
+            });
             Result r = Verifier.verify(file, o, lieOnce);
             assertTrue(lied[0], "no entry answered 17 times");
             assertNotEquals(Result.Verdict.VERIFIED, r.verdict, "a lie at a 17th answer, --all");

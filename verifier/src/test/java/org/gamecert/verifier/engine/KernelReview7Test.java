@@ -629,22 +629,7 @@ class KernelReview7Test {
             Options o = FaultyEngineTest.options(1, segments, 245_591);
             o.all = true;
             boolean[] lied = {false};
-            Faults lieOnce = new Faults() {
-                final Map<List<Long>, Integer> asked = new HashMap<>();
-
-                public ChildLookup lookup(Layer table) {
-                    ChildLookup honestLookup = Faults.NONE.lookup(table);
-                    return (occ, mover, answer) -> {
-                        if (!honestLookup.find(occ, mover, answer)) return false;
-                        int n = asked.merge(List.of(occ, mover), 1, Integer::sum);
-                        if (n == 17 && !lied[0]) {
-                            lied[0] = true;
-                            answer.kind |= 0x80;
-                        }
-                        return true;
-                    };
-                }
-            };
+            Faults lieOnce = FaultyEngineTest.lieAtAnswer(17, lied, answer -> answer.kind |= 0x80);
             Result r = Verifier.verify(file, o, lieOnce);
             assertTrue(lied[0], "no entry answered 17 times");
             assertEquals(Result.Verdict.ERROR, r.verdict, "segments " + segments + ": "
