@@ -131,7 +131,7 @@ public final class LayerPass {
         if (!c.enter()) throw kernel.engineFault("a checker used by two threads at once");
         // The block as it is now, whatever the engine calls while its lookups run: and until the
         // check ends, no block may be ended or handed over, nor the pass or the layer end
-        // (checkRunning), so the kernel's copy of the block stays as it is.
+        // (LayerCheck.refuseWhileChecking), so the kernel's copy of the block stays as it is.
         check.checkStarted();
         final long s = serial, b0 = base, lim = limit;
         final int b = block;
