@@ -584,11 +584,17 @@ class KernelReview6Test {
         Result ref = Verifier.verify(p, new Options());
         assertEquals(Result.Verdict.REJECTED, ref.verdict, "an entry's key is not canonical");
         assertEquals(Result.Verdict.REJECTED, run(p, null).verdict, "this engine, honest");
+        // a probe whose stale check was refused (an engine fault) left the plan armed; disarmed,
+        // the attack run reaches the stale check (a second review found that it did not)
+        plan.armStale = false;
         Result attack = run(p, plan);
         assertNotEquals(Result.Verdict.VERIFIED, attack.verdict, "a non-canonical entry "
                 + Long.toHexString(target.occ) + "/" + Long.toHexString(target.mover) + " of layer "
                 + dX + " VERIFIED: the pass over layer " + dP + ", kept after it finished, marked"
                 + " it REACHED");
+        assertEquals(Result.Verdict.ERROR, attack.verdict, "the stale check was made and refused: "
+                + attack.violations);
+        assertTrue(attack.errorMessage.contains("outside an open block"), attack.errorMessage);
     }
 
     /**
