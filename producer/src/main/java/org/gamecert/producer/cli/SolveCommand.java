@@ -211,7 +211,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         });
         // On a terminal: a status line every 2 s. In a log: one line per finished layer only.
         boolean terminal = System.console() != null;
-        long[] layerStart = {t0};
+        long[] layerStart = {t0}, layerNodes = {0};
         if (!quiet && terminal) progress.scheduleAtFixedRate(() -> {
             long now = System.nanoTime();
             double s = (now - t0) / 1e9, inLayer = (now - layerStart[0]) / 1e9;
@@ -234,6 +234,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                     lastLayer = s.layer;
                     lastSize = s.needs.size();
                     layerStart[0] = System.nanoTime();
+                    layerNodes[0] = oracle.nodes();
                 }
 
                 @Override public void entries(LayerEntries part) throws IOException {
@@ -246,8 +247,9 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                 void finished() {
                     if (quiet || lastLayer < 0) return;
                     long now = System.nanoTime();
-                    stderr.printf(Locale.ROOT, "[%6.1fs] layer %d done: %d positions in %.1f s; entries so far %d%n",
-                            (now - t0) / 1e9, lastLayer, lastSize, (now - layerStart[0]) / 1e9, ex.entriesDone.get());
+                    stderr.printf(Locale.ROOT, "[%6.1fs] layer %d done: %d positions in %.1f s, %d nodes searched; entries so far %d%n",
+                            (now - t0) / 1e9, lastLayer, lastSize, (now - layerStart[0]) / 1e9, oracle.nodes() - layerNodes[0],
+                            ex.entriesDone.get());
                 }
             }
             Reporting reporting = new Reporting();
