@@ -72,6 +72,7 @@ public final class Kernel {
      */
     private long[] blockDigests = new long[64];
     private Payload started; // the block startBlock took, which acceptBlock must be given
+    private Payload startedCopy; // and the kernel's copy of it, which pass 1 reads
     long entries, blocks;
     final long[] layerAux = new long[65];
     /** Open kind bytes read (R-OPEN-2), and the open entries kept, in file order. */
@@ -206,15 +207,21 @@ public final class Kernel {
 
     void violation(String rule, long block, long layer, long entry, boolean pos, long mover,
             long opp, String msg, boolean fatal) {
+        anyViolation = true; // first: whatever the engine's callback below does
         if (streaming && (fatal || !all)) {
             streaming = false;
             if (nLayers > 0) {
                 closeLayerReadSoFar();
                 checkingReadSoFar = true; // the layer being read is checked only up to here
-                checkReadSoFar.run();
+                try {
+                    checkReadSoFar.run();
+                } catch (Stop | EngineFault ended) {
+                    throw ended;
+                } catch (RuntimeException e) {
+                    throw engineFault("the engine's check of the layers read so far failed: " + e);
+                }
             }
         }
-        anyViolation = true;
         long n = res.violationCounts.merge(rule, 1L, Long::sum);
         Violation v = new Violation(rule, block, layer, entry, pos, mover, opp, msg);
         if (n <= maxViolationsPerRule || res.violations.isEmpty()) {
@@ -274,7 +281,7 @@ public final class Kernel {
                 : h.family == Header.NOGO ? new NoGoRules(h.width)
                 : h.family == Header.LOA ? new LoaRules(h.width)
                 : new ConnectFourRules(h.width, h.height);
-        tb = h.tb;
+        tb = h.tb.clone(); // the engine holds h: the kernel's moves come from its own copy
         for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;
         group = h.symmetry == 0 ? 1 : game.symmetryCount;
         weak = h.baseMode != Header.SEMI_STRONG;
@@ -331,32 +338,43 @@ public final class Kernel {
                     + " > raw_len + raw_len/256 + 128");
         if (adopted != null) throw engineFault("a block record admitted by a slice's kernel");
         byte[] prevChain = lastStoredChain;
-        lastStoredChain = rec.chain;
+        lastStoredChain = rec.chain();
         admitted.add(rec);
-        return prevChain;
+        return prevChain.clone(); // the engine's copy: the kernel's stays as it is
     }
 
     /**
      * R-CON-3 (the frame), R-HASH-1 (h_i from prevChain), then the payload's encoding rules.
      * Pure: the engine may call it on any thread. The payload is stamped with the block and the
      * chain values it was checked with, which acceptBlock and LayerPass compare with the file's.
+     * It decodes into its thread's columns, which no engine can reach, and copies them into reuse
+     * (when long enough) once sealed: decoding into the engine's columns would let an engine
+     * thread change an entry between its checks and its seal.
      */
     public Payload decode(BlockRecord rec, byte[] frame, byte[] prevChain, Payload reuse)
             throws FormatException {
         int rawLen = Math.toIntExact(rec.rawLen); // R-CON-2 held: below 2^25
         byte[] raw = DataFrame.decompress(frame, rawLen, rec.index);
         byte[] chain = chain(prevChain, rec, raw);
-        if (!Arrays.equals(chain, rec.chain))
+        byte[] stored = rec.chain();
+        if (!Arrays.equals(chain, stored))
             throw new FormatException(Rule.HASH_1, "block " + rec.index + ": stored chain value "
-                    + hex(rec.chain) + " != computed " + hex(chain));
+                    + hex(stored) + " != computed " + hex(chain));
         int count = Math.toIntExact(rec.count);
-        Payload p = Payload.decode(raw, count, weak, part, game.uMin, game.uMax, rec.index,
-                reuse);
+        Payload[] scratch = DECODED.get();
+        Payload own = scratch[0] = Payload.decode(raw, count, weak, part, game.uMin, game.uMax,
+                rec.index, scratch[0]);
+        long seal = seal(chain, entriesDigest(own, count));
+        Payload p = LayerPass.copy(own, reuse);
         p.block = rec.index;
         p.chainBefore = prevChain;
-        p.seal = seal(chain, entriesDigest(p, count));
+        p.seal = seal;
         return p;
     }
+
+    /** Each thread's columns that decode decodes into (never handed to an engine). */
+    private static final ThreadLocal<Payload[]> DECODED = ThreadLocal.withInitial(
+            () -> new Payload[1]);
 
     /** A block whose record, frame or payload broke a rule. */
     public void blockFailure(BlockRecord rec, FormatException e) {
@@ -386,14 +404,18 @@ public final class Kernel {
         byte[] before = lastAcceptedChain == null ? firstChain : lastAcceptedChain;
         if (p.chainBefore != before && !Arrays.equals(p.chainBefore, before))
             throw engineFault("block " + rec.index + " was decoded against another chain value");
+        // Pass 1 reads the kernel's own copy, which no engine thread can change meanwhile; the
+        // copy must be what decode made of the block (its seal).
+        Payload given = p;
+        p = startedCopy = LayerPass.copy(given, startedCopy);
         long digest = entriesDigest(p, p.count);
-        if (p.seal != seal(rec.chain, digest))
+        if (given.seal != seal(rec.chain(), digest))
             throw engineFault("block " + rec.index + " handed over with other entries than the"
                     + " file's (not as decode made them)");
         if (blocks == blockDigests.length)
             blockDigests = Arrays.copyOf(blockDigests, 2 * (int) blocks);
         blockDigests[(int) blocks] = digest;
-        started = p;
+        started = given;
         if (part) countOpen(rec, p.kind, p.count);
         // No entry has more discs than 64, so a block of a higher layer fails R-LAY-2 at its
         // first entry. It is the file's first block (R-LAY-1 held, and an earlier block of a
@@ -428,18 +450,17 @@ public final class Kernel {
     }
 
     /** R-LAY-2 and R-LAY-3 of the block's entries (the other rules: pass 2); the counts. */
-    public void acceptBlock(BlockRecord rec, Payload p) {
-        if (p != started || rec.index != blocks)
+    public void acceptBlock(BlockRecord rec, Payload given) {
+        if (given != started || rec.index != blocks)
             throw engineFault("block " + rec.index + " accepted without being started");
         started = null;
+        Payload p = startedCopy; // the kernel's copy that startBlock took
         blockList.add(rec);
-        lastAcceptedChain = rec.chain; // equal to the computed value: R-HASH-1 held
+        lastAcceptedChain = rec.chain(); // equal to the computed value: R-HASH-1 held
         nextFrameAt = rec.frameOffset + rec.compLen;
         inBlock = true;
         for (int i = 0; i < p.count; i++) checkEntryOrder(rec, p, i);
         inBlock = false;
-        if (entriesDigest(p, p.count) != blockDigests[(int) blocks])
-            throw engineFault("block " + rec.index + " changed while the kernel read it");
         entries += p.count;
         blocks++;
         res.entries = entries;
@@ -450,7 +471,7 @@ public final class Kernel {
     void acceptRanked(BlockRecord rec, int count) {
         if (!ranked || admitted.pollFirst() != rec)
             throw engineFault("a mode-4 block not admitted in turn");
-        lastAcceptedChain = rec.chain;
+        lastAcceptedChain = rec.chain();
         nextFrameAt = rec.frameOffset + rec.compLen;
         entries += count;
         blocks++;
@@ -474,8 +495,8 @@ public final class Kernel {
         if (engineFault != null || anyViolation) throw new Stop();
         if (!ranked || !trailerRead) throw engineFault("mode 4 concluded without its trailer");
         openEntries.freeze();
-        PartConclusion c = PartConclusion.of(h, commitment, rootOcc, rootMover, rootKind, entries,
-                openEntries, null, -1, new long[0][], null);
+        PartConclusion c = PartConclusion.of(h, tb, commitment, rootOcc, rootMover, rootKind,
+                entries, openEntries, null, -1, new long[0][], null);
         return Result.verified(from, commitmentHex, c);
     }
 
@@ -604,7 +625,8 @@ public final class Kernel {
         BlockRecord r = blockList.get(b);
         try {
             byte[] frame = ct.read(r.frameOffset, Math.toIntExact(r.compLen));
-            return decode(r, frame, b == 0 ? firstChain : blockList.get(b - 1).chain, reuse);
+            return decode(r, frame, b == 0 ? firstChain.clone() : blockList.get(b - 1).chain(),
+                    reuse);
         } catch (FormatException e) {
             throw new IOException("the file changed while it was being read (block " + b + ")");
         }
@@ -861,11 +883,13 @@ public final class Kernel {
         censusTaken = true;
         res.unreached = unreached;
         int rowsExpected = game.cells - rootDiscs + 1;
+        // The trailer is compared with the kernel's own rows; the engine's Result gets copies.
+        long[][] rows = censusRows();
         long total = 0;
-        for (int dd = rootDiscs; dd <= game.cells; dd++) {
-            long aux = dd < layerAux.length ? layerAux[dd] : 0;
-            res.census.add(new long[] {dd, region[dd], aux, proofTerminals[dd]});
-            total += region[dd];
+        res.census.clear();
+        for (long[] row : rows) {
+            res.census.add(row.clone());
+            total += row[1];
         }
         res.region = total;
         if (trailerRows != rowsExpected)
@@ -873,7 +897,7 @@ public final class Kernel {
                     + rowsExpected
                     + " (discs " + rootDiscs + ".." + game.cells + ")");
         for (int r = 0; r < rowsExpected; r++) {
-            long[] mine = res.census.get(r), theirs = trailerCensus[r];
+            long[] mine = rows[r], theirs = trailerCensus[r];
             if (mine[0] != theirs[0] || mine[1] != theirs[1] || mine[2] != theirs[2])
                 violation(Rule.CENSUS_1, -1, (int) mine[0], -1, false, 0, 0, "census row " + r
                         + ": trailer says discs " + theirs[0]
@@ -883,6 +907,15 @@ public final class Kernel {
                         + " auxiliary " + mine[2], true);
         }
         if (strict && unreached > 0) reportUnreached(ct);
+    }
+
+    /** The census as counted: per disc count, region, auxiliary entries, term_d (SPEC §10.3). */
+    private long[][] censusRows() {
+        long[][] rows = new long[game.cells - rootDiscs + 1][];
+        for (int d = rootDiscs; d <= game.cells; d++)
+            rows[d - rootDiscs] = new long[] {d, region[d], d < layerAux.length ? layerAux[d] : 0,
+                proofTerminals[d]};
+        return rows;
     }
 
     /** R-REACH-1 at the first unreached entry (shallowest layer first). */
@@ -924,12 +957,8 @@ public final class Kernel {
         res.rootMove = rootMoveAsGiven(rootStoredMove);
         openEntries.freeze();
         if (regionKeys != null) regionKeys.freeze();
-        long[][] rows = new long[game.cells - rootDiscs + 1][];
-        for (int d = rootDiscs; d <= game.cells; d++)
-            rows[d - rootDiscs] = new long[] {d, region[d], d < layerAux.length ? layerAux[d] : 0,
-                proofTerminals[d]};
-        PartConclusion c = PartConclusion.of(h, commitment, rootOcc, rootMover, rootKind, entries,
-                openEntries, composite, partIndex, rows, regionKeys);
+        PartConclusion c = PartConclusion.of(h, tb, commitment, rootOcc, rootMover, rootKind,
+                entries, openEntries, composite, partIndex, censusRows(), regionKeys);
         if (openEntries.total() > 0) return Result.openPart(from, c);
         return Result.verified(from, commitmentHex, c);
     }
@@ -978,16 +1007,16 @@ public final class Kernel {
     boolean isFilesBlock(int b, Payload p, long digest) {
         if (b < blocks || (b == blocks && inBlock)) return blockDigests[b] == digest;
         return ownLayout == null && adopted != null
-                && p.seal == seal(blockList.get(b).chain, digest);
+                && p.seal == seal(blockList.get(b).chain(), digest);
     }
 
     /**
      * A digest of entries [0, n) of p as the kernel checks them (key, kind, bounds, move), to
-     * catch an engine's fault that alters, mixes or swaps columns, not an adversary who knows it:
-     * an engine runs in the kernel's own JVM (SPEC §11.1).
+     * catch an engine that alters, mixes or swaps columns: from a secret start, so that an engine
+     * using the kernel's API cannot find other entries with the same digest (SPEC §11.1).
      */
     static long entriesDigest(Payload p, int n) {
-        long h = 0x6A09E667F3BCC908L ^ n;
+        long h = DIGEST_KEY ^ n; // secret: no engine can find other entries with this digest
         for (int i = 0; i < n; i++) {
             // each field times an odd constant (a bijection), so one changed field changes x
             long rest = (p.kind[i] & 0xFF) | (p.lo[i] & 0xFF) << 8 | (p.hi[i] & 0xFF) << 16
@@ -1000,9 +1029,25 @@ public final class Kernel {
         return h ^ (h >>> 32);
     }
 
-    /** A block's seal: its entries' digest bound to its chain value h_i (SPEC §3). */
+    /**
+     * A block's seal: its entries' digest bound to its chain value h_i (SPEC §3) by a keyed
+     * SHA-256, so that no engine can make one for entries that decode did not make, although it
+     * sees the seals decode makes (Payload.seal is the engine's to hold).
+     */
     static long seal(byte[] chain, long digest) {
-        return ((digest ^ Bytes.u64(chain, 0)) * 0x9E3779B97F4A7C15L) ^ Bytes.u64(chain, 8);
+        MessageDigest md = sha256();
+        md.update(SEAL_KEY);
+        md.update(chain);
+        for (int i = 0; i < 8; i++) md.update((byte) (digest >>> 8 * i));
+        return Bytes.u64(md.digest(), 0);
+    }
+
+    /** The keys of the entries' digests and of the seals: drawn when the verifier starts. */
+    private static final long DIGEST_KEY = new java.security.SecureRandom().nextLong();
+    private static final byte[] SEAL_KEY = new byte[32];
+
+    static {
+        new java.security.SecureRandom().nextBytes(SEAL_KEY);
     }
 
     /** f of SPEC §7.2 on one need: P stays, A' and P' swap. */

@@ -390,7 +390,13 @@ public final class LayerCheck {
             proof.add(c.proofTerminals);
         }
         // Terminal positions of R, and those only the proof reaches (SPEC §10.3 term_d).
-        long[] terminals = KeyBag.census(inR, proof, kernel.regionKeys);
+        long[] terminals;
+        checkStarted(); // the region keys' allowance is engine code (see LayerPass.block)
+        try {
+            terminals = KeyBag.census(inR, proof, kernel.regionKeys);
+        } finally {
+            checkEnded();
+        }
         if (discs + 1 < kernel.region.length) kernel.region[discs + 1] += terminals[0];
         if (discs + 1 < kernel.proofTerminals.length)
             kernel.proofTerminals[discs + 1] += terminals[1];

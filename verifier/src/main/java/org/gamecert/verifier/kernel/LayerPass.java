@@ -18,8 +18,7 @@ public final class LayerPass {
     private final Kernel.Keep keep;
     private int nextBlock;
     private long count; // entries of the layer handed over so far
-    private boolean hasLast, blockOpen, stopped, ended;
-    private long lastOcc, lastMover;
+    private boolean blockOpen, stopped, ended;
     // the block being checked
     private long serial = -1, base, limit;
     private int block, kept;
@@ -63,20 +62,21 @@ public final class LayerPass {
         if (!kernel.isFilesBlock(b, given, Kernel.entriesDigest(p, p.count)))
             throw kernel.engineFault("layer " + check.discs + ": block " + b
                     + " handed over with other entries than the file's");
-        int m = keep.apply(p);
-        for (int i = 0; i < m; i++) {
-            if (hasLast && !KeyRange.after(p.occ[i], p.mover[i], lastOcc, lastMover))
-                throw kernel.engineFault("layer " + check.discs
-                        + ": entries out of key order in block " + b);
-            hasLast = true;
-            lastOcc = p.occ[i];
-            lastMover = p.mover[i];
-        }
+        int m = keep.apply(p); // kept: in strictly increasing key order across the pass
         base = count;
         count += m;
         check.take(p, base, m); // a slice's marks from the layer above (none otherwise)
         if (range.first()) check.compareAnswers(p, base, m);
-        if (range.first()) noteRegion(p, m);
+        if (range.first()) {
+            // noteRegion may ask the engine's allowance for room (RegionKeys): engine code, run
+            // as a check is, so that it cannot hand over or end a block, a pass or the layer.
+            check.checkStarted();
+            try {
+                noteRegion(p, m);
+            } finally {
+                check.checkEnded();
+            }
+        }
         limit = check.best == null ? check.size : check.best.entry();
         if (base >= limit) {
             stopped = true;
@@ -91,7 +91,7 @@ public final class LayerPass {
     }
 
     /** The entries of p copied into to (a new copy when to is too short). */
-    private static Payload copy(Payload p, Payload to) {
+    static Payload copy(Payload p, Payload to) {
         int n = p.count;
         Payload c = to != null && to.occ.length >= n ? to : new Payload(n);
         c.count = n;

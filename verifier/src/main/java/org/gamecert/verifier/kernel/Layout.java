@@ -51,7 +51,7 @@ public final class Layout implements java.io.Serializable {
             b.putLong(r.index).putLong(r.layer).putLong(r.count).putLong(r.rawLen)
                     .putLong(r.compLen).putLong(r.frameOffset);
             md.update(b.array(), 0, b.position());
-            md.update(r.chain);
+            md.update(r.chain());
         }
         return md.digest();
     }

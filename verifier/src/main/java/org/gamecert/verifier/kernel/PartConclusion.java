@@ -30,7 +30,8 @@ public final class PartConclusion implements java.io.Serializable {
     private final long[][] census;
     private final RegionKeys regionKeys;
 
-    private PartConclusion(Header h, byte[] commitment, long rootOcc, long rootCanonicalMover,
+    private PartConclusion(Header h, int[] tb, byte[] commitment, long rootOcc,
+            long rootCanonicalMover,
             int rootKind, long entries, OpenEntries open, Manifest keptFor, int keptForPart,
             long[][] census, RegionKeys keys) {
         this.commitment = commitment.clone();
@@ -41,7 +42,7 @@ public final class PartConclusion implements java.io.Serializable {
         symmetry = h.symmetry;
         baseMode = h.baseMode;
         part = h.part;
-        tb = h.tb.clone();
+        this.tb = tb.clone(); // the kernel's copy (the engine holds h)
         rootMover = h.rootMover;
         rootOpponent = h.rootOpponent;
         this.rootOcc = rootOcc;
@@ -59,11 +60,11 @@ public final class PartConclusion implements java.io.Serializable {
     }
 
     /** Kernel.conclude only: open and keys are frozen, census is the kernel's own copy. */
-    static PartConclusion of(Header h, byte[] commitment, long rootOcc, long rootMover,
-            int rootKind, long entries, OpenEntries open, Manifest keptFor, int keptForPart,
-            long[][] census, RegionKeys keys) {
-        return new PartConclusion(h, commitment, rootOcc, rootMover, rootKind, entries, open,
-                keptFor, keptForPart, census, keys);
+    static PartConclusion of(Header h, int[] tb, byte[] commitment, long rootOcc,
+            long rootMover, int rootKind, long entries, OpenEntries open, Manifest keptFor,
+            int keptForPart, long[][] census, RegionKeys keys) {
+        return new PartConclusion(h, tb, commitment, rootOcc, rootMover, rootKind, entries,
+                open, keptFor, keptForPart, census, keys);
     }
 
     /** The commitment id the kernel computed (SPEC §3). */

@@ -185,7 +185,7 @@ class KernelReview4Test {
                     Payload p = kernel.decode(rec, ct.readDataFrame(rec), before, null);
                     kernel.startBlock(rec, p);
                     kernel.acceptBlock(rec, p);
-                    lastChain = rec.chain;
+                    lastChain = rec.chain();
                 }
                 if (endPass1) kernel.endPass1();
                 kernel.endStreaming();

@@ -694,7 +694,7 @@ class KernelReview5Test {
         int body = 20 + 20 * t.census.size();
         java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
         md.update((byte) 2);
-        md.update(recs.get(recs.size() - 2).chain);
+        md.update(recs.get(recs.size() - 2).chain());
         md.update(file, file.length - 32 - body, body);
         System.arraycopy(md.digest(), 0, file, file.length - 32, 32);
         Path p = dir.resolve("othello-junk-block.gsc");

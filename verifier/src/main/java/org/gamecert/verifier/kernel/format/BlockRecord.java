@@ -9,7 +9,7 @@ public final class BlockRecord implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
     public final long index;      // 0-based block index
     public final long layer, count, rawLen, compLen; // u32 as read
-    public final byte[] chain;    // stored h_i
+    private final byte[] chain;   // stored h_i: never handed out (chain() gives a copy)
     public final long frameOffset; // file offset of the data frame
 
     BlockRecord(long index, byte[] rec, long frameOffset) {
@@ -20,5 +20,13 @@ public final class BlockRecord implements java.io.Serializable {
         compLen = Bytes.u32(rec, 12);
         chain = java.util.Arrays.copyOfRange(rec, 16, 48);
         this.frameOffset = frameOffset;
+    }
+
+    /**
+     * The stored chain value h_i, a copy: the record is shared with engines, and the kernel
+     * decides by the value the file holds, whatever an engine writes into an array it was given.
+     */
+    public byte[] chain() {
+        return chain.clone();
     }
 }
