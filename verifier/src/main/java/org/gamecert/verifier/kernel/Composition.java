@@ -73,10 +73,13 @@ public final class Composition {
      * the file given as part i, or null; rejected[i]: the first violation of a part given and
      * rejected, or null. Neither: the part is not given.
      */
-    public static Outcome decide(Manifest m, PartConclusion[] concluded, Violation[] rejected) {
+    public static Outcome decide(Manifest m, PartConclusion[] given, Violation[] givenRejected) {
         int n = m.partCount();
-        if (concluded.length != n || rejected.length != n)
+        if (given.length != n || givenRejected.length != n)
             throw new IllegalArgumentException("one conclusion and one violation slot per part");
+        // The engine's arrays, read once: an engine thread cannot swap a part once it is checked.
+        PartConclusion[] concluded = given.clone();
+        Violation[] rejected = givenRejected.clone();
         PartConclusion[] part = new PartConclusion[n];
         for (int i = 0; i < n; i++)
             if (concluded[i] != null && concluded[i].hasCommitment(m.part(i))

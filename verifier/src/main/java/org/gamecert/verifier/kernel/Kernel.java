@@ -355,7 +355,8 @@ public final class Kernel {
             throws FormatException {
         int rawLen = Math.toIntExact(rec.rawLen); // R-CON-2 held: below 2^25
         byte[] raw = DataFrame.decompress(frame, rawLen, rec.index);
-        byte[] chain = chain(prevChain, rec, raw);
+        byte[] prev = prevChain.clone(); // read once: the seal binds the block to it
+        byte[] chain = chain(prev, rec, raw);
         byte[] stored = rec.chain();
         if (!Arrays.equals(chain, stored))
             throw new FormatException(Rule.HASH_1, "block " + rec.index + ": stored chain value "
@@ -364,10 +365,10 @@ public final class Kernel {
         Payload[] scratch = DECODED.get();
         Payload own = scratch[0] = Payload.decode(raw, count, weak, part, game.uMin, game.uMax,
                 rec.index, scratch[0]);
-        long seal = seal(chain, entriesDigest(own, count));
+        long seal = seal(prev, chain, entriesDigest(own, count));
         Payload p = LayerPass.copy(own, reuse);
         p.block = rec.index;
-        p.chainBefore = prevChain;
+        p.chainBefore = prev;
         p.seal = seal;
         return p;
     }
@@ -409,7 +410,7 @@ public final class Kernel {
         Payload given = p;
         p = startedCopy = LayerPass.copy(given, startedCopy);
         long digest = entriesDigest(p, p.count);
-        if (given.seal != seal(rec.chain(), digest))
+        if (given.seal != seal(before, rec.chain(), digest)) // chained to the kernel's h_(i-1)
             throw engineFault("block " + rec.index + " handed over with other entries than the"
                     + " file's (not as decode made them)");
         if (blocks == blockDigests.length)
@@ -1006,8 +1007,9 @@ public final class Kernel {
      */
     boolean isFilesBlock(int b, Payload p, long digest) {
         if (b < blocks || (b == blocks && inBlock)) return blockDigests[b] == digest;
+        byte[] before = b == 0 ? firstChain : blockList.get(b - 1).chain();
         return ownLayout == null && adopted != null
-                && p.seal == seal(blockList.get(b).chain(), digest);
+                && p.seal == seal(before, blockList.get(b).chain(), digest);
     }
 
     /**
@@ -1030,13 +1032,15 @@ public final class Kernel {
     }
 
     /**
-     * A block's seal: its entries' digest bound to its chain value h_i (SPEC §3) by a keyed
-     * SHA-256, so that no engine can make one for entries that decode did not make, although it
-     * sees the seals decode makes (Payload.seal is the engine's to hold).
+     * A block's seal: its entries' digest bound to the chain values h_(i-1) it was decoded from
+     * and h_i (SPEC §3) by a keyed SHA-256, so that no engine can make one for entries that decode
+     * did not make from this file's chain, although it sees the seals decode makes (Payload.seal
+     * is the engine's to hold).
      */
-    static long seal(byte[] chain, long digest) {
+    static long seal(byte[] before, byte[] chain, long digest) {
         MessageDigest md = sha256();
         md.update(SEAL_KEY);
+        md.update(before);
         md.update(chain);
         for (int i = 0; i < 8; i++) md.update((byte) (digest >>> 8 * i));
         return Bytes.u64(md.digest(), 0);

@@ -125,23 +125,35 @@ public final class LayerPass {
         Kernel kernel = check.kernel;
         if (c.kernel != kernel || (check.sliced && !c.worker))
             throw kernel.engineFault("a checker of another kernel, or one that reports (a slice)");
+        // Counted as running first: from here until the check ends, no block may be ended or
+        // handed over, nor the pass or the layer end (LayerCheck.refuseWhileChecking), whatever
+        // the engine calls while its lookups run; so the state read below stays as it is.
+        check.checkStarted();
+        try {
+            checkRunning(c, from, to);
+        } finally {
+            check.checkEnded();
+        }
+    }
+
+    private void checkRunning(EntryChecker c, int from, int to) {
+        Kernel kernel = check.kernel;
         if (!blockOpen || ended || check.isFinished())
             throw kernel.engineFault("layer " + check.discs + ": entries checked outside an open"
                     + " block of a pass, or after the pass or the layer ended");
-        if (!c.enter()) throw kernel.engineFault("a checker used by two threads at once");
-        // The block as it is now, whatever the engine calls while its lookups run: and until the
-        // check ends, no block may be ended or handed over, nor the pass or the layer end
-        // (LayerCheck.refuseWhileChecking), so the kernel's copy of the block stays as it is.
-        check.checkStarted();
         final long s = serial, b0 = base, lim = limit;
-        final int b = block;
+        final int b = block, k = kept;
         final Payload p = payload;
+        if (from < 0 || from > to || to > k) // the kernel's copy may hold an earlier block beyond k
+            throw kernel.engineFault("layer " + check.discs + ": range [" + from + ", " + to
+                    + ") outside block " + b + "'s " + k + " entries");
+        if (!c.enter()) throw kernel.engineFault("a checker used by two threads at once");
         boolean done = false;
         try {
             if (c.rangeSerial == s)
                 throw kernel.engineFault("a checker given two ranges of one block");
             c.first = null;
-            for (int i = Math.max(0, from); i < to && b0 + i < lim; i++)
+            for (int i = from; i < to && b0 + i < lim; i++)
                 c.checkEntry(this, b, p, i, b0 + i);
             done = true;
         } catch (Kernel.Stop stop) {
@@ -158,17 +170,16 @@ public final class LayerPass {
                 kernel.engineFault("the check of a range of block " + b + " broke off");
             }
             c.leave();
-            check.checkEnded();
         }
     }
 
     /** The block's ranges were checked by these checkers: they must tile it. */
     public void endBlock(EntryChecker... used) {
         check.refuseWhileChecking("a block ended");
-        for (EntryChecker c : used)
+        EntryChecker[] byStart = used.clone(); // the engine's array, read once
+        for (EntryChecker c : byStart)
             if (c.kernel != check.kernel)
                 throw check.kernel.engineFault("a checker of another kernel");
-        EntryChecker[] byStart = used.clone();
         Arrays.sort(byStart,
                 Comparator.comparingInt((EntryChecker c) -> c.rangeFrom)
                         .thenComparingInt(c -> c.rangeTo));
@@ -181,7 +192,7 @@ public final class LayerPass {
             throw check.kernel.engineFault("layer " + check.discs
                     + ": the ranges checked do not tile block " + block);
         blockOpen = false;
-        for (EntryChecker c : used)
+        for (EntryChecker c : byStart)
             if (c.first != null && (check.best == null || c.first.entry() < check.best.entry()))
                 check.best = c.first;
     }

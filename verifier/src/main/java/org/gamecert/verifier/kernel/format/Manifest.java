@@ -70,7 +70,8 @@ public final class Manifest {
     }
 
     /** Checks the bytes of a whole manifest file. */
-    public static Manifest parse(byte[] file) throws NotAManifest, FormatException {
+    public static Manifest parse(byte[] given) throws NotAManifest, FormatException {
+        byte[] file = given.clone(); // the bytes whose hash is the id: the caller's may change
         recognize(file);
         long contentSize = Bytes.u32(file, 4);
         if (8 + contentSize != file.length) throw frameFails(contentSize, file.length);
