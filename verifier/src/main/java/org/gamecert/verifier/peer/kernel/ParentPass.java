@@ -51,10 +51,12 @@ public final class ParentPass {
             throw table.kernel.fault("table " + table.n + ": a chunk of " + recs
                     + " records handed over with " + buf.length + " bytes, " + state.length
                     + " states");
-        Chunk c = new Chunk(this, buf, recs, state, handed, previousRecord);
+        // the kernel's copy of the records: the engine's buffer may change while they are checked
+        byte[] copy = Arrays.copyOf(buf, recs * RECORD_BYTES);
+        Chunk c = new Chunk(this, copy, recs, state, handed, previousRecord);
         handed += recs;
         int lastOff = (recs - 1) * RECORD_BYTES;
-        previousRecord = Arrays.copyOfRange(buf, lastOff, lastOff + RECORD_BYTES);
+        previousRecord = Arrays.copyOfRange(copy, lastOff, lastOff + RECORD_BYTES);
         return c;
     }
 

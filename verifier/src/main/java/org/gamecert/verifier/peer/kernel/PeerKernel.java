@@ -87,6 +87,19 @@ public final class PeerKernel {
         initialOpp = c[1];
     }
 
+    /**
+     * The root this kernel counts matches of (sawRecord): a slice's result carries it, and the
+     * driver takes a slice only from a task kernel made for its own root.
+     */
+    String rootIdentity() {
+        return named ? "named " + targetMover + " " + targetOpp : "unnamed";
+    }
+
+    /** Whether an engine fault was recorded: a task kernel's slice result is then refused. */
+    boolean faulted() {
+        return fault != null;
+    }
+
     /** Records an engine fault (so that nothing later can verify) and returns it to throw. */
     EngineFault fault(String message) {
         EngineFault f = new EngineFault(message);

@@ -74,7 +74,7 @@ final class RecordChecker implements PeerObligations.Failures {
             if (first && st != 0) throw new BadAnswer("record " + index + " has a state in pass 0");
             long head = RecordRules.head(buf, off), tail = RecordRules.tail(buf, off);
             if (first) c.contentSum += RecordRules.recordHash(index, head, tail, 0);
-            else c.stateInSum += RecordRules.recordHash(index, head, tail, st);
+            else c.stateInSum += RecordRules.stateHash(index, head, tail, st);
             if (!first) {
                 // Its form was checked in pass 0 (the sums say the record is the one it had).
                 if ((st & BAD) == 0) {
@@ -104,7 +104,7 @@ final class RecordChecker implements PeerObligations.Failures {
                 }
             }
             state[r] = (byte) st;
-            if (!pass.last) c.stateOutSum += RecordRules.recordHash(index, head, tail, st & 0xFF);
+            if (!pass.last) c.stateOutSum += RecordRules.stateHash(index, head, tail, st & 0xFF);
         }
     }
 
@@ -161,7 +161,7 @@ final class RecordChecker implements PeerObligations.Failures {
                 long key = PeerFormat.orderKey(can[0], can[1]);
                 if (!range.contains(key)) continue;
                 if (lookUp(key, range)) {
-                    int inf = answer.info;
+                    int inf = answeredInfo;
                     if ((inf & 0x8000) != 0) {
                         childKind = (inf >>> 7) & 7;
                         clb = cub = (inf & 0x7F) - MAX_VALUE;
@@ -199,18 +199,25 @@ final class RecordChecker implements PeerObligations.Failures {
      */
     private boolean lookUp(long key, ChildRange range) {
         if (!pass.lookup.find(key, answer)) return false;
-        if (answer.key != key)
+        // read once: an engine thread may change its answer object after the checks below
+        long answeredKey = answer.key, at = answer.index;
+        int info = answer.info;
+        if (answeredKey != key)
             throw new BadAnswer("asked for key " + Long.toHexString(key) + ", answered with key "
-                    + Long.toHexString(answer.key));
-        if (answer.index < 0 || answer.index >= range.size)
-            throw new BadAnswer("answered index " + answer.index + " outside " + range);
-        if ((answer.info & ~0xFFFF) != 0)
-            throw new BadAnswer("answered child info " + Integer.toHexString(answer.info));
-        if (range.facts[(int) answer.index] != ChildTable.fact(key, answer.info))
-            throw new BadAnswer("answered record " + answer.index + " of " + range
+                    + Long.toHexString(answeredKey));
+        if (at < 0 || at >= range.size)
+            throw new BadAnswer("answered index " + at + " outside " + range);
+        if ((info & ~0xFFFF) != 0)
+            throw new BadAnswer("answered child info " + Integer.toHexString(info));
+        if (range.facts[(int) at] != ChildTable.fact(key, info))
+            throw new BadAnswer("answered record " + at + " of " + range
                     + " is not the record admitted there (another key or other child facts)");
+        answeredInfo = info;
         return true;
     }
+
+    /** The child info of the last answer lookUp took, as it checked it. */
+    private int answeredInfo;
 
     /** After the last pass: existential obligations met, or open on the frontier, or broken. */
     private int finish(long mover, long opp, int kind, int lb, int st) {

@@ -176,7 +176,8 @@ public final class RecordRules {
      * table's records is the fingerprint by which the kernel knows that the records a pass checked
      * are the records, and the states, the pass before left (TableCheck.passEnded), and that
      * table n+1 as loaded (ChildTable, state 0) is the table checked as parent in its pass 0.
-     * (It guards against an engine's mistakes, not against an adversary.)
+     * Unkeyed, since the sums are compared across JVMs (slices) and runs (--state): it guards
+     * against an engine's mistakes, not against a forger searching for collisions.
      */
     public static long recordHash(long index, byte[] buf, int off, int state) {
         return recordHash(index, head(buf, off), tail(buf, off), state);
@@ -184,10 +185,24 @@ public final class RecordRules {
 
     /** recordHash of the record whose bytes 0..7 are head and 8..12 tail (little-endian). */
     public static long recordHash(long index, long head, long tail, int state) {
-        long h = head ^ index * 0x9E3779B97F4A7C15L ^ (state & 0xFFL) * 0x5851F42D4C957F2DL;
-        // a change in the tail alone changes the sum by a nonzero multiple of an odd number
-        return mix(h) + tail * 0xD6E8FEB86659FD93L;
+        long h = mix(head ^ index * 0x9E3779B97F4A7C15L ^ (state & 0xFFL) * 0x5851F42D4C957F2DL);
+        // the tail through a second mix, so that a sum of hashes is linear in no field: a change
+        // of +d in one record's byte and -d in another's no longer leaves the sum as it was
+        return mix(h ^ tail * 0xD6E8FEB86659FD93L);
     }
+
+    /**
+     * A record at its place with the state it carries from one pass to the next, hashed from a
+     * secret drawn when the verifier starts (the states' sums are compared within one kernel):
+     * no engine can give back other states or records with the same sum.
+     */
+    static long stateHash(long index, long head, long tail, int state) {
+        long h = mix(STATE_KEY ^ index * 0x9E3779B97F4A7C15L);
+        h = mix(h ^ head);
+        return mix(h ^ (tail << 8 | (state & 0xFF))); // tail: 40 bits
+    }
+
+    private static final long STATE_KEY = new java.security.SecureRandom().nextLong();
 
     public static long head(byte[] buf, int off) {
         long head = 0;

@@ -19,9 +19,12 @@ public final class SliceResult implements java.io.Serializable {
     final boolean childrenLoaded;
     final long childAdmitted, childSum;
     final byte[] previous, lastRecord;
+    /** The root the task's kernel counted matches of (PeerKernel.rootIdentity). */
+    final String rootFor;
 
     SliceResult(TableCheck t, Slice slice) {
         this.slice = slice;
+        rootFor = t.kernel.rootIdentity();
         complete = t.complete();
         finding = t.finding();
         records = t.records();

@@ -150,9 +150,10 @@ public final class TableCheck {
 
     /** A task's check of its slice, once ended: what it found, for the driver's TableSlices. */
     public SliceResult sliceResult() {
-        if (slice == null || !ended)
+        if (slice == null || !ended || kernel.faulted())
             throw kernel.fault("table " + n + ": a slice's result asked for "
-                    + (slice == null ? "of a whole table" : "before its check ended"));
+                    + (slice == null ? "of a whole table" : !ended ? "before its check ended"
+                    : "from a kernel that recorded an engine fault"));
         return new SliceResult(this, slice);
     }
 

@@ -62,6 +62,9 @@ public final class TableSlices {
                     + (r == null ? "no slice" : r.slice) + " given back as the result of " + s);
         if (given.get(i) != null)
             throw kernel.fault(PeerRule.SLICE_1 + ": " + s + " given back twice");
+        if (!r.rootFor.equals(kernel.rootIdentity()))
+            throw kernel.fault(PeerRule.SLICE_1 + ": " + s + " was checked by a kernel made for"
+                    + " another root");
         given.set(i, r);
     }
 
