@@ -270,18 +270,22 @@ public final class Kernel {
     public void header(Container ct) throws IOException {
         if (headerRead) throw engineFault("the header read twice");
         headerRead = true;
+        Header parsed = null;
         try {
             headerContent = ct.readHeaderContent();
-            h = Header.parse(headerContent);
+            parsed = Header.parse(headerContent);
         } catch (FormatException e) {
-            fatal(e.rule(), e.getMessage());
+            fatal(e.rule(), e.getMessage()); // throws
         }
+        // The kernel's copy of the tie-breaking order first: no engine can reach the header
+        // (header(), res.header) before the kernel took what it decides by (R-TB-1, the moves).
+        tb = parsed.tb.clone();
+        h = parsed;
         res.header = h;
         game = h.family == Header.OTHELLO ? new OthelloRules(h.width)
                 : h.family == Header.NOGO ? new NoGoRules(h.width)
                 : h.family == Header.LOA ? new LoaRules(h.width)
                 : new ConnectFourRules(h.width, h.height);
-        tb = h.tb.clone(); // the engine holds h: the kernel's moves come from its own copy
         for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;
         group = h.symmetry == 0 ? 1 : game.symmetryCount;
         weak = h.baseMode != Header.SEMI_STRONG;
@@ -682,7 +686,7 @@ public final class Kernel {
      */
     public Layout layout() {
         if (ownLayout != null) return ownLayout;
-        if (!sliceable() || adopted != null)
+        if (!pass1Ended || !sliceable() || adopted != null)
             throw engineFault("this check cannot be made in slices");
         ownLayout = new Layout(this);
         adopted = ownLayout.fingerprint(firstChain);
@@ -699,7 +703,9 @@ public final class Kernel {
 
     /** Another kernel's layout of this file (read its header first): to check one slice. */
     public void adopt(Layout l) {
-        if (h == null || blocks > 0 || nLayers > 0 || all || part || ranked || regionKeys != null)
+        if (h == null || blocks > 0 || nLayers > 0 || all || part || ranked || regionKeys != null
+                || ownLayout != null || adopted != null || pass1Ended || pass2Begun
+                || !admitted.isEmpty())
             throw engineFault("a layout adopted by a kernel that is not fresh");
         nLayers = l.layers;
         for (int li = 0; li < nLayers; li++) {
