@@ -172,12 +172,11 @@ public final class RecordRules {
     }
 
     /**
-     * A record at its place in its table, hashed with the state it carries: the sum over a
-     * table's records is the fingerprint by which the kernel knows that the records a pass checked
-     * are the records, and the states, the pass before left (TableCheck.passEnded), and that
-     * table n+1 as loaded (ChildTable, state 0) is the table checked as parent in its pass 0.
-     * Unkeyed, since the sums are compared across JVMs (slices) and runs (--state): it guards
-     * against an engine's mistakes, not against a forger searching for collisions.
+     * A record at its place in its table (state 0): the sum over a table's records is the
+     * fingerprint by which the kernel knows that table n+1 as loaded (ChildTable) is the table
+     * checked as parent in its pass 0 (the states from pass to pass: stateHash). Unkeyed, since
+     * the sums are compared across JVMs (slices) and runs (--state): it guards against an
+     * engine's mistakes, not against a forger searching for collisions.
      */
     public static long recordHash(long index, byte[] buf, int off, int state) {
         return recordHash(index, head(buf, off), tail(buf, off), state);

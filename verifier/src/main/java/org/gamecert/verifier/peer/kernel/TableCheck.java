@@ -9,7 +9,7 @@ import java.util.List;
  * table n+1 whole or in key ranges (ChildTable); for each range it runs one ParentPass over all of
  * table n, in chunks. The kernel requires the ranges to tile table n+1 (ChildTable.range), each
  * pass to see every record of table n once and in order, the same records in every pass, and the
- * state a record carries from pass to pass back unchanged (sums of RecordRules.recordHash).
+ * state a record carries from pass to pass back unchanged (sums of RecordRules.stateHash, keyed).
  * A task's check of one slice of table n (PeerKernel.beginSlice) is the same on the slice's
  * records, numbered from the slice's base; a table checked in slices (TableSlices) holds the
  * slices' tallies added up (merge).
