@@ -215,8 +215,8 @@ public final class Kernel {
                 checkingReadSoFar = true; // the layer being read is checked only up to here
                 try {
                     checkReadSoFar.run();
-                } catch (Stop | EngineFault ended) {
-                    throw ended;
+                } catch (Stop | EngineFault | java.io.UncheckedIOException ended) {
+                    throw ended; // the input could not be read again: an I/O error, not a fault
                 } catch (RuntimeException e) {
                     throw engineFault("the engine's check of the layers read so far failed: " + e);
                 }

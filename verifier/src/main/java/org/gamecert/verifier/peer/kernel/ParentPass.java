@@ -47,7 +47,7 @@ public final class ParentPass {
      */
     public Chunk chunk(byte[] buf, int recs, byte[] state) {
         if (ended) throw table.kernel.fault("table " + table.n + ": a chunk after the pass ended");
-        if (recs < 1 || buf.length < recs * RECORD_BYTES || state.length < recs)
+        if (recs < 1 || buf.length < (long) recs * RECORD_BYTES || state.length < recs)
             throw table.kernel.fault("table " + table.n + ": a chunk of " + recs
                     + " records handed over with " + buf.length + " bytes, " + state.length
                     + " states");
