@@ -30,7 +30,7 @@ public final class BenchProduce {
     public static void main(String[] args) throws Exception {
         boolean quick = false, searchOnly = false;
         Path data = Path.of("testdata/known-answers");
-        int threads = 1;
+        int threads = 1, ffoFirst = 40, ffoLast = 44, ttMb = 64;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick": quick = true; break;
@@ -38,11 +38,15 @@ public final class BenchProduce {
                 case "--data": data = Path.of(args[++i]); break;
                 case "--threads": threads = Integer.parseInt(args[++i]); break;
                 case "--leaf-empties": leafEmpties = Integer.parseInt(args[++i]); break;
-                default:
-                    System.err.println("usage: bench-produce [--quick] [--search-only] [--threads N] [--data DIR] [--leaf-empties L]");
-                    System.err.println("  --leaf-empties L: each weak production also with endgame leaves of at most L empty cells"
-                            + " (SPEC 1.1 mode 3; default 6, 0: none)");
-                    System.exit(2);
+                case "--ffo": {
+                    String[] r = args[++i].split("-");
+                    ffoFirst = Integer.parseInt(r[0]);
+                    ffoLast = Integer.parseInt(r[r.length - 1]);
+                    if (ffoFirst < 40 || ffoLast > 59 || ffoFirst > ffoLast) usage();
+                    break;
+                }
+                case "--tt-mb": ttMb = Integer.parseInt(args[++i]); break;
+                default: usage();
             }
         }
         System.out.println("== search speed (one thread; nodes/s over thread CPU time and over wall time) ==");
@@ -63,6 +67,8 @@ public final class BenchProduce {
         speed("connect4:7x6 Test_L1_R2 (first " + n + ")", c4, pons(c4, data.resolve("connect4-pons/Test_L1_R2"), n));
         speed("connect4:7x6 Test_L2_R2 (first " + n + ")", c4, pons(c4, data.resolve("connect4-pons/Test_L2_R2"), n));
         if (searchOnly) return;
+
+        weakOverhead(o8, lines, ffoFirst, quick ? ffoFirst : ffoLast, ttMb);
 
         System.out.println();
         System.out.println("== certificate production (" + threads + " thread" + (threads > 1 ? "s" : "") + ") ==");
@@ -86,6 +92,71 @@ public final class BenchProduce {
             try (var s = Files.list(dir)) { s.forEach(p -> p.toFile().delete()); }
             Files.deleteIfExists(dir);
         }
+    }
+
+    static void usage() {
+        System.err.println("usage: bench-produce [--quick] [--search-only] [--threads N] [--data DIR] [--leaf-empties L] [--ffo FIRST-LAST] [--tt-mb N]");
+        System.err.println("  --leaf-empties L: each weak production also with endgame leaves of at most L empty cells"
+                + " (SPEC 1.1 mode 3; default 6, 0: none)");
+        System.err.println("  --ffo FIRST-LAST: the weak certificates' overhead measured on FFO #FIRST..#LAST (40..59; default 40-44,"
+                + " --quick: the first only); 40-49 for issue 16's whole set (about 10 minutes)");
+        System.err.println("  --tt-mb N: the table of the overhead section's searches and productions (default 64, as bench-peers)");
+        System.exit(2);
+    }
+
+    /**
+     * The weak certificate's overhead (issue 16's target: at most 1.5x): for each FFO position, the
+     * plain search of the root (its value only) and then the weak certificate with endgame leaves,
+     * each with a fresh table of the same size, one thread, in this thread, so that both are
+     * measured by this thread's CPU time (JIT compilation and the collector excluded); ratio of
+     * the two, and their geometric mean. The first position runs after the search-speed section,
+     * so the JIT is warm for both.
+     */
+    static void weakOverhead(Game o8, List<String> lines, int first, int last, int ttMb) throws Exception {
+        int leaves = leafEmpties > 0 ? leafEmpties : 6;
+        System.out.println();
+        System.out.println("== weak certificate overhead (FFO #" + first + "-#" + last + ", one thread, --leaf-empties " + leaves
+                + ", a fresh " + ttMb + " MB table each; thread CPU seconds) ==");
+        System.out.printf(Locale.ROOT, "%-8s %5s %6s %10s %12s %10s %12s %11s %12s %8s%n", "FFO", "empt", "value", "plain s", "plain nodes",
+                "weak s", "weak nodes", "entries", "bytes", "ratio");
+        Path dir = Files.createTempDirectory("bench-overhead");
+        double logSum = 0;
+        int count = 0;
+        try {
+            for (int k = first; k <= last; k++) {
+                long[] p = o8.parseBoard(lines.get(k - 40).split(";")[0] + ";");
+                Oracle plain = new Oracle(o8, ttMb);
+                long c0 = MX.getCurrentThreadCpuTime();
+                int value = plain.value(p[0], p[1]);
+                double plainSecs = (MX.getCurrentThreadCpuTime() - c0) / 1e9;
+                long plainNodes = plain.nodes();
+                plain = null; // its table is garbage before the production's is made
+                System.gc();
+                c0 = MX.getCurrentThreadCpuTime();
+                Oracle oracle = new Oracle(o8, ttMb);
+                Extractor ex = new Extractor(oracle, 1);
+                ex.endgameLeaves(leaves);
+                Extractor.Result res;
+                try { res = ex.run(p[0], p[1], Extractor.Mode.WEAK); } finally { ex.shutdown(); }
+                byte[] header = CertificateWriter.header(o8, Extractor.Mode.WEAK, leaves, p[0], p[1], res.rootValue, "bench");
+                Path out = dir.resolve("ffo" + k + ".gsc");
+                CertificateWriter.Written w = CertificateWriter.write(out, header, res.layers, res.region, res.aux, res.rootLayer, 1);
+                double weakSecs = (MX.getCurrentThreadCpuTime() - c0) / 1e9;
+                Files.delete(out);
+                if (res.rootValue != value) throw new IllegalStateException("FFO #" + k + ": the certificate's value differs from the search's");
+                double ratio = weakSecs / plainSecs;
+                logSum += Math.log(ratio);
+                count++;
+                System.out.printf(Locale.ROOT, "%-8s %5d %+6d %10.2f %12d %10.2f %12d %11d %12d %7.2fx%n", "#" + k,
+                        64 - Long.bitCount(p[0] | p[1]), value, plainSecs, plainNodes, weakSecs, oracle.nodes(), w.entries,
+                        w.fileBytes, ratio);
+            }
+        } finally {
+            try (var s = Files.list(dir)) { s.forEach(f -> f.toFile().delete()); }
+            Files.deleteIfExists(dir);
+        }
+        System.out.printf(Locale.ROOT, "geomean of the ratios over %d position%s: %.2fx (issue 16's target: at most 1.5x)%n", count,
+                count == 1 ? "" : "s", Math.exp(logSum / count));
     }
 
     static List<long[]> pons(Game g, Path file, int n) throws Exception {
