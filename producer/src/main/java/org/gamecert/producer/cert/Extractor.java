@@ -29,7 +29,7 @@ public final class Extractor {
      * checkpoint made under other rules is not resumed (it would mix two certificates). Change it
      * with the rules.
      */
-    public static final String CHOICE_RULES = "choice rules 4: cut = terminal, then layer popularity (none where every child is a leaf or a leaf's parent), then static order (Othello: the search's move order)";
+    public static final String CHOICE_RULES = "choice rules 4: cut = terminal, then layer popularity (none where every child is a leaf, or an Othello leaf's parent), then static order (Othello: the search's move order)";
 
     /** Everything the writer and the summary need. */
     public static final class Result {
