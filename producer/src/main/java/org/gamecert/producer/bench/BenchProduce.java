@@ -132,7 +132,8 @@ public final class BenchProduce {
         double logSum = 0;
         int count = 0;
         try {
-            untimedWeak(o8, o8.parseBoard(lines.get(first - 40).split(";")[0] + ";"), leaves, ttMb, dir.resolve("warm.gsc"));
+            // untimed: it compiles the extraction's and the writer's code before the first figure
+            weakCertificate(o8, o8.parseBoard(lines.get(first - 40).split(";")[0] + ";"), leaves, ttMb, dir.resolve("warm.gsc"));
             for (int k = first; k <= last; k++) {
                 long[] p = o8.parseBoard(lines.get(k - 40).split(";")[0] + ";");
                 System.gc();
@@ -144,23 +145,15 @@ public final class BenchProduce {
                 plain = null; // its table is garbage before the production's is made
                 System.gc();
                 c0 = MX.getCurrentThreadCpuTime();
-                Oracle oracle = new Oracle(o8, ttMb);
-                Extractor ex = new Extractor(oracle, 1);
-                ex.endgameLeaves(leaves);
-                Extractor.Result res;
-                try { res = ex.run(p[0], p[1], Extractor.Mode.WEAK); } finally { ex.shutdown(); }
-                byte[] header = CertificateWriter.header(o8, Extractor.Mode.WEAK, leaves, p[0], p[1], res.rootValue, "bench");
-                Path out = dir.resolve("ffo" + k + ".gsc");
-                CertificateWriter.Written w = CertificateWriter.write(out, header, res.layers, res.region, res.aux, res.rootLayer, 1);
+                Weak weak = weakCertificate(o8, p, leaves, ttMb, dir.resolve("ffo" + k + ".gsc"));
                 double weakSecs = (MX.getCurrentThreadCpuTime() - c0) / 1e9;
-                Files.delete(out);
-                if (res.rootValue != value) throw new IllegalStateException("FFO #" + k + ": the certificate's value differs from the search's");
+                if (weak.rootValue != value) throw new IllegalStateException("FFO #" + k + ": the certificate's value differs from the search's");
                 double ratio = weakSecs / plainSecs;
                 logSum += Math.log(ratio);
                 count++;
                 System.out.printf(Locale.ROOT, "%-8s %5d %+6d %10.2f %12d %10.2f %12d %12d %11d %12d %7.2fx%n", "#" + k,
-                        64 - Long.bitCount(p[0] | p[1]), value, plainSecs, plainNodes, weakSecs, oracle.nodes(), ex.rootSearchNodes, w.entries,
-                        w.fileBytes, ratio);
+                        64 - Long.bitCount(p[0] | p[1]), value, plainSecs, plainNodes, weakSecs, weak.nodes, weak.rootSearchNodes,
+                        weak.written.entries, weak.written.fileBytes, ratio);
             }
         } finally {
             try (var s = Files.list(dir)) { s.forEach(f -> f.toFile().delete()); }
@@ -170,15 +163,21 @@ public final class BenchProduce {
                 count == 1 ? "" : "s", Math.exp(logSum / count));
     }
 
-    /** A weak production whose time is not taken: it compiles the extraction's and the writer's code. */
-    private static void untimedWeak(Game g, long[] p, int leaves, int ttMb, Path out) throws Exception {
-        Extractor ex = new Extractor(new Oracle(g, ttMb), 1);
+    /** What a weak production made: its root value, its nodes (its root's search among them) and its file. */
+    record Weak(int rootValue, long nodes, long rootSearchNodes, CertificateWriter.Written written) {}
+
+    /** A weak certificate with endgame leaves, one thread, a fresh table, in this thread; its file deleted. */
+    private static Weak weakCertificate(Game g, long[] p, int leaves, int ttMb, Path out) throws Exception {
+        Oracle oracle = new Oracle(g, ttMb);
+        Extractor ex = new Extractor(oracle, 1);
         ex.endgameLeaves(leaves);
         Extractor.Result res;
         try { res = ex.run(p[0], p[1], Extractor.Mode.WEAK); } finally { ex.shutdown(); }
-        CertificateWriter.write(out, CertificateWriter.header(g, Extractor.Mode.WEAK, leaves, p[0], p[1], res.rootValue, "bench"),
+        CertificateWriter.Written w = CertificateWriter.write(out,
+                CertificateWriter.header(g, Extractor.Mode.WEAK, leaves, p[0], p[1], res.rootValue, "bench"),
                 res.layers, res.region, res.aux, res.rootLayer, 1);
         Files.delete(out);
+        return new Weak(res.rootValue, oracle.nodes(), ex.rootSearchNodes, w);
     }
 
     static List<long[]> pons(Game g, Path file, int n) throws Exception {
