@@ -230,11 +230,8 @@ class KernelReview4Test {
                 kernel.trailer(ct);
                 if (census) kernel.census(ct);
                 return kernel.conclude(res);
-            } catch (Kernel.Stop stop) {
-                return Result.withVerdict(res, Result.Verdict.REJECTED);
-            } catch (Kernel.EngineFault fault) {
-                res.errorMessage = fault.getMessage();
-                return Result.withVerdict(res, Result.Verdict.ERROR);
+            } catch (Kernel.Stop | Kernel.EngineFault stopped) {
+                return KernelReview7Test.verdictOf(res, stopped);
             }
         }
     }
@@ -502,11 +499,8 @@ class KernelReview4Test {
                 kernel.trailer(ct);
                 kernel.census(ct);
                 return kernel.conclude(res);
-            } catch (Kernel.Stop stop) {
-                return Result.withVerdict(res, Result.Verdict.REJECTED);
-            } catch (Kernel.EngineFault fault) {
-                res.errorMessage = fault.getMessage();
-                return Result.withVerdict(res, Result.Verdict.ERROR);
+            } catch (Kernel.Stop | Kernel.EngineFault stopped) {
+                return KernelReview7Test.verdictOf(res, stopped);
             }
         }
     }

@@ -143,11 +143,8 @@ class KernelReview5Test {
                     kernel.census(ct);
                 }
                 return kernel.conclude(res);
-            } catch (Kernel.Stop stop) {
-                return Result.withVerdict(res, Result.Verdict.REJECTED);
-            } catch (Kernel.EngineFault fault) {
-                res.errorMessage = fault.getMessage();
-                return Result.withVerdict(res, Result.Verdict.ERROR);
+            } catch (Kernel.Stop | Kernel.EngineFault stopped) {
+                return KernelReview7Test.verdictOf(res, stopped);
             }
         }
     }

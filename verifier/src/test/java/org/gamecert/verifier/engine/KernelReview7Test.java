@@ -103,6 +103,18 @@ class KernelReview7Test {
         return kernel.conclude(res);
     }
 
+    /**
+     * What the reviewers' test engines return when the kernel stops them: REJECTED after a
+     * violation (Kernel.Stop), ERROR with its message after an engine fault.
+     */
+    static Result verdictOf(Result res, RuntimeException stopped) {
+        if (stopped instanceof Kernel.EngineFault) {
+            res.errorMessage = stopped.getMessage();
+            return Result.withVerdict(res, Result.Verdict.ERROR);
+        }
+        return Result.withVerdict(res, Result.Verdict.REJECTED);
+    }
+
     // ------------------------------------------------------------------ hole 1
 
     /**
@@ -174,11 +186,8 @@ class KernelReview7Test {
                     lc.finish();
                 }
                 return end(kernel, ct, res);
-            } catch (Kernel.Stop stop) {
-                return Result.withVerdict(res, Result.Verdict.REJECTED);
-            } catch (Kernel.EngineFault fault) {
-                res.errorMessage = fault.getMessage();
-                return Result.withVerdict(res, Result.Verdict.ERROR);
+            } catch (Kernel.Stop | Kernel.EngineFault stopped) {
+                return verdictOf(res, stopped);
             }
         }
     }
@@ -332,11 +341,8 @@ class KernelReview7Test {
                     }
                 }
                 return end(kernel, ct, res);
-            } catch (Kernel.Stop stop) {
-                return Result.withVerdict(res, Result.Verdict.REJECTED);
-            } catch (Kernel.EngineFault fault) {
-                res.errorMessage = fault.getMessage();
-                return Result.withVerdict(res, Result.Verdict.ERROR);
+            } catch (Kernel.Stop | Kernel.EngineFault stopped) {
+                return verdictOf(res, stopped);
             }
         }
     }
@@ -535,11 +541,8 @@ class KernelReview7Test {
                     lc.finish();
                 }
                 return end(kernel, ct, res);
-            } catch (Kernel.Stop stop) {
-                return Result.withVerdict(res, Result.Verdict.REJECTED);
-            } catch (Kernel.EngineFault fault) {
-                res.errorMessage = fault.getMessage();
-                return Result.withVerdict(res, Result.Verdict.ERROR);
+            } catch (Kernel.Stop | Kernel.EngineFault stopped) {
+                return verdictOf(res, stopped);
             }
         }
     }

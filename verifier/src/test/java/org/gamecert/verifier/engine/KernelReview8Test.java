@@ -105,11 +105,8 @@ class KernelReview8Test {
                     lc.finish();
                 }
                 return KernelReview7Test.end(kernel, ct, res);
-            } catch (Kernel.Stop stop) {
-                return Result.withVerdict(res, Result.Verdict.REJECTED);
-            } catch (Kernel.EngineFault fault) {
-                res.errorMessage = fault.getMessage();
-                return Result.withVerdict(res, Result.Verdict.ERROR);
+            } catch (Kernel.Stop | Kernel.EngineFault stopped) {
+                return KernelReview7Test.verdictOf(res, stopped);
             }
         }
     }
@@ -261,11 +258,8 @@ class KernelReview8Test {
                     lc.finish();
                 }
                 return KernelReview7Test.end(kernel, ct, res);
-            } catch (Kernel.Stop stop) {
-                return Result.withVerdict(res, Result.Verdict.REJECTED);
-            } catch (Kernel.EngineFault fault) {
-                res.errorMessage = fault.getMessage();
-                return Result.withVerdict(res, Result.Verdict.ERROR);
+            } catch (Kernel.Stop | Kernel.EngineFault stopped) {
+                return KernelReview7Test.verdictOf(res, stopped);
             }
         }
     }

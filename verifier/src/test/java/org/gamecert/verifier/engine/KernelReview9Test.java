@@ -175,11 +175,8 @@ class KernelReview9Test {
                     lc.finish();
                 }
                 return KernelReview7Test.end(kernel, bc, res);
-            } catch (Kernel.Stop stop) {
-                return Result.withVerdict(res, Result.Verdict.REJECTED);
-            } catch (Kernel.EngineFault fault) {
-                res.errorMessage = fault.getMessage();
-                return Result.withVerdict(res, Result.Verdict.ERROR);
+            } catch (Kernel.Stop | Kernel.EngineFault stopped) {
+                return KernelReview7Test.verdictOf(res, stopped);
             }
         }
     }
@@ -292,11 +289,8 @@ class KernelReview9Test {
                     lc.finish();
                 }
                 return KernelReview7Test.end(kernel, ct, res);
-            } catch (Kernel.Stop stop) {
-                return Result.withVerdict(res, Result.Verdict.REJECTED);
-            } catch (Kernel.EngineFault fault) {
-                res.errorMessage = fault.getMessage();
-                return Result.withVerdict(res, Result.Verdict.ERROR);
+            } catch (Kernel.Stop | Kernel.EngineFault stopped) {
+                return KernelReview7Test.verdictOf(res, stopped);
             }
         }
     }
@@ -641,11 +635,8 @@ class KernelReview9Test {
                     lc.finish();
                 }
                 return KernelReview7Test.end(kernel, ct, res);
-            } catch (Kernel.Stop stop) {
-                return Result.withVerdict(res, Result.Verdict.REJECTED);
-            } catch (Kernel.EngineFault fault) {
-                res.errorMessage = fault.getMessage();
-                return Result.withVerdict(res, Result.Verdict.ERROR);
+            } catch (Kernel.Stop | Kernel.EngineFault stopped) {
+                return KernelReview7Test.verdictOf(res, stopped);
             }
         }
     }
