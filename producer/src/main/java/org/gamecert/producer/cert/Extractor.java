@@ -201,6 +201,7 @@ public final class Extractor {
         s.rootLayer = game.discs(rootMover, rootOpponent);
         s.layer = s.rootLayer;
         long t0 = System.nanoTime(), n0 = oracle.nodes();
+        oracle.horizon(Integer.MAX_VALUE); // the root's search may ask about anything
         s.rootValue = claim != null ? claim.lo : oracle.value(canon[0], canon[1]);
         rootSearchNodes = oracle.nodes() - n0;
         rootSearchSeconds = (System.nanoTime() - t0) / 1e9;
@@ -243,6 +244,7 @@ public final class Extractor {
             currentLayer = d;
             currentLayerSize = s.needs.size();
             positionsDone.set(0);
+            oracle.horizon(game.cells - d); // this layer asks about its own positions and those below
             boolean parallelChildren = threads > 1 && s.needs.size() < 4L * threads;
             boolean open = splitDiscs > s.rootLayer && d == splitDiscs;
             int row = d - s.rootLayer;

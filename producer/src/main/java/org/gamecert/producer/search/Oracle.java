@@ -110,6 +110,14 @@ public final class Oracle {
     private volatile boolean symmetricProbes;
 
     /**
+     * From now on, no question will be about a position with more than {@code empties} empties:
+     * the table replaces those first ({@link TranspositionTable#horizon}). The extraction, layer by
+     * layer, would otherwise keep the upper layers' positions (more empties: kept first) and lose
+     * the ones it asks about next. Speed only: the answers are the same facts.
+     */
+    public void horizon(int empties) { tt.horizon(empties); }
+
+    /**
      * Othello: the empties of the positions whose searches record their children's cuts
      * ({@link OthelloSolver#recordAlpha}); -1 for the other games.
      */
@@ -126,7 +134,7 @@ public final class Oracle {
         int held = im.lookUp(m, o);
         for (int g = 0; g < im.n; g++) {
             long r = im.record[g];
-            if ((held >>> g & 1) != 0 && r != 0 && OthelloSolver.recordAlpha(r) == alpha) {
+            if ((held >>> g & 1) != 0 && r != 0 && !OthelloSolver.isHighRecord(r) && OthelloSolver.recordAlpha(r) == alpha) {
                 symmetry[0] = g;
                 return r;
             }
@@ -135,19 +143,21 @@ public final class Oracle {
     }
 
     /**
-     * Othello, a position with more than {@link #leafCutRecordEmpties} empties: the record word of
+     * Othello, a position with at least {@link #leafCutRecordEmpties} empties: the record word of
      * an orientation of (m, o) that failed high at exactly {@code beta} ({@link
      * OthelloSolver#recordBeta}), else 0; {@code symmetry[0]} is then the symmetry g for which the
      * table holds (transform(g, m), transform(g, o)). Facts of the game, whatever the table holds.
      */
     public long cutRecord(long m, long o, int beta, int[] symmetry) {
-        if (!(game instanceof Othello) || game.cells - Long.bitCount(m | o) <= OthelloSolver.TT_MIN)
-            return 0;
+        int empties = game.cells - Long.bitCount(m | o);
+        if (!(game instanceof Othello) || empties < OthelloSolver.TT_MIN) return 0;
+        boolean shared = empties == OthelloSolver.TT_MIN; // both kinds of record live there
         Images im = images.get();
         int held = im.lookUp(m, o);
         for (int g = 0; g < im.n; g++) {
             long r = im.record[g];
-            if ((held >>> g & 1) != 0 && r != 0 && OthelloSolver.recordBeta(r) == beta) {
+            if ((held >>> g & 1) != 0 && r != 0 && (!shared || OthelloSolver.isHighRecord(r))
+                    && OthelloSolver.recordBeta(r) == beta) {
                 symmetry[0] = g;
                 return r;
             }

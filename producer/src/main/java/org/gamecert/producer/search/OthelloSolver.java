@@ -177,14 +177,27 @@ public final class OthelloSolver implements Solver {
     public static int recordCut(long record, int rank) { return (int) (record >>> (7 * rank) & 0x7F) - 1; }
 
     /**
-     * The record word of a position with more than {@code TT_MIN} empties that failed high in a
+     * The record word of a position with at least {@code TT_MIN} empties that failed high in a
      * null window (β − 1, β) from its move loop: bits 56–63 hold β + 128, bits 41–46 the square
      * of the move that reached β, and bit i (i ≤ 40) is set when the i-th of its moves in square
-     * order was searched before it and stayed below β. Facts of the game: an extraction that must
-     * find the first move of its own order reaching a lower bound β reads them instead of
-     * searching those moves again ({@link Oracle#cutRecord}).
+     * order was searched before it and stayed below β; at {@code TT_MIN} empties bits 49–55 are
+     * all set ({@link #isHighRecord}), which no fail-low record has there. Facts of the game: an
+     * extraction that must find the first move of its own order reaching a lower bound β reads
+     * them instead of searching those moves again ({@link Oracle#cutRecord}).
      */
     public static int recordBeta(long record) { return (int) (record >>> 56) - 128; }
+
+    /**
+     * The tag of a fail-high record at {@code TT_MIN} empties, where the records of both kinds
+     * live: bits 49–55 of a fail-low record hold one more than a square (at most 64), never 127.
+     */
+    private static final long HIGH_AT_TT_MIN = 0x7FL << 49;
+
+    /**
+     * Whether a record word of a position with {@code TT_MIN} empties is a fail-high record
+     * ({@link #recordBeta}) rather than a fail-low one ({@link #recordAlpha}).
+     */
+    public static boolean isHighRecord(long record) { return (record & HIGH_AT_TT_MIN) == HIGH_AT_TT_MIN; }
 
     /** The square of the move that reached β in a fail-high record ({@link #recordBeta}). */
     public static int recordHighCut(long record) { return (int) (record >>> 41 & 0x3F); }
@@ -231,9 +244,9 @@ public final class OthelloSolver implements Solver {
         int best = -1000, bestMove = NO_MOVE_YET, a = alpha;
         // At TT_MIN empties in a null window: the children's cuts, for the record (see recordAlpha).
         final boolean recording = empties == TT_MIN && beta == alpha + 1;
-        // Above TT_MIN empties in a null window: the moves that stayed below beta (for a
+        // From TT_MIN empties in a null window: the moves that stayed below beta (for a
         // fail-high record).
-        final boolean recordingHigh = empties > TT_MIN && beta == alpha + 1;
+        final boolean recordingHigh = empties >= TT_MIN && beta == alpha + 1;
         final long allMoves = mv;
         long record = 0, refuted = 0;
         if (ttMove != TranspositionTable.NO_MOVE && (mv >>> ttMove & 1) != 0) {
@@ -298,7 +311,8 @@ public final class OthelloSolver implements Solver {
         if (useTT) {
             if (recording && best <= alpha) record |= (long) (alpha + 128) << 56;
             else if (recordingHigh && best >= beta)
-                record = (long) (beta + 128) << 56 | (long) bestMove << 41 | refuted;
+                record = (long) (beta + 128) << 56 | (long) bestMove << 41 | refuted
+                        | (empties == TT_MIN ? HIGH_AT_TT_MIN : 0);
             else record = 0;
             tt.store(m, o, Math.max(lo, -cells), Math.min(hi, cells), bestMove, empties, record);
         }

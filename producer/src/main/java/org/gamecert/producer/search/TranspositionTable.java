@@ -4,7 +4,8 @@ package org.gamecert.producer.search;
  * Shared, lock-free transposition table of proven bounds [lo, hi] on V(position). Every stored
  * bound is a fact of the game, so what the table happens to hold changes speed, never results.
  * Torn concurrent writes are detected by storing the keys xor-ed with the data word.
- * Two-slot buckets: the slot with fewer empties (cheaper subtree) is replaced first.
+ * Two-slot buckets: a slot beyond the {@link #horizon} goes first, then the one with fewer empties
+ * (cheaper subtree).
  */
 public final class TranspositionTable {
     public static final int NO_MOVE = 255;
@@ -24,6 +25,17 @@ public final class TranspositionTable {
         slots = new long[FIRST + buckets * BUCKET];
         bucketMask = buckets - 1;
     }
+
+    /**
+     * Slots of positions with more empties than this are replaced first: no question will ask
+     * about them again. The extraction moves it down layer by layer (it asks about positions of
+     * its current layer and below, never above); while the search is alone, nothing is beyond it.
+     * A plain field: it changes between layers, before their tasks are handed to the threads.
+     */
+    private int horizon = Integer.MAX_VALUE;
+
+    /** From now on, positions with more than {@code empties} empties are the first to be replaced. */
+    public void horizon(int empties) { horizon = empties; }
 
     static long pack(int lo, int hi, int move, int empties) {
         return (lo + 128) | ((long) (hi + 128) << 8) | ((long) move << 16) | ((long) empties << 24) | (1L << 40);
@@ -127,7 +139,9 @@ public final class TranspositionTable {
         }
         if (victim < 0) {
             long d0 = s[b + 2], d1 = s[b + 5];
-            victim = d0 == 0 ? b : d1 == 0 ? b + 3 : empties(d0) <= empties(d1) ? b : b + 3;
+            int e0 = empties(d0), e1 = empties(d1);
+            boolean past0 = e0 > horizon, past1 = e1 > horizon;
+            victim = d0 == 0 ? b : d1 == 0 ? b + 3 : past0 != past1 ? (past0 ? b : b + 3) : e0 <= e1 ? b : b + 3;
         }
         long d = pack(lo, hi, move, empties);
         s[victim + 2] = 0;

@@ -93,6 +93,7 @@ class OthelloSolverTest {
             long r = tt.record(p[0], p[1]);
             if (r == 0) continue; // e.g. a stability cutoff: no move searched
             records++;
+            assertFalse(OthelloSolver.isHighRecord(r), "a fail-low record is not read as a fail-high one");
             assertEquals(alpha, OthelloSolver.recordAlpha(r));
             int rank = 0;
             for (long x = g.moves(p[0], p[1]); x != 0; x &= x - 1, rank++) {
@@ -120,17 +121,19 @@ class OthelloSolverTest {
     }
 
     /**
-     * The records of positions above 8 empties that failed high in a null window (read by the
+     * The records of positions from 8 empties that failed high in a null window (read by the
      * extraction instead of testing those moves again): the recorded move reaches β and every move
      * recorded as searched before it stays below β, checked against the reference rules' values.
+     * At 8 empties, where fail-low records live too, the word carries the fail-high tag.
      */
     @Test void failHighRecordsHoldTheMovesBelowBetaAndTheCut() {
         RefGame.Othello ref = new RefGame.Othello(8);
         Othello g = new Othello(8);
         SplittableRandom rnd = new SplittableRandom(6);
-        int records = 0, refuted = 0;
-        for (int k = 0; k < 120; k++) {
-            long[] p = randomPosition(ref, 8, OthelloSolver.TT_MIN + 1 + rnd.nextInt(2), rnd);
+        int records = 0, refuted = 0, highAtTtMin = 0;
+        for (int k = 0; k < 180; k++) {
+            int empties = OthelloSolver.TT_MIN + rnd.nextInt(3);
+            long[] p = randomPosition(ref, 8, empties, rnd);
             if (p == null) continue;
             TranspositionTable tt = new TranspositionTable(1);
             OthelloSolver s = new OthelloSolver(g, tt);
@@ -140,6 +143,10 @@ class OthelloSolverTest {
             long r = tt.record(p[0], p[1]);
             if (r == 0) continue; // e.g. a pass: no move loop
             records++;
+            if (empties == OthelloSolver.TT_MIN) {
+                assertTrue(OthelloSolver.isHighRecord(r), "tagged as a fail-high record");
+                highAtTtMin++;
+            }
             assertEquals(beta, OthelloSolver.recordBeta(r));
             long moves = g.moves(p[0], p[1]);
             int cut = OthelloSolver.recordHighCut(r);
@@ -154,8 +161,8 @@ class OthelloSolverTest {
                 assertTrue(ref.moveValue(p[0], p[1], sq) < beta, "a move recorded below " + beta);
             }
         }
-        assertTrue(records > 40 && refuted > 20,
-                records + " records, " + refuted + " moves below beta");
+        assertTrue(records > 60 && refuted > 30 && highAtTtMin > 15,
+                records + " records (" + highAtTtMin + " at 8 empties), " + refuted + " moves below beta");
     }
 
     @Test void smallerBoards() {

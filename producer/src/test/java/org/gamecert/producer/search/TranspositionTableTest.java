@@ -120,4 +120,35 @@ class TranspositionTableTest {
         assertEquals(-2, TranspositionTable.lo(d));
         assertEquals(2, TranspositionTable.hi(d));
     }
+
+    /**
+     * Beyond the horizon (the layers an extraction has left behind) an entry goes first, however
+     * many empties it has: a table full of such entries takes in the new ones in both slots of a
+     * bucket, where without a horizon each bucket keeps its deeper old entry and holds one new one.
+     */
+    @Test void entriesBeyondTheHorizonAreReplacedFirst() {
+        // 32768 keys in 16384 buckets: about 23,900 find room in two slots a bucket, 14,200 in one
+        int with = heldAfterRefill(true), without = heldAfterRefill(false);
+        assertTrue(with > 22_000, "with a horizon both slots of a bucket take new entries: " + with);
+        assertTrue(without < 15_000, "without one, one slot a bucket: " + without);
+    }
+
+    /** How many of 32768 new 10-empty entries a 1 MB table (16384 buckets) full of 20-empty ones keeps. */
+    private static int heldAfterRefill(boolean horizon) {
+        TranspositionTable tt = new TranspositionTable(1);
+        SplittableRandom rnd = new SplittableRandom(5);
+        for (int i = 0; i < 200_000; i++) {
+            long m = rnd.nextLong(), o = rnd.nextLong() & ~m;
+            tt.store(m, o, 0, 0, 1, 20);
+        }
+        if (horizon) tt.horizon(15);
+        long[] ms = new long[32_768], os = new long[ms.length];
+        for (int i = 0; i < ms.length; i++) {
+            ms[i] = rnd.nextLong(); os[i] = rnd.nextLong() & ~ms[i];
+            tt.store(ms[i], os[i], 0, 0, 1, 10);
+        }
+        int held = 0;
+        for (int i = 0; i < ms.length; i++) if (tt.probe(ms[i], os[i]) != 0) held++;
+        return held;
+    }
 }
