@@ -101,7 +101,9 @@ class SegmentReviewTest {
                             String s = summary(seg, all);
                             if (!w.equals(s))
                                 bad.add(name + " all=" + all + " strict=" + strict + " threads=" + threads + " held=" + held
-                                        + "\n   whole: " + w + "\n   seg:   " + s);
+                                        + "\n   whole: " + w + "\n   seg:   " + s
+                                        // the summaries hide numbers (# for digits): the raw message names the layer
+                                        + "\n   seg's message: " + seg.errorMessage);
                         }
                     }
                 }
