@@ -60,6 +60,10 @@ class ProducedCertificatesVerifyTest {
         list.add(Arguments.of("othello:6x6", randomLine("othello:6x6", 36 - 13, 7), "weak/L4"));
         list.add(Arguments.of("othello:8x8", randomLine("othello:8x8", 64 - 14, 12), "weak/L6"));
         list.add(Arguments.of("connect4:5x4", "", "weak/L3"));
+        // The certificate read from the search's own proof (--proof search, "/search").
+        list.add(Arguments.of("othello:8x8", randomLine("othello:8x8", 64 - 14, 12), "weak/L6/search"));
+        list.add(Arguments.of("othello:8x8", randomLine("othello:8x8", 64 - 16, 13), "weak/L6/search"));
+        list.add(Arguments.of("othello:6x6", randomLine("othello:6x6", 36 - 15, 8), "weak/L6/search"));
         list.add(Arguments.of("connect4:6x5", randomLine("connect4:6x5", 8, 5), "weak/L3"));
         // Linear NoGo (SPEC §7.6): from the start (1x4: the second player wins), and from a random
         // midgame position of a long board (1x64: the board mask is all 64 bits).
@@ -101,9 +105,10 @@ class ProducedCertificatesVerifyTest {
     @MethodSource("cases")
     void producerCertificateVerifies(String game, String moves, String mode, @TempDir Path dir) throws IOException {
         Path cert = dir.resolve("c.gsc");
-        String leaves = mode.startsWith("weak/L") ? mode.substring("weak/L".length()) : "0";
+        String leaves = mode.startsWith("weak/L") ? mode.substring("weak/L".length()).replace("/search", "") : "0";
         List<String> args = new ArrayList<>(List.of("solve", "--game", game, "--mode", mode.replaceAll("/.*", ""),
                 "--leaf-empties", leaves, "--threads", "2", "--tt-mb", "64", "-q", "--out", cert.toString()));
+        if (mode.endsWith("/search")) { args.add("--proof"); args.add("search"); }
         if (!moves.isEmpty()) { args.add("--moves"); args.add(moves); }
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         int rc = ProduceMain.run(args.toArray(new String[0]), new PrintStream(out, true, StandardCharsets.UTF_8),

@@ -2,7 +2,10 @@ package org.gamecert.producer.bench;
 
 import org.gamecert.producer.cert.CertificateWriter;
 import org.gamecert.producer.cert.Extractor;
+import org.gamecert.producer.cert.LayerEntries;
+import org.gamecert.producer.cert.SearchProof;
 import org.gamecert.producer.game.Game;
+import org.gamecert.producer.game.Othello;
 import org.gamecert.producer.search.Oracle;
 
 import java.lang.management.ManagementFactory;
@@ -26,6 +29,8 @@ public final class BenchProduce {
 
     /** Weak productions are also run with endgame leaves of at most this many empty cells (0: not). */
     static int leafEmpties = 6;
+    /** --proof search: the weak certificates of the overhead section are the search's own proof ({@link SearchProof}). */
+    static boolean searchProof;
 
     public static void main(String[] args) throws Exception {
         boolean quick = false, searchOnly = false;
@@ -35,6 +40,12 @@ public final class BenchProduce {
             switch (args[i]) {
                 case "--quick": quick = true; break;
                 case "--search-only": searchOnly = true; break;
+                case "--proof": {
+                    String how = args[++i];
+                    if (!how.equals("search") && !how.equals("canonical")) { usage(); return; }
+                    searchProof = how.equals("search");
+                    break;
+                }
                 case "--data": data = Path.of(args[++i]); break;
                 case "--threads": threads = Integer.parseInt(args[++i]); break;
                 case "--leaf-empties": leafEmpties = Integer.parseInt(args[++i]); break;
@@ -100,7 +111,9 @@ public final class BenchProduce {
     }
 
     static void usage() {
-        System.err.println("usage: bench-produce [--quick] [--search-only] [--threads N] [--data DIR] [--leaf-empties L] [--ffo FIRST-LAST] [--tt-mb N]");
+        System.err.println("usage: bench-produce [--quick] [--search-only] [--threads N] [--data DIR] [--leaf-empties L] [--ffo FIRST-LAST] [--tt-mb N] [--proof search|canonical]");
+        System.err.println("  --proof search: the overhead section's weak certificates read from the proof the root's search keeps"
+                + " (produce solve --proof search; its own " + SearchProof.TABLE_MB + " MB table), not extracted by the producer's choice rules");
         System.err.println("  --leaf-empties L: each weak production also with endgame leaves of at most L empty cells"
                 + " (SPEC 1.1 mode 3; default 6, 0: none)");
         System.err.println("  --ffo FIRST-LAST: the weak certificates' overhead measured on FFO #FIRST..#LAST (40..59; default 40-44,"
@@ -115,17 +128,17 @@ public final class BenchProduce {
      * plain search of the root (its value only) and then the weak certificate with endgame leaves,
      * each with a fresh table of the same size, one thread, in this thread, so that both are
      * measured by this thread's CPU time (JIT compilation and the collector excluded), table
-     * allocation included for both; ratio of the two, and their geometric mean. The plain search
-     * is of the position as given; the production searches its canonical form (the certificate's
-     * root), a different tree (FFO #41: 27 % more nodes), which is part of what it costs: its
-     * own root search's nodes are printed too. The search-speed section warms the search, and one
-     * untimed weak production of the first position the extraction and the writer.
+     * allocation included for both; ratio of the two, and their geometric mean. Both search the
+     * position as given, so the production's root search is the plain search's tree (its nodes are
+     * printed too: the same count). The search-speed section warms the search, and one untimed
+     * weak production of the first position the extraction and the writer.
      */
     static void weakOverhead(Game o8, List<String> lines, int first, int last, int ttMb) throws Exception {
         int leaves = leafEmpties > 0 ? leafEmpties : 6;
         System.out.println();
         System.out.println("== weak certificate overhead (FFO #" + first + "-#" + last + ", one thread, --leaf-empties " + leaves
-                + ", a fresh " + ttMb + " MB table each; thread CPU seconds) ==");
+                + ", a fresh " + ttMb + " MB table each" + (searchProof ? "; the certificate: --proof search, its own "
+                + SearchProof.TABLE_MB + " MB table" : "") + "; thread CPU seconds) ==");
         System.out.printf(Locale.ROOT, "%-8s %5s %6s %10s %12s %10s %12s %12s %11s %12s %8s%n", "FFO", "empt", "value", "plain s", "plain nodes",
                 "weak s", "weak nodes", "(its root)", "entries", "bytes", "ratio");
         Path dir = Files.createTempDirectory("bench-overhead");
@@ -168,6 +181,20 @@ public final class BenchProduce {
 
     /** A weak certificate with endgame leaves, one thread, a fresh table, in this thread; its file deleted. */
     private static Weak weakCertificate(Game g, long[] p, int leaves, int ttMb, Path out) throws Exception {
+        if (searchProof) {
+            // the certificate read from the proof the root's search keeps (its own fixed table)
+            SearchProof sp = new SearchProof((Othello) g, null);
+            List<LayerEntries> layers = new ArrayList<>();
+            Extractor.State s = sp.run(p[0], p[1], new Extractor.Store() {
+                @Override public void entries(LayerEntries part) { layers.add(part); }
+                @Override public void layerEnd(int layer) {}
+            });
+            CertificateWriter.Written w = CertificateWriter.write(out,
+                    CertificateWriter.header(g, Extractor.Mode.WEAK, SearchProof.LEAF_EMPTIES, p[0], p[1], s.rootValue, "bench"),
+                    layers, s.region, s.aux, s.rootLayer, 1);
+            Files.delete(out);
+            return new Weak(s.rootValue, sp.searchNodes + sp.leafNodes, sp.searchNodes, w);
+        }
         Oracle oracle = new Oracle(g, ttMb);
         Extractor ex = new Extractor(oracle, 1);
         ex.endgameLeaves(leaves);

@@ -4,6 +4,7 @@ import org.gamecert.producer.command.CommandSupport;
 
 import org.gamecert.producer.cert.CertificateWriter;
 import org.gamecert.producer.cert.Extractor;
+import org.gamecert.producer.cert.SearchProof;
 import org.gamecert.producer.cert.LayerEntries;
 import org.gamecert.producer.cert.LayerStore;
 import org.gamecert.producer.game.Game;
@@ -67,6 +68,11 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             + "and of the next, e.g. 2g (default: half of what the JVM may use beyond the search table). Beyond it they are "
             + "spilled to --tmp as sorted runs and merged. Does not change the output.")
     String maxMemory;
+    @Option(names = "--proof", paramLabel = "HOW", defaultValue = "canonical", description = "Weak Othello with --leaf-empties 6: "
+            + "'search' makes the certificate from the proof the root's search keeps (one search, no second one; a fixed "
+            + SearchProof.TABLE_MB + " MiB table and one thread, so --tt-mb and --threads do not apply; a larger file); "
+            + "'canonical' (default) chooses every cut by the producer's rules and proves it (a smaller file, more time).")
+    String proof;
     @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
     boolean quiet;
 
@@ -99,6 +105,9 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             + "report how far it got (no certificate, exit 3).")
     Integer timeLimit;
 
+    /** --proof search: set by call() once the options are checked. */
+    private boolean searchProof;
+
     @Override public Integer call() throws IOException {
         if (gameName.trim().toLowerCase(Locale.ROOT).startsWith("loa:"))
             return LoaSolve.run(gameName, mode, out, timeLimit, ttMb, quiet, stdout, stderr);
@@ -120,6 +129,22 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         if (game.isTerminal(root[0], root[1])) throw new CommandSupport.UserError("the root position is terminal (game over): nothing to solve");
         if (game.moves(root[0], root[1]) == 0)
             throw new CommandSupport.UserError("the side to move must pass in the root position; give the position after the pass");
+        boolean searchProof;
+        switch (proof.toLowerCase(Locale.ROOT)) {
+            case "canonical": searchProof = false; break;
+            case "search": searchProof = true; break;
+            default: throw new CommandSupport.UserError("unknown --proof '" + proof + "' (canonical or search)");
+        }
+        if (searchProof) {
+            if (m != Extractor.Mode.WEAK || leafEmpties != SearchProof.LEAF_EMPTIES || !(game instanceof org.gamecert.producer.game.Othello))
+                throw new CommandSupport.UserError("--proof search is for Othello with --mode weak --leaf-empties " + SearchProof.LEAF_EMPTIES);
+            if (!SearchProof.applies(game, root[0], root[1]))
+                throw new CommandSupport.UserError("--proof search needs a root with at least " + (SearchProof.LEAF_EMPTIES + 2)
+                        + " empty cells (the search keeps records from there)");
+            if (splitAt != null || state != null)
+                throw new CommandSupport.UserError("--proof search makes the certificate in one run: no --split-at or --state");
+        }
+        this.searchProof = searchProof;
         int nThreads = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
         if (nThreads < 1 || nThreads > 1024) throw new CommandSupport.UserError("--threads must be between 1 and 1024");
         if (ttMb < 1 || ttMb > 65536) throw new CommandSupport.UserError("--tt-mb must be between 1 and 65536");
@@ -141,16 +166,17 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             throw new CommandSupport.UserError("cannot write --out " + out + ": directory " + dir + " does not exist or is not writable");
         if (Files.isDirectory(outAbs)) throw new CommandSupport.UserError("cannot write --out " + out + ": it is a directory");
 
-        String info = "gamecert producer 0.1.0; " + game.name() + "; " + (m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak");
+        String info = "gamecert producer 0.1.0; " + game.name() + "; " + (m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak")
+                + (searchProof ? "; the search's proof" : "");
         // Everything that determines the certificate (the header without the root value, which the
         // solve finds, and the extraction's choice rules): a checkpoint made for anything else is refused.
         byte[] headerBytes = header(game, m, root, 0, info);
-        byte[] rules = (Extractor.CHOICE_RULES + (splitAt != null ? "; open entries at " + splitAt + " discs" : ""))
+        byte[] rules = ((searchProof ? SearchProof.RULES : Extractor.CHOICE_RULES) + (splitAt != null ? "; open entries at " + splitAt + " discs" : ""))
                 .getBytes(StandardCharsets.UTF_8);
         byte[] determining = java.util.Arrays.copyOf(headerBytes, headerBytes.length + rules.length);
         System.arraycopy(rules, 0, determining, headerBytes.length, rules.length);
         String params = CertificateWriter.hex(sha256(determining));
-        long heapLeft = Runtime.getRuntime().maxMemory() - (ttMb << 20);
+        long heapLeft = Runtime.getRuntime().maxMemory() - ((searchProof ? SearchProof.TABLE_MB : ttMb) << 20);
         if (heapLeft <= 0)
             throw new CommandSupport.UserError(String.format(Locale.ROOT, "--tt-mb %d is more than this JVM's heap (%d MiB): lower it "
                     + "or raise -Xmx (GAMECERT_JAVA_OPTS)", ttMb, Runtime.getRuntime().maxMemory() >> 20));
@@ -198,6 +224,25 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     private Integer solveAndWrite(Game game, Extractor.Mode m, long[] root, int nThreads, Path outAbs, Path dir, String info,
                                   Path work, LayerStore store, long needBudget) {
         long t0 = System.nanoTime();
+        if (searchProof) {
+            SearchProof sp = new SearchProof((org.gamecert.producer.game.Othello) game, quiet ? null : stderr);
+            Extractor.State res;
+            try {
+                res = sp.run(root[0], root[1], store);
+            } catch (IOException e) {
+                throw new CommandSupport.UserError("cannot keep the solve's layers in " + work + ": " + e.getMessage()
+                        + (Files.exists(work) ? "" : " (the directory is gone)"), CommandSupport.EXIT_FAILURE);
+            } finally {
+                try { store.abandon(); } catch (IOException e) { /* the failure above is what the user sees */ }
+            }
+            Figures f = new Figures();
+            f.tSolved = System.nanoTime();
+            f.nodes = sp.searchNodes + sp.leafNodes;
+            f.rootSearchNodes = sp.searchNodes;
+            f.rootSearchSeconds = sp.searchSeconds;
+            f.proofLogBytes = sp.logLongs * 8;
+            return writeAndReport(game, m, root, 1, outAbs, dir, info, store, res, f, java.util.List.of(), null, t0);
+        }
         Oracle oracle = new Oracle(game, ttMb);
         Extractor ex = new Extractor(oracle, nThreads);
         ex.limitNeeds(work, needBudget, 1 << 18);
@@ -270,7 +315,29 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             ex.shutdown();
             try { store.abandon(); } catch (IOException e) { /* the failure above is what the user sees */ }
         }
-        long tSolved = System.nanoTime();
+        Figures f = new Figures();
+        f.tSolved = System.nanoTime();
+        f.nodes = oracle.nodes();
+        f.rootSearchNodes = ex.rootSearchNodes;
+        f.rootSearchSeconds = ex.rootSearchSeconds;
+        f.runsSpilled = ex.runsSpilled();
+        f.cutCountsInFile = ex.cutCountsInFile();
+        f.cutCountsFilePeakBytes = ex.cutCountsFilePeakBytes();
+        return writeAndReport(game, m, root, nThreads, outAbs, dir, info, store, res, f, openEntries, progress, t0);
+    }
+
+    /** What a solve measured, for its summary. */
+    private static final class Figures {
+        long tSolved, nodes, rootSearchNodes, cutCountsFilePeakBytes, proofLogBytes = -1;
+        double rootSearchSeconds;
+        int runsSpilled, cutCountsInFile;
+    }
+
+    /** Writes the certificate from the store's layers and prints the summary. */
+    private Integer writeAndReport(Game game, Extractor.Mode m, long[] root, int nThreads, Path outAbs, Path dir, String info,
+                                   LayerStore store, Extractor.State res, Figures fig, java.util.List<LayerEntries> openEntries,
+                                   ScheduledExecutorService progress, long t0) {
+        long tSolved = fig.tSolved;
         byte[] header = header(game, m, root, res.rootValue, info);
         CertificateWriter.Written w;
         try {
@@ -283,12 +350,12 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                 org.gamecert.producer.compose.SplitDir.writeTasks(dir, game, leafEmpties, splitAt, hex, openEntries);
             }
         } catch (IOException e) {
-            progress.shutdownNow();
+            if (progress != null) progress.shutdownNow();
             throw new CommandSupport.UserError("cannot write --out " + out + ": " + e.getMessage());
         }
-        progress.shutdownNow();
+        if (progress != null) progress.shutdownNow();
         double secs = (System.nanoTime() - t0) / 1e9, solveSecs = (tSolved - t0) / 1e9;
-        long nodes = oracle.nodes();
+        long nodes = fig.nodes;
         long regionTotal = 0, auxTotal = 0;
         for (long r : res.region) regionTotal += r;
         for (long a : res.aux) auxTotal += a;
@@ -327,15 +394,21 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         }
         o.printf(Locale.ROOT, "search        %d nodes, %.2f M nodes/s, solve %.2f s, total %.2f s, %d threads%n", nodes,
                 nodes / Math.max(solveSecs, 1e-9) / 1e6, solveSecs, secs, nThreads);
-        if (ex.rootSearchNodes > 0)
+        if (fig.proofLogBytes >= 0)
+            o.printf(Locale.ROOT, "              of which the root's value (a search keeping its proof, one thread, a %d MiB table) %d nodes"
+                    + " in %.2f s, its proof log %d bytes; the certificate read from it in %.2f s (%d nodes of 7-empty cut searches;"
+                    + " %.1fx the search's time in all)%n", SearchProof.TABLE_MB, fig.rootSearchNodes, fig.rootSearchSeconds,
+                    fig.proofLogBytes, solveSecs - fig.rootSearchSeconds, nodes - fig.rootSearchNodes,
+                    secs / Math.max(fig.rootSearchSeconds, 1e-9));
+        else if (fig.rootSearchNodes > 0)
             o.printf(Locale.ROOT, "              of which the root's value (a plain search) %d nodes in %.2f s; the certificate's"
-                    + " extraction %d nodes in %.2f s (%.1fx the plain search's time in all)%n", ex.rootSearchNodes,
-                    ex.rootSearchSeconds, nodes - ex.rootSearchNodes, solveSecs - ex.rootSearchSeconds,
-                    secs / Math.max(ex.rootSearchSeconds, 1e-9));
+                    + " extraction %d nodes in %.2f s (%.1fx the plain search's time in all)%n", fig.rootSearchNodes,
+                    fig.rootSearchSeconds, nodes - fig.rootSearchNodes, solveSecs - fig.rootSearchSeconds,
+                    secs / Math.max(fig.rootSearchSeconds, 1e-9));
         o.printf(Locale.ROOT, "temp disk     peak %d bytes (finished layers and needs in %s); %d sorted runs of needs spilled;"
                         + " %d layers' cut-child counts read from a file (the largest %d bytes)%n",
-                store.peakDiskBytes(), state != null ? state : (tmp != null ? tmp : dir), ex.runsSpilled(), ex.cutCountsInFile(),
-                ex.cutCountsFilePeakBytes());
+                store.peakDiskBytes(), state != null ? state : (tmp != null ? tmp : dir), fig.runsSpilled, fig.cutCountsInFile,
+                fig.cutCountsFilePeakBytes);
         if (censusJson != null) {
             StringBuilder sb = new StringBuilder();
             sb.append("{\"game\":\"").append(game.name()).append("\",\"mode\":\"")

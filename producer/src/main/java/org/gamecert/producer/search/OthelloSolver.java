@@ -37,10 +37,29 @@ public final class OthelloSolver implements Solver {
     /** The four board quadrants: in the last empties, moves in a quadrant with an odd number of empties go first (parity). */
     private final long q0, q1, q2, q3;
     private long nodes;
+    private final ProofLog log;
+    private final boolean logging;
+    /** Logging: the record that proves what the last pvs call returned ({@link ProofLog#NONE}: none needed). */
+    private long proof = ProofLog.NONE;
+    /** Logging: the records of the root's last tests that failed high and low ({@link #value}). */
+    private long proofHigh = ProofLog.NONE, proofLow = ProofLog.NONE;
+    private final long[][] childWords = new long[MAX_PLY][64];
+    private final long[] oneChild = new long[1];
     private final long[][] keyBuf = new long[MAX_PLY][64];
     private final long[][] childMover = new long[MAX_PLY][64], childOpp = new long[MAX_PLY][64];
 
     public OthelloSolver(Othello g, TranspositionTable tt) {
+        this(g, tt, null);
+    }
+
+    /**
+     * A solver that keeps its proof in {@code log} when it is not null ({@link ProofLog}): every
+     * node from {@code TT_MIN} empties appends its record, the table keeps with each bound the
+     * record that proved it, and no stability cutoff is taken there (it proves a bound that no
+     * move's record supports). Its table must be its own.
+     */
+    public OthelloSolver(Othello g, TranspositionTable tt, ProofLog log) {
+        this.log = log; this.logging = log != null;
         this.g = g; this.tt = tt; this.cells = g.cells;
         this.board = g.board;
         this.eight = g.n == 8;
@@ -138,7 +157,8 @@ public final class OthelloSolver implements Solver {
      */
     public int value(long m, long o) {
         int lo = -cells, hi = cells, b = 0;
-        long d = tt.probe(m, o);
+        // Logging: the table is the solver's own and starts empty, and each test's proof is kept.
+        long d = logging ? 0 : tt.probe(m, o);
         if (d != 0) {
             lo = Math.max(lo, TranspositionTable.lo(d));
             hi = Math.min(hi, TranspositionTable.hi(d));
@@ -146,10 +166,16 @@ public final class OthelloSolver implements Solver {
         }
         while (lo < hi) {
             int r = pvs(m, o, b - 1, b, 0);
-            if (r >= b) { lo = r; b = lo + 1; } else { hi = r; b = hi; }
+            if (r >= b) { lo = r; b = lo + 1; proofHigh = proof; } else { hi = r; b = hi; proofLow = proof; }
         }
         return lo;
     }
+
+    /** Logging: the record proving the last {@link #value}'s "V ≥ value" (its last test that failed high). */
+    public long proofOfLower() { return proofHigh; }
+
+    /** Logging: the record proving "V ≤ value" (its last test that failed low). */
+    public long proofOfUpper() { return proofLow; }
 
     @Override public int search(long m, long o, int alpha, int beta) {
         return pvs(m, o, alpha, beta, 0);
@@ -210,6 +236,7 @@ public final class OthelloSolver implements Solver {
     private static final int MAX_REFUTED_RANK = 40;
 
     private int pvs(long m, long o, int alpha, int beta, int ply) {
+        if (logging) proof = ProofLog.NONE; // what needs no record: few empties, a stability cutoff, the game over
         int empties = cells - Long.bitCount(m | o);
         if (empties <= SMALL) {
             long empty = board & ~(m | o);
@@ -218,7 +245,7 @@ public final class OthelloSolver implements Solver {
             return smallExact(m, o, alpha, beta, empty, empties);
         }
         nodes++;
-        if (stability && alpha >= STAB_PVS && cells - 2 * Long.bitCount(o) <= alpha) {
+        if (stability && alpha >= STAB_PVS && cells - 2 * Long.bitCount(o) <= alpha && !(logging && empties >= TT_MIN)) {
             // stability cutoff: the opponent keeps its stable discs, so V <= cells - 2 * stable
             int ub = cells - 2 * Long.bitCount(Stability.stable(o, m));
             if (ub <= alpha) return ub;
@@ -231,11 +258,11 @@ public final class OthelloSolver implements Solver {
 
         int ttMove = TranspositionTable.NO_MOVE;
         boolean useTT = empties >= TT_MIN;
-        long d = useTT ? tt.probe(m, o) : 0;
+        long d = useTT ? (logging ? tt.probeProof(m, o) : tt.probe(m, o)) : 0;
         if (d != 0) {
             int lo = TranspositionTable.lo(d), hi = TranspositionTable.hi(d);
-            if (lo >= beta) return lo;
-            if (hi <= alpha) return hi;
+            if (lo >= beta) { if (logging) proof = tt.lowerProof(); return lo; }
+            if (hi <= alpha) { if (logging) proof = tt.upperProof(); return hi; }
             if (lo == hi) return lo;
             if (lo > alpha) alpha = lo;
             if (hi < beta) beta = hi;
@@ -249,11 +276,15 @@ public final class OthelloSolver implements Solver {
         final boolean recordingHigh = empties >= TT_MIN && beta == alpha + 1;
         final long allMoves = mv;
         long record = 0, refuted = 0;
+        long[] words = logging ? childWords[ply] : null;
+        int nWords = 0;
+        long cutWord = 0;
         if (ttMove != TranspositionTable.NO_MOVE && (mv >>> ttMove & 1) != 0) {
             // the table's move first, before the others are generated and ordered: it often cuts
             long f = fl(m, o, ttMove);
             if (recording) lastCut = -1;
             best = -pvs(o & ~f, m | f | (1L << ttMove), -beta, -a, ply + 1);
+            if (logging) cutWord = words[nWords++] = ProofLog.childWord(proof, ttMove);
             if (recording) record |= (long) (lastCut + 1) << (7 * Long.bitCount(allMoves & ((1L << ttMove) - 1)));
             if (recordingHigh && best < beta) refuted |= refutedBit(allMoves, ttMove);
             bestMove = ttMove;
@@ -271,9 +302,15 @@ public final class OthelloSolver implements Solver {
                 long m2 = m | f | bit, o2 = o & ~f;
                 if (empties >= ETC_MIN) {
                     // enhanced transposition cutoff: a child the table already refutes
-                    long cd = tt.probe(o2, m2);
+                    long cd = logging ? tt.probeProof(o2, m2) : tt.probe(o2, m2);
                     if (cd != 0 && -TranspositionTable.hi(cd) >= beta) {
                         int v = -TranspositionTable.hi(cd);
+                        if (logging) { // the cut child's proof is the record of its table bound
+                            oneChild[0] = ProofLog.childWord(tt.upperProof(), sq);
+                            proof = log.append(m, o, ProofLog.HIGH, v, sq, empties, oneChild, 1, 0);
+                            tt.storeProof(m, o, Math.min(v, cells), cells, sq, empties, proof, ProofLog.NONE);
+                            return v;
+                        }
                         tt.store(m, o, Math.min(v, cells), cells, sq, empties);
                         return v;
                     }
@@ -299,8 +336,10 @@ public final class OthelloSolver implements Solver {
                 }
                 if (recording) record |= (long) (lastCut + 1) << (7 * Long.bitCount(allMoves & ((1L << sq) - 1)));
                 if (recordingHigh && v < beta) refuted |= refutedBit(allMoves, sq);
+                if (logging) words[nWords++] = ProofLog.childWord(proof, sq);
                 if (v > best || bestMove == NO_MOVE_YET) {
                     best = v; bestMove = sq;
+                    if (logging) cutWord = words[nWords - 1];
                     if (v > a) { a = v; if (a >= beta) break; }
                 }
             }
@@ -314,6 +353,19 @@ public final class OthelloSolver implements Solver {
                 record = (long) (beta + 128) << 56 | (long) bestMove << 41 | refuted
                         | (empties == TT_MIN ? HIGH_AT_TT_MIN : 0);
             else record = 0;
+            if (logging) {
+                // Null windows only (value's tests), so the node failed high or low.
+                if (best >= beta) {
+                    oneChild[0] = cutWord;
+                    proof = log.append(m, o, ProofLog.HIGH, best, bestMove, empties, oneChild, 1, 0);
+                } else {
+                    // at TT_MIN empties the children's own cuts, which have no records (see recordAlpha)
+                    proof = log.append(m, o, ProofLog.LOW, best, 0, empties, words, nWords, empties == TT_MIN ? record : 0);
+                }
+                tt.storeProof(m, o, Math.max(lo, -cells), Math.min(hi, cells), bestMove, empties,
+                        best >= beta ? proof : ProofLog.NONE, best <= alpha ? proof : ProofLog.NONE);
+                return best;
+            }
             tt.store(m, o, Math.max(lo, -cells), Math.min(hi, cells), bestMove, empties, record);
         }
         return best;

@@ -112,6 +112,58 @@ public final class TranspositionTable {
         return held;
     }
 
+    /** No proof handle in a slot's proof word (see {@link #probeProof}). */
+    public static final long NO_HANDLE = 0xFFFF_FFFFL;
+    /** The proof word of the slot the last {@link #probeProof} found: one search's, never shared. */
+    private long lastProofWord;
+
+    /**
+     * For a search that keeps its proof ({@link ProofLog}): the data word of (m, o), or 0, and its
+     * slot's record word, which then holds the handles of the records that proved the bounds: the
+     * lower bound's in the low 32 bits, the upper bound's in the high 32 ({@link #NO_HANDLE}: none).
+     */
+    public long probeProof(long m, long o) {
+        int b = bucket(m, o);
+        long[] s = slots;
+        for (int i = b; i < b + 6; i += 3) {
+            long d = s[i + 2], r = s[recordIndex(b, i)];
+            if (d != 0 && (s[i] ^ d ^ r) == m && (s[i + 1] ^ d) == o) { lastProofWord = r; return d; }
+        }
+        return 0;
+    }
+
+    /** The handle of the record that proved the lower bound of the last {@link #probeProof}'s position. */
+    public long lowerProof() { return handle(lastProofWord & NO_HANDLE); }
+
+    /** The handle of the record that proved its upper bound. */
+    public long upperProof() { return handle(lastProofWord >>> 32); }
+
+    private static long handle(long h) { return h == NO_HANDLE ? ProofLog.NONE : h; }
+
+    /**
+     * {@link #store} for a search that keeps its proof: each bound kept goes with the handle of
+     * the record that proved it ({@link #NO_HANDLE} with no bound).
+     */
+    public void storeProof(long m, long o, int lo, int hi, int move, int empties, long loHandle, long hiHandle) {
+        int b = bucket(m, o);
+        long[] s = slots;
+        for (int i = b; i < b + 6; i += 3) {
+            long d = s[i + 2], r = s[recordIndex(b, i)];
+            if (d != 0 && (s[i] ^ d ^ r) == m && (s[i + 1] ^ d) == o) {
+                if (lo(d) > lo) { lo = lo(d); loHandle = handle(r & NO_HANDLE); }
+                if (hi(d) < hi) { hi = hi(d); hiHandle = handle(r >>> 32); }
+                break;
+            }
+        }
+        store(m, o, lo, hi, move, empties, word(loHandle) | word(hiHandle) << 32);
+    }
+
+    private static long word(long handle) {
+        if (handle == ProofLog.NONE) return NO_HANDLE;
+        if (handle >= NO_HANDLE) throw new IllegalStateException("a proof handle beyond 32 bits");
+        return handle;
+    }
+
     /** Records the proven bounds lo ≤ V ≤ hi, intersected with what the slot already knows. */
     public void store(long m, long o, int lo, int hi, int move, int empties) {
         store(m, o, lo, hi, move, empties, 0);
