@@ -89,7 +89,8 @@ public final class SearchProof {
         if (v < game.uMax) cur.upper(i, v, solver.proofOfUpper());
         for (int d = s.rootLayer; cur.size > 0; d++) {
             long l0 = System.nanoTime(), n0 = leafNodes;
-            Needs next = new Needs(Math.max(16, cur.size * 2));
+            // the next layer is up to three times this one (FFO #45: 2.8 M positions at 8 empties, 7.8 M at 7): no regrowth
+            Needs next = new Needs((int) Math.min(1 << 27, Math.max(16L, 3L * cur.size)));
             LayerEntries e = layer(d, cur, next);
             s.aux[d - s.rootLayer] = e.count;
             s.entries += e.count;
@@ -229,18 +230,22 @@ public final class SearchProof {
     /**
      * One layer's needs by canonical position: the strongest lower bound with its reference (a
      * record, or at 7 empties a cut square) and the strongest upper bound with its record. Open
-     * addressing, a slot's five longs side by side (an insert touches one or two cache lines);
-     * the first of equal bounds stays (the layer is processed in key order).
+     * addressing, a slot's four longs in one aligned half cache line (an insert is one miss); the
+     * first of equal bounds stays (the layer is processed in key order).
      */
     static final class Needs {
         static final int NO_LOWER = Integer.MIN_VALUE, NO_UPPER = Integer.MAX_VALUE;
-        private static final int W = 5; // mover, opponent, bounds (lower << 32 | upper), lower's ref, upper's ref
+        /** Per slot: mover, opponent, bounds (lower + 128 in bits 8-15, upper + 128 in bits 0-7, 0: none), refs (lower's low 32 bits, upper's high 32). */
+        private static final int W = 4;
+        /** Slots start 2 longs in: with the array's 16-byte header, each slot lies in one 64-byte line. */
+        private static final int FIRST = 2;
+        private static final long NO_REF = 0xFFFF_FFFFL;
         long[] s;
         int size, mask;
 
         Needs(int capacity) {
             int c = Integer.highestOneBit(Math.max(16, capacity - 1)) * 2;
-            s = new long[c * W];
+            s = new long[FIRST + c * W];
             mask = c - 1;
         }
 
@@ -250,47 +255,52 @@ public final class SearchProof {
             long h = km * 0x9E3779B97F4A7C15L ^ Long.rotateLeft(ko * 0xC2B2AE3D27D4EB4FL, 29);
             int i = (int) (h ^ h >>> 32) & mask;
             long[] t = s;
-            while ((t[i * W] | t[i * W + 1]) != 0) { // no position has no disc: (0, 0) is an empty slot
-                if (t[i * W] == km && t[i * W + 1] == ko) return i * W;
+            while ((t[FIRST + i * W] | t[FIRST + i * W + 1]) != 0) { // no position has no disc: (0, 0) is an empty slot
+                if (t[FIRST + i * W] == km && t[FIRST + i * W + 1] == ko) return FIRST + i * W;
                 i = (i + 1) & mask;
             }
-            int b = i * W;
+            int b = FIRST + i * W;
             t[b] = km; t[b + 1] = ko;
-            t[b + 2] = (long) NO_LOWER << 32 | (NO_UPPER & 0xFFFF_FFFFL);
-            t[b + 3] = -1; t[b + 4] = -1;
+            t[b + 2] = 0;
+            t[b + 3] = NO_REF | NO_REF << 32;
             size++;
             return b;
         }
 
-        int lower(int b) { return (int) (s[b + 2] >> 32); }
-        int upper(int b) { return (int) s[b + 2]; }
-        long lowerRef(int b) { return s[b + 3]; }
-        long upperRef(int b) { return s[b + 4]; }
+        int lower(int b) { int x = (int) (s[b + 2] >>> 8 & 0xFF); return x == 0 ? NO_LOWER : x - 128; }
+        int upper(int b) { int x = (int) (s[b + 2] & 0xFF); return x == 0 ? NO_UPPER : x - 128; }
+        long lowerRef(int b) { long r = s[b + 3] & NO_REF; return r == NO_REF ? -1 : r; }
+        long upperRef(int b) { long r = s[b + 3] >>> 32; return r == NO_REF ? -1 : r; }
 
+        /** ref: a record's handle (below 2^32), a cut square, -1 or {@link ProofLog#NONE}. */
         void lower(int b, int v, long ref) {
             int l = lower(b);
-            if (v > l || (v == l && s[b + 3] < 0 && ref >= 0)) {
-                s[b + 2] = (long) v << 32 | (s[b + 2] & 0xFFFF_FFFFL);
-                s[b + 3] = ref;
+            if (v > l || (v == l && lowerRef(b) < 0 && ref >= 0)) {
+                s[b + 2] = (s[b + 2] & ~0xFF00L) | (long) (v + 128) << 8;
+                s[b + 3] = (s[b + 3] & ~NO_REF) | ref(ref);
             }
         }
 
         void upper(int b, int v, long ref) {
             if (v < upper(b)) {
-                s[b + 2] = (s[b + 2] & 0xFFFF_FFFF_0000_0000L) | (v & 0xFFFF_FFFFL);
-                s[b + 4] = ref;
+                s[b + 2] = (s[b + 2] & ~0xFFL) | (v + 128);
+                s[b + 3] = (s[b + 3] & NO_REF) | ref(ref) << 32;
             }
         }
 
+        /** A reference in 32 bits: none (-1, or a child without a record) is NO_REF. */
+        private static long ref(long ref) { return ref < 0 || ref >= NO_REF ? NO_REF : ref; }
+
         private void grow() {
             long[] old = s;
-            s = new long[old.length * 2];
+            s = new long[FIRST + (old.length - FIRST) * 2];
             mask = (mask + 1) * 2 - 1;
             size = 0;
-            for (int b = 0; b < old.length; b += W) {
+            for (int b = FIRST; b < old.length; b += W) {
                 if ((old[b] | old[b + 1]) == 0) continue;
                 int nb = slot(old[b], old[b + 1]);
-                System.arraycopy(old, b + 2, s, nb + 2, 3);
+                s[nb + 2] = old[b + 2];
+                s[nb + 3] = old[b + 3];
             }
         }
 
@@ -300,7 +310,7 @@ public final class SearchProof {
             // signed order of x ^ MIN is the unsigned order of x
             long[] occ = new long[size], mov = new long[size];
             int n = 0;
-            for (int b = 0; b < s.length; b += W) {
+            for (int b = FIRST; b < s.length; b += W) {
                 long m = s[b], o = s[b + 1];
                 if ((m | o) != 0) { idx[n] = b; occ[n] = (m | o) ^ Long.MIN_VALUE; mov[n] = m ^ Long.MIN_VALUE; n++; }
             }

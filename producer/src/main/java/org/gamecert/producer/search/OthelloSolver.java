@@ -165,7 +165,7 @@ public final class OthelloSolver implements Solver {
             b = Math.max(lo + 1, Math.min(hi, 0));
         }
         while (lo < hi) {
-            int r = pvs(m, o, b - 1, b, 0);
+            int r = logging ? pvsLogged(m, o, b - 1, b, 0) : pvs(m, o, b - 1, b, 0);
             if (r >= b) { lo = r; b = lo + 1; proofHigh = proof; } else { hi = r; b = hi; proofLow = proof; }
         }
         return lo;
@@ -236,7 +236,6 @@ public final class OthelloSolver implements Solver {
     private static final int MAX_REFUTED_RANK = 40;
 
     private int pvs(long m, long o, int alpha, int beta, int ply) {
-        if (logging) proof = ProofLog.NONE; // what needs no record: few empties, a stability cutoff, the game over
         int empties = cells - Long.bitCount(m | o);
         if (empties <= SMALL) {
             long empty = board & ~(m | o);
@@ -245,7 +244,7 @@ public final class OthelloSolver implements Solver {
             return smallExact(m, o, alpha, beta, empty, empties);
         }
         nodes++;
-        if (stability && alpha >= STAB_PVS && cells - 2 * Long.bitCount(o) <= alpha && !(logging && empties >= TT_MIN)) {
+        if (stability && alpha >= STAB_PVS && cells - 2 * Long.bitCount(o) <= alpha) {
             // stability cutoff: the opponent keeps its stable discs, so V <= cells - 2 * stable
             int ub = cells - 2 * Long.bitCount(Stability.stable(o, m));
             if (ub <= alpha) return ub;
@@ -258,11 +257,11 @@ public final class OthelloSolver implements Solver {
 
         int ttMove = TranspositionTable.NO_MOVE;
         boolean useTT = empties >= TT_MIN;
-        long d = useTT ? (logging ? tt.probeProof(m, o) : tt.probe(m, o)) : 0;
+        long d = useTT ? tt.probe(m, o) : 0;
         if (d != 0) {
             int lo = TranspositionTable.lo(d), hi = TranspositionTable.hi(d);
-            if (lo >= beta) { if (logging) proof = tt.lowerProof(); return lo; }
-            if (hi <= alpha) { if (logging) proof = tt.upperProof(); return hi; }
+            if (lo >= beta) return lo;
+            if (hi <= alpha) return hi;
             if (lo == hi) return lo;
             if (lo > alpha) alpha = lo;
             if (hi < beta) beta = hi;
@@ -276,15 +275,11 @@ public final class OthelloSolver implements Solver {
         final boolean recordingHigh = empties >= TT_MIN && beta == alpha + 1;
         final long allMoves = mv;
         long record = 0, refuted = 0;
-        long[] words = logging ? childWords[ply] : null;
-        int nWords = 0;
-        long cutWord = 0;
         if (ttMove != TranspositionTable.NO_MOVE && (mv >>> ttMove & 1) != 0) {
             // the table's move first, before the others are generated and ordered: it often cuts
             long f = fl(m, o, ttMove);
             if (recording) lastCut = -1;
             best = -pvs(o & ~f, m | f | (1L << ttMove), -beta, -a, ply + 1);
-            if (logging) cutWord = words[nWords++] = ProofLog.childWord(proof, ttMove);
             if (recording) record |= (long) (lastCut + 1) << (7 * Long.bitCount(allMoves & ((1L << ttMove) - 1)));
             if (recordingHigh && best < beta) refuted |= refutedBit(allMoves, ttMove);
             bestMove = ttMove;
@@ -302,15 +297,9 @@ public final class OthelloSolver implements Solver {
                 long m2 = m | f | bit, o2 = o & ~f;
                 if (empties >= ETC_MIN) {
                     // enhanced transposition cutoff: a child the table already refutes
-                    long cd = logging ? tt.probeProof(o2, m2) : tt.probe(o2, m2);
+                    long cd = tt.probe(o2, m2);
                     if (cd != 0 && -TranspositionTable.hi(cd) >= beta) {
                         int v = -TranspositionTable.hi(cd);
-                        if (logging) { // the cut child's proof is the record of its table bound
-                            oneChild[0] = ProofLog.childWord(tt.upperProof(), sq);
-                            proof = log.append(m, o, ProofLog.HIGH, v, sq, empties, oneChild, 1, 0);
-                            tt.storeProof(m, o, Math.min(v, cells), cells, sq, empties, proof, ProofLog.NONE);
-                            return v;
-                        }
                         tt.store(m, o, Math.min(v, cells), cells, sq, empties);
                         return v;
                     }
@@ -336,10 +325,8 @@ public final class OthelloSolver implements Solver {
                 }
                 if (recording) record |= (long) (lastCut + 1) << (7 * Long.bitCount(allMoves & ((1L << sq) - 1)));
                 if (recordingHigh && v < beta) refuted |= refutedBit(allMoves, sq);
-                if (logging) words[nWords++] = ProofLog.childWord(proof, sq);
                 if (v > best || bestMove == NO_MOVE_YET) {
                     best = v; bestMove = sq;
-                    if (logging) cutWord = words[nWords - 1];
                     if (v > a) { a = v; if (a >= beta) break; }
                 }
             }
@@ -353,20 +340,142 @@ public final class OthelloSolver implements Solver {
                 record = (long) (beta + 128) << 56 | (long) bestMove << 41 | refuted
                         | (empties == TT_MIN ? HIGH_AT_TT_MIN : 0);
             else record = 0;
-            if (logging) {
-                // Null windows only (value's tests), so the node failed high or low.
-                if (best >= beta) {
-                    oneChild[0] = cutWord;
-                    proof = log.append(m, o, ProofLog.HIGH, best, bestMove, empties, oneChild, 1, 0);
-                } else {
-                    // at TT_MIN empties the children's own cuts, which have no records (see recordAlpha)
-                    proof = log.append(m, o, ProofLog.LOW, best, 0, empties, words, nWords, empties == TT_MIN ? record : 0);
-                }
-                tt.storeProof(m, o, Math.max(lo, -cells), Math.min(hi, cells), bestMove, empties,
-                        best >= beta ? proof : ProofLog.NONE, best <= alpha ? proof : ProofLog.NONE);
-                return best;
-            }
             tt.store(m, o, Math.max(lo, -cells), Math.min(hi, cells), bestMove, empties, record);
+        }
+        return best;
+    }
+
+    /**
+     * {@link #pvs} for a solver that keeps its proof ({@link ProofLog}): the same search (null
+     * windows only, {@link #value}'s tests) that appends a record for every node from {@code TT_MIN}
+     * empties and leaves in {@link #proof} the record that proves what it returns. A copy, so that
+     * the plain search's hot path carries no logging branch (measured: 6 % slower with them).
+     */
+    private int pvsLogged(long m, long o, int alpha, int beta, int ply) {
+        proof = ProofLog.NONE; // what needs no record: few empties, a stability cutoff below TT_MIN, the game over
+        int empties = cells - Long.bitCount(m | o);
+        if (empties <= SMALL) {
+            long empty = board & ~(m | o);
+            if (empties > 4) return shallow(m, o, alpha, beta, parity(empty), empties);
+            if (empties == 4) return solve4(m, o, alpha, beta, parity(empty));
+            return smallExact(m, o, alpha, beta, empty, empties);
+        }
+        nodes++;
+        if (stability && alpha >= STAB_PVS && cells - 2 * Long.bitCount(o) <= alpha && empties < TT_MIN) {
+            // stability cutoff: the opponent keeps its stable discs, so V <= cells - 2 * stable
+            int ub = cells - 2 * Long.bitCount(Stability.stable(o, m));
+            if (ub <= alpha) return ub;
+        }
+        long mv = moves(m, o);
+        if (mv == 0) {
+            if (moves(o, m) == 0) return utility(m, o);
+            return -pvsLogged(o, m, -beta, -alpha, ply + 1);
+        }
+
+        int ttMove = TranspositionTable.NO_MOVE;
+        boolean useTT = empties >= TT_MIN;
+        long d = useTT ? tt.probeProof(m, o) : 0;
+        if (d != 0) {
+            int lo = TranspositionTable.lo(d), hi = TranspositionTable.hi(d);
+            if (lo >= beta) { proof = tt.lowerProof(); return lo; }
+            if (hi <= alpha) { proof = tt.upperProof(); return hi; }
+            if (lo == hi) return lo;
+            if (lo > alpha) alpha = lo;
+            if (hi < beta) beta = hi;
+            ttMove = TranspositionTable.move(d);
+        }
+        int best = -1000, bestMove = NO_MOVE_YET, a = alpha;
+        // At TT_MIN empties in a null window: the children's cuts, for the record (see recordAlpha).
+        final boolean recording = empties == TT_MIN && beta == alpha + 1;
+        // From TT_MIN empties in a null window: the moves that stayed below beta (for a
+        // fail-high record).
+        final boolean recordingHigh = empties >= TT_MIN && beta == alpha + 1;
+        final long allMoves = mv;
+        long record = 0, refuted = 0;
+        long[] words = childWords[ply];
+        int nWords = 0;
+        long cutWord = 0;
+        if (ttMove != TranspositionTable.NO_MOVE && (mv >>> ttMove & 1) != 0) {
+            // the table's move first, before the others are generated and ordered: it often cuts
+            long f = fl(m, o, ttMove);
+            if (recording) lastCut = -1;
+            best = -pvsLogged(o & ~f, m | f | (1L << ttMove), -beta, -a, ply + 1);
+            cutWord = words[nWords++] = ProofLog.childWord(proof, ttMove);
+            if (recording) record |= (long) (lastCut + 1) << (7 * Long.bitCount(allMoves & ((1L << ttMove) - 1)));
+            if (recordingHigh && best < beta) refuted |= refutedBit(allMoves, ttMove);
+            bestMove = ttMove;
+            if (best > a) a = best;
+            mv &= ~(1L << ttMove);
+        }
+        if (best < beta && mv != 0) {
+            // the others: fewest opponent replies first, then the quiet-move and square terms
+            long[] keys = keyBuf[ply], cms = childMover[ply], cos = childOpp[ply];
+            int k = 0;
+            for (long x = mv; x != 0; x &= x - 1) {
+                int sq = Long.numberOfTrailingZeros(x);
+                long bit = 1L << sq;
+                long f = fl(m, o, sq);
+                long m2 = m | f | bit, o2 = o & ~f;
+                if (empties >= ETC_MIN) {
+                    // enhanced transposition cutoff: a child the table already refutes
+                    long cd = tt.probeProof(o2, m2);
+                    if (cd != 0 && -TranspositionTable.hi(cd) >= beta) {
+                        int v = -TranspositionTable.hi(cd);
+                        // the cut child's proof is the record of its table bound
+                        oneChild[0] = ProofLog.childWord(tt.upperProof(), sq);
+                        proof = log.append(m, o, ProofLog.HIGH, v, sq, empties, oneChild, 1, 0);
+                        tt.storeProof(m, o, Math.min(v, cells), cells, sq, empties, proof, ProofLog.NONE);
+                        return v;
+                    }
+                }
+                int s = moveScore(m2, o2, sq);
+                // sort key: the score, then the lower square first on ties; the child kept at index sq
+                keys[k++] = (long) s << 8 | (63 - sq);
+                cms[sq] = m2; cos[sq] = o2;
+            }
+            for (int i = 0; i < k; i++) {
+                // selection of the best remaining move, lazily: a cut usually comes early
+                int bi = i;
+                for (int j = i + 1; j < k; j++) if (keys[j] > keys[bi]) bi = j;
+                long key = keys[bi]; keys[bi] = keys[i]; keys[i] = key;
+                int sq = 63 - (int) (key & 0xFF);
+                long m2 = cms[sq], o2 = cos[sq];
+                int v;
+                if (recording) lastCut = -1;
+                if (bestMove == NO_MOVE_YET) v = -pvsLogged(o2, m2, -beta, -a, ply + 1);
+                else {
+                    v = -pvsLogged(o2, m2, -a - 1, -a, ply + 1);
+                    if (v > a && v < beta) v = -pvsLogged(o2, m2, -beta, -a, ply + 1);
+                }
+                if (recording) record |= (long) (lastCut + 1) << (7 * Long.bitCount(allMoves & ((1L << sq) - 1)));
+                if (recordingHigh && v < beta) refuted |= refutedBit(allMoves, sq);
+                words[nWords++] = ProofLog.childWord(proof, sq);
+                if (v > best || bestMove == NO_MOVE_YET) {
+                    best = v; bestMove = sq;
+                    cutWord = words[nWords - 1];
+                    if (v > a) { a = v; if (a >= beta) break; }
+                }
+            }
+        }
+        if (empties == TT_MIN - 1) lastCut = best >= beta ? bestMove : -1;
+        int lo = best >= beta ? best : best > alpha ? best : -1000;
+        int hi = best <= alpha ? best : best < beta ? best : 1000;
+        if (useTT) {
+            if (recording && best <= alpha) record |= (long) (alpha + 128) << 56;
+            else if (recordingHigh && best >= beta)
+                record = (long) (beta + 128) << 56 | (long) bestMove << 41 | refuted
+                        | (empties == TT_MIN ? HIGH_AT_TT_MIN : 0);
+            else record = 0;
+            // Null windows only (value's tests), so the node failed high or low.
+            if (best >= beta) {
+                oneChild[0] = cutWord;
+                proof = log.append(m, o, ProofLog.HIGH, best, bestMove, empties, oneChild, 1, 0);
+            } else {
+                // at TT_MIN empties the children's own cuts, which have no records (see recordAlpha)
+                proof = log.append(m, o, ProofLog.LOW, best, 0, empties, words, nWords, empties == TT_MIN ? record : 0);
+            }
+            tt.storeProof(m, o, Math.max(lo, -cells), Math.min(hi, cells), bestMove, empties,
+                    best >= beta ? proof : ProofLog.NONE, best <= alpha ? proof : ProofLog.NONE);
         }
         return best;
     }
