@@ -54,6 +54,23 @@ class SearchProofCertificatesTest {
         assertEquals(6, r.header.leafEmpties);
     }
 
+    /** The proof log has no budget: outgrowing the heap is a clear error (exit 1), not a stack trace, and leaves no file. */
+    @Test
+    void aLogBeyondTheHeapIsAClearError(@TempDir Path dir) throws Exception {
+        String line = Files.readAllLines(FFO).get(1); // FFO #41: a 44 MB log beside the 256 MiB table
+        Path out = dir.resolve("x.gsc"), log = dir.resolve("log.txt");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx300m",
+                "-cp", System.getProperty("java.class.path"), ProduceMain.class.getName(), "solve", "--game", "othello:8x8",
+                "--board", line.substring(0, line.indexOf(';') + 1), "--mode", "weak", "--leaf-empties", "6", "--proof", "search",
+                "-q", "--out", out.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        assertTrue(p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES));
+        String text = Files.readString(log);
+        assertEquals(1, p.exitValue(), text);
+        assertTrue(text.contains("proof log outgrew this JVM's heap"), text);
+        assertFalse(text.contains("Exception") || text.contains("\tat "), text);
+        assertFalse(Files.exists(out));
+    }
+
     @Test
     void refusedWhereItDoesNotApply(@TempDir Path dir) {
         String out = dir.resolve("x.gsc").toString();

@@ -177,6 +177,10 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         System.arraycopy(rules, 0, determining, headerBytes.length, rules.length);
         String params = CertificateWriter.hex(sha256(determining));
         long heapLeft = Runtime.getRuntime().maxMemory() - ((searchProof ? SearchProof.TABLE_MB : ttMb) << 20);
+        if (heapLeft <= 0 && searchProof)
+            throw new CommandSupport.UserError(String.format(Locale.ROOT, "--proof search needs its %d MiB table and its proof log, "
+                    + "more than this JVM's heap (%d MiB): raise -Xmx (GAMECERT_JAVA_OPTS)", SearchProof.TABLE_MB,
+                    Runtime.getRuntime().maxMemory() >> 20));
         if (heapLeft <= 0)
             throw new CommandSupport.UserError(String.format(Locale.ROOT, "--tt-mb %d is more than this JVM's heap (%d MiB): lower it "
                     + "or raise -Xmx (GAMECERT_JAVA_OPTS)", ttMb, Runtime.getRuntime().maxMemory() >> 20));
@@ -229,6 +233,11 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             Extractor.State res;
             try {
                 res = sp.run(root[0], root[1], store);
+            } catch (OutOfMemoryError e) {
+                // the proof log grows with the search (FFO #49: 1.4 GB) and no budget bounds it
+                throw new CommandSupport.UserError(String.format(Locale.ROOT, "--proof search: the search's proof log outgrew this "
+                        + "JVM's heap (%d MiB): raise -Xmx (GAMECERT_JAVA_OPTS), or use --proof canonical, whose memory "
+                        + "--max-memory bounds", Runtime.getRuntime().maxMemory() >> 20), CommandSupport.EXIT_FAILURE);
             } catch (IOException e) {
                 throw new CommandSupport.UserError("cannot keep the solve's layers in " + work + ": " + e.getMessage()
                         + (Files.exists(work) ? "" : " (the directory is gone)"), CommandSupport.EXIT_FAILURE);
