@@ -130,12 +130,14 @@ public final class BenchProduce {
      * measured by this thread's CPU time (JIT compilation and the collector excluded), table
      * allocation included for both; ratio of the two, and their geometric mean. Both search the
      * position as given, so the production's root search is the plain search's tree (its nodes are
-     * printed too: the same count). The search-speed section warms the search, and one untimed
+     * printed too: the same count; with --proof search nearly the same, its logging search taking
+     * no stability cutoff from 8 empties, in a table of its own). The search-speed section warms the search, and one untimed
      * weak production of the first position the extraction and the writer.
      */
     static void weakOverhead(Game o8, List<String> lines, int first, int last, int ttMb) throws Exception {
         int leaves = leafEmpties > 0 ? leafEmpties : 6;
         System.out.println();
+        if (searchProof) leaves = SearchProof.LEAF_EMPTIES;
         System.out.println("== weak certificate overhead (FFO #" + first + "-#" + last + ", one thread, --leaf-empties " + leaves
                 + ", a fresh " + ttMb + " MB table each" + (searchProof ? "; the certificate: --proof search, its own "
                 + SearchProof.TABLE_MB + " MB table" : "") + "; thread CPU seconds) ==");

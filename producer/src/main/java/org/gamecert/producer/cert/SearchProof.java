@@ -89,7 +89,7 @@ public final class SearchProof {
         if (v < game.uMax) cur.upper(i, v, solver.proofOfUpper());
         for (int d = s.rootLayer; cur.size > 0; d++) {
             long l0 = System.nanoTime(), n0 = leafNodes;
-            // the next layer is up to three times this one (FFO #45: 2.8 M positions at 8 empties, 7.8 M at 7): no regrowth
+            // the next layer is mostly below three times this one (FFO #45: 2.8 M positions at 8 empties, 7.8 M at 7): rarely a regrowth
             Needs next = new Needs((int) Math.min(1 << 27, Math.max(16L, 3L * cur.size)));
             LayerEntries e = layer(d, cur, next);
             s.aux[d - s.rootLayer] = e.count;
@@ -190,7 +190,9 @@ public final class SearchProof {
 
     /**
      * The cut of a 7-empty C entry: the one its parent's record gave (already in this frame), else
-     * the lowest square whose 6-empty child reaches b, by a search of the leaf.
+     * the lowest square whose 6-empty child reaches b, by searching the leaves in square order.
+     * Unknown only after a pass: an 8-empty record that failed high by a move leaving the opponent
+     * no move names no cut for the 7-empty position after the pass.
      */
     private int leafParentCut(long m, long o, int b, int known, Game.Child child) {
         if (known >= 0) return known;

@@ -56,7 +56,8 @@ public final class OthelloSolver implements Solver {
      * A solver that keeps its proof in {@code log} when it is not null ({@link ProofLog}): every
      * node from {@code TT_MIN} empties appends its record, the table keeps with each bound the
      * record that proved it, and no stability cutoff is taken there (it proves a bound that no
-     * move's record supports). Its table must be its own.
+     * move's record supports). Its table must be its own, and it answers one {@link #value} call:
+     * {@link #search} would run the plain search, whose stores overwrite the table's proof handles.
      */
     public OthelloSolver(Othello g, TranspositionTable tt, ProofLog log) {
         this.log = log; this.logging = log != null;

@@ -7,7 +7,8 @@ package org.gamecert.producer.search;
  * <pre>
  *   mover, opponent, header, then n child words, then the leaf-cut word if the header says so
  *   header: kind (1: failed high, V ≥ value; 2: failed low, V ≤ value) | (value + 128) &lt;&lt; 8
- *           | move &lt;&lt; 16 (the cut, when failed high) | empties &lt;&lt; 24 | n &lt;&lt; 32 | leaf-cut word &lt;&lt; 48
+ *           | move &lt;&lt; 16 (the cut, when failed high) | empties &lt;&lt; 24 | n &lt;&lt; 32
+ *           | 1 &lt;&lt; 48 when a leaf-cut word follows the child words
  *   child word: the child's record ({@link #NONE} when it has none: fewer than TT_MIN empties, or
  *               the game over) | move &lt;&lt; 56
  * </pre>
