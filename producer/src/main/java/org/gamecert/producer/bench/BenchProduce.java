@@ -193,7 +193,7 @@ public final class BenchProduce {
             });
             CertificateWriter.Written w = CertificateWriter.write(out,
                     CertificateWriter.header(g, Extractor.Mode.WEAK, SearchProof.LEAF_EMPTIES, p[0], p[1], s.rootValue, "bench"),
-                    layers, s.region, s.aux, s.rootLayer, 1);
+                    layers, s.region, s.aux, s.rootLayer, 1, SearchProof.ZSTD_LEVEL);
             Files.delete(out);
             return new Weak(s.rootValue, sp.searchNodes + sp.leafNodes, sp.searchNodes, w);
         }

@@ -24,7 +24,10 @@ import java.util.List;
 public final class CertificateWriter {
     public static final int MAX_BLOCK_ENTRIES = 1 << 18;
     public static final int MAX_BLOCK_BYTES = 1 << 24;
-    /** Fixed compression level (SPEC §13): part of what makes the bytes reproducible. */
+    /**
+     * Fixed compression level (SPEC §13): part of what makes the bytes reproducible. A search's own
+     * proof ({@link SearchProof#ZSTD_LEVEL}) has a level of its own.
+     */
     public static final int ZSTD_LEVEL = 9;
     static final int MAGIC_HEADER = 0x184D2A50, MAGIC_BLOCK = 0x184D2A51, MAGIC_TRAILER = 0x184D2A52;
 
@@ -175,11 +178,11 @@ public final class CertificateWriter {
         }
     }
 
-    /** Encodes entries [from, to) of a layer: its payload (SPEC §5.2) and the compressed frame. */
-    private static Block encode(LayerEntries e, int from, int to) {
+    /** Encodes entries [from, to) of a layer: its payload (SPEC §5.2) and the frame compressed at {@code level}. */
+    private static Block encode(LayerEntries e, int from, int to, int level) {
         byte[] raw = payload(e, from, to);
         if (raw.length > MAX_BLOCK_BYTES) throw new IllegalStateException("block too large");
-        return new Block(e.layer, to - from, raw, Zstd.compress(raw, ZSTD_LEVEL));
+        return new Block(e.layer, to - from, raw, Zstd.compress(raw, level));
     }
 
     /**
@@ -191,11 +194,12 @@ public final class CertificateWriter {
         private final List<LayerEntries> layers;
         private final java.util.concurrent.ExecutorService pool;
         private final java.util.ArrayDeque<java.util.concurrent.Future<Block>> inFlight = new java.util.ArrayDeque<>();
-        private final int window;
+        private final int window, level;
         private int next, handed;
 
-        Encoder(List<LayerEntries> layersInFileOrder, int threads) {
+        Encoder(List<LayerEntries> layersInFileOrder, int threads, int level) {
             layers = layersInFileOrder;
+            this.level = level;
             for (int li = 0; li < layers.size(); li++) {
                 LayerEntries e = layers.get(li);
                 for (int from = 0; from < e.count; from += MAX_BLOCK_ENTRIES)
@@ -209,11 +213,11 @@ public final class CertificateWriter {
             if (handed == plan.size()) return null;
             if (pool == null) {
                 int[] b = plan.get(handed++);
-                return encode(layers.get(b[0]), b[1], b[2]);
+                return encode(layers.get(b[0]), b[1], b[2], level);
             }
             while (next < plan.size() && inFlight.size() < window) {
                 int[] b = plan.get(next++);
-                inFlight.add(pool.submit(() -> encode(layers.get(b[0]), b[1], b[2])));
+                inFlight.add(pool.submit(() -> encode(layers.get(b[0]), b[1], b[2], level)));
             }
             handed++;
             return await(inFlight.poll());
@@ -228,9 +232,15 @@ public final class CertificateWriter {
      */
     public static Written write(Path out, byte[] header, List<LayerEntries> layersRootFirst, long[] region, long[] aux,
                                 int rootLayer, int threads) throws IOException {
+        return write(out, header, layersRootFirst, region, aux, rootLayer, threads, ZSTD_LEVEL);
+    }
+
+    /** As {@link #write(Path, byte[], List, long[], long[], int, int)}, compressing at {@code level}. */
+    public static Written write(Path out, byte[] header, List<LayerEntries> layersRootFirst, long[] region, long[] aux,
+                                int rootLayer, int threads, int level) throws IOException {
         List<LayerEntries> deepestFirst = new java.util.ArrayList<>(layersRootFirst);
         java.util.Collections.reverse(deepestFirst);
-        try (Encoder blocks = new Encoder(deepestFirst, threads)) {
+        try (Encoder blocks = new Encoder(deepestFirst, threads, level)) {
             return writeBlocks(out, header, blocks, region, aux, rootLayer);
         }
     }
@@ -260,14 +270,20 @@ public final class CertificateWriter {
         private final OutputStream os;
         private final java.util.concurrent.ExecutorService pool;
         private final java.util.ArrayDeque<java.util.concurrent.Future<Block>> inFlight = new java.util.ArrayDeque<>();
-        private final int window;
+        private final int window, level;
         private LayerEntries buffer;
         private int buffered;
         private long entries, blocks;
         private boolean finished;
 
         public LayerFileWriter(Path file, int layer, int threads) throws IOException {
+            this(file, layer, threads, ZSTD_LEVEL);
+        }
+
+        /** As above, compressing at {@code level}. */
+        public LayerFileWriter(Path file, int layer, int threads, int level) throws IOException {
             this.file = file;
+            this.level = level;
             this.layer = layer;
             this.tmp = file.resolveSibling(file.getFileName() + ".tmp");
             ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.CREATE,
@@ -295,8 +311,8 @@ public final class CertificateWriter {
             buffer = null;
             buffered = 0;
             entries += n;
-            if (pool == null) { write(encode(full, 0, n)); return; }
-            inFlight.add(pool.submit(() -> encode(full, 0, n)));
+            if (pool == null) { write(encode(full, 0, n, level)); return; }
+            inFlight.add(pool.submit(() -> encode(full, 0, n, level)));
             while (inFlight.size() >= window) write(take());
         }
 

@@ -33,6 +33,8 @@ public final class LayerStore implements Extractor.Store {
     private final String params;
     private final boolean checkpoints;
     private final int threads;
+    /** The zstd level of the layer files (SPEC §13: fixed for the kind of proof). */
+    private int zstdLevel = CertificateWriter.ZSTD_LEVEL;
     private final List<CertificateWriter.LayerFile> layers = new ArrayList<>();
     private long peakDiskBytes, needsBytes;
     /** Runs between writing a layer's needs file and its checkpoint: tests kill the run there. */
@@ -49,6 +51,12 @@ public final class LayerStore implements Extractor.Store {
         this.threads = threads;
     }
 
+    /** Compresses the layers at {@code level} instead of {@link CertificateWriter#ZSTD_LEVEL}. */
+    public LayerStore zstdLevel(int level) {
+        zstdLevel = level;
+        return this;
+    }
+
     /** The finished layers so far, root layer first. */
     public List<CertificateWriter.LayerFile> layers() { return layers; }
 
@@ -58,7 +66,7 @@ public final class LayerStore implements Extractor.Store {
     private CertificateWriter.LayerFileWriter current;
 
     @Override public void entries(LayerEntries part) throws IOException {
-        if (current == null) current = new CertificateWriter.LayerFileWriter(dir.resolve("layer-" + part.layer + ".blocks"), part.layer, threads);
+        if (current == null) current = new CertificateWriter.LayerFileWriter(dir.resolve("layer-" + part.layer + ".blocks"), part.layer, threads, zstdLevel);
         current.append(part);
     }
 

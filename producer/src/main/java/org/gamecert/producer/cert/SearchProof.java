@@ -33,9 +33,15 @@ import java.util.Locale;
 public final class SearchProof {
     /** The search's table: fixed, so that the certificate does not depend on --tt-mb. */
     public static final int TABLE_MB = 256;
+    /**
+     * The blocks' zstd level: zstd's default, not the extraction's 9. This proof is the fast one;
+     * level 9 took 3.5 s of FFO #48's 12 s beyond its search, level 3 1.5 s, for 4.8 % more bytes.
+     */
+    public static final int ZSTD_LEVEL = 3;
     /** What determines the certificate besides the game, root and mode. */
-    public static final String RULES = "search proof 1: MTD(f) from 0, one thread, a " + TABLE_MB
-            + " MiB table; in each layer the strongest bound of each side with its record; unknown 7-empty cuts: the lowest square that reaches";
+    public static final String RULES = "search proof 2: MTD(f) from 0, one thread, a " + TABLE_MB
+            + " MiB table; in each layer the strongest bound of each side with its record; unknown 7-empty cuts: the lowest square that reaches;"
+            + " zstd level " + ZSTD_LEVEL;
     /** The leaves: positions with at most this many empty cells have no entry (the search's records start at 8). */
     public static final int LEAF_EMPTIES = 6;
 
@@ -83,15 +89,18 @@ public final class SearchProof {
         game.canonical(rootMover, rootOpponent, canon);
         s.rootCanonMover = canon[0];
         s.rootCanonOpponent = canon[1];
-        Needs cur = new Needs(16);
-        int i = cur.slot(canon[0], canon[1]);
-        if (v > game.uMin) cur.lower(i, v, solver.proofOfLower());
-        if (v < game.uMax) cur.upper(i, v, solver.proofOfUpper());
+        Spare spare = new Spare();
+        Needs cur = new Needs(2, spare);
+        if (v > game.uMin) cur.lower(canon[0], canon[1], v, solver.proofOfLower());
+        if (v < game.uMax) cur.upper(canon[0], canon[1], v, solver.proofOfUpper());
+        cur.merge();
         for (int d = s.rootLayer; cur.size > 0; d++) {
             long l0 = System.nanoTime(), n0 = leafNodes;
-            // the next layer is mostly below three times this one (FFO #45: 2.8 M positions at 8 empties, 7.8 M at 7): rarely a regrowth
-            Needs next = new Needs((int) Math.min(1 << 27, Math.max(16L, 3L * cur.size)));
+            // a position pushes about eight needs where it has an upper bound (FFO #45: 22 M needs from 2.8 M positions at 8 empties)
+            Needs next = new Needs(8L * cur.size, spare);
             LayerEntries e = layer(d, cur, next);
+            cur.done();
+            next.merge();
             s.aux[d - s.rootLayer] = e.count;
             s.entries += e.count;
             store.entries(e);
@@ -108,13 +117,13 @@ public final class SearchProof {
 
     /** The entries of one layer's needs, in key order; their children's needs go to {@code next}. */
     private LayerEntries layer(int d, Needs needs, Needs next) {
-        int[] order = needs.sortedSlots();
-        LayerEntries out = new LayerEntries(d, order.length);
+        needs.sort();
+        LayerEntries out = new LayerEntries(d, needs.size);
         int empties = game.cells - d;
         long[] canon = new long[2];
         Game.Child child = new Game.Child();
-        for (int k = 0; k < order.length; k++) {
-            int i = order[k];
+        for (int k = 0; k < needs.size; k++) {
+            int i = 4 * k;
             long m = needs.s[i], o = needs.s[i + 1];
             out.mover[k] = m;
             out.opponent[k] = o;
@@ -217,7 +226,7 @@ public final class SearchProof {
     private void pushAtMost(Needs next, long m, long o, int b, long h, long[] canon) {
         if (game.cells - Long.bitCount(m | o) <= LEAF_EMPTIES || b >= game.uMax) return;
         game.canonical(m, o, canon);
-        next.upper(next.slot(canon[0], canon[1]), b, h);
+        next.upper(canon[0], canon[1], b, h);
     }
 
     /** Needs V(child) ≥ b, proved by record h, or at 7 empties by the cut {@code cut} in (m, o)'s frame (-1: unknown). */
@@ -226,47 +235,175 @@ public final class SearchProof {
         if (empties <= LEAF_EMPTIES || b <= game.uMin) return;
         int g = game.canonical(m, o, canon);
         long ref = empties == LEAF_EMPTIES + 1 ? (cut < 0 ? -1 : game.transformMove(g, cut)) : h;
-        next.lower(next.slot(canon[0], canon[1]), b, ref);
+        next.lower(canon[0], canon[1], b, ref);
     }
 
     /**
      * One layer's needs by canonical position: the strongest lower bound with its reference (a
-     * record, or at 7 empties a cut square) and the strongest upper bound with its record. Open
-     * addressing, a slot's four longs in one aligned half cache line (an insert is one miss); the
-     * first of equal bounds stays (the layer is processed in key order).
+     * record, or at 7 empties a cut square) and the strongest upper bound with its record; the
+     * first of equal bounds stays (the layer above is processed in key order).
+     *
+     * <p>Two phases, because one big hash table costs a cache miss per need (FFO #45: 22 M needs on
+     * 7.8 M positions at 7 empties, most of the reading's time). The needs are first appended to
+     * buckets by their position's hash; {@link #merge} then merges each bucket's needs in a table
+     * that fits the cache, in the order they came. The merged positions are the same whatever the
+     * number of buckets (a position's needs all go to one bucket, in order), which only sizes the
+     * work to the cache. {@link #sort} then puts the positions in key order where they lie, so that
+     * the layer reads them in order too. Measured on FFO #45 (one run each): the reading took 13.6 s
+     * with one hash table and a sort of indices, 6.3 s this way.
      */
     static final class Needs {
         static final int NO_LOWER = Integer.MIN_VALUE, NO_UPPER = Integer.MAX_VALUE;
-        /** Per slot: mover, opponent, bounds (lower + 128 in bits 8-15, upper + 128 in bits 0-7, 0: none), refs (lower's low 32 bits, upper's high 32). */
-        private static final int W = 4;
-        /** Slots start 2 longs in: with the array's 16-byte header, each slot lies in one 64-byte line. */
-        private static final int FIRST = 2;
         private static final long NO_REF = 0xFFFF_FFFFL;
-        long[] s;
-        int size, mask;
+        /** About this many needs a bucket at most (as expected): its merge table then has 4-byte slots in at most 1 MiB. */
+        private static final int BUCKET_NEEDS = 1 << 15;
+        /** A need: mover, opponent, and (an upper bound: bit 40; the bound + 128 in bits 32-39; its reference in bits 0-31). */
+        private static final int NEED = 3;
+        private static final long UPPER = 1L << 40;
 
-        Needs(int capacity) {
-            int c = Integer.highestOneBit(Math.max(16, capacity - 1)) * 2;
-            s = new long[FIRST + c * W];
-            mask = c - 1;
+        /**
+         * Needs are appended in chunks of this many longs, which the layers pass on to each other
+         * ({@link Spare}): fresh memory costs a page fault per 4 KiB, and growing arrays a copy.
+         */
+        static final int CHUNK = NEED * 1024;
+
+        private final int bucketBits;
+        private final Spare spare;
+        /** Per bucket: its chunks in order, how many, its last chunk and how many longs that holds. */
+        private long[][][] chunks;
+        private int[] chunkCount, filled;
+        private long[][] tail;
+        /**
+         * After {@link #merge}: per position, four longs from a base index: mover, opponent, bounds
+         * (lower + 128 in bits 8-15, upper + 128 in bits 0-7, 0: none), references (lower's in the
+         * low 32 bits, upper's in the high 32).
+         */
+        long[] s;
+        int size;
+
+        /**
+         * {@code expected}: about how many needs will come; only the work's size depends on it.
+         * {@code spare}: memory to take from and give back.
+         */
+        Needs(long expected, Spare spare) {
+            int bits = 0;
+            while (bits < 12 && (expected >> bits) > BUCKET_NEEDS) bits++;
+            bucketBits = bits;
+            this.spare = spare;
+            chunks = new long[1 << bits][][];
+            chunkCount = new int[1 << bits];
+            filled = new int[1 << bits];
+            java.util.Arrays.fill(filled, CHUNK); // no chunk yet: the first need takes one
+            tail = new long[1 << bits][];
         }
 
-        /** The slot of a position (added with no bound when new); its base index in s. */
-        int slot(long km, long ko) {
-            if (2 * (size + 1) > mask + 1) grow();
-            long h = km * 0x9E3779B97F4A7C15L ^ Long.rotateLeft(ko * 0xC2B2AE3D27D4EB4FL, 29);
-            int i = (int) (h ^ h >>> 32) & mask;
-            long[] t = s;
-            while ((t[FIRST + i * W] | t[FIRST + i * W + 1]) != 0) { // no position has no disc: (0, 0) is an empty slot
-                if (t[FIRST + i * W] == km && t[FIRST + i * W + 1] == ko) return FIRST + i * W;
+        private static long hash(long km, long ko) {
+            return km * 0x9E3779B97F4A7C15L ^ Long.rotateLeft(ko * 0xC2B2AE3D27D4EB4FL, 29);
+        }
+
+        /** ref: a record's handle (below 2^32), a cut square, -1 or {@link ProofLog#NONE}. */
+        void lower(long km, long ko, int v, long ref) { add(km, ko, (long) (v + 128) << 32 | ref(ref)); }
+
+        void upper(long km, long ko, int v, long ref) { add(km, ko, UPPER | (long) (v + 128) << 32 | ref(ref)); }
+
+        /** A reference in 32 bits: none (-1, or a child without a record) is NO_REF. */
+        private static long ref(long ref) { return ref < 0 || ref >= NO_REF ? NO_REF : ref; }
+
+        private void add(long km, long ko, long need) {
+            int b = bucketBits == 0 ? 0 : (int) (hash(km, ko) >>> (64 - bucketBits));
+            int n = filled[b];
+            if (n == CHUNK) n = newChunk(b);
+            long[] a = tail[b];
+            a[n] = km;
+            a[n + 1] = ko;
+            a[n + 2] = need;
+            filled[b] = n + NEED;
+        }
+
+        private int newChunk(int b) {
+            long[] a = spare.chunk();
+            int c = chunkCount[b];
+            if (chunks[b] == null) chunks[b] = new long[4][];
+            else if (c == chunks[b].length) chunks[b] = java.util.Arrays.copyOf(chunks[b], 2 * c);
+            chunks[b][c] = a;
+            chunkCount[b] = c + 1;
+            tail[b] = a;
+            return 0;
+        }
+
+        /** The needs in bucket b. */
+        private int needs(int b) { return chunkCount[b] == 0 ? 0 : ((chunkCount[b] - 1) * CHUNK + filled[b]) / NEED; }
+
+        /** Merges each bucket's needs by position, into {@link #s}; the chunks go back to the spare memory. */
+        void merge() {
+            long count = 0;
+            int most = 0;
+            for (int b = 0; b < chunks.length; b++) { count += needs(b); most = Math.max(most, needs(b)); }
+            s = spare.positions((int) Math.min(Integer.MAX_VALUE - 8, 4 * Math.max(16, count / 2)));
+            int[] table = new int[Integer.highestOneBit(Math.max(8, most)) * 4]; // at most half full
+            for (int b = 0; b < chunks.length; b++) {
+                int n = needs(b);
+                if (n == 0) continue;
+                int mask = Integer.highestOneBit(Math.max(8, n)) * 4 - 1;
+                java.util.Arrays.fill(table, 0, mask + 1, 0);
+                for (int c = 0; c < chunkCount[b]; c++) {
+                    long[] a = chunks[b][c];
+                    int end = c == chunkCount[b] - 1 ? filled[b] : CHUNK;
+                    for (int j = 0; j < end; j += NEED) mergeNeed(a[j], a[j + 1], a[j + 2], table, mask);
+                    spare.give(a);
+                }
+                chunks[b] = null;
+            }
+            chunks = null;
+            tail = null;
+        }
+
+        /** Merges one need into the position's slot (found through the bucket's table, or made). */
+        private void mergeNeed(long km, long ko, long need, int[] table, int mask) {
+            long h = hash(km, ko);
+            int i = (int) (h ^ h >>> 32) & mask, base;
+            while (true) {
+                int u = table[i];
+                if (u == 0) { base = newPosition(km, ko); table[i] = base / 4 + 1; break; }
+                base = (u - 1) * 4;
+                if (s[base] == km && s[base + 1] == ko) break;
                 i = (i + 1) & mask;
             }
-            int b = FIRST + i * W;
-            t[b] = km; t[b + 1] = ko;
-            t[b + 2] = 0;
-            t[b + 3] = NO_REF | NO_REF << 32;
+            int v = (int) (need >>> 32 & 0xFF) - 128;
+            long ref = need & NO_REF;
+            if ((need & UPPER) != 0) {
+                if (v < upper(base)) {
+                    s[base + 2] = (s[base + 2] & ~0xFFL) | (v + 128);
+                    s[base + 3] = (s[base + 3] & NO_REF) | ref << 32;
+                }
+            } else {
+                int l = lower(base);
+                if (v > l || (v == l && lowerRef(base) < 0 && ref != NO_REF)) {
+                    s[base + 2] = (s[base + 2] & ~0xFF00L) | (long) (v + 128) << 8;
+                    s[base + 3] = (s[base + 3] & ~NO_REF) | ref;
+                }
+            }
+        }
+
+        /** After the layer: its positions' array goes to the spare memory for a later layer. */
+        void done() {
+            spare.givePositions(s);
+            s = null;
+        }
+
+        /** A new position with no bound yet: its base index in s. */
+        private int newPosition(long km, long ko) {
+            int base = 4 * size;
+            if (base + 4 > s.length) {
+                if (s.length >= Integer.MAX_VALUE - 8) throw new OutOfMemoryError("a layer of the proof has more than 2^29 positions");
+                s = java.util.Arrays.copyOf(s, (int) Math.min(Integer.MAX_VALUE - 8, s.length + (long) s.length / 2 / 4 * 4));
+            }
+            s[base] = km;
+            s[base + 1] = ko;
+            s[base + 2] = 0;
+            s[base + 3] = NO_REF | NO_REF << 32;
             size++;
-            return b;
+            return base;
         }
 
         int lower(int b) { int x = (int) (s[b + 2] >>> 8 & 0xFF); return x == 0 ? NO_LOWER : x - 128; }
@@ -274,77 +411,76 @@ public final class SearchProof {
         long lowerRef(int b) { long r = s[b + 3] & NO_REF; return r == NO_REF ? -1 : r; }
         long upperRef(int b) { long r = s[b + 3] >>> 32; return r == NO_REF ? -1 : r; }
 
-        /** ref: a record's handle (below 2^32), a cut square, -1 or {@link ProofLog#NONE}. */
-        void lower(int b, int v, long ref) {
-            int l = lower(b);
-            if (v > l || (v == l && lowerRef(b) < 0 && ref >= 0)) {
-                s[b + 2] = (s[b + 2] & ~0xFF00L) | (long) (v + 128) << 8;
-                s[b + 3] = (s[b + 3] & ~NO_REF) | ref(ref);
-            }
+        /**
+         * Puts the positions in key order (SPEC §7.3: occupancy, then the mover's discs, unsigned),
+         * moving them in s, so that the layer then reads s in order: a quicksort on the four-long
+         * records.
+         */
+        void sort() {
+            sort(s, 0, size - 1);
         }
 
-        void upper(int b, int v, long ref) {
-            if (v < upper(b)) {
-                s[b + 2] = (s[b + 2] & ~0xFFL) | (v + 128);
-                s[b + 3] = (s[b + 3] & NO_REF) | ref(ref) << 32;
-            }
-        }
-
-        /** A reference in 32 bits: none (-1, or a child without a record) is NO_REF. */
-        private static long ref(long ref) { return ref < 0 || ref >= NO_REF ? NO_REF : ref; }
-
-        private void grow() {
-            long[] old = s;
-            s = new long[FIRST + (old.length - FIRST) * 2];
-            mask = (mask + 1) * 2 - 1;
-            size = 0;
-            for (int b = FIRST; b < old.length; b += W) {
-                if ((old[b] | old[b + 1]) == 0) continue;
-                int nb = slot(old[b], old[b + 1]);
-                s[nb + 2] = old[b + 2];
-                s[nb + 3] = old[b + 3];
-            }
-        }
-
-        /** The used slots (their base indices) in key order (SPEC §7.3: occupancy, then the mover's discs, unsigned). */
-        int[] sortedSlots() {
-            int[] idx = new int[size];
-            // signed order of x ^ MIN is the unsigned order of x
-            long[] occ = new long[size], mov = new long[size];
-            int n = 0;
-            for (int b = FIRST; b < s.length; b += W) {
-                long m = s[b], o = s[b + 1];
-                if ((m | o) != 0) { idx[n] = b; occ[n] = (m | o) ^ Long.MIN_VALUE; mov[n] = m ^ Long.MIN_VALUE; n++; }
-            }
-            sort(occ, mov, idx, 0, n - 1);
-            return idx;
-        }
-
-        /** Quicksort of [lo, hi] by (occ, mov), the three arrays together (no two keys are equal). */
-        private static void sort(long[] occ, long[] mov, int[] idx, int lo, int hi) {
+        /** Quicksort of records [lo, hi] (record numbers) by (occupancy, mover) unsigned; no two keys are equal. */
+        private static void sort(long[] s, int lo, int hi) {
             while (hi - lo > 16) {
                 int mid = (lo + hi) >>> 1;
-                long po = occ[mid], pm = mov[mid];
+                long pm = s[4 * mid], po = (pm | s[4 * mid + 1]) ^ Long.MIN_VALUE;
+                pm ^= Long.MIN_VALUE;
                 int i = lo, j = hi;
                 while (i <= j) {
-                    while (less(occ[i], mov[i], po, pm)) i++;
-                    while (less(po, pm, occ[j], mov[j])) j--;
-                    if (i <= j) { swap(occ, mov, idx, i, j); i++; j--; }
+                    while (less(s, i, po, pm)) i++;
+                    while (greater(s, j, po, pm)) j--;
+                    if (i <= j) { swap(s, i, j); i++; j--; }
                 }
                 // the smaller side recursively, the larger in the loop: depth O(log n)
-                if (j - lo < hi - i) { sort(occ, mov, idx, lo, j); lo = i; }
-                else { sort(occ, mov, idx, i, hi); hi = j; }
+                if (j - lo < hi - i) { sort(s, lo, j); lo = i; }
+                else { sort(s, i, hi); hi = j; }
             }
-            for (int i = lo + 1; i <= hi; i++)
-                for (int j = i; j > lo && less(occ[j], mov[j], occ[j - 1], mov[j - 1]); j--) swap(occ, mov, idx, j, j - 1);
+            for (int i = lo + 1; i <= hi; i++) {
+                for (int j = i; j > lo; j--) {
+                    long m = s[4 * (j - 1)];
+                    if (!less(s, j, (m | s[4 * (j - 1) + 1]) ^ Long.MIN_VALUE, m ^ Long.MIN_VALUE)) break;
+                    swap(s, j, j - 1);
+                }
+            }
         }
 
-        private static boolean less(long o1, long m1, long o2, long m2) { return o1 < o2 || (o1 == o2 && m1 < m2); }
-
-        private static void swap(long[] occ, long[] mov, int[] idx, int i, int j) {
-            long t = occ[i]; occ[i] = occ[j]; occ[j] = t;
-            t = mov[i]; mov[i] = mov[j]; mov[j] = t;
-            int u = idx[i]; idx[i] = idx[j]; idx[j] = u;
+        /** Whether record i's key is below (occ, mov), both given with the sign bit flipped (signed order = unsigned order). */
+        private static boolean less(long[] s, int i, long occ, long mov) {
+            long m = s[4 * i], o = (m | s[4 * i + 1]) ^ Long.MIN_VALUE;
+            return o < occ || (o == occ && (m ^ Long.MIN_VALUE) < mov);
         }
+
+        private static boolean greater(long[] s, int i, long occ, long mov) {
+            long m = s[4 * i], o = (m | s[4 * i + 1]) ^ Long.MIN_VALUE;
+            return o > occ || (o == occ && (m ^ Long.MIN_VALUE) > mov);
+        }
+
+        private static void swap(long[] s, int i, int j) {
+            for (int k = 0; k < 4; k++) { long t = s[4 * i + k]; s[4 * i + k] = s[4 * j + k]; s[4 * j + k] = t; }
+        }
+    }
+
+    /**
+     * Memory the layers hand on: the chunks of needs a merge has read, and the positions' array of
+     * a layer done with (its contents need no clearing: a merge writes all four longs of each
+     * position it adds). Only its reuse depends on it, never the certificate.
+     */
+    static final class Spare {
+        private final java.util.ArrayDeque<long[]> chunks = new java.util.ArrayDeque<>();
+        private long[] positions;
+
+        long[] chunk() { long[] a = chunks.poll(); return a != null ? a : new long[Needs.CHUNK]; }
+
+        void give(long[] chunk) { chunks.push(chunk); }
+
+        /** An array of at least {@code length} longs, of whatever contents. */
+        long[] positions(int length) {
+            long[] a = positions;
+            if (a != null && a.length >= length) { positions = null; return a; }
+            return new long[length];
+        }
+
+        void givePositions(long[] a) { if (a != null && (positions == null || a.length > positions.length)) positions = a; }
     }
 }

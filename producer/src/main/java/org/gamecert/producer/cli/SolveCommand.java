@@ -70,7 +70,8 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     String maxMemory;
     @Option(names = "--proof", paramLabel = "HOW", defaultValue = "canonical", description = "Weak Othello with --leaf-empties 6: "
             + "'search' makes the certificate from the proof the root's search keeps (one search, no second one; a fixed "
-            + SearchProof.TABLE_MB + " MiB table and one thread, so --tt-mb and --threads do not apply; a larger file); "
+            + SearchProof.TABLE_MB + " MiB table and one thread, so --tt-mb and --threads do not change it; a larger file, zstd level "
+            + SearchProof.ZSTD_LEVEL + "; its proof log in memory, a few bytes a node, not bounded by --max-memory); "
             + "'canonical' (default) chooses every cut by the producer's rules and proves it (a smaller file, more time).")
     String proof;
     @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
@@ -206,6 +207,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             throw new CommandSupport.UserError("cannot make the working directory: " + e.getMessage());
         }
         LayerStore store = new LayerStore(work, params, state != null, nThreads);
+        if (searchProof) store.zstdLevel(SearchProof.ZSTD_LEVEL);
         try {
             return solveAndWrite(game, m, root, nThreads, outAbs, dir, info, work, store, needBudget);
         } finally {

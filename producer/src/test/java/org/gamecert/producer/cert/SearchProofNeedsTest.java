@@ -1,0 +1,109 @@
+package org.gamecert.producer.cert;
+
+import org.gamecert.producer.search.ProofLog;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * {@link SearchProof.Needs}: the needs of one layer merged by position (the strongest bound of each
+ * side with its reference; the first of equal lower bounds stays unless it has no reference and a
+ * later one has) and sorted by key, the same whatever the number of buckets and whatever memory
+ * earlier layers handed on, and as a plain map in arrival order would merge them.
+ */
+class SearchProofNeedsTest {
+
+    /** One need as pushed. */
+    record Need(long mover, long opponent, boolean upper, int bound, long ref) {}
+
+    /** What one position should end with. */
+    static final class Merged {
+        int lower = SearchProof.Needs.NO_LOWER, upper = SearchProof.Needs.NO_UPPER;
+        long lowerRef = -1, upperRef = -1;
+    }
+
+    /** A reference as the table keeps it: -1 for none (no record, or a child without one). */
+    private static long kept(long ref) { return ref < 0 || ref >= 0xFFFF_FFFFL ? -1 : ref; }
+
+    private static List<Need> randomNeeds(Random r, int positions, int count) {
+        long[][] pool = new long[positions][];
+        for (int i = 0; i < positions; i++) {
+            long occ = r.nextLong() | 1L << r.nextInt(64); // never empty: (0, 0) is no position
+            long mover = occ & r.nextLong();
+            pool[i] = new long[] {mover, occ & ~mover};
+        }
+        List<Need> needs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            long[] p = pool[r.nextInt(positions)];
+            long ref = switch (r.nextInt(4)) {
+                case 0 -> -1;
+                case 1 -> ProofLog.NONE;
+                default -> r.nextInt(1 << 30);
+            };
+            needs.add(new Need(p[0], p[1], r.nextBoolean(), r.nextInt(7) - 3, ref)); // few bounds: many ties
+        }
+        return needs;
+    }
+
+    private static SearchProof.Needs push(List<Need> needs, long expected, SearchProof.Spare spare) {
+        SearchProof.Needs n = new SearchProof.Needs(expected, spare);
+        for (Need x : needs) {
+            if (x.upper()) n.upper(x.mover(), x.opponent(), x.bound(), x.ref());
+            else n.lower(x.mover(), x.opponent(), x.bound(), x.ref());
+        }
+        n.merge();
+        n.sort();
+        return n;
+    }
+
+    @Test
+    void mergesAndSortsAsAPlainMapInArrivalOrderWhateverTheBuckets() {
+        Random r = new Random(16);
+        SearchProof.Spare spare = new SearchProof.Spare(); // shared by all rounds: reused memory holds the last round's needs
+        for (int round = 0; round < 20; round++) {
+            int positions = 1 + r.nextInt(round < 10 ? 50 : 20_000);
+            List<Need> needs = randomNeeds(r, positions, 1 + r.nextInt(3 * positions));
+
+            Map<List<Long>, Merged> model = new LinkedHashMap<>();
+            for (Need x : needs) {
+                Merged m = model.computeIfAbsent(List.of(x.mover(), x.opponent()), k -> new Merged());
+                long ref = kept(x.ref());
+                if (x.upper()) {
+                    if (x.bound() < m.upper) { m.upper = x.bound(); m.upperRef = ref; }
+                } else if (x.bound() > m.lower || (x.bound() == m.lower && m.lowerRef < 0 && ref >= 0)) {
+                    m.lower = x.bound(); m.lowerRef = ref;
+                }
+            }
+            List<List<Long>> keys = new ArrayList<>(model.keySet());
+            keys.sort((a, b) -> {
+                int c = Long.compareUnsigned(a.get(0) | a.get(1), b.get(0) | b.get(1)); // occupancy first (SPEC §7.3)
+                return c != 0 ? c : Long.compareUnsigned(a.get(0), b.get(0));
+            });
+
+            SearchProof.Needs one = push(needs, 1, spare), many = push(needs, 1L << 22, spare); // 128 buckets
+            assertEquals(keys.size(), one.size, "round " + round + ": positions");
+            assertArrayEquals(java.util.Arrays.copyOf(one.s, 4 * one.size), java.util.Arrays.copyOf(many.s, 4 * many.size),
+                    "round " + round + ": one bucket and 128 buckets");
+            for (int k = 0; k < keys.size(); k++) {
+                int b = 4 * k;
+                Merged m = model.get(keys.get(k));
+                String at = "round " + round + ", position " + k;
+                assertEquals(keys.get(k).get(0), one.s[b], at + ": mover (key order)");
+                assertEquals(keys.get(k).get(1), one.s[b + 1], at + ": opponent (key order)");
+                assertEquals(m.lower, one.lower(b), at + ": lower bound");
+                assertEquals(m.upper, one.upper(b), at + ": upper bound");
+                assertEquals(m.lower == SearchProof.Needs.NO_LOWER ? -1 : m.lowerRef, one.lowerRef(b), at + ": lower bound's reference");
+                assertEquals(m.upper == SearchProof.Needs.NO_UPPER ? -1 : m.upperRef, one.upperRef(b), at + ": upper bound's reference");
+            }
+            one.done();
+            many.done();
+        }
+    }
+}
