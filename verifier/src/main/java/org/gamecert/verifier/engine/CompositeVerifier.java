@@ -314,6 +314,7 @@ public final class CompositeVerifier {
         List<RegionKeys> keys = new ArrayList<>();
         for (PartConclusion c : parts) {
             if (c == null) continue;
+            if (c.baseMode == 4) continue; // SPEC §15.4: a mode-4 certificate's region is empty
             RegionKeys k = c.regionKeys();
             if (k == null || !k.complete()) {
                 out.unionNote = "not counted: the parts' regions are too big to keep their keys (room for " + UNION_CAP
@@ -351,7 +352,9 @@ public final class CompositeVerifier {
                 byte[] raw = DataFrame.decompress(ct.readDataFrame(rec), (int) rec.rawLen, rec.index);
                 chain = org.gamecert.verifier.kernel.Kernel.chain(chain, rec, raw);
             }
-            long size = ct.trailerContentSize(), at = ct.position(), end = at + size - 32;
+            // Bytes after the trailer break R-CON-1 but are outside the commitment (§3), so it is
+            // computed (§15.2's closed list: the file is then the part, given and rejected).
+            long size = ct.trailerContentSize(false), at = ct.position(), end = at + size - 32;
             MessageDigest md = MessageDigest.getInstance("SHA-256");
             md.update((byte) 2);
             md.update(chain);

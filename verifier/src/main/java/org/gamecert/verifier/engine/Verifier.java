@@ -191,6 +191,8 @@ public final class Verifier {
         final Queue<Payload> spare = new ConcurrentLinkedQueue<>();
         Payload sliced; // the same for the blocks of the held layer (one thread)
 
+        long entriesAdmitted; // pass 1's, against the file's size
+
         Item readItem() throws IOException {
             Item it = new Item();
             try {
@@ -198,6 +200,13 @@ public final class Verifier {
                 if (rec == null) return it; // the trailer
                 it.rec = rec;
                 byte[] prevChain = kernel.admitBlockRecord(rec);
+                // As in mode 4 (SPEC §9.2): before the block is decompressed, the entries stay in
+                // proportion to the file's size, so the work a small file can cause is small.
+                entriesAdmitted += rec.count;
+                if (entriesAdmitted > org.gamecert.verifier.kernel.RankedKernel.ENTRIES_PER_FILE_BYTE * ct.size)
+                    throw new Layer.OutOfBudget("block " + rec.index + " would bring the entries to " + entriesAdmitted
+                            + ", more than " + org.gamecert.verifier.kernel.RankedKernel.ENTRIES_PER_FILE_BYTE
+                            + " per byte of the " + ct.size + "-byte file (SPEC §2): refused as a decompression bomb");
                 byte[] frame = ct.readDataFrame(rec);
                 FutureTask<Payload> task = new FutureTask<>(() -> {
                     try {

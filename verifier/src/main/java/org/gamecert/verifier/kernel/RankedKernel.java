@@ -11,11 +11,13 @@ import org.gamecert.verifier.kernel.rules.Game;
 /**
  * Mode 4, weak-ranked certificates (SPEC §9.2): a block's layer is the rank of its entries, an
  * upper bound on the plies the proof needs below them, and every proof edge goes to a lower rank.
- * The order of checks is §9.2's: the whole file is read first (framing, chain, decoding, R-LAY-1
- * with ranks non-decreasing, R-LAY-3 with every key at most once in the file) and its entries
- * held; then the trailer and the root; then every entry in file order, its children looked up
- * among all entries; then reachability. Plain and single-threaded; the kernel's header and block
- * readers are reused, the verdict is made here.
+ * The order of checks is §9.2's: the whole file is read first, block by block (framing, chain,
+ * decoding, R-LAY-1 with ranks non-decreasing), and as each block is decoded its entries one by
+ * one: R-LAY-3 (every key at most once in the file), then the rules that need no other entry
+ * (R-POS-1, R-POS-3, R-POS-2, R-MOVE-1), so that junk is rejected in the block that holds it;
+ * the entries are held; then the trailer and the root; then every entry's C and A obligations in
+ * file order, its children looked up among all entries; then reachability. Plain and
+ * single-threaded; the kernel's header and block readers are reused, the verdict is made here.
  */
 public final class RankedKernel {
     static final int A = Payload.A, C = Payload.C;
@@ -26,6 +28,15 @@ public final class RankedKernel {
             super(message, null, false, false);
         }
     }
+
+    /**
+     * Entries held per byte of the file, at most (SPEC §9.2, informative). Honest certificates hold
+     * under one entry per byte (1.5 bytes an entry on 7×6 Connect Four, 1 to 10 on the corpus);
+     * a block of 2^20 regular entries compresses to a few hundred bytes, so without this bound a
+     * file of kilobytes could make the verifier hold gigabytes before a rule about the whole file
+     * (the trailer's, the root's) fires. 64 leaves a margin of two orders of magnitude.
+     */
+    public static final long ENTRIES_PER_FILE_BYTE = 64;
 
     private final Kernel k;
     private final Game game;
@@ -41,6 +52,8 @@ public final class RankedKernel {
     /** Open addressing: entry index + 1, 0 = free. */
     private int[] slots = new int[2048];
     private final long[] out = new long[3], scratch = new long[9];
+    /** Entries that broke a rule of checkPosition (only with all violations asked for). */
+    private final java.util.BitSet positionFailed = new java.util.BitSet();
 
     /** The kernel after its header (R-HDR-1, R-HDR-2); maxMemory bounds the entries held. */
     public RankedKernel(Kernel kernel, long maxMemory) {
@@ -88,6 +101,7 @@ public final class RankedKernel {
     private void read(Container ct) throws IOException {
         long lastLayer = -1;
         int inLayer = 0;
+        long sizeCap = ENTRIES_PER_FILE_BYTE * ct.size;
         while (true) {
             BlockRecord rec = null;
             Payload p;
@@ -98,6 +112,13 @@ public final class RankedKernel {
                 if (rec.layer > Integer.MAX_VALUE) // ranks are kept as int
                     k.violation(Rule.LAY_1, rec.index, rec.layer, 0, false, 0, 0,
                             "rank " + rec.layer + " is not below 2^31", true);
+                // Before the block is decompressed: the work a file can cause stays in
+                // proportion to its size (a decompression bomb is an error, not a verdict).
+                if (n + rec.count > sizeCap)
+                    throw new TooLarge("block " + rec.index + " would bring the entries held to "
+                            + (n + rec.count) + ", more than " + ENTRIES_PER_FILE_BYTE
+                            + " per byte of the " + ct.size + "-byte file (SPEC §9.2): refused as"
+                            + " a decompression bomb");
                 byte[] frame = ct.readDataFrame(rec);
                 p = k.decode(rec, frame, before, null); // R-CON-3, R-HASH-1, decoding
             } catch (FormatException e) {
@@ -106,7 +127,10 @@ public final class RankedKernel {
             }
             if (rec.layer != lastLayer) inLayer = 0;
             lastLayer = rec.layer;
-            for (int i = 0; i < p.count; i++) add(rec, p, i, inLayer++);
+            for (int i = 0; i < p.count; i++) {
+                add(rec, p, i, inLayer++);
+                checkPosition(n - 1); // a violation is fatal here: the rest is not read
+            }
             k.acceptRanked(rec, p.count);
         }
     }
@@ -195,29 +219,44 @@ public final class RankedKernel {
                 fatal);
     }
 
-    /** R-POS-1, R-POS-3, R-POS-2, R-MOVE-1, then C (R-RANK-1, R-CUT-1), A (R-RANK-1, R-ALL-1). */
-    private void check(int i) {
+    /**
+     * The rules of entry i that need no other entry, as its block is decoded: R-POS-1, R-POS-3,
+     * R-POS-2, R-MOVE-1. A violation ends the check (unless all violations are asked for:
+     * then the entry's obligations are not checked, as its position is not a proper one).
+     */
+    private void checkPosition(int i) {
         long m = mover[i], o = occ[i] & ~m;
         if ((occ[i] & ~game.boardMask) != 0 || !game.isLegalPosition(m, o)) {
+            positionFailed.set(i);
             report(Rule.POS_1, i, "not a legal position", false);
             return;
         }
         long co = game.canonical(m, o, k.group, scratch);
         if (co != occ[i] || scratch[8] != m) {
+            positionFailed.set(i);
             report(Rule.POS_3, i, "the key is not the canonical form", false);
             return;
         }
         long legal = game.legalMoveCodes(m, o);
         if (!game.storable(m, o, legal)) {
+            positionFailed.set(i);
             report(Rule.POS_2, i, game.isTerminal(m, o) ? "terminal position"
                     : "the mover must pass", false);
             return;
         }
         int kd = kind[i] & 0xFF, mv = move[i] & 0xFF;
         if ((kd & C) != 0 && (mv >= game.moveCodes || ((legal >>> mv) & 1) == 0)) {
+            positionFailed.set(i);
             report(Rule.MOVE_1, i, "stored move code " + mv + " is not legal", false);
-            return;
         }
+    }
+
+    /** C (R-RANK-1, R-CUT-1), then A (R-RANK-1, R-ALL-1): entry i's rules that look up children. */
+    private void check(int i) {
+        if (positionFailed.get(i)) return;
+        long m = mover[i], o = occ[i] & ~m;
+        long legal = game.legalMoveCodes(m, o);
+        int kd = kind[i] & 0xFF, mv = move[i] & 0xFF;
         if ((kd & C) != 0) {
             int w = moveBound(i, m, o, mv, true);
             if (w != NO && w < lo[i])

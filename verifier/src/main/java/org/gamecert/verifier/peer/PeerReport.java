@@ -20,10 +20,10 @@ public final class PeerReport {
         }
         if (r.rootCount > 0 || !r.roots.isEmpty()) {
             out.println("roots:    " + r.rootCount + (r.rootCount > r.roots.size() ? " (first " + r.roots.size() + " shown)" : ""));
+            // A record's bounds are its claim; only what the kernel proved is printed as proven.
             for (PeerResult.Root root : r.roots) {
-                out.println("          " + root.position + "  " + (!root.found ? "no record" : root.kind + " " + bounds(root.lower, root.upper)
-                        + (root.valueProven() ? "; proven value " + root.provenLower
-                                : "; proven only " + root.provenLower + " <= value <= " + root.provenUpper + " (PEER-ROOT-4)")));
+                out.println("          " + root.position + "  " + (!root.found ? "no record"
+                        : "record " + root.kind + " [" + root.lower + ", " + root.upper + "]; " + proven(r, root)));
             }
         }
         if (r.frontierRecords() > 0) {
@@ -45,8 +45,12 @@ public final class PeerReport {
         out.println("verdict:  " + r.verdict().text());
     }
 
-    private static String bounds(int lo, int hi) {
-        return lo == hi ? "value " + lo : "[" + lo + ", " + hi + "]";
+    private static String proven(PeerResult r, PeerResult.Root root) {
+        if (root.valueProven()) return "proven value " + root.provenLower;
+        if (root.boundsProven()) return "proven only " + root.provenLower + " <= value <= " + root.provenUpper + " (PEER-ROOT-4)";
+        if (r.verdict() == PeerResult.Verdict.REJECTED) return "nothing proven: a rule is broken";
+        if (r.frontierRecords() > 0) return "nothing proven: records it rests on are left open";
+        return "nothing proven";
     }
 
     public static String json(PeerResult r) {
@@ -86,8 +90,10 @@ public final class PeerReport {
             field(sb, "kind", root.found ? root.kind : null).append(',');
             sb.append("\"lower\":").append(root.found ? Integer.toString(root.lower) : "null").append(',');
             sb.append("\"upper\":").append(root.found ? Integer.toString(root.upper) : "null").append(',');
-            sb.append("\"proven_lower\":").append(root.found ? Integer.toString(root.provenLower) : "null").append(',');
-            sb.append("\"proven_upper\":").append(root.found ? Integer.toString(root.provenUpper) : "null").append(',');
+            // proven_* only what the kernel proved: null while nothing is (open records, a rejection)
+            sb.append("\"proven_lower\":").append(root.boundsProven() ? Integer.toString(root.provenLower) : "null").append(',');
+            sb.append("\"proven_upper\":").append(root.boundsProven() ? Integer.toString(root.provenUpper) : "null").append(',');
+            sb.append("\"bounds_proven\":").append(root.boundsProven()).append(',');
             sb.append("\"value_proven\":").append(root.valueProven()).append('}');
         }
         sb.append("]},\"tables\":[");

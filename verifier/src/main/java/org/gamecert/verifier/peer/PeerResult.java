@@ -20,36 +20,50 @@ public final class PeerResult {
     }
 
     /**
-     * A root of the tables, what its record claims, and what of that the record's kinds oblige the
-     * check to prove (PEER-ROOT-4): both bounds for PV, ALL' and PV' (exact kinds); the lower bound
-     * for CUT; the upper bound for ALL. A bound no kind obliges is the utility's (−36 or +36): it was
-     * never checked, whatever the record says.
+     * A root of the tables, what its record claims (lower, upper), and what of that was proven
+     * (PEER-ROOT-4): only once the peer kernel concluded that the bounds the roots' kinds oblige
+     * were proven (every table checked in full, nothing violated, no record left open) does a root
+     * hold more than the utility's −36 <= value <= +36: both bounds for PV, ALL' and PV' (exact
+     * kinds); the lower bound for CUT; the upper bound for ALL. A bound no kind obliges was never
+     * checked, whatever the record says.
      */
     public static final class Root {
         public final String position;
         public final int discs;
         public final String kind;
         public final int lower, upper;
-        public final int provenLower, provenUpper;
+        private final int kindBits;
         public final boolean found;
+        private boolean proven;
+        public int provenLower = -PeerCodec.MAX_VALUE, provenUpper = PeerCodec.MAX_VALUE;
 
         Root(String position, int discs, int kindBits, int lower, int upper, boolean found) {
             this.position = position;
             this.discs = discs;
             this.kind = found ? PeerCodec.kindText(kindBits) : "none";
+            this.kindBits = kindBits;
             this.lower = lower;
             this.upper = upper;
             this.found = found;
-            boolean exact = (kindBits & PeerCodec.EXACT_KINDS) != 0;
-            provenLower = found && (exact || (kindBits & PeerCodec.CUT) != 0) ? lower : -PeerCodec.MAX_VALUE;
-            provenUpper = found && (exact || (kindBits & PeerCodec.ALL) != 0) ? upper : PeerCodec.MAX_VALUE;
         }
 
-        /** Whether the checked bounds meet: the root's value is established. */
-        public boolean valueProven() { return found && provenLower == provenUpper; }
+        /** The kernel proved the bounds the kinds oblige: they are this root's proven bounds. */
+        void proven() {
+            if (!found) return;
+            proven = true;
+            boolean exact = (kindBits & PeerCodec.EXACT_KINDS) != 0;
+            if (exact || (kindBits & PeerCodec.CUT) != 0) provenLower = lower;
+            if (exact || (kindBits & PeerCodec.ALL) != 0) provenUpper = upper;
+        }
+
+        /** Whether the kernel proved this root's obliged bounds (false: only claims are known). */
+        public boolean boundsProven() { return proven; }
+
+        /** Whether the proven bounds meet: the root's value is established. */
+        public boolean valueProven() { return proven && provenLower == provenUpper; }
     }
 
-    /** Why the root's value is not established although nothing was violated (null: it is, or no single root). */
+    /** Why a root's value is not established although nothing was violated (null: every one is). */
     public String rootOpen;
 
     /** Set by {@link #fail} (never VERIFIED) or by {@link #conclude} from the kernel's conclusion. */
@@ -65,6 +79,7 @@ public final class PeerResult {
 
     /** The verdict of the peer kernel's conclusion. */
     public void conclude(org.gamecert.verifier.peer.kernel.PeerKernel.Conclusion c) {
+        if (c.boundsProven()) for (Root r : roots) r.proven();
         verdict = switch (c.verdict()) {
             case VERIFIED -> Verdict.VERIFIED;
             case INCOMPLETE -> Verdict.INCOMPLETE;

@@ -437,6 +437,8 @@ public final class PeerVerifier {
         final java.util.List<PeerResult.Root> roots = new java.util.ArrayList<>();
         long count;
         long[] first; // {mover, opp, kind, lb, ub} of the first root found
+        long unsettled; // roots whose kinds do not establish their value (PEER-ROOT-4)
+        long[] firstUnsettled; // the first of those, as first
 
         RootScan(int discs) {
             this.discs = discs;
@@ -484,7 +486,7 @@ public final class PeerVerifier {
             if (target != null && scan.count == 0)
                 result.roots.add(new PeerResult.Root(PeerCodec.obf(target[0], target[1]), discs, 0, 0, 0, false));
         }
-        PeerKernel.Conclusion c = kernel.conclude(scan.count, scan.first);
+        PeerKernel.Conclusion c = kernel.conclude(scan.count, scan.first, scan.unsettled, scan.firstUnsettled);
         result.violation = PeerViolation.first(result.violation, PairChecker.violation(c.finding()));
         result.rootValue = c.rootValue();
         result.rootOpen = c.rootOpen();
@@ -512,9 +514,11 @@ public final class PeerVerifier {
                 if (target != null && (pos[0] != target[0] || pos[1] != target[1])) continue;
                 int kind = PeerCodec.symbol(rec[9]);
                 scan.count++;
-                if (scan.first == null) {
-                    scan.first = new long[] {pos[0], pos[1], kind, PeerCodec.symbol(rec[10]) - PeerCodec.MAX_VALUE,
-                        PeerCodec.symbol(rec[11]) - PeerCodec.MAX_VALUE};
+                int lb = PeerCodec.symbol(rec[10]) - PeerCodec.MAX_VALUE, ub = PeerCodec.symbol(rec[11]) - PeerCodec.MAX_VALUE;
+                if (scan.first == null) scan.first = new long[] {pos[0], pos[1], kind, lb, ub};
+                if (PeerKernel.provenLower(kind, lb) != PeerKernel.provenUpper(kind, ub)) {
+                    scan.unsettled++;
+                    if (scan.firstUnsettled == null) scan.firstUnsettled = new long[] {pos[0], pos[1], kind, lb, ub};
                 }
                 if (scan.roots.size() < 20) {
                     scan.roots.add(new PeerResult.Root(PeerCodec.obf(pos[0], pos[1]), discs, kind,

@@ -35,7 +35,9 @@ class SpecVectorsTest {
                 if (line.isBlank() || line.startsWith("#")) continue;
                 String[] f = line.split("\t");
                 if (f[0].equals("file") || f.length < 3) continue; // header row
-                Path p = dir.resolve(f[0].replace('/', '_'));
+                // a composite in a directory of its own (its parts beside it, not the flat ones)
+                Path p = dir.resolve(f[0]);
+                Files.createDirectories(p.getParent());
                 try (InputStream in = getClass().getClassLoader().getResourceAsStream(DIR + f[0])) {
                     if (in == null) {
                         failures.add(f[0] + ": listed but missing");
@@ -44,7 +46,7 @@ class SpecVectorsTest {
                     Files.copy(in, p, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 }
                 if (f[0].endsWith(".gscm")) { // a composite (SPEC §15): its parts are the <hex>.gsc vectors
-                    copyParts(p);
+                    copyParts(p, f[0].contains("/") ? f[0].substring(0, f[0].lastIndexOf('/') + 1) : "");
                     CompositeVerifier.Outcome c = CompositeVerifier.verify(p, new Options(), null);
                     String verdict = c.verdict().name().toLowerCase(java.util.Locale.ROOT);
                     String rule = c.composition == null || c.composition.violation == null ? "-" : c.composition.violation.rule();
@@ -67,8 +69,11 @@ class SpecVectorsTest {
         assertEquals(List.of(), failures);
     }
 
-    /** Copies beside a composite vector's manifest every part it names that the vectors hold. */
-    private void copyParts(Path manifest) throws Exception {
+    /**
+     * Copies beside a composite vector's manifest every part it names that the vectors hold: in
+     * its own directory sub (e.g. "name/"), else among the flat ones.
+     */
+    private void copyParts(Path manifest, String sub) throws Exception {
         byte[] b = Files.readAllBytes(manifest);
         java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         int n = bb.getInt(14);
@@ -76,7 +81,8 @@ class SpecVectorsTest {
             String hex = java.util.HexFormat.of().formatHex(b, 18 + 32 * i, 50 + 32 * i);
             Path part = manifest.resolveSibling(hex + ".gsc");
             if (Files.exists(part)) continue;
-            try (InputStream in = getClass().getClassLoader().getResourceAsStream(DIR + hex + ".gsc")) {
+            InputStream own = sub.isEmpty() ? null : getClass().getClassLoader().getResourceAsStream(DIR + sub + hex + ".gsc");
+            try (InputStream in = own != null ? own : getClass().getClassLoader().getResourceAsStream(DIR + hex + ".gsc")) {
                 if (in != null) Files.copy(in, part);
             }
         }

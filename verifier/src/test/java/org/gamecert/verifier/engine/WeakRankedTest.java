@@ -30,24 +30,82 @@ class WeakRankedTest {
     void tooManyEntriesForTheMemoryIsAnError() throws Exception {
         long[] start = new LoaRules(6).start();
         TestCert t = LoaTestCerts.header(6, start[0], start[1], 1);
-        for (int i = 0; i < 3000; i++) { // one piece each: many distinct keys, rank 1
-            long m = 1L << (i % 36), o = 1L << ((i / 36) % 36);
-            if (m == o) continue;
-            TestCert.Entry e = new TestCert.Entry(m | o, m, TestCert.A, 0, -1, 0);
-            e.layer = 1; // 1,260 distinct keys in all
-            t.entries.add(e);
-        }
-        t.entries.sort((a, b) -> a.layer != b.layer ? Integer.compare(a.layer, b.layer)
-                : a.occ != b.occ ? Long.compareUnsigned(a.occ, b.occ) : Long.compareUnsigned(a.mover, b.mover));
-        // keep the first of equal keys only (i and i + 1296 collide)
-        for (int i = t.entries.size() - 1; i > 0; i--)
-            if (t.entries.get(i).occ == t.entries.get(i - 1).occ && t.entries.get(i).mover == t.entries.get(i - 1).mover)
-                t.entries.remove(i);
+        t.entries.addAll(playedPositions(1300, 1)); // proper positions: no rule of their own fails
         Options o = new Options();
         o.maxMemory = 1; // room for the minimum, 1024 entries
         Result r = verify(t.write(), o);
         assertEquals(Result.Verdict.ERROR, r.verdict, () -> "" + r.firstViolation());
         assertTrue(r.errorMessage.contains("--max-memory"), r.errorMessage);
+    }
+
+    /**
+     * n distinct positions of LOA 6×6 that an entry may hold (legal, not terminal, the mover has a
+     * move), reached by random moves from the start, as {A} entries of the given rank in key order.
+     */
+    static java.util.List<TestCert.Entry> playedPositions(int n, int rank) {
+        LoaRules g = new LoaRules(6);
+        java.util.TreeMap<String, TestCert.Entry> byKey = new java.util.TreeMap<>();
+        Random rnd = new Random(7);
+        long[] out = new long[3];
+        while (byKey.size() < n) {
+            long[] p = g.start();
+            for (int ply = 0; ply < 1 + rnd.nextInt(12); ply++) {
+                long legal = g.legalMoveCodes(p[0], p[1]);
+                if (legal == 0) break;
+                int k = rnd.nextInt(Long.bitCount(legal));
+                for (int j = 0; j < k; j++) legal &= legal - 1;
+                if (g.child(p[0], p[1], Long.numberOfTrailingZeros(legal), out) == org.gamecert.verifier.kernel.rules.Game.TERMINAL) break;
+                p = new long[] {out[0], out[1]};
+            }
+            if (!g.storable(p[0], p[1], g.legalMoveCodes(p[0], p[1]))) continue;
+            TestCert.Entry e = new TestCert.Entry(p[0] | p[1], p[0], TestCert.A, 0, -1, 0);
+            e.layer = rank;
+            byKey.put(String.format("%016x%016x", e.occ, e.mover), e);
+        }
+        return new java.util.ArrayList<>(byKey.values());
+    }
+
+    /**
+     * A file of a few hundred bytes whose one block declares 2^16 regular entries (they compress
+     * to almost nothing): refused before the block is decompressed, since it would hold more than
+     * 64 entries per byte of the file (SPEC §9.2), an error and not a verdict.
+     */
+    @Test
+    void entriesOutOfProportionToTheFileAreRefusedBeforeDecompressing() throws Exception {
+        long[] start = new LoaRules(6).start();
+        TestCert t = LoaTestCerts.header(6, start[0], start[1], 1);
+        for (int i = 0; i < 1 << 16; i++) {
+            TestCert.Entry e = new TestCert.Entry(0x0F00_0000_0000L + i, 0, TestCert.A, 0, -1, 0);
+            e.layer = 1;
+            t.entries.add(e);
+        }
+        byte[] file = t.write();
+        assertTrue(file.length * org.gamecert.verifier.kernel.RankedKernel.ENTRIES_PER_FILE_BYTE < 1 << 16,
+                "a file of " + file.length + " bytes");
+        Result r = verify(file, new Options());
+        assertEquals(Result.Verdict.ERROR, r.verdict, () -> "" + r.firstViolation());
+        assertTrue(r.errorMessage.contains("per byte"), r.errorMessage);
+    }
+
+    /**
+     * Entries' own rules (R-POS-*, R-MOVE-1) are checked as their block is decoded: junk in the
+     * first block is rejected there, before the next block is read or the trailer's rules
+     * (R-ROOT-1 here: the root has no entry) are reached.
+     */
+    @Test
+    void junkIsRejectedInTheBlockThatHoldsIt() throws Exception {
+        long[] start = new LoaRules(6).start();
+        TestCert t = LoaTestCerts.header(6, start[0], start[1], 1);
+        t.chunk = 100;
+        java.util.List<TestCert.Entry> good = playedPositions(300, 2);
+        TestCert.Entry junk = new TestCert.Entry(0b111, 0b111, TestCert.A, 0, -1, 0); // no opponent piece
+        junk.layer = 1;
+        t.entries.add(junk);
+        t.entries.addAll(good);
+        Result r = verify(t.write(), new Options());
+        assertEquals(Result.Verdict.REJECTED, r.verdict);
+        assertEquals("R-POS-1", r.firstViolation().rule(), () -> "" + r.firstViolation());
+        assertEquals(0, r.firstViolation().block());
     }
 
     /** An entry nothing consults is reported as unreached, and rejected with --strict (R-REACH-1). */

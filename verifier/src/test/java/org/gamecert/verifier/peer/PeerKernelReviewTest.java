@@ -19,6 +19,7 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.gamecert.verifier.kernel.rules.OthelloRules;
 import org.gamecert.verifier.peer.kernel.Chunk;
+import org.gamecert.verifier.peer.kernel.EngineRootScan;
 import org.gamecert.verifier.peer.kernel.ChildLookup;
 import org.gamecert.verifier.peer.kernel.ChildRange;
 import org.gamecert.verifier.peer.kernel.ChildTable;
@@ -173,7 +174,7 @@ class PeerKernelReviewTest {
             checkTable(t, tables.get(n), loaded.getOrDefault(n, tables.get(n + 1)), plans.get(n));
         }
         byte[] lowest = tables.firstEntry().getValue();
-        return k.conclude(lowest.length / 13, fields(lowest, 0));
+        return EngineRootScan.concludeLowest(k, lowest);
     }
 
     static String outcome(PeerKernel.Conclusion c) {
@@ -321,9 +322,9 @@ class PeerKernelReviewTest {
         }
         if (scanCount < 0) { // the lowest table's records as the roots (no named root)
             byte[] lowest = tables.firstEntry().getValue();
-            return k.conclude(lowest.length / 13, fields(lowest, 0));
+            return EngineRootScan.concludeLowest(k, lowest);
         }
-        return k.conclude(scanCount, scanFirst);
+        return EngineRootScan.concludeNamed(k, scanCount, scanFirst);
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.gamecert.verifier.peer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -84,8 +85,16 @@ class PeerRealCsvTest {
             assertEquals(t.discs == 10 ? t.records : 0, t.frontierRecords, "frontier of table " + t.discs);
         }
         assertTrue(r.frontierChildren() >= r.frontierRecords());
-        assertEquals(Integer.valueOf(-4), r.rootValue);
+        // The initial position's record claims PV −4, but 10-disc records it rests on are open:
+        // nothing is proven, so no value is reported (PEER-ROOT-4).
+        assertNull(r.rootValue);
         assertEquals("PV", r.roots.get(0).kind);
+        assertEquals(-4, r.roots.get(0).lower);
+        assertFalse(r.roots.get(0).valueProven());
+        assertFalse(r.roots.get(0).boundsProven());
+        String json = PeerReport.json(r);
+        assertTrue(json.contains("\"root_value\":null") && json.contains("\"value_proven\":false")
+                && json.contains("\"proven_lower\":null"), json);
     }
 
     @Test

@@ -293,6 +293,39 @@ public final class PeerTableGenerator {
         return parts;
     }
 
+    /**
+     * The genuine semi-strong tables of n distinct roots with the given empties (random positions,
+     * seeds 1, 2, …): the lowest table holds the n roots' PV records alone.
+     */
+    public static TreeMap<Integer, byte[]> severalRoots(int n, int empties) {
+        PeerTableGenerator g = new PeerTableGenerator();
+        java.util.TreeSet<Long> keys = new java.util.TreeSet<>();
+        long[] c = new long[2];
+        for (long seed = 1; keys.size() < n; seed++) {
+            long[] p = randomPosition(g.rules, seed, empties);
+            PeerCodec.canonical(p[0], p[1], c);
+            if (!keys.add(PeerCodec.orderKey(c[0], c[1]))) continue;
+            g.solve(p[0], p[1]);
+            g.certify(p[0], p[1]);
+        }
+        return g.tables();
+    }
+
+    /**
+     * Root i of the lowest table rewritten to a claim whose obliged bound is true and whose other
+     * bound is false (the root's value v): CUT [v−2, v−2], or ALL [v+2, v+2] for odd i (or where
+     * v−2 is below −36). PEER-ROOT-4: its value is not established.
+     */
+    public static void unsettleRoot(byte[] lowest, int i) {
+        long[] pos = new long[2];
+        PeerCodec.decodeKey(lowest, i * 13, pos);
+        int value = PeerCodec.symbol(lowest[i * 13 + 10]) - PeerCodec.MAX_VALUE;
+        if (value - 2 >= -PeerCodec.MAX_VALUE && (i % 2 == 0 || value + 2 > PeerCodec.MAX_VALUE))
+            PeerCodec.encodeRecord(pos[0], pos[1], PeerCodec.CUT, value - 2, value - 2, lowest, i * 13);
+        else
+            PeerCodec.encodeRecord(pos[0], pos[1], PeerCodec.ALL, value + 2, value + 2, lowest, i * 13);
+    }
+
     /** A position reached by random legal moves from the start until {@code empties} remain. */
     public static long[] randomPosition(OthelloRules rules, long seed, int empties) {
         SplittableRandom rnd = new SplittableRandom(seed);

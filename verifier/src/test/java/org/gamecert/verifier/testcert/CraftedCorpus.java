@@ -63,6 +63,15 @@ public final class CraftedCorpus {
                 }
             }
         }
+        // Several roots (issue 38 item 1): the genuine tables of four 8-empty roots, the lowest table's
+        // second and third root relabelled ALL [v+2, v+2] and CUT [v-2, v-2]: each claimed value is
+        // false, each obliged bound true. Verified up to 29b3b82 (PEER-ROOT-4 was applied to one root only).
+        java.util.TreeMap<Integer, byte[]> four = org.gamecert.verifier.peer.PeerTableGenerator.severalRoots(4, 8);
+        byte[] lowest = four.firstEntry().getValue();
+        org.gamecert.verifier.peer.PeerTableGenerator.unsettleRoot(lowest, 1);
+        org.gamecert.verifier.peer.PeerTableGenerator.unsettleRoot(lowest, 2);
+        for (Map.Entry<Integer, byte[]> e : four.entrySet())
+            m.put("peer-several-roots-two-unsettled/" + "optimal_reopening_ab_table_all_" + e.getKey() + ".txt", e.getValue());
         // Issue 22 item 4: the genuine set plus a false table 26 (root PV +30) under the name "_026":
         // a directory reader that kept one of the two verified whichever the file system listed last.
         try (var files = Files.list(valid)) {

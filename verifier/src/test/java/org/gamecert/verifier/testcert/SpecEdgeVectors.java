@@ -191,7 +191,25 @@ public final class SpecEdgeVectors {
         tooBig.compress = raw -> rawFrame(raw, 0x71);
         v.add(new Vector("edge-rejected-con-3-window.gsc", tooBig.write(), "rejected", "R-CON-3",
                 "data frames with a window of 2^24 + 2^21 (Window_Descriptor 0x71): above 2^24"));
+        // Mode 0x84 (a mode-4 part, which does not exist): R-HDR-1 at the mode field, whatever follows.
+        long[] loa = new org.gamecert.verifier.kernel.rules.LoaRules(4).start();
+        TestCert loaPart = LoaTestCerts.winProof(4, loa[0], loa[1], 3);
+        loaPart.mode = 0x84;
+        loaPart.rootKinds = 0x18;
+        loaPart.rootUpper = 1;
+        v.add(new Vector("edge-rejected-hdr-1-mode-0x84.gsc", loaPart.write(), "rejected", "R-HDR-1",
+                "Lines of Action 4x4 weak-ranked with the mode byte 0x84 (a mode-4 part) and a part's root_kinds and root_upper after root_value: R-HDR-1 at the mode field, before anything after it is read (SPEC 9.2)"));
         return v;
+    }
+
+    /** Writes only the vectors not yet in dir (file and .hex); prints their vectors.tsv lines. */
+    public static void writeNew(Path dir) throws IOException {
+        for (Vector x : vectors()) {
+            if (Files.exists(dir.resolve(x.file()))) continue;
+            Files.write(dir.resolve(x.file()), x.bytes());
+            Files.writeString(dir.resolve(x.file() + ".hex"), hex(x.bytes()), StandardCharsets.US_ASCII);
+            System.out.println(x.file() + '\t' + x.verdict() + '\t' + x.rule() + '\t' + x.description());
+        }
     }
 
     /**

@@ -66,6 +66,28 @@ public final class TestCert {
     public Long blockCountOverride, entryCountOverride;
     public boolean corruptCommitment;
 
+    /**
+     * A zstd frame storing raw uncompressed, in raw blocks of 128 KiB (RFC 8878 §3.1.1.2; window
+     * 2^24, content size given): a payload that compresses to nothing keeps its size in the file.
+     */
+    public static byte[] rawZstdFrame(byte[] raw) {
+        java.io.ByteArrayOutputStream f = new java.io.ByteArrayOutputStream(raw.length + raw.length / 40000 + 32);
+        f.writeBytes(new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD});
+        f.write(0x80); // Frame_Content_Size 4 bytes, not single-segment, no checksum, no dictionary
+        f.write(0x70); // Window_Descriptor: 2^24
+        for (int i = 0; i < 4; i++) f.write(raw.length >>> (8 * i));
+        int at = 0;
+        do {
+            int n = Math.min(1 << 17, raw.length - at);
+            boolean last = at + n == raw.length;
+            int header = (last ? 1 : 0) | (n << 3); // Block_Type 0 (raw), Block_Size
+            for (int i = 0; i < 3; i++) f.write(header >>> (8 * i));
+            f.write(raw, at, n);
+            at += n;
+        } while (at < raw.length);
+        return f.toByteArray();
+    }
+
     /** Hook on each block's payload before compression and hashing (block index, payload). */
     public java.util.function.BiFunction<Integer, byte[], byte[]> payloadHook;
     /** How a block's payload becomes its zstd data frame (default: zstd level 3). */

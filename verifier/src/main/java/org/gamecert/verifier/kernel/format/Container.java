@@ -121,6 +121,14 @@ public final class Container implements Closeable {
      * the end of the file.
      */
     public long trailerContentSize() throws IOException, FormatException {
+        return trailerContentSize(true);
+    }
+
+    /**
+     * The TRAILER frame's extent; endsFile false: bytes may follow it (SPEC §15.2: a part's
+     * commitment is computed from what precedes them, whatever follows).
+     */
+    public long trailerContentSize(boolean endsFile) throws IOException, FormatException {
         long contentSize = Bytes.u32(read(pos + 4, 4), 0);
         if (contentSize < TRAILER_MIN || (contentSize - TRAILER_MIN) % CENSUS_ROW != 0)
             throw new FormatException(Rule.CON_1, "TRAILER content size " + contentSize
@@ -128,7 +136,7 @@ public final class Container implements Closeable {
         long end = pos + 8 + contentSize;
         if (end > size)
             throw new FormatException(Rule.CON_1, "TRAILER frame ends past the end of the file");
-        if (end < size)
+        if (endsFile && end < size)
             throw new FormatException(Rule.CON_1, (size - end) + " bytes follow the TRAILER frame");
         pos += 8;
         return contentSize;

@@ -20,6 +20,8 @@ public final class Chunk {
     long contentSum, stateInSum, stateOutSum;
     long rootMatches;
     TableCheck.RootSeen rootSeen;
+    long unsettledRoots;
+    TableCheck.RootSeen firstUnsettled;
 
     Chunk(ParentPass pass, byte[] buf, int recs, byte[] state, long firstIndex,
             byte[] previousRecord) {

@@ -78,6 +78,8 @@ public final class ParentPass {
             table.auxiliary += c.auxiliary;
             table.rootMatches += c.rootMatches;
             if (table.rootSeen == null) table.rootSeen = c.rootSeen;
+            table.unsettledRoots += c.unsettledRoots;
+            if (table.firstUnsettled == null) table.firstUnsettled = c.firstUnsettled;
         }
         if (last) {
             table.frontierRecords += c.frontierRecords;

@@ -39,19 +39,29 @@ public final class PeerKernel {
         private final PeerFinding finding;
         private final Integer rootValue;
         private final String rootOpen;
+        private final boolean boundsProven;
 
         private Conclusion(Verdict verdict, PeerFinding finding, Integer rootValue,
-                String rootOpen) {
+                String rootOpen, boolean boundsProven) {
             this.verdict = verdict;
             this.finding = finding;
             this.rootValue = rootValue;
             this.rootOpen = rootOpen;
+            this.boundsProven = boundsProven;
         }
 
         public Verdict verdict() { return verdict; }
         public PeerFinding finding() { return finding; }
+        /** The root's value, when there is one root and its value is proven; else null. */
         public Integer rootValue() { return rootValue; }
         public String rootOpen() { return rootOpen; }
+
+        /**
+         * Whether the bounds the roots' kinds oblige (provenLower, provenUpper) were proven: every
+         * table was checked in full, nothing was violated and no record is left open. Otherwise a
+         * report may show what the records claim, never a bound or value as proven (PEER-ROOT-4).
+         */
+        public boolean boundsProven() { return boundsProven; }
     }
 
     /** A table checked before (a restart record, --state) and what its check found. */
@@ -170,6 +180,14 @@ public final class PeerKernel {
         if (named) target = n == targetDiscs && d.mover == targetMover && d.opp == targetOpp;
         else if (n == 4) target = d.mover == initialMover && d.opp == initialOpp;
         else target = index == 0; // the lowest table's records are the roots: its first one
+        // PEER-ROOT-4 holds for every root: without a named root (above table 4) every record of
+        // the lowest table is one, so each table counts its records whose value is not settled.
+        boolean root = named || n == 4 ? target : true;
+        if (root && provenLower(d.kind, d.lb) != provenUpper(d.kind, d.ub)) {
+            c.unsettledRoots++;
+            if (c.firstUnsettled == null)
+                c.firstUnsettled = new TableCheck.RootSeen(d.mover, d.opp, d.kind, d.lb, d.ub);
+        }
         if (!target) return;
         c.rootMatches++;
         if (c.rootSeen == null)
@@ -178,17 +196,19 @@ public final class PeerKernel {
 
     /**
      * The verdict. The engine's scan of the roots (for the report: how many records it found for
-     * them, and the first one's {mover, opp, kind, lb, ub}, or null) is used only when the
+     * them, and the first one's {mover, opp, kind, lb, ub}, or null; how many of them have a
+     * value their kinds do not establish, and the first of those, or null) is used only when the
      * root's table was not checked in this run (a restart record); else it must agree with what
      * the kernel saw. Throws EngineFault when the engine broke its contract.
      */
-    public Conclusion conclude(long scanCount, long[] scanFirst) {
+    public Conclusion conclude(long scanCount, long[] scanFirst, long scanUnsettled,
+            long[] scanFirstUnsettled) {
         if (fault != null) throw new EngineFault(fault.substring("engine fault: ".length()));
         // An engine that loaded table n+1 otherwise than it checked it is at fault even when the
         // records it lost on the way made a rule fail.
         for (TableCheck t : checks.values())
             if (t.childrenLoaded()) sameTable(t);
-        if (finding != null) return new Conclusion(Verdict.REJECTED, finding, null, null);
+        if (finding != null) return new Conclusion(Verdict.REJECTED, finding, null, null, false);
         for (TableCheck t : checks.values())
             if (!t.complete()) throw fault("table " + t.n + " was not checked in full");
         if (checks.isEmpty() && priors.isEmpty())
@@ -198,22 +218,31 @@ public final class PeerKernel {
         boolean initial = !named && lowest == 4;
         boolean target = named || initial;
         int discs = named ? targetDiscs : lowest;
-        long count;
-        long[] first;
+        long count, unsettled;
+        long[] first, firstUnsettled;
         TableCheck own = checks.get(discs);
         if (own != null) {
             count = target ? own.rootMatches : own.records();
-            TableCheck.RootSeen s = own.rootSeen;
-            first = s == null ? null : new long[] {s.mover(), s.opp(), s.kind(), s.lb(), s.ub()};
+            first = fields(own.rootSeen);
+            unsettled = own.unsettledRoots;
+            firstUnsettled = fields(own.firstUnsettled);
             if (count != scanCount || (count > 0 && !Arrays.equals(first, scanFirst)))
                 throw fault("the engine found " + scanCount + " root record(s) in table " + discs
                         + ", the kernel " + count);
+            if (unsettled != scanUnsettled || !Arrays.equals(firstUnsettled, scanFirstUnsettled))
+                throw fault("the engine found " + scanUnsettled + " root record(s) with a value "
+                        + "their kinds do not establish in table " + discs + ", the kernel "
+                        + unsettled);
         } else if (priors.containsKey(discs)) {
             count = scanCount;
             first = scanFirst;
+            unsettled = scanUnsettled;
+            firstUnsettled = scanFirstUnsettled;
         } else {
             count = 0;
             first = null;
+            unsettled = 0;
+            firstUnsettled = null;
         }
         if (target && count == 0) {
             String rule = initial ? PeerRule.ROOT_1 : PeerRule.ROOT_2;
@@ -229,21 +258,32 @@ public final class PeerKernel {
         if (!target && count == 0)
             return rejected(PeerRule.ROOT_3, lowest, "the lowest table (" + lowest + " discs)"
                     + " holds no record, so the tables claim nothing about any root");
-        Integer value = null;
-        String open = null;
-        if (count == 1) {
-            int kind = (int) first[2], lb = (int) first[3], ub = (int) first[4];
-            int provenLb = provenLower(kind, lb), provenUb = provenUpper(kind, ub);
-            if (provenLb == provenUb) value = provenLb;
-            else open = PeerRule.ROOT_4 + ": the root's record is " + PeerFormat.kindText(kind)
-                    + " [" + lb + ", " + ub + "]; its kinds oblige and the check proved only "
-                    + provenLb + " <= value <= " + provenUb + ", so its value is not established";
-        }
         long frontier = 0;
         for (TableCheck t : checks.values()) frontier += t.frontierRecords;
         for (Prior p : priors.values()) frontier += p.frontierRecords();
+        // PEER-ROOT-4, for every root whatever their number: a value only where the bounds the
+        // kinds oblige meet, and only when they were proven (no record left open).
+        Integer value = null;
+        String open = null;
+        if (unsettled > 0) {
+            int kind = (int) firstUnsettled[2], lb = (int) firstUnsettled[3];
+            int ub = (int) firstUnsettled[4];
+            open = PeerRule.ROOT_4 + ": " + (count == 1 ? "the root's record is "
+                    : unsettled + " of the " + count + " roots' records have bounds their kinds "
+                            + "do not oblige; the first is ")
+                    + PeerFormat.kindText(kind) + " [" + lb + ", " + ub + "]; its kinds oblige "
+                    + "and the check proved only " + provenLower(kind, lb) + " <= value <= "
+                    + provenUpper(kind, ub) + ", so "
+                    + (count == 1 ? "its value is" : "their values are") + " not established";
+        } else if (count == 1 && frontier == 0) {
+            value = provenLower((int) first[2], (int) first[3]);
+        }
         Verdict v = frontier > 0 || open != null ? Verdict.INCOMPLETE : Verdict.VERIFIED;
-        return new Conclusion(v, null, value, open);
+        return new Conclusion(v, null, value, open, frontier == 0);
+    }
+
+    private static long[] fields(TableCheck.RootSeen s) {
+        return s == null ? null : new long[] {s.mover(), s.opp(), s.kind(), s.lb(), s.ub()};
     }
 
     /**
@@ -278,6 +318,6 @@ public final class PeerKernel {
 
     private Conclusion rejected(String rule, int table, String message) {
         PeerFinding f = new PeerFinding(rule, table, -1, false, 0, 0, message);
-        return new Conclusion(Verdict.REJECTED, f, null, null);
+        return new Conclusion(Verdict.REJECTED, f, null, null, false);
     }
 }

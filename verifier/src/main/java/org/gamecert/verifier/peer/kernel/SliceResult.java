@@ -8,13 +8,15 @@ package org.gamecert.verifier.peer.kernel;
  * the kernel makes one (package-private constructor); it travels to the driver by serialization.
  */
 public final class SliceResult implements java.io.Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
     final Slice slice;
     final boolean complete;
     final PeerFinding finding;
     final long records, region, auxiliary, frontierRecords, frontierChildren, contentSum;
     final long rootMatches;
     final TableCheck.RootSeen rootSeen;
+    final long unsettledRoots;
+    final TableCheck.RootSeen firstUnsettled;
     final int passes;
     final boolean childrenLoaded;
     final long childAdmitted, childSum;
@@ -35,6 +37,8 @@ public final class SliceResult implements java.io.Serializable {
         contentSum = t.contentSum;
         rootMatches = t.rootMatches;
         rootSeen = t.rootSeen;
+        unsettledRoots = t.unsettledRoots;
+        firstUnsettled = t.firstUnsettled;
         passes = t.passes();
         childrenLoaded = t.childrenLoaded();
         childAdmitted = t.childAdmitted();

@@ -38,6 +38,9 @@ public final class TableCheck {
     // what pass 0 saw of the roots (PeerKernel.conclude)
     long rootMatches;
     RootSeen rootSeen;
+    // the roots among its records whose value their kinds do not establish (PEER-ROOT-4)
+    long unsettledRoots;
+    RootSeen firstUnsettled;
     // table n+1 as the slices loaded it (a table checked in slices: merge)
     private boolean slicesLoadedChildren;
     private long slicesChildAdmitted, slicesChildSum;
@@ -176,6 +179,8 @@ public final class TableCheck {
             contentSum += r.contentSum;
             rootMatches += r.rootMatches;
             if (rootSeen == null) rootSeen = r.rootSeen;
+            unsettledRoots += r.unsettledRoots;
+            if (firstUnsettled == null) firstUnsettled = r.firstUnsettled;
             passes = Math.max(passes, r.passes);
             complete &= r.complete;
             if (r.finding != null) found(r.finding);

@@ -125,7 +125,7 @@ class PeerFaultyEngineTest {
         long[] first = {pos[0], pos[1], PeerFormat.symbol(lowest[9]),
             PeerFormat.symbol(lowest[10]) - 36, PeerFormat.symbol(lowest[11]) - 36};
         long count = lowest.length / 13 + (fault == Fault.WRONG_ROOT_SCAN ? 1 : 0);
-        return k.conclude(count, first);
+        return EngineRootScan.conclude(k, count, first, lowest);
     }
 
     static boolean admit(ChildTable ct, byte[] child, int i) {

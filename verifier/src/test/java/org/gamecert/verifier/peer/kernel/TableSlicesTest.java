@@ -83,7 +83,7 @@ class TableSlicesTest {
         Slice forged = new Slice(35, 1, 2632, 1, true, false);
         assertTrue(fault(() -> twice.take(forged, r)).contains("was not asked for"));
         PeerKernel.EngineFault e = assertThrows(PeerKernel.EngineFault.class,
-                () -> k4.conclude(0, null));
+                () -> k4.conclude(0, null, 0, null));
         assertTrue(e.getMessage().contains("given back twice"), e.getMessage());
     }
 }
