@@ -177,7 +177,8 @@ class ReleaseTest {
             assertTrue(c4.contains("{\"discs\": " + r[0] + ", \"region\": " + r[1] + ", \"aux\": " + r[2] + ", \"proof_terminals\": " + r[3] + "}"), c4);
         assertFalse(Files.readString(out.resolve("data/othello-4x4.census.json")).contains("proof_terminals"));
         String svg = Files.readString(out.resolve("data/census.svg"));
-        assertTrue(svg.contains("terminal positions only the proof reaches (" + total + ")"), "the SVG's legend");
+        assertTrue(svg.contains("terminal positions only the proof reaches (" + String.format(java.util.Locale.ROOT, "%,d", total) + ")"),
+                "the SVG's legend, the count's digits grouped by threes");
     }
 
     // ---- round trip ----

@@ -153,32 +153,101 @@ public final class BundleTexts {
     }
 
     // ---- census.svg: one panel per certificate, bars per disc count, log scale ----
+    //
+    // Layout, top to bottom: the title; per panel its label (file, game, mode, root value), its
+    // commitment id on a line of its own in a monospace font, the legend in a band of its own
+    // (only the series with a non-zero total, flowed into rows), then the plot, its tick labels
+    // and axis title. The canvas is as wide as the widest of these needs, each text's width taken
+    // from an upper bound on its advance (AdvanceBound below), so no text runs off the canvas or
+    // into another whatever the lengths of the counts, ids and names. Integers only (and
+    // StrictMath for the bars' heights): the bytes are the same on every JVM.
 
-    static final int PANEL_H = 300, TOP = 46, LEFT = 78, BAR = 9, GAP = 6, PLOT_H = 200;
+    static final int PAD = 12, RIGHT = 16, LEFT = 78, BAR = 9, GAP = 6, PLOT_H = 200;
+    static final int TITLE_SIZE = 14, LABEL_SIZE = 12, ID_SIZE = 10, TEXT_SIZE = 11;
+    /** Vertical distances between baselines and bands (a font of size f reaches ~0.93 f above its baseline, ~0.24 f below). */
+    private static final int TITLE_BASE = 22, FIRST_PANEL = 34, LABEL_BASE = 14, ID_STEP = 16, LEGEND_STEP = 18, LEGEND_ROW = 16,
+            PLOT_BELOW = 20, SWATCH = 10, SWATCH_TEXT = 14, LEGEND_SPACING = 18, BETWEEN_PANELS = 18, BOTTOM = 12;
 
-    /** A disc count's bars: region and auxiliary, and for Connect Four the proof-only terminals. */
-    private static int groupWidth(boolean terms) { return (terms ? 3 : 2) * BAR + GAP; }
+    /** One series of bars: its census column (1 region, 2 aux, 3 proof-only terminals), colour, legend, tooltip and total. */
+    private record Series(int column, String colour, String legend, String tip, long total) {}
+
+    /** One panel: its label, id line, rows {count, region, aux, term}, what the count counts, its series with a non-zero total. */
+    private record Panel(String label, String id, long[][] rows, String unit, List<Series> series) {
+        int slots() { return Math.max(1, series.size()); }
+
+        int groupWidth() { return slots() * BAR + GAP; }
+
+        int plotWidth() { return rows.length * groupWidth(); }
+
+        String axisTitle() { return unit + " on the board"; }
+
+        /** Every how many groups a tick label is drawn: one label's width (and some space) per label. */
+        int labelStep() {
+            int w = 0;
+            for (long[] r : rows) w = Math.max(w, AdvanceBound.width(Long.toString(r[0]), TEXT_SIZE));
+            return Math.max(1, (w + 6 + groupWidth() - 1) / groupWidth());
+        }
+
+        /** Centre of group i's tick label: under its bars. */
+        int labelCentre(int i) { return LEFT + i * groupWidth() + slots() * BAR / 2; }
+
+        int axisTitleCentre() { return Math.max(LEFT + plotWidth() / 2, PAD + (AdvanceBound.width(axisTitle(), TEXT_SIZE) + 1) / 2); }
+
+        List<String> legendTexts() {
+            List<String> l = new java.util.ArrayList<>();
+            for (Series s : series) l.add(s.legend() + " (" + grouped(s.total()) + ")");
+            return l;
+        }
+
+        /** The canvas width this panel needs, each text and the plot with their margins. */
+        int widthNeeded() {
+            int w = Math.max(PAD + AdvanceBound.width(label, LABEL_SIZE), PAD + AdvanceBound.monoWidth(id, ID_SIZE));
+            for (String t : legendTexts()) w = Math.max(w, PAD + SWATCH_TEXT + AdvanceBound.width(t, TEXT_SIZE));
+            if (rows.length == 0) return Math.max(w, PAD + AdvanceBound.width(NO_ROWS, TEXT_SIZE)) + RIGHT;
+            w = Math.max(w, LEFT + plotWidth());
+            int lw = 0;
+            for (long[] r : rows) lw = Math.max(lw, AdvanceBound.width(Long.toString(r[0]), TEXT_SIZE));
+            w = Math.max(w, labelCentre(rows.length - 1) + (lw + 1) / 2);
+            w = Math.max(w, axisTitleCentre() + (AdvanceBound.width(axisTitle(), TEXT_SIZE) + 1) / 2);
+            return w + RIGHT;
+        }
+    }
+
+    static final String NO_ROWS = "no census rows to draw";
+
+    /** What a census row's count counts: discs (Othello, Connect Four), stones (NoGo), pieces (Lines of Action, others). */
+    static String unit(String game) {
+        if (game.startsWith("othello:") || game.startsWith("connect4:")) return "discs";
+        if (game.startsWith("nogo:")) return "stones";
+        return "pieces";
+    }
+
+    /** 1,212,454,691: digits grouped by threes with commas, whatever the default locale. */
+    static String grouped(long v) { return String.format(Locale.ROOT, "%,d", v); }
+
+    private static Panel panel(String label, String id, String game, long[][] rows, boolean terms, String regionLegend, String regionTip,
+                               long regionTotal, long auxTotal, long termTotal) {
+        List<Series> series = new java.util.ArrayList<>();
+        if (regionTotal != 0) series.add(new Series(1, "#1f77b4", regionLegend, regionTip, regionTotal));
+        if (auxTotal != 0) series.add(new Series(2, "#ff7f0e", "auxiliary entries", "auxiliary entries", auxTotal));
+        if (terms && termTotal != 0)
+            series.add(new Series(3, "#2ca02c", "terminal positions only the proof reaches", "terminal positions only the proof reaches", termTotal));
+        return new Panel(label, id, rows, unit(game), series);
+    }
 
     public static String censusSvg(String title, List<Cert> certs) { return censusSvg(title, certs, List.of()); }
 
-    /** One panel per certificate, then one per composite (its union when shown, else its summed region). */
+    /**
+     * One panel per certificate, then one per composite (its union when shown, else its summed
+     * region). A panel whose census has no rows (a weak-ranked certificate, SPEC §9.2) says so in
+     * place of a plot.
+     */
     public static String censusSvg(String title, List<Cert> certs, List<Composite> composites) {
-        int plotW = 1;
-        for (Cert c : certs) plotW = Math.max(plotW, c.census().length * groupWidth(c.countsProofTerminals()));
-        for (Composite c : composites) plotW = Math.max(plotW, c.census().length * groupWidth(c.countsProofTerminals()));
-        int width = LEFT + plotW + 40, height = 36 + (certs.size() + composites.size()) * PANEL_H;
-        StringBuilder s = new StringBuilder();
-        s.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(width).append("\" height=\"").append(height)
-                .append("\" viewBox=\"0 0 ").append(width).append(' ').append(height).append("\" font-family=\"sans-serif\" font-size=\"11\">\n");
-        s.append("<title>").append(xml(title)).append(" - census</title>\n");
-        s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-        s.append("<text x=\"").append(LEFT).append("\" y=\"20\" font-size=\"14\" font-weight=\"bold\">").append(xml(title)).append("</text>\n");
-        int k = 0;
+        List<Panel> panels = new java.util.ArrayList<>();
         for (Cert c : certs)
-            panel(s, "data/" + c.file() + " · " + c.game() + " " + c.mode() + " · root value " + c.rootValue(), c.commitmentId(), c.census(),
-                    c.countsProofTerminals(), "certified region", "certified-region positions", c.regionTotal(), c.auxTotal(),
-                    c.countsProofTerminals() ? c.proofTerminalTotal() : 0, 36 + k++ * PANEL_H);
+            panels.add(panel("data/" + c.file() + " · " + c.game() + " " + c.mode() + " · root value " + c.rootValue(), c.commitmentId(), c.game(),
+                    c.census(), c.countsProofTerminals(), "certified region", "certified-region positions", c.regionTotal(), c.auxTotal(),
+                    c.countsProofTerminals() ? c.proofTerminalTotal() : 0));
         for (Composite c : composites) {
             long[] u = c.shownUnion();
             long[][] rows = new long[c.census().length][];
@@ -186,67 +255,136 @@ public final class BundleTexts {
                 rows[i] = c.census()[i].clone();
                 if (u != null) rows[i][1] = u[i];
             }
-            panel(s, c.manifestPath() + " · " + c.game() + " " + c.mode() + " · " + c.claim() + " · " + c.parts() + " parts",
-                    "composite " + c.compositeId(), rows, c.countsProofTerminals(),
+            panels.add(panel(c.manifestPath() + " · " + c.game() + " " + c.mode() + " · " + c.claim() + " · " + c.parts() + " parts",
+                    "composite " + c.compositeId(), c.game(), rows, c.countsProofTerminals(),
                     u != null ? "certified region, union of the parts" : "certified region, summed over the parts",
                     u != null ? "positions of the union of the parts' regions" : "certified-region positions summed over the parts",
-                    u != null ? c.unionTotal() : c.regionTotal(), c.auxTotal(), c.countsProofTerminals() ? c.proofTerminalTotal() : 0, 36 + k++ * PANEL_H);
+                    u != null ? c.unionTotal() : c.regionTotal(), c.auxTotal(), c.countsProofTerminals() ? c.proofTerminalTotal() : 0));
         }
-        return s.append("</svg>\n").toString();
+        int width = PAD + AdvanceBound.boldWidth(title, TITLE_SIZE) + RIGHT;
+        for (Panel p : panels) width = Math.max(width, p.widthNeeded());
+        StringBuilder body = new StringBuilder();
+        int y = FIRST_PANEL;
+        for (Panel p : panels) y = drawPanel(body, p, width, y) + BETWEEN_PANELS;
+        int height = y - BETWEEN_PANELS + BOTTOM;
+        StringBuilder s = new StringBuilder();
+        s.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(width).append("\" height=\"").append(height)
+                .append("\" viewBox=\"0 0 ").append(width).append(' ').append(height).append("\" font-family=\"sans-serif\" font-size=\"")
+                .append(TEXT_SIZE).append("\">\n");
+        s.append("<title>").append(xml(title)).append(" - census</title>\n");
+        s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+        s.append("<text x=\"").append(PAD).append("\" y=\"").append(TITLE_BASE).append("\" font-size=\"").append(TITLE_SIZE)
+                .append("\" font-weight=\"bold\">").append(xml(title)).append("</text>\n");
+        return s.append(body).append("</svg>\n").toString();
     }
 
-    private static void panel(StringBuilder s, String label, String id, long[][] census, boolean terms, String regionLegend, String regionTip,
-                              long regionTotal, long auxTotal, long termTotal, int y0) {
+    /** Draws a panel from y0 down; returns the y of its lowest text's bottom. */
+    private static int drawPanel(StringBuilder s, Panel p, int width, int y0) {
+        s.append("<g>\n");
+        int yLabel = y0 + LABEL_BASE, yId = yLabel + ID_STEP;
+        s.append("<text x=\"").append(PAD).append("\" y=\"").append(yLabel).append("\" font-size=\"").append(LABEL_SIZE).append("\">")
+                .append(xml(p.label())).append("</text>\n");
+        s.append("<text x=\"").append(PAD).append("\" y=\"").append(yId).append("\" font-size=\"").append(ID_SIZE)
+                .append("\" font-family=\"monospace\" fill=\"#555\">").append(xml(p.id())).append("</text>\n");
+        // The legend: its own band under the id, entries flowed left to right into rows.
+        int bandBase = yId, x = PAD, rowBase = yId + LEGEND_STEP;
+        for (int k = 0; k < p.series().size(); k++) {
+            Series ser = p.series().get(k);
+            String text = p.legendTexts().get(k);
+            int w = SWATCH_TEXT + AdvanceBound.width(text, TEXT_SIZE);
+            if (x > PAD && x + w > width - RIGHT) { x = PAD; rowBase += LEGEND_ROW; }
+            s.append("<rect x=\"").append(x).append("\" y=\"").append(rowBase - 9).append("\" width=\"").append(SWATCH).append("\" height=\"")
+                    .append(SWATCH).append("\" fill=\"").append(ser.colour()).append("\"/>")
+                    .append("<text x=\"").append(x + SWATCH_TEXT).append("\" y=\"").append(rowBase).append("\">").append(xml(text)).append("</text>\n");
+            x += w + LEGEND_SPACING;
+            bandBase = rowBase;
+        }
+        if (p.rows().length == 0) {
+            int yNote = bandBase + LEGEND_STEP;
+            s.append("<text x=\"").append(PAD).append("\" y=\"").append(yNote).append("\" fill=\"#555\">").append(NO_ROWS).append("</text>\n");
+            s.append("</g>\n");
+            return yNote + 4;
+        }
         long max = 1;
-        for (long[] r : census) max = Math.max(max, Math.max(Math.max(r[1], r[2]), terms ? r[3] : 0));
-        int decades = Math.max(1, (int) Math.ceil(Math.log10(max + 1.0)));
-        int gw = groupWidth(terms);
-        int base = y0 + TOP + PLOT_H, plotW = census.length * gw;
-        s.append("<g>\n<text x=\"").append(LEFT).append("\" y=\"").append(y0 + 16).append("\" font-size=\"12\">")
-                .append(xml(label))
-                .append("</text>\n");
-        s.append("<text x=\"").append(LEFT).append("\" y=\"").append(y0 + 32).append("\" font-size=\"10\" fill=\"#555\">")
-                .append(xml(id)).append("</text>\n");
+        for (long[] r : p.rows()) for (Series ser : p.series()) max = Math.max(max, r[ser.column()]);
+        int decades = Long.toString(max).length(); // 10^decades > max >= 10^(decades-1)
+        int tickStep = Math.max(1, (14 * decades + PLOT_H - 1) / PLOT_H); // tick labels at least 14 apart
+        int gw = p.groupWidth(), plotW = p.plotWidth();
+        int top = bandBase + PLOT_BELOW, base = top + PLOT_H;
         for (int d = 0; d <= decades; d++) {
             int y = base - d * PLOT_H / decades;
             s.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(LEFT + plotW).append("\" y1=\"").append(y).append("\" y2=\"")
                     .append(y).append("\" stroke=\"#ddd\"/>\n");
-            s.append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(y + 4).append("\" text-anchor=\"end\">")
-                    .append(d == 0 ? "1" : "1e" + d).append("</text>\n");
+            if (d % tickStep == 0)
+                s.append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(y + 4).append("\" text-anchor=\"end\">")
+                        .append(d == 0 ? "1" : "1e" + d).append("</text>\n");
         }
-        for (int i = 0; i < census.length; i++) {
-            long[] r = census[i];
-            int x = LEFT + i * gw;
-            bar(s, x, base, r[1], decades, "#1f77b4", r[0] + " discs: " + r[1] + " " + regionTip);
-            bar(s, x + BAR, base, r[2], decades, "#ff7f0e", r[0] + " discs: " + r[2] + " auxiliary entries");
-            if (terms)
-                bar(s, x + 2 * BAR, base, r[3], decades, "#2ca02c", r[0] + " discs: " + r[3] + " terminal positions only the proof reaches");
-            if (census.length <= 40 || i % 2 == 0) // centred under the group's 2 or 3 bars
-                s.append("<text x=\"").append(x + (terms ? 3 * BAR / 2 : BAR)).append("\" y=\"").append(base + 14).append("\" text-anchor=\"middle\">")
+        int step = p.labelStep();
+        for (int i = 0; i < p.rows().length; i++) {
+            long[] r = p.rows()[i];
+            int gx = LEFT + i * gw;
+            for (int k = 0; k < p.series().size(); k++) {
+                Series ser = p.series().get(k);
+                bar(s, gx + k * BAR, base, r[ser.column()], decades, ser.colour(), r[0] + " " + p.unit() + ": " + grouped(r[ser.column()]) + " " + ser.tip());
+            }
+            if (i % step == 0)
+                s.append("<text x=\"").append(p.labelCentre(i)).append("\" y=\"").append(base + 14).append("\" text-anchor=\"middle\">")
                         .append(r[0]).append("</text>\n");
         }
         s.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(LEFT + plotW).append("\" y1=\"").append(base).append("\" y2=\"")
                 .append(base).append("\" stroke=\"black\"/>\n");
-        s.append("<text x=\"").append(LEFT + plotW / 2).append("\" y=\"").append(base + 30).append("\" text-anchor=\"middle\">discs on the board</text>\n");
-        s.append("<text transform=\"translate(16,").append(base - PLOT_H / 2).append(") rotate(-90)\" text-anchor=\"middle\">positions (log scale)</text>\n");
-        int lx = LEFT + plotW - 250, ly = y0 + 16;
-        s.append("<rect x=\"").append(lx).append("\" y=\"").append(ly - 9).append("\" width=\"10\" height=\"10\" fill=\"#1f77b4\"/>")
-                .append("<text x=\"").append(lx + 14).append("\" y=\"").append(ly).append("\">").append(regionLegend).append(" (").append(regionTotal).append(")</text>\n");
-        s.append("<rect x=\"").append(lx).append("\" y=\"").append(ly + 5).append("\" width=\"10\" height=\"10\" fill=\"#ff7f0e\"/>")
-                .append("<text x=\"").append(lx + 14).append("\" y=\"").append(ly + 14).append("\">auxiliary entries (").append(auxTotal).append(")</text>\n");
-        if (terms)
-            s.append("<rect x=\"").append(lx).append("\" y=\"").append(ly + 19).append("\" width=\"10\" height=\"10\" fill=\"#2ca02c\"/>")
-                    .append("<text x=\"").append(lx + 14).append("\" y=\"").append(ly + 28).append("\">terminal positions only the proof reaches (")
-                    .append(termTotal).append(")</text>\n");
+        s.append("<text x=\"").append(p.axisTitleCentre()).append("\" y=\"").append(base + 30).append("\" text-anchor=\"middle\">")
+                .append(p.axisTitle()).append("</text>\n");
+        s.append("<text transform=\"translate(18,").append(base - PLOT_H / 2).append(") rotate(-90)\" text-anchor=\"middle\">positions (log scale)</text>\n");
         s.append("</g>\n");
+        return base + 34;
     }
 
     private static void bar(StringBuilder s, int x, int base, long v, int decades, String colour, String tip) {
         if (v <= 0) return;
         // log10(v) decades of height; a count of 1 gets a sliver so that it stays visible.
-        int h = Math.max(2, (int) Math.round(Math.log10(v) * PLOT_H / decades));
+        int h = Math.max(2, (int) Math.round(StrictMath.log10(v) * PLOT_H / decades));
         s.append("<rect x=\"").append(x).append("\" y=\"").append(base - h).append("\" width=\"").append(BAR - 1).append("\" height=\"")
                 .append(h).append("\" fill=\"").append(colour).append("\"><title>").append(xml(tip)).append("</title></rect>\n");
+    }
+
+    /**
+     * Bounds on the width of a text in the figure's fonts, in whole pixels, from a table rather
+     * than a font (the bytes may not depend on the machine's fonts): "sans-serif" from the advances
+     * of DejaVu Sans Bold, glyph by glyph at least DejaVu Sans's (the usual sans-serif on Linux, and
+     * what CensusSvgLayoutTest renders with) and well above the common regular sans fonts' for the
+     * digits and letters these texts are made of; a tenth more for bold; 0.62 em a character for
+     * "monospace" (DejaVu Sans Mono, Courier New, Menlo: 0.6 em); 1 em for a character beyond ASCII.
+     */
+    static final class AdvanceBound {
+        private AdvanceBound() {}
+
+        /** Thousandths of an em, characters 32 to 126: DejaVu Sans Bold's advances, rounded up. */
+        private static final short[] ADVANCE = {
+            349, 457, 521, 838, 696, 1002, 873, 307, 458, 458, 523, 838, 380, 416, 380, 366,
+            696, 696, 696, 696, 696, 696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 581,
+            1000, 774, 763, 734, 831, 684, 684, 821, 837, 373, 373, 775, 638, 996, 837, 851,
+            733, 851, 771, 721, 683, 813, 774, 1104, 771, 725, 726, 458, 366, 458, 838, 500,
+            500, 675, 716, 593, 716, 679, 436, 716, 712, 343, 343, 666, 343, 1042, 712, 688,
+            716, 716, 494, 596, 479, 712, 652, 924, 646, 652, 583, 712, 366, 712, 838,
+        };
+
+        private static long thousandths(String t) {
+            long w = 0;
+            for (int i = 0; i < t.length(); ) {
+                int cp = t.codePointAt(i);
+                w += cp >= 32 && cp < 127 ? ADVANCE[cp - 32] : 1000;
+                i += Character.charCount(cp);
+            }
+            return w;
+        }
+
+        static int width(String t, int size) { return (int) ((thousandths(t) * size + 999) / 1000); }
+
+        static int boldWidth(String t, int size) { return (int) ((thousandths(t) * size * 11 + 9999) / 10000); }
+
+        static int monoWidth(String t, int size) { return (int) (((long) t.codePointCount(0, t.length()) * 620 * size + 999) / 1000); }
     }
 
     static String xml(String t) {
