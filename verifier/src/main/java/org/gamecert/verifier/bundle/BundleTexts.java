@@ -16,12 +16,29 @@ public final class BundleTexts {
     /**
      * What the derived files say about one certificate. Census rows are the verifier's: {discs,
      * region, aux, term}, term being the terminal positions outside R that the proof reaches,
-     * counted and shown for Connect Four only (SPEC §10.3).
+     * counted and shown for Connect Four only (SPEC §10.3). A weak-ranked certificate (mode 4,
+     * SPEC §9.2: Lines of Action) has no census rows: see {@link #hasCensus()}.
      */
     public record Cert(String file, String game, String mode, int rootValue, String commitmentId, long entries, long[][] census) {
         public long regionTotal() { long t = 0; for (long[] r : census) t += r[1]; return t; }
 
-        public long auxTotal() { long t = 0; for (long[] r : census) t += r[2]; return t; }
+        /**
+         * The auxiliary entries: the census's total, or, for a certificate without census (weak-ranked),
+         * every entry, since its entries are all {C}, {A} or {C, A} (R-KIND-2) and none is open.
+         */
+        public long auxTotal() {
+            if (!hasCensus()) return entries;
+            long t = 0;
+            for (long[] r : census) t += r[2];
+            return t;
+        }
+
+        /**
+         * Whether the certificate has census rows (SPEC §10.3): every certificate but a weak-ranked
+         * one (mode 4, §9.2), whose layers are ranks rather than disc counts and whose trailer holds
+         * no rows (R-CENSUS-1); its region is empty, as for every weak certificate.
+         */
+        public boolean hasCensus() { return census.length > 0; }
 
         /** Connect Four: its census has the proof-only terminal column. */
         public boolean countsProofTerminals() { return game.startsWith("connect4:"); }
@@ -84,6 +101,8 @@ public final class BundleTexts {
                 .append(",\n  \"commitment\": \"").append(c.commitmentId()).append("\",\n  \"entries\": ").append(c.entries())
                 .append(",\n  \"region_total\": ").append(c.regionTotal()).append(",\n  \"aux_total\": ").append(c.auxTotal());
         if (c.countsProofTerminals()) sb.append(",\n  \"proof_terminals_total\": ").append(c.proofTerminalTotal());
+        if (!c.hasCensus())
+            return sb.append(",\n  \"census\": \"").append(NO_CENSUS).append("\",\n  \"rows\": []\n}\n").toString();
         sb.append(",\n  \"rows\": [");
         for (int i = 0; i < c.census().length; i++) {
             long[] r = c.census()[i];
@@ -94,6 +113,10 @@ public final class BundleTexts {
         }
         return sb.append("\n  ]\n}\n").toString();
     }
+
+    /** What the texts say of a certificate without census rows (weak-ranked, SPEC §9.2). */
+    static final String NO_CENSUS = "none: a weak-ranked certificate (SPEC 9.2) orders its entries by rank, not by disc count, "
+            + "and has no census rows; its region is empty and every entry is auxiliary";
 
     /** A claim about a root (SPEC §15.1) as the texts write it, e.g. "P value +2", "C, A: value in [-1, +1]" (as the composite report). */
     public static String claim(int kinds, int lo, int hi) {
@@ -164,7 +187,7 @@ public final class BundleTexts {
     /** One panel per certificate, then one per composite (its union when shown, else its summed region). */
     public static String censusSvg(String title, List<Cert> certs, List<Composite> composites) {
         int plotW = 1;
-        for (Cert c : certs) plotW = Math.max(plotW, c.census().length * groupWidth(c.countsProofTerminals()));
+        for (Cert c : certs) plotW = Math.max(plotW, c.hasCensus() ? c.census().length * groupWidth(c.countsProofTerminals()) : NOTE_W);
         for (Composite c : composites) plotW = Math.max(plotW, c.census().length * groupWidth(c.countsProofTerminals()));
         int width = LEFT + plotW + 40, height = 36 + (certs.size() + composites.size()) * PANEL_H;
         StringBuilder s = new StringBuilder();
@@ -175,10 +198,13 @@ public final class BundleTexts {
         s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
         s.append("<text x=\"").append(LEFT).append("\" y=\"20\" font-size=\"14\" font-weight=\"bold\">").append(xml(title)).append("</text>\n");
         int k = 0;
-        for (Cert c : certs)
-            panel(s, "data/" + c.file() + " · " + c.game() + " " + c.mode() + " · root value " + c.rootValue(), c.commitmentId(), c.census(),
+        for (Cert c : certs) {
+            String label = "data/" + c.file() + " · " + c.game() + " " + c.mode() + " · root value " + c.rootValue();
+            if (!c.hasCensus()) noCensusPanel(s, label, c.commitmentId(), c.entries(), 36 + k++ * PANEL_H);
+            else panel(s, label, c.commitmentId(), c.census(),
                     c.countsProofTerminals(), "certified region", "certified-region positions", c.regionTotal(), c.auxTotal(),
                     c.countsProofTerminals() ? c.proofTerminalTotal() : 0, 36 + k++ * PANEL_H);
+        }
         for (Composite c : composites) {
             long[] u = c.shownUnion();
             long[][] rows = new long[c.census().length][];
@@ -238,6 +264,26 @@ public final class BundleTexts {
             s.append("<rect x=\"").append(lx).append("\" y=\"").append(ly + 19).append("\" width=\"10\" height=\"10\" fill=\"#2ca02c\"/>")
                     .append("<text x=\"").append(lx + 14).append("\" y=\"").append(ly + 28).append("\">terminal positions only the proof reaches (")
                     .append(termTotal).append(")</text>\n");
+        s.append("</g>\n");
+    }
+
+    /** The plot width a panel without census needs for its note. */
+    static final int NOTE_W = 560;
+
+    /** The panel of a certificate without census rows (weak-ranked, SPEC §9.2): its label, id and a note in place of the bars. */
+    private static void noCensusPanel(StringBuilder s, String label, String id, long entries, int y0) {
+        int mid = y0 + TOP + PLOT_H / 2;
+        s.append("<g>\n<text x=\"").append(LEFT).append("\" y=\"").append(y0 + 16).append("\" font-size=\"12\">").append(xml(label))
+                .append("</text>\n");
+        s.append("<text x=\"").append(LEFT).append("\" y=\"").append(y0 + 32).append("\" font-size=\"10\" fill=\"#555\">")
+                .append(xml(id)).append("</text>\n");
+        s.append("<rect x=\"").append(LEFT).append("\" y=\"").append(mid - 30).append("\" width=\"").append(NOTE_W)
+                .append("\" height=\"54\" fill=\"#f4f4f4\" stroke=\"#ddd\"/>\n");
+        s.append("<text x=\"").append(LEFT + 10).append("\" y=\"").append(mid - 10).append("\">")
+                .append("No census: a weak-ranked certificate (SPEC §9.2) orders its entries by rank, not by disc count.</text>\n");
+        s.append("<text x=\"").append(LEFT + 10).append("\" y=\"").append(mid + 10).append("\">")
+                .append("Its region is empty; its ").append(entries).append(entries == 1 ? " entry is" : " entries are")
+                .append(" all auxiliary (bounds only).</text>\n");
         s.append("</g>\n");
     }
 
@@ -367,6 +413,9 @@ public final class BundleTexts {
                     .append("its composite id.\n");
         }
         s.append("\nThe census per disc count is in `data/*.census.json` and drawn in `data/census.svg` (open it in a browser).\n\n");
+        if (certs.stream().anyMatch(c -> !c.hasCensus()))
+            s.append("A weak-ranked certificate (SPEC §9.2, e.g. Lines of Action) has no census: its entries are ordered by rank, ")
+                    .append("not by disc count; its region is empty and every one of its entries is auxiliary.\n\n");
         s.append("## How to verify\n\n");
         s.append("The verifier to use is pinned in `bag-info.txt`: gamecert verifier **").append(in.verifierVersion())
                 .append("**, whose jar has SHA-256\n\n    ").append(in.verifierJarSha256()).append("\n\n");
