@@ -61,7 +61,7 @@ public final class CertificateReader {
         h.get(); // utility
         symmetry = h.get(); mode = h.get() & 0xFF;
         part = (mode & 0x80) != 0;
-        mode &= 0x7F; // the base mode: 1 semi-strong, 2 weak, 3 weak with leaves
+        mode &= 0x7F; // the base mode: 1 semi-strong, 2 weak, 3 weak with leaves, 4 weak-ranked
         if (mode == 3) leafEmpties = h.get(); // weak with endgame leaves (SPEC §9.1)
         int tbLen = h.get() & 0xFF;
         int[] tb = new int[tbLen];
@@ -190,11 +190,36 @@ public final class CertificateReader {
         return e;
     }
 
-    /** The entry index of a canonical position in its layer, or -1. */
+    /**
+     * A weak-ranked certificate (mode 4, SPEC §9.2): its layers are ranks, and a position's entry
+     * may be in any of them (at most one), not in the layer of its disc count.
+     */
+    public boolean ranked() { return mode == 4; }
+
+    /** The mode as text: semi-strong, weak, weak with leaves (L empties), weak-ranked. */
+    public String modeName() {
+        switch (mode) {
+            case 1: return "semi-strong";
+            case 3: return "weak with leaves (" + leafEmpties + " empties)";
+            case 4: return "weak-ranked";
+            default: return "weak";
+        }
+    }
+
+    /** The entry index of a canonical position in its layer ({@link #layerOf}), or -1. */
     public int find(long m, long o) {
-        LayerEntries e = layers.get(Long.bitCount(m | o));
+        LayerEntries e = layerOf(m, o);
         return e == null ? -1 : e.find(m, o);
     }
 
-    public LayerEntries layerOf(long m, long o) { return layers.get(Long.bitCount(m | o)); }
+    /**
+     * The layer that holds the entry of a canonical position: the layer of its disc count, which
+     * may lack it (then the caller's find gives -1); in a weak-ranked certificate the rank whose
+     * entries hold its key (looked up by key in every rank), or null.
+     */
+    public LayerEntries layerOf(long m, long o) {
+        if (!ranked()) return layers.get(Long.bitCount(m | o));
+        for (LayerEntries e : layers.values()) if (e.find(m, o) >= 0) return e;
+        return null;
+    }
 }

@@ -35,7 +35,8 @@ import java.util.concurrent.Callable;
 public final class ExportCommand implements Callable<Integer>, CommandSupport.Streams {
     @Option(names = "--format", required = true, description = "Target format: peer-6x6.")
     String format;
-    @Option(names = "--in", required = true, paramLabel = "CERT", description = "Certificate to export (othello:6x6).")
+    @Option(names = "--in", required = true, paramLabel = "CERT", description = "Certificate to export: peer-6x6 takes othello:6x6, "
+            + "semi-strong or weak (not with endgame leaves, not a part of a composite); anything else is refused (exit 2).")
     Path in;
     @Option(names = "--out", required = true, paramLabel = "PATH",
             description = "A directory (absent or empty), or a file ending .tar or .tar.zst.")
@@ -52,13 +53,14 @@ public final class ExportCommand implements Callable<Integer>, CommandSupport.St
         long split = splitSize == null ? 0 : parseSize(splitSize);
         BagWriter.Format f = BagWriter.formatOf(out);
         if (split > 0 && f == BagWriter.Format.DIRECTORY) throw new CommandSupport.UserError("--split-size needs a .tar or .tar.zst --out");
+        if (Files.isDirectory(in))
+            throw new CommandSupport.UserError(SUPPORTED + "a folder (" + in + "; a composite, SPEC 15, has open entries that its other parts prove)");
         CertificateReader cert;
         try { cert = CertificateReader.read(in); }
         catch (NoSuchFileException e) { throw new CommandSupport.UserError("cannot read " + in + ": no such file"); }
         catch (IOException | RuntimeException e) { throw new CommandSupport.UserError("cannot read " + in + ": " + e.getMessage(), CommandSupport.EXIT_FAILURE); }
-        Game g = cert.game;
-        if (g.family != Game.FAMILY_OTHELLO || g.width != 6)
-            throw new CommandSupport.UserError("peer-6x6 export needs an othello:6x6 certificate, not " + g.name());
+        String why = peerRefusal(cert);
+        if (why != null) throw new CommandSupport.UserError(why);
 
         List<BagFile> files = new ArrayList<>();
         long records = 0;
@@ -78,6 +80,25 @@ public final class ExportCommand implements Callable<Integer>, CommandSupport.St
                 cert.layers.firstKey(), cert.layers.lastKey(), in, cert.commitmentId, split > 0 ? written.size() + " parts " + out + ".000..." : out);
         return CommandSupport.EXIT_OK;
     }
+
+    /**
+     * Why the peer 6x6 format cannot hold this certificate, as one line naming what it supports, or
+     * null when it can. Its tables are 6x6 Othello positions by disc count with the kinds and
+     * bounds of SPEC §5.4, so: othello:6x6, semi-strong or weak, whole (not a part). Not endgame
+     * leaves (mode 3): the peer check has no leaf search and would find the leaves' records
+     * missing; not a part: an open entry's proof is in another part; not weak-ranked (mode 4):
+     * the format has no ranks to order a proof whose moves need not add a disc.
+     */
+    static String peerRefusal(CertificateReader cert) {
+        Game g = cert.game;
+        if (g.family != Game.FAMILY_OTHELLO || g.width != 6) return SUPPORTED + g.name() + " " + cert.modeName();
+        if (cert.part) return SUPPORTED + "a part of a composite (its open entries are proved in other parts)";
+        if (cert.mode == 3) return SUPPORTED + "weak with endgame leaves (--leaf-empties: that format has no leaves)";
+        if (cert.mode != 1 && cert.mode != 2) return SUPPORTED + cert.modeName();
+        return null;
+    }
+
+    static final String SUPPORTED = "--format peer-6x6 supports othello:6x6 certificates, semi-strong or weak (the peer 6x6 Othello tablebase), not ";
 
     /** SHA256SUMS beside the parts, in `sha256sum -c` form. */
     private static void writeSums(List<Path> parts) throws IOException {

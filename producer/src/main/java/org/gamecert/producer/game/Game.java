@@ -2,10 +2,11 @@ package org.gamecert.producer.game;
 
 /**
  * A game of SPEC §7 on bitboards. A position is (mover, opponent); move codes are small ints
- * (Othello: square r·N+c; Connect Four: column). Implementations are immutable and thread-safe.
+ * (Othello: square r·N+c; Connect Four: column; LOA: 8·piece + direction). Implementations are
+ * immutable and thread-safe.
  */
 public abstract class Game {
-    public static final int FAMILY_OTHELLO = 1, FAMILY_CONNECT4 = 2, FAMILY_NOGO = 3;
+    public static final int FAMILY_OTHELLO = 1, FAMILY_CONNECT4 = 2, FAMILY_NOGO = 3, FAMILY_LOA = 4;
 
     /** Result of {@link #child}: the position after a move, with passes contracted (SPEC §7.2). */
     public static final class Child {
@@ -63,12 +64,17 @@ public abstract class Game {
         }
     }
 
-    /** Game for a certificate header (family, width, height) with the header's TB order. */
+    /**
+     * Game for a certificate header (family, width, height) with the header's TB order: every
+     * family of SPEC §4 (Othello, Connect Four, NoGo, Lines of Action).
+     */
     public static Game fromHeader(int family, int width, int height, int[] tb) {
         if (family == FAMILY_OTHELLO && width == height) return new Othello(width, tb);
         if (family == FAMILY_CONNECT4) return new ConnectFour(width, height, tb);
         if (family == FAMILY_NOGO && height == 1) return new NoGo(width, tb);
-        throw new IllegalArgumentException("unsupported game family " + family);
+        if (family == FAMILY_LOA && width == height) return new Loa(width, tb);
+        throw new IllegalArgumentException("unsupported game family " + family + " (" + width + "x" + height
+                + "): SPEC 4 has othello (1), connect4 (2), nogo (3) and loa (4)");
     }
 
     public abstract String name();
@@ -77,7 +83,7 @@ public abstract class Game {
      * Whether the census counts terminal positions (region_d and the proof-only column of SPEC
      * §10.3): Connect Four and NoGo, whose games end by a move; not Othello.
      */
-    public final boolean censusCountsTerminals() { return family != FAMILY_OTHELLO; }
+    public final boolean censusCountsTerminals() { return family == FAMILY_CONNECT4 || family == FAMILY_NOGO; }
 
     public final int tbAt(int i) { return tb[i]; }
     public final int tbRank(int move) { return tbRank[move]; }
@@ -124,6 +130,12 @@ public abstract class Game {
 
     /** Move code to text (a1 / column digit). */
     public abstract String moveName(int move);
+
+    /**
+     * Move code of the mover of (mover, opponent) to text: the same as {@link #moveName(int)}
+     * except in games whose codes depend on the position (LOA: b1-b3).
+     */
+    public String moveName(long mover, long opponent, int move) { return moveName(move); }
 
     /** Board text for a position (SPEC §7.5), with "X" assumed to move when moverIsX. */
     public abstract String boardText(long mover, long opponent);

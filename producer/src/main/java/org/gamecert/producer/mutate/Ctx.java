@@ -54,6 +54,8 @@ public final class Ctx {
     }
 
     public int family() { return original.family(); }
+    /** A weak-ranked certificate (mode 4, SPEC 9.2): its layers are ranks, which the generic classes do not know. */
+    public boolean ranked() { return original.mode() == 4; }
     public boolean weak() { return original.weak(); }
 
     // ---- helpers for the mutation classes ----

@@ -84,6 +84,10 @@ public final class MutateCommand implements Callable<Integer> {
             err.println("error: " + in + ": " + e.getMessage() + " (mutate needs a valid certificate)");
             return EXIT_USAGE;
         }
+        if (ctx.ranked()) { // the generic classes move entries between disc-count layers; mode 4's layers are ranks
+            err.println("error: class " + m.name + " does not apply to " + in + " (a weak-ranked certificate, SPEC 9.2: use a loa- class, see --list)");
+            return EXIT_NOT_APPLICABLE;
+        }
         Mutant mutant = m.apply(ctx, seed);
         if (mutant == null) {
             err.println("error: class " + m.name + " does not apply to " + in + " (nothing to mutate that way)");

@@ -3,11 +3,16 @@ package org.gamecert.producer.game;
 import org.gamecert.producer.cert.RankedCertificate;
 import org.gamecert.producer.search.LoaSolver;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
+import java.util.Random;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The producer's Lines of Action rules (SPEC §7.7) and its ranked solver on 4×4. */
@@ -58,6 +63,69 @@ class LoaTest {
         long[] out = new long[3];
         assertEquals(Loa.TERMINAL, g.play(bits(5, "a1", "b1", "d1"), bits(5, "a5", "e5"), 3, 7, out));
         assertEquals(1, out[2]);
+    }
+
+    /**
+     * As a Game (what a certificate's reader, query and release use), LOA agrees with its own move
+     * generator on every board size: the move set, each child (ordinary, pass, terminal and its
+     * value), the move names, and the move and board texts parsed back, along random games.
+     */
+    @ParameterizedTest(name = "{0}x{0}")
+    @ValueSource(ints = {4, 5, 6})
+    void asAGameItAgreesWithItsOwnMoveGenerator(int n) {
+        int[] tb = new int[64];
+        for (int i = 0; i < 64; i++) tb[i] = i;
+        Game read = Game.fromHeader(Game.FAMILY_LOA, n, n, tb);
+        assertTrue(read instanceof Loa);
+        assertEquals("loa:" + n + "x" + n, read.name());
+        Loa g = (Loa) read;
+        Random rnd = new Random(n);
+        int terminals = 0;
+        for (int game = 0; game < 15; game++) {
+            long[] s = g.start();
+            long m = s[0], o = s[1];
+            StringBuilder line = new StringBuilder();
+            for (int ply = 0; ply < 80; ply++) {
+                assertTrue(g.isLegalPosition(m, o));
+                assertFalse(g.isTerminal(m, o));
+                int[] mv = new int[64];
+                int count = g.moves(m, o, mv);
+                long set = 0;
+                for (int i = 0; i < count; i++) set |= 1L << (mv[i] >>> 16);
+                assertEquals(set, g.moves(m, o));
+                int k = rnd.nextInt(count), code = mv[k] >>> 16, from = mv[k] >>> 8 & 0xFF, to = mv[k] & 0xFF;
+                String name = g.square(from) + "-" + g.square(to);
+                assertEquals(name, g.moveName(m, o, code));
+                line.append(name).append(' ');
+                long[] out = new long[3];
+                int kind = g.play(m, o, from, to, out);
+                Game.Child ch = new Game.Child();
+                g.child(m, o, code, ch);
+                if (kind == Loa.TERMINAL) {
+                    assertEquals(0, ch.sign);
+                    assertEquals(out[2], ch.terminalValue);
+                    assertTrue(g.isTerminal(ch.termMover, ch.termOpponent));
+                    assertEquals(-ch.terminalValue, g.terminalValue(ch.termMover, ch.termOpponent));
+                    terminals++;
+                    break;
+                }
+                assertEquals(kind == Loa.PASS ? 1 : -1, ch.sign);
+                assertEquals(out[0], ch.mover);
+                assertEquals(out[1], ch.opponent);
+                assertEquals(ch.mover | ch.opponent, g.play(m, o, code) | (o & ~g.play(m, o, code)));
+                // The line parsed back: after a pass the side that must pass is to move (its pass is implicit).
+                long[] parsed = g.parseMoves(line.toString());
+                assertArrayEquals(kind == Loa.PASS ? new long[] {ch.opponent, ch.mover} : new long[] {ch.mover, ch.opponent}, parsed);
+                assertArrayEquals(new long[] {ch.mover, ch.opponent}, g.parseBoard(g.boardText(ch.mover, ch.opponent)));
+                m = ch.mover;
+                o = ch.opponent;
+            }
+        }
+        assertTrue(terminals > 0, "some games end");
+        assertThrows(IllegalArgumentException.class, () -> g.parseMoves("b1-b1"));
+        assertThrows(IllegalArgumentException.class, () -> g.parseMoves("a9-a1"));
+        long[] s0 = g.start();
+        assertEquals(-1, g.fromTo(s0[0], s0[1], 8 * Long.bitCount(s0[0]))); // no such piece
     }
 
     @Test

@@ -16,12 +16,29 @@ public final class BundleTexts {
     /**
      * What the derived files say about one certificate. Census rows are the verifier's: {discs,
      * region, aux, term}, term being the terminal positions outside R that the proof reaches,
-     * counted and shown for Connect Four only (SPEC §10.3).
+     * counted and shown for Connect Four only (SPEC §10.3). A weak-ranked certificate (mode 4,
+     * SPEC §9.2: Lines of Action) has no census rows: see {@link #hasCensus()}.
      */
     public record Cert(String file, String game, String mode, int rootValue, String commitmentId, long entries, long[][] census) {
         public long regionTotal() { long t = 0; for (long[] r : census) t += r[1]; return t; }
 
-        public long auxTotal() { long t = 0; for (long[] r : census) t += r[2]; return t; }
+        /**
+         * The auxiliary entries: the census's total, or, for a certificate without census (weak-ranked),
+         * every entry, since its entries are all {C}, {A} or {C, A} (R-KIND-2) and none is open.
+         */
+        public long auxTotal() {
+            if (!hasCensus()) return entries;
+            long t = 0;
+            for (long[] r : census) t += r[2];
+            return t;
+        }
+
+        /**
+         * Whether the certificate has census rows (SPEC §10.3): every certificate but a weak-ranked
+         * one (mode 4, §9.2), whose layers are ranks rather than disc counts and whose trailer holds
+         * no rows (R-CENSUS-1); its region is empty, as for every weak certificate.
+         */
+        public boolean hasCensus() { return census.length > 0; }
 
         /** Connect Four: its census has the proof-only terminal column. */
         public boolean countsProofTerminals() { return game.startsWith("connect4:"); }
@@ -84,6 +101,8 @@ public final class BundleTexts {
                 .append(",\n  \"commitment\": \"").append(c.commitmentId()).append("\",\n  \"entries\": ").append(c.entries())
                 .append(",\n  \"region_total\": ").append(c.regionTotal()).append(",\n  \"aux_total\": ").append(c.auxTotal());
         if (c.countsProofTerminals()) sb.append(",\n  \"proof_terminals_total\": ").append(c.proofTerminalTotal());
+        if (!c.hasCensus())
+            return sb.append(",\n  \"census\": \"").append(NO_CENSUS).append("\",\n  \"rows\": []\n}\n").toString();
         sb.append(",\n  \"rows\": [");
         for (int i = 0; i < c.census().length; i++) {
             long[] r = c.census()[i];
@@ -94,6 +113,10 @@ public final class BundleTexts {
         }
         return sb.append("\n  ]\n}\n").toString();
     }
+
+    /** What the texts say of a certificate without census rows (weak-ranked, SPEC §9.2). */
+    static final String NO_CENSUS = "none: a weak-ranked certificate (SPEC 9.2) orders its entries by rank, not by disc count, "
+            + "and has no census rows; its region is empty and every entry is auxiliary";
 
     /** A claim about a root (SPEC §15.1) as the texts write it, e.g. "P value +2", "C, A: value in [-1, +1]" (as the composite report). */
     public static String claim(int kinds, int lo, int hi) {
@@ -505,6 +528,9 @@ public final class BundleTexts {
                     .append("its composite id.\n");
         }
         s.append("\nThe census per disc count is in `data/*.census.json` and drawn in `data/census.svg` (open it in a browser).\n\n");
+        if (certs.stream().anyMatch(c -> !c.hasCensus()))
+            s.append("A weak-ranked certificate (SPEC §9.2, e.g. Lines of Action) has no census: its entries are ordered by rank, ")
+                    .append("not by disc count; its region is empty and every one of its entries is auxiliary.\n\n");
         s.append("## How to verify\n\n");
         s.append("The verifier to use is pinned in `bag-info.txt`: gamecert verifier **").append(in.verifierVersion())
                 .append("**, whose jar has SHA-256\n\n    ").append(in.verifierJarSha256()).append("\n\n");
