@@ -305,7 +305,10 @@ public final class BundleVerifier {
             if (f == null) { r.problems.add(new Problem(e.getKey(), "missing: a bundle carries it, rendered from what it verifies")); continue; }
             String found = f.bytes != null ? new String(f.bytes, java.nio.charset.StandardCharsets.UTF_8) : null;
             if (found == null) { r.problems.add(new Problem(e.getKey(), "could not be read to compare (too large for a derived file)")); continue; }
-            if (!found.equals(e.getValue())) r.problems.add(new Problem(e.getKey(), firstDifference(e.getValue(), found)));
+            if (found.equals(e.getValue())) continue;
+            // a bundle released up to 29b3b82 carries the figure's earlier layout (same numbers)
+            if (e.getKey().equals("data/census.svg") && found.equals(EarlierCensusSvg.censusSvg(meta.title(), certs, comps))) continue;
+            r.problems.add(new Problem(e.getKey(), firstDifference(e.getValue(), found)));
         }
         java.util.Set<String> declared = new java.util.HashSet<>(checker.info.getOrDefault("extra-material", java.util.List.of()));
         for (String n : bag.files.keySet()) {
