@@ -7,7 +7,7 @@ ROOT="$(cd -P "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 # git checkout whose top is this source tree.
 build_state() { # build_state INPUTS...
   local prefix head status
-  if prefix="$(git -C "$ROOT" rev-parse --show-prefix 2>/dev/null)" && [ -z "$prefix" ] \
+  if [ -e "$ROOT/.git" ] && prefix="$(git -C "$ROOT" rev-parse --show-prefix 2>/dev/null)" && [ -z "$prefix" ] \
       && head="$(git -C "$ROOT" rev-parse --verify -q 'HEAD^{commit}' 2>/dev/null)" \
       && status="$(cd "$ROOT" && git status --porcelain --untracked-files=all -- "$@" 2>/dev/null)"; then
     if [ -z "$status" ]; then echo "$head clean"; else echo "$head modified"; fi

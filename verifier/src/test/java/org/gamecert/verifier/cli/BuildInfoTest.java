@@ -47,7 +47,7 @@ class BuildInfoTest {
     static String expectedCommit() {
         String prefix = git("rev-parse", "--show-prefix");
         String head = git("rev-parse", "--verify", "HEAD^{commit}");
-        return prefix != null && prefix.isEmpty() && head != null ? head : BuildInfo.UNKNOWN;
+        return Files.exists(ROOT.resolve(".git")) && prefix != null && prefix.isEmpty() && head != null ? head : BuildInfo.UNKNOWN;
     }
 
     /** The version in the parent pom (the project's one version, which every module inherits). */
