@@ -2,10 +2,40 @@
 # than its sources, quietly, offline first (works without network once dependencies are cached).
 ROOT="$(cd -P "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 
+# What the build records of the checkout (the parent pom's build-info execution), for the paths
+# INPUTS (relative to the root): "COMMIT clean", "COMMIT modified", or "unknown unknown" outside a
+# git checkout whose top is this source tree.
+build_state() { # build_state INPUTS...
+  local prefix head status
+  if [ -e "$ROOT/.git" ] && prefix="$(git -C "$ROOT" rev-parse --show-prefix 2>/dev/null)" && [ -z "$prefix" ] \
+      && head="$(git -C "$ROOT" rev-parse --verify -q 'HEAD^{commit}' 2>/dev/null)" \
+      && status="$(cd "$ROOT" && git status --porcelain --untracked-files=all -- "$@" 2>/dev/null)"; then
+    if [ -z "$status" ]; then echo "$head clean"; else echo "$head modified"; fi
+  else
+    echo "unknown unknown"
+  fi
+}
+
+# A module's jar records the commit it was built from (MODULE/target/build-info.properties beside
+# it says the same, with the paths the jar is made of). One built from modified sources, or outside
+# git, is stale once the checkout's state of those paths is another (e.g. they were committed):
+# built again, it names the commit that rebuilds it (scripts/rebuild-verifier-check).
+jar_record_stale() { # jar_record_stale MODULE -> status 0 when the jar's record must be renewed
+  local info="$ROOT/$1/target/build-info.properties" commit tree inputs
+  [ -f "$info" ] || return 0
+  commit="$(sed -n 's/^commit=//p' "$info")"
+  tree="$(sed -n 's/^tree=//p' "$info")"
+  inputs="$(sed -n 's/^inputs=//p' "$info")"
+  [ "$tree" = clean ] && return 1 # sources newer than the jar are caught by their times
+  # shellcheck disable=SC2086 # the inputs are space-separated paths
+  [ "$(build_state $inputs)" != "$commit $tree" ]
+}
+
 ensure_jar() { # ensure_jar MODULE [MODULE it embeds ...]  -> prints the jar path
   local module="$1" jar="$ROOT/$1/target/$1.jar" sources=() m
   for m in "$@"; do sources+=("$ROOT/$m/src/main" "$ROOT/$m/pom.xml"); done
-  if [ ! -f "$jar" ] || [ -n "$(find "${sources[@]}" "$ROOT/pom.xml" -newer "$jar" -type f -print -quit 2>/dev/null)" ]; then
+  if [ ! -f "$jar" ] || [ -n "$(find "${sources[@]}" "$ROOT/pom.xml" "$ROOT/LICENSE" "$ROOT/NOTICE" -newer "$jar" -type f -print -quit 2>/dev/null)" ] \
+      || jar_record_stale "$module"; then
     echo "building $module.jar (once) ..." >&2
     local log; log="$(mktemp)"
     if ! (cd "$ROOT" && { mvn -o -q -B -ntp -pl "$module" -am package -DskipTests >"$log" 2>&1 \

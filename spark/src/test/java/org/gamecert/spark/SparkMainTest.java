@@ -42,6 +42,17 @@ class SparkMainTest {
                 .replaceAll("\"(seconds|entries_per_second|threads|peak_table_bytes|peak_entries_held|peak_heap_bytes)\":[0-9.Ee+-]+", "");
     }
 
+    /** --version names spark.jar's version and the commit it was built from, the verifier's own in one build. */
+    @Test
+    void versionNamesTheCommitTheBuildCameFrom() {
+        Run r = spark("--version");
+        assertEquals(0, r.rc(), r.err());
+        org.gamecert.verifier.cli.BuildInfo b = org.gamecert.verifier.cli.BuildInfo.load(SparkMain.BUILD_INFO);
+        assertEquals("gamecert spark " + b.describe() + ", SPEC v1", r.out().strip());
+        assertEquals(org.gamecert.verifier.cli.BuildInfo.verifier().version(), b.version());
+        assertEquals(org.gamecert.verifier.cli.BuildInfo.verifier().commit(), b.commit());
+    }
+
     @Test
     void sameReportsAndExitCodes() {
         String[] inputs = {

@@ -39,6 +39,18 @@ public final class CertificateWriter {
 
     private CertificateWriter() {}
 
+    /**
+     * How the info text of every certificate the producer writes begins (SPEC §4: free text, never
+     * trusted). It is a fixed name, not the producer's version (which --version and a release's
+     * bag-info.txt give with its commit): the text is part of the header, so a version in it would
+     * change every certificate's bytes and commitment at each release, although the proof is the
+     * same, and with them the producer-made spec vectors (ProducerVectorsTest, and the composite
+     * vectors built from them) and the header a --state checkpoint is bound to. It still reads
+     * "0.1.0", the version the producer had when the vectors were made; to change it, make the
+     * vectors again (-Dgamecert.writeVectors=true) and give their new names in vectors.tsv.
+     */
+    public static final String INFO_PRODUCER = "gamecert producer 0.1.0";
+
     public static byte[] header(Game game, Extractor.Mode mode, long rootMover, long rootOpponent, int rootValue, String info) {
         return header(game, mode, 0, rootMover, rootOpponent, rootValue, info);
     }

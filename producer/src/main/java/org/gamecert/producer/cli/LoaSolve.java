@@ -62,7 +62,7 @@ final class LoaSolve {
             return 3;
         }
         List<RankedCertificate.Node> nodes = RankedCertificate.extract(loa, solver, root[0], root[1], value > 0);
-        String info = "gamecert producer 0.1.0; " + loa.name() + "; weak-ranked";
+        String info = org.gamecert.producer.cert.CertificateWriter.INFO_PRODUCER + "; " + loa.name() + "; weak-ranked";
         byte[] header = RankedCertificate.header(loa, root[0], root[1], value, info);
         CertificateWriter.Written w = RankedCertificate.write(outAbs, header, nodes);
         double total = (System.nanoTime() - t0) / 1e9;

@@ -13,7 +13,7 @@ import java.io.PrintWriter;
  * Entry point of the producer: `solve` writes a certificate, `query` answers from one. Further
  * subcommands (mutate, export, release, keygen) are added as classes in {@link #commandLine}.
  */
-@Command(name = "produce", mixinStandardHelpOptions = true, version = "gamecert producer 0.1.0",
+@Command(name = "produce", mixinStandardHelpOptions = true, versionProvider = ProduceMain.Version.class,
         description = "Solve a game position with reopening alpha-beta and write a gamecert certificate (SPEC v1), or query one.",
         subcommands = {SolveCommand.class, QueryCommand.class, org.gamecert.producer.release.ReleaseCommand.class, org.gamecert.producer.release.KeygenCommand.class, org.gamecert.producer.mutate.MutateCommand.class, org.gamecert.producer.export.ExportCommand.class, org.gamecert.producer.compose.SolvePartCommand.class, org.gamecert.producer.compose.ComposeCommand.class})
 public final class ProduceMain implements Runnable {
@@ -22,6 +22,15 @@ public final class ProduceMain implements Runnable {
     public static final int EXIT_USAGE = CommandSupport.EXIT_USAGE;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    /** --version: "gamecert producer 0.6.0 (commit 29b3…, clean)"; the commit is the one the jar was built from. */
+    public static String versionLine() {
+        return "gamecert producer " + org.gamecert.verifier.cli.BuildInfo.load(org.gamecert.producer.release.Release.PRODUCER_BUILD_INFO).describe();
+    }
+
+    public static final class Version implements CommandLine.IVersionProvider {
+        @Override public String[] getVersion() { return new String[] {versionLine()}; }
+    }
 
     @Override public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand (solve or query)");

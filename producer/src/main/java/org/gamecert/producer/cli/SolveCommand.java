@@ -167,7 +167,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             throw new CommandSupport.UserError("cannot write --out " + out + ": directory " + dir + " does not exist or is not writable");
         if (Files.isDirectory(outAbs)) throw new CommandSupport.UserError("cannot write --out " + out + ": it is a directory");
 
-        String info = "gamecert producer 0.1.0; " + game.name() + "; " + (m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak")
+        String info = CertificateWriter.INFO_PRODUCER + "; " + game.name() + "; " + (m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak")
                 + (searchProof ? "; the search's proof" : "");
         // Everything that determines the certificate (the header without the root value, which the
         // solve finds, and the extraction's choice rules): a checkpoint made for anything else is refused.

@@ -130,7 +130,7 @@ public final class SolvePartCommand implements Callable<Integer>, CommandSupport
             ex.shutdown();
         }
         int leaves = mode == Extractor.Mode.WEAK ? sd.leafEmpties : 0;
-        String info = "gamecert producer 0.1.0; " + game.name() + "; part " + (mode == Extractor.Mode.WEAK ? "weak" : "semi-strong");
+        String info = CertificateWriter.INFO_PRODUCER + "; " + game.name() + "; part " + (mode == Extractor.Mode.WEAK ? "weak" : "semi-strong");
         byte[] header = CertificateWriter.header(game, mode, leaves, t.mover, t.opponent, t.claim, t.claim.lo, info);
         Path tmp = sd.dir.resolve("task-" + t.number + ".gsc.partial");
         CertificateWriter.Written w = CertificateWriter.write(tmp, header, r.layers, r.region, r.aux, r.rootLayer);

@@ -1,6 +1,7 @@
 package org.gamecert.producer.release;
 
 import org.gamecert.verifier.bundle.BundleTexts;
+import org.gamecert.verifier.cli.BuildInfo;
 import org.gamecert.verifier.engine.CompositeVerifier;
 
 import org.gamecert.producer.cert.CertificateReader;
@@ -32,6 +33,9 @@ public final class Release {
     static final Pattern SAFE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._+-]{0,99}");
     static final Pattern ORCID = Pattern.compile("\\d{4}-\\d{4}-\\d{4}-\\d{3}[\\dX]");
     static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
+    public static final String DEFAULT_LICENSE = "CC-BY-4.0", DEFAULT_VERSION = "1";
+    /** The producer's own build information (resource written by the build, as the verifier's). */
+    public static final String PRODUCER_BUILD_INFO = "org/gamecert/producer/build-info.properties";
 
     /** What the user gives. */
     public static final class Input {
@@ -47,8 +51,14 @@ public final class Release {
         public boolean partsByReference;
         public Path verifierJar;
         public byte[] signingSeed;        // optional Ed25519 private seed
+        /** The licence of the certificates and derived files (an SPDX id, bag-info Data-License, CITATION.cff license). */
+        public String license = DEFAULT_LICENSE;
+        /** The bundle's own version (bag-info Bundle-Version, CITATION.cff version). */
+        public String version = DEFAULT_VERSION;
         // filled by build():
         String verifierVersion, verifierJarSha256;
+        /** The pinned jar's build information (its commit: bag-info Verifier-Commit). */
+        BuildInfo verifierBuild;
     }
 
     /** A request the user must fix (bad option value, unreadable input), as one line. */
@@ -66,10 +76,12 @@ public final class Release {
         public final long payloadBytes;
         public final int payloadFiles;
         public final String verifierVersion, verifierJarSha256;
+        /** The pinned jar's build information: its commit and whether its sources were those of the commit. */
+        public final BuildInfo verifierBuild;
 
-        Bundle(List<BagFile> files, String fingerprint, long payloadBytes, int payloadFiles, String vv, String vh) {
+        Bundle(List<BagFile> files, String fingerprint, long payloadBytes, int payloadFiles, String vv, String vh, BuildInfo vb) {
             this.files = files; this.fingerprint = fingerprint; this.payloadBytes = payloadBytes; this.payloadFiles = payloadFiles;
-            this.verifierVersion = vv; this.verifierJarSha256 = vh;
+            this.verifierVersion = vv; this.verifierJarSha256 = vh; this.verifierBuild = vb;
         }
     }
 
@@ -122,7 +134,7 @@ public final class Release {
         List<BundleTexts.Cert> texts = new ArrayList<>();
         for (CertSummary c : certs) texts.add(texts(c));
         BundleTexts.Meta meta = new BundleTexts.Meta(in.title, in.authors, in.orcids, in.date, in.doi, in.verifierVersion,
-                in.verifierJarSha256, fingerprint);
+                in.verifierJarSha256, fingerprint, in.verifierBuild.bagInfoCommit(), in.license, in.version);
         payload.add(BagFile.of("data/census.svg", utf8(BundleTexts.censusSvg(in.title, texts, comps))));
         payload.add(BagFile.of("data/CITATION.cff", utf8(BundleTexts.citationCff(meta, texts, comps))));
         payload.add(BagFile.of("data/README.md", utf8(BundleTexts.readme(meta, texts, comps))));
@@ -149,13 +161,16 @@ public final class Release {
         info.append("External-Description: gamecert proof certificates (SPEC v1) with census, citation and instructions; see data/README.md\n");
         if (in.doi != null) info.append("External-Identifier: doi:").append(in.doi).append('\n');
         if (in.date != null) info.append("Bagging-Date: ").append(in.date).append('\n');
-        info.append("Bag-Software-Agent: gamecert producer 0.1.0\n");
+        info.append("Bundle-Version: ").append(in.version).append('\n');
+        info.append("Data-License: ").append(in.license).append('\n');
+        info.append("Bag-Software-Agent: gamecert producer ").append(BuildInfo.load(PRODUCER_BUILD_INFO).describe()).append('\n');
         for (CertSummary c : certs) info.append("Commitment-Id: ").append(c.commitmentId).append(" data/").append(c.file).append('\n');
         for (BundleTexts.Composite c : comps)
             info.append("Composite-Id: ").append(c.compositeId()).append(' ').append(c.manifestPath())
                     .append(c.partsIncluded() ? " parts-included" : " parts-by-reference").append('\n');
         info.append("Verifier-Version: ").append(in.verifierVersion).append('\n');
         info.append("Verifier-Jar-SHA256: ").append(in.verifierJarSha256).append('\n');
+        info.append("Verifier-Commit: ").append(in.verifierBuild.bagInfoCommit()).append('\n');
         if (publicKey != null) {
             info.append("Signature-Public-Key: ").append(Ed25519Keys.toText(publicKey));
             info.append("Signature-Key-Fingerprint: ").append(fingerprint).append('\n');
@@ -177,7 +192,7 @@ public final class Release {
         if (in.signingSeed != null)
             all.add(BagFile.of(SIGNATURE_FILE, utf8(Ed25519Keys.toText(Ed25519Keys.sign(in.signingSeed, tagManifest)))));
         Collections.sort(all);
-        Bundle b = new Bundle(all, fingerprint, octets, payload.size(), in.verifierVersion, in.verifierJarSha256);
+        Bundle b = new Bundle(all, fingerprint, octets, payload.size(), in.verifierVersion, in.verifierJarSha256, in.verifierBuild);
         for (CertSummary c : certs) b.commitmentIds.add(c.commitmentId + " data/" + c.file);
         for (BundleTexts.Composite c : comps)
             b.compositeIds.add(c.compositeId() + " " + c.manifestPath() + " (" + c.parts() + " parts, "
@@ -207,6 +222,10 @@ public final class Release {
             try { LocalDate.parse(in.date); } catch (java.time.DateTimeException e) { throw new ReleaseException("--date " + in.date + " is not a date", true); }
         }
         if (in.doi != null) oneLine("--doi", in.doi);
+        if (!BundleTexts.isLicenseId(in.license))
+            throw new ReleaseException("--license " + in.license + " is not an SPDX licence identifier like CC-BY-4.0 or CC0-1.0", true);
+        if (in.version == null || in.version.isBlank()) throw new ReleaseException("--bundle-version must not be empty", true);
+        oneLine("--bundle-version", in.version);
         if (in.certificates.isEmpty() && in.composites.isEmpty()) throw new ReleaseException("give at least one certificate or composite folder", true);
         if (in.partsByReference && in.composites.isEmpty())
             throw new ReleaseException("--parts-by-reference applies to composites: give a composite folder (holding composite.gscm)", true);
@@ -293,9 +312,13 @@ public final class Release {
         if (jar == null || !Files.isRegularFile(jar))
             throw new ReleaseException("no verifier jar at " + jar + ": build it (mvn -q -pl verifier -am package -DskipTests) or pass --verifier-jar", true);
         String version = null;
+        BuildInfo build = BuildInfo.NONE;
         try (ZipFile z = new ZipFile(jar.toFile())) {
             if (z.getEntry("org/gamecert/verifier/cli/VerifyMain.class") == null)
                 throw new ReleaseException(jar + " is not a gamecert verifier jar (no org/gamecert/verifier/cli/VerifyMain.class)", true);
+            // Since 0.6.0 the jar records the commit it was built from (older jars: unknown).
+            ZipEntry b = z.getEntry(BuildInfo.VERIFIER_RESOURCE);
+            if (b != null) try (InputStream s = z.getInputStream(b)) { build = BuildInfo.read(s); }
             ZipEntry e = z.getEntry("META-INF/maven/org.gamecert/verifier/pom.properties");
             if (e != null) {
                 Properties pr = new Properties();
@@ -305,7 +328,8 @@ public final class Release {
         } catch (java.util.zip.ZipException e) {
             throw new ReleaseException(jar + " is not a jar: " + e.getMessage(), true);
         }
-        in.verifierVersion = version == null ? "unknown" : version;
+        in.verifierVersion = !build.version().equals(BuildInfo.UNKNOWN) ? build.version() : version == null ? "unknown" : version;
+        in.verifierBuild = build;
         in.verifierJarSha256 = Digests.sha256And512(jar)[0];
     }
 

@@ -38,7 +38,8 @@ import java.util.concurrent.Callable;
                         + "manifest and every part go to data/NAME/, or with --parts-by-reference the manifest only, and bag-info.txt "
                         + "names it (Composite-Id: ID data/NAME/composite.gscm parts-included|parts-by-reference).",
                 "",
-                "Check a bundle with `scripts/verify BUNDLE [--pubkey KEY.pub] [--parts DIR]`.", ""})
+                "Check a bundle with `scripts/verify BUNDLE [--pubkey KEY.pub] [--parts DIR]`; rebuild its pinned verifier from the "
+                        + "commit bag-info.txt records with `scripts/rebuild-verifier-check BUNDLE`.", ""})
 public final class ReleaseCommand implements Callable<Integer> {
     @Option(names = "--title", required = true, paramLabel = "TEXT", description = "Title of the release (one line).")
     String title;
@@ -53,10 +54,16 @@ public final class ReleaseCommand implements Callable<Integer> {
     @Option(names = "--doi", paramLabel = "DOI", description = "DOI reserved for the deposit (e.g. 10.5281/zenodo.123), recorded in "
             + "bag-info.txt and CITATION.cff.")
     String doi;
+    @Option(names = "--license", paramLabel = "SPDX", description = "Licence of the certificates and the files derived from them, "
+            + "an SPDX identifier (bag-info.txt Data-License, CITATION.cff license, README.md). Default: " + Release.DEFAULT_LICENSE + ".")
+    String license = Release.DEFAULT_LICENSE;
+    @Option(names = "--bundle-version", paramLabel = "TEXT", description = "Version of this bundle, e.g. 2 for a corrected re-release "
+            + "(bag-info.txt Bundle-Version, CITATION.cff version). Default: " + Release.DEFAULT_VERSION + ".")
+    String bundleVersion = Release.DEFAULT_VERSION;
     @Option(names = "--sign", paramLabel = "KEY", description = "Sign with this Ed25519 private key file (from `produce keygen`).")
     Path signKey;
-    @Option(names = "--verifier-jar", paramLabel = "JAR", description = "The verifier jar to pin (its version and SHA-256 go into the "
-            + "bundle). Default: verifier/target/verifier.jar of this source tree (found from the producer's location or the "
+    @Option(names = "--verifier-jar", paramLabel = "JAR", description = "The verifier jar to pin (its version, the commit it was "
+            + "built from and its SHA-256 go into the bundle: Verifier-Version, Verifier-Commit, Verifier-Jar-SHA256). Default: verifier/target/verifier.jar of this source tree (found from the producer's location or the "
             + "working directory).")
     Path verifierJar;
     @Option(names = "--split-size", paramLabel = "SIZE", description = "For .tar/.tar.zst: write parts OUT.000, OUT.001, ... of at most "
@@ -86,6 +93,8 @@ public final class ReleaseCommand implements Callable<Integer> {
             in.orcids = orcids;
             in.date = date != null ? date : dateFromSourceDateEpoch(System.getenv("SOURCE_DATE_EPOCH"));
             in.doi = doi;
+            in.license = license;
+            in.version = bundleVersion;
             for (Path p : certificates) (Files.isDirectory(p) ? in.composites : in.certificates).add(p);
             in.partsByReference = partsByReference;
             in.verifierJar = verifierJar != null ? verifierJar : findVerifierJar();
@@ -110,10 +119,17 @@ public final class ReleaseCommand implements Callable<Integer> {
             o.printf(Locale.ROOT, "payload     %d files, %d bytes (Payload-Oxum %d.%d)%n", b.payloadFiles, b.payloadBytes, b.payloadBytes, b.payloadFiles);
             for (String c : b.commitmentIds) o.println("commitment  " + c);
             for (String c : b.compositeIds) o.println("composite   " + c);
-            o.println("verifier    " + b.verifierVersion + ", jar sha256:" + b.verifierJarSha256);
+            o.println("verifier    " + b.verifierVersion + ", commit " + b.verifierBuild.bagInfoCommit() + ", jar sha256:" + b.verifierJarSha256);
+            if (!b.verifierBuild.clean())
+                e.println("warning: the pinned verifier jar " + (b.verifierBuild.commitKnown()
+                        ? "was built from modified sources at commit " + b.verifierBuild.commit()
+                        : "does not record the commit it was built from (built outside a git checkout, or before 0.6.0)")
+                        + ": a reader cannot rebuild it from a commit (scripts/rebuild-verifier-check). Build it from a clean checkout "
+                        + "(mvn -q -pl verifier -am package -DskipTests) and release again.");
             o.println("date        " + (in.date == null ? "none recorded (give --date or SOURCE_DATE_EPOCH)" : in.date));
             o.println("signature   " + (b.fingerprint == null ? "none (unsigned)" : "Ed25519, key fingerprint " + b.fingerprint));
             o.flush();
+            e.flush();
             return CommandSupport.EXIT_OK;
         } catch (Release.ReleaseException x) {
             e.println("error: " + x.getMessage());

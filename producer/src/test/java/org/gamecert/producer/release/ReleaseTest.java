@@ -317,7 +317,10 @@ class ReleaseTest {
             assertTrue(r.names(e[0]), e[0] + " not named: " + r.problems);
         }
         // bag-info.txt's own gamecert fields.
-        String[][] infoEdits = {{"Contact-Name: ", "Contact-Name: Somebody Else"}, {"Verifier-Version: ", "Verifier-Version: 9.9.9"}};
+        String[][] infoEdits = {{"Contact-Name: ", "Contact-Name: Somebody Else"}, {"Verifier-Version: ", "Verifier-Version: 9.9.9"},
+            {"Verifier-Commit: ", "Verifier-Commit: " + "a".repeat(40)}, {"Verifier-Commit: ", "Verifier-Commit: 29b3b82"},
+            {"Data-License: ", "Data-License: CC0-1.0"}, {"Data-License: ", "Data-License: CC BY"},
+            {"Bundle-Version: ", "Bundle-Version: 3"}};
         for (String[] e : infoEdits) {
             Path b = copyTree(ref, d.resolve("info-" + Math.abs(java.util.Arrays.hashCode(e))));
             String info = Files.readString(b.resolve("bag-info.txt"));

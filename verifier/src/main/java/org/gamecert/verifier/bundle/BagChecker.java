@@ -219,6 +219,16 @@ final class BagChecker {
         }
         String h = first("Verifier-Jar-SHA256");
         if (h != null && !h.matches("[0-9a-f]{64}")) problems.add(new Problem(BAG_INFO, "Verifier-Jar-SHA256 is not 64 lowercase hex digits"));
+        // Since 0.6.0 (absent from older bundles, which are checked as before).
+        String commit = first("Verifier-Commit");
+        if (commit != null && !org.gamecert.verifier.cli.BuildInfo.isBagInfoCommit(commit))
+            problems.add(new Problem(BAG_INFO, "Verifier-Commit is not a commit (40 or 64 lowercase hex digits, optionally followed by "
+                    + "' modified') nor 'unknown'"));
+        String license = first("Data-License");
+        if (license != null && !BundleTexts.isLicenseId(license))
+            problems.add(new Problem(BAG_INFO, "Data-License is not an SPDX licence identifier (letters, digits, '.', '-', '+')"));
+        String version = first("Bundle-Version");
+        if (version != null && version.isBlank()) problems.add(new Problem(BAG_INFO, "Bundle-Version is empty"));
     }
 
     private String text(BagEntry e) {

@@ -20,7 +20,9 @@ public final class BundleReport {
 
     // verifier identity
     public String verifierVersion, verifierJarSha256;      // the running verifier (null when unknown)
+    public String verifierCommit;                          // the running verifier's commit as bag-info writes it ("HEX", "HEX modified", "unknown")
     public String pinnedVersion, pinnedJarSha256;          // from bag-info.txt
+    public String pinnedCommit;                            // bag-info.txt's Verifier-Commit; null in bundles made before it (0.6.0)
     public Boolean verifierMatchesPinned;                  // null when the running jar is unknown
 
     public final List<CertificateOutcome> certificates = new ArrayList<>();

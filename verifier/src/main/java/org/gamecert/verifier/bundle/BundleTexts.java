@@ -90,9 +90,40 @@ public final class BundleTexts {
      */
     public static final long UNION_SHOWN_UP_TO = (1L << 26) / 256;
 
-    /** What the derived files say about the release (bag-info.txt holds the same). */
+    /**
+     * What the derived files say about the release (bag-info.txt holds the same). Since 0.6.0 also
+     * the pinned verifier's commit (Verifier-Commit: "HEX", "HEX modified" or "unknown"), the data's
+     * licence (Data-License, an SPDX id) and the bundle's version (Bundle-Version); each is null
+     * in a bundle made before, whose texts are then rendered as they were, byte for byte.
+     */
     public record Meta(String title, List<String> authors, List<String> orcids, String date, String doi, String verifierVersion,
-                       String verifierJarSha256, String fingerprint) {}
+                       String verifierJarSha256, String fingerprint, String verifierCommit, String license, String version) {
+        /** A bundle as made before 0.6.0: no verifier commit, licence or version. */
+        public Meta(String title, List<String> authors, List<String> orcids, String date, String doi, String verifierVersion,
+                    String verifierJarSha256, String fingerprint) {
+            this(title, authors, orcids, date, doi, verifierVersion, verifierJarSha256, fingerprint, null, null, null);
+        }
+
+        /** The commit of Verifier-Commit ("HEX" or "HEX modified"), or null when unknown or not recorded. */
+        public String verifierCommitHex() {
+            if (verifierCommit == null) return null;
+            String c = verifierCommit.endsWith(" modified") ? verifierCommit.substring(0, verifierCommit.length() - 9) : verifierCommit;
+            return org.gamecert.verifier.cli.BuildInfo.COMMIT.matcher(c).matches() ? c : null;
+        }
+
+        /** The pinned verifier was built from modified sources at its commit (a clean rebuild of that commit differs). */
+        public boolean verifierModified() { return verifierCommit != null && verifierCommit.endsWith(" modified"); }
+    }
+
+    /** The software these texts cite (CITATION.cff's references): the toolchain whose verifier a bundle pins. */
+    public static final String SOFTWARE_TITLE = "gamecert: proof certificates for solved games";
+    public static final String SOFTWARE_AUTHOR = "gamecert developers";
+    public static final String SOFTWARE_LICENSE = "Apache-2.0";
+
+    /** An SPDX licence identifier as CITATION.cff's license takes it (e.g. CC-BY-4.0, CC0-1.0). */
+    public static boolean isLicenseId(String id) {
+        return id != null && id.matches("[A-Za-z0-9][A-Za-z0-9.+-]{0,63}");
+    }
 
     public static String censusJson(Cert c) {
         StringBuilder sb = new StringBuilder();
@@ -428,6 +459,7 @@ public final class BundleTexts {
                 + "certificate you rely on, and name the verifier (version and jar SHA-256) you checked it with.")).append('\n');
         s.append("type: dataset\n");
         s.append("title: ").append(yaml(in.title())).append('\n');
+        if (in.version() != null) s.append("version: ").append(yaml(in.version())).append('\n');
         s.append("authors:\n");
         for (int i = 0; i < in.authors().size(); i++) {
             String name = in.authors().get(i).trim();
@@ -441,6 +473,7 @@ public final class BundleTexts {
         }
         if (in.date() != null) s.append("date-released: ").append(yaml(in.date())).append('\n');
         if (in.doi() != null) s.append("doi: ").append(yaml(in.doi())).append('\n');
+        if (in.license() != null) s.append("license: ").append(yaml(in.license())).append('\n');
         s.append("abstract: ").append(yaml((comp ? "Proof certificates and compositional certificates (gamecert format, SPEC v1, §15) "
                 + "with their census, checkable with the " : "Proof certificates (gamecert format, SPEC v1) with their census, checkable with the ")
                 + "independent gamecert verifier " + in.verifierVersion() + " (jar sha256:" + in.verifierJarSha256() + ").")).append('\n');
@@ -466,6 +499,18 @@ public final class BundleTexts {
             String family = c.game().contains(":") ? c.game().substring(0, c.game().indexOf(':')) : c.game();
             if (s.indexOf("  - " + family + "\n") < 0) s.append("  - ").append(family).append('\n');
         }
+        if (in.verifierCommit() != null) {
+            // Since 0.6.0: the software that checks this bundle, at the version and commit of the pinned jar.
+            s.append("references:\n  - type: software\n    title: ").append(yaml(SOFTWARE_TITLE)).append('\n');
+            s.append("    authors:\n      - name: ").append(yaml(SOFTWARE_AUTHOR)).append('\n');
+            s.append("    version: ").append(yaml(in.verifierVersion())).append('\n');
+            if (in.verifierCommitHex() != null) s.append("    commit: ").append(yaml(in.verifierCommitHex())).append('\n');
+            s.append("    license: ").append(SOFTWARE_LICENSE).append('\n');
+            s.append("    notes: ").append(yaml("The gamecert verifier this bundle pins: verifier.jar with SHA-256 " + in.verifierJarSha256()
+                    + (in.verifierCommitHex() == null ? ", built from an unrecorded commit."
+                    : in.verifierModified() ? ", built from modified sources at this commit (a clean build of the commit differs)."
+                    : ", built from this commit (scripts/rebuild-verifier-check BUNDLE rebuilds it and compares the hash)."))).append('\n');
+        }
         return s.toString();
     }
 
@@ -488,6 +533,10 @@ public final class BundleTexts {
         StringBuilder s = new StringBuilder();
         s.append("# ").append(in.title()).append("\n\n");
         s.append("By ").append(String.join(", ", in.authors())).append(in.date() != null ? ", released " + in.date() : "").append(".\n\n");
+        if (in.version() != null || in.license() != null) // since 0.6.0
+            s.append(in.version() != null ? "Version " + in.version() + "." : "").append(in.version() != null && in.license() != null ? " " : "")
+                    .append(in.license() != null ? "The certificates and the files derived from them are under the licence " + in.license()
+                    + " (SPDX identifier)." : "").append("\n\n");
         s.append("This bundle is a BagIt bag (RFC 8493) of gamecert proof certificates (format SPEC v1). ")
                 .append("It carries its own checksums (`manifest-sha256.txt`, `manifest-sha512.txt`, `tagmanifest-sha256.txt`), ")
                 .append("so its integrity does not depend on the archive that hosts it.\n\n");
@@ -533,11 +582,22 @@ public final class BundleTexts {
                     .append("not by disc count; its region is empty and every one of its entries is auxiliary.\n\n");
         s.append("## How to verify\n\n");
         s.append("The verifier to use is pinned in `bag-info.txt`: gamecert verifier **").append(in.verifierVersion())
-                .append("**, whose jar has SHA-256\n\n    ").append(in.verifierJarSha256()).append("\n\n");
-        s.append("1. Get the gamecert sources at the release of that verifier, build it and compare the hash:\n\n")
+                .append("**").append(in.verifierCommitHex() != null ? ", built from commit `" + in.verifierCommitHex() + "`"
+                        + (in.verifierModified() ? " with modified sources" : "") : "")
+                .append(", whose jar has SHA-256\n\n    ").append(in.verifierJarSha256()).append("\n\n");
+        if (in.verifierCommitHex() != null && !in.verifierModified())
+            s.append("1. Get the gamecert sources (a clone with that commit), then build the verifier at that commit in a clean worktree ")
+                    .append("and compare the hash:\n\n       scripts/rebuild-verifier-check BUNDLE\n\n")
+                    .append("   or by hand: `git checkout ").append(in.verifierCommitHex()).append("`, then\n\n")
+                    .append("       mvn -q -pl verifier -am package -DskipTests\n       sha256sum verifier/target/verifier.jar\n\n")
+                    .append("   The build is reproducible (fixed `project.build.outputTimestamp`; the jar records its commit and nothing ")
+                    .append("else about the build), so the hash should be the one above. ")
+                    .append("A newer verifier may be used too; it then says that its hash differs from the pinned one.\n");
+        else s.append("1. Get the gamecert sources at the release of that verifier, build it and compare the hash:\n\n")
                 .append("       mvn -q -pl verifier -am package -DskipTests\n       sha256sum verifier/target/verifier.jar\n\n")
                 .append("   The build is reproducible (fixed `project.build.outputTimestamp`), so the hash should be the one above. ")
-                .append("A newer verifier may be used too; it then says that its hash differs from the pinned one.\n")
+                .append("A newer verifier may be used too; it then says that its hash differs from the pinned one.\n");
+        s
                 .append("2. Check the bundle (a directory, `.tar`, `.tar.zst`, or the first of its split parts):\n\n")
                 .append("       scripts/verify BUNDLE").append(fingerprint != null ? " --pubkey AUTHOR.pub" : "").append("\n\n")
                 .append("   It checks that the bag is complete and valid (every file listed, every checksum right, no extra file, ")

@@ -86,9 +86,12 @@ public final class BundleVerifier {
             r.title = checker.first("Title");
             r.pinnedVersion = checker.first("Verifier-Version");
             r.pinnedJarSha256 = checker.first("Verifier-Jar-SHA256");
+            r.pinnedCommit = checker.first("Verifier-Commit");
             for (String n : bag.files.keySet()) if (n.startsWith("data/")) { r.payloadFiles++; r.payloadBytes += bag.files.get(n).size; }
             checkSignature(r, bag, checker, trusted);
             identifySelf(r);
+            String mismatch = pinnedCommitMismatch(r);
+            if (mismatch != null) r.problems.add(new Problem(BagChecker.BAG_INFO, mismatch));
             if (!r.problems.isEmpty()) return finish(r);
 
             // The bag holds; now the certificates, each from scratch.
@@ -284,7 +287,8 @@ public final class BundleVerifier {
         if (doi != null && !doi.startsWith("doi:")) r.problems.add(new Problem(BagChecker.BAG_INFO, "External-Identifier is not doi:..."));
         BundleTexts.Meta meta = new BundleTexts.Meta(checker.first("Title"), authors, checker.info.getOrDefault("author-orcid", java.util.List.of()),
                 checker.first("Bagging-Date"), doi == null || !doi.startsWith("doi:") ? null : doi.substring(4), checker.first("Verifier-Version"),
-                checker.first("Verifier-Jar-SHA256"), fingerprint);
+                checker.first("Verifier-Jar-SHA256"), fingerprint, checker.first("Verifier-Commit"), checker.first("Data-License"),
+                checker.first("Bundle-Version"));
         if (meta.title() == null) r.problems.add(new Problem(BagChecker.BAG_INFO, "has no Title"));
         if (meta.verifierVersion() == null || meta.verifierJarSha256() == null)
             r.problems.add(new Problem(BagChecker.BAG_INFO, "does not pin the verifier (Verifier-Version, Verifier-Jar-SHA256)"));
@@ -416,9 +420,15 @@ public final class BundleVerifier {
         }
     }
 
-    /** The running verifier's version (from its jar's Maven metadata) and jar SHA-256 (from its code source, when a jar). */
+    /**
+     * The running verifier's version and commit (from the build information in its jar, else the
+     * version from its Maven metadata) and jar SHA-256 (from its code source, when a jar).
+     */
     static void identifySelf(BundleReport r) {
-        try (InputStream in = BundleVerifier.class.getResourceAsStream("/META-INF/maven/org.gamecert/verifier/pom.properties")) {
+        org.gamecert.verifier.cli.BuildInfo build = org.gamecert.verifier.cli.BuildInfo.verifier();
+        r.verifierCommit = build.bagInfoCommit();
+        if (!build.version().equals(org.gamecert.verifier.cli.BuildInfo.UNKNOWN)) r.verifierVersion = build.version();
+        else try (InputStream in = BundleVerifier.class.getResourceAsStream("/META-INF/maven/org.gamecert/verifier/pom.properties")) {
             if (in != null) {
                 Properties p = new Properties();
                 p.load(in);
@@ -439,6 +449,18 @@ public final class BundleVerifier {
             // no code source: the jar hash is reported unknown
         }
         if (r.verifierJarSha256 != null && r.pinnedJarSha256 != null) r.verifierMatchesPinned = r.verifierJarSha256.equals(r.pinnedJarSha256);
+    }
+
+    /**
+     * When the running verifier is the pinned jar (same SHA-256), the commit it was built from is
+     * in it: bag-info.txt's Verifier-Commit, when given, must say the same. Null when it does or
+     * when nothing can be compared (another or an unknown jar, a bundle from before Verifier-Commit).
+     */
+    static String pinnedCommitMismatch(BundleReport r) {
+        if (!Boolean.TRUE.equals(r.verifierMatchesPinned) || r.pinnedCommit == null || r.verifierCommit == null
+                || r.pinnedCommit.equals(r.verifierCommit)) return null;
+        return "Verifier-Commit is '" + r.pinnedCommit + "' but the pinned jar (the one running, jar sha256:" + r.pinnedJarSha256
+                + ") was built from '" + r.verifierCommit + "'";
     }
 
     // ---- output ----
@@ -469,13 +491,15 @@ public final class BundleVerifier {
                     + (c.texts != null ? ", " + c.texts.claim() + " at the root" : "")
                     + (c.failure != null && !c.verdict.equals("rejected") ? " (" + c.failure + ")" : ""));
         String self = (r.verifierVersion == null ? "version unknown" : r.verifierVersion)
+                + (r.verifierCommit == null ? "" : " (commit " + r.verifierCommit + ")")
                 + (r.verifierJarSha256 == null ? " (not run from a jar: its hash is unknown)" : " (jar sha256:" + r.verifierJarSha256 + ")");
+        String pinned = r.pinnedVersion + (r.pinnedCommit == null ? "" : " (commit " + r.pinnedCommit + ")") + " (jar sha256:" + r.pinnedJarSha256 + ")";
         if (r.pinnedJarSha256 == null) out.println("verifier     " + self + "; the bundle pins no verifier");
-        else if (r.verifierJarSha256 == null) out.println("verifier     " + self + "; cannot compare with the pinned verifier " + r.pinnedVersion
-                + " (jar sha256:" + r.pinnedJarSha256 + ")");
+        else if (r.verifierJarSha256 == null) out.println("verifier     " + self + "; cannot compare with the pinned verifier " + pinned);
         else if (Boolean.TRUE.equals(r.verifierMatchesPinned)) out.println("verifier     " + self + " = the verifier pinned by the bundle");
-        else out.println("verifier     " + self + "; WARNING: the bundle pins verifier " + r.pinnedVersion + " (jar sha256:" + r.pinnedJarSha256
-                + "). Not a rejection (a newer verifier may be used), but to reproduce the authors' check, rebuild the pinned one.");
+        else out.println("verifier     " + self + "; WARNING: the bundle pins verifier " + pinned
+                + ". Not a rejection (a newer verifier may be used), but to reproduce the authors' check, rebuild the pinned one"
+                + " (scripts/rebuild-verifier-check BUNDLE).");
         if (!r.problems.isEmpty()) {
             out.println("REJECTED " + r.path + ": " + r.problems.size() + " problem" + (r.problems.size() == 1 ? "" : "s"));
             for (Problem p : r.problems) out.println("  " + p);
@@ -552,8 +576,10 @@ public final class BundleVerifier {
         s.append("],\"verifier\":{");
         kv(s, "version", r.verifierVersion).append(',');
         kv(s, "jar_sha256", r.verifierJarSha256).append(',');
+        kv(s, "commit", r.verifierCommit).append(',');
         kv(s, "pinned_version", r.pinnedVersion).append(',');
         kv(s, "pinned_jar_sha256", r.pinnedJarSha256).append(',');
+        kv(s, "pinned_commit", r.pinnedCommit).append(',');
         kv(s, "matches_pinned", r.verifierMatchesPinned).append("},\"citations\":[");
         for (int i = 0; i < r.citations.size(); i++) {
             if (i > 0) s.append(',');

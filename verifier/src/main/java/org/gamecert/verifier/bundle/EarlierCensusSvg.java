@@ -3,7 +3,7 @@ package org.gamecert.verifier.bundle;
 import java.util.List;
 
 /**
- * census.svg as bundles released up to 29b3b82 (verifier 0.1.0) drew it. The figure is rendered
+ * census.svg as bundles released up to 29b3b82 (0.5.0, CHANGELOG.md) drew it. The figure is rendered
  * from what the bundle check verified and compared byte for byte; its layout changed since
  * (BundleTexts.censusSvg: nothing overlaps or clips), so a bundle made before carries this one.
  * The bundle check accepts either: the figure is derived, informative, and both layouts draw the

@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** The verifier's command line: thin main, testable {@link #run}. */
-@Command(name = "verify", mixinStandardHelpOptions = true, version = "gamecert verifier 0.1.0 (SPEC v1)",
+@Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = VerifyMain.Version.class,
         sortOptions = false,
         description = {
             "Checks a gamecert certificate (SPEC v1) and prints the verdict.",
@@ -33,6 +33,15 @@ import picocli.CommandLine.Parameters;
         })
 public final class VerifyMain implements Callable<Integer> {
     public static final int VERIFIED = 0, REJECTED = 1, ERROR = 2, INCOMPLETE = 3;
+
+    /** --version: "gamecert verifier 0.6.0 (commit 29b3…, clean), SPEC v1"; the commit is the one the jar was built from. */
+    public static String versionLine() {
+        return "gamecert verifier " + BuildInfo.verifier().describe() + ", SPEC v1";
+    }
+
+    public static final class Version implements CommandLine.IVersionProvider {
+        @Override public String[] getVersion() { return new String[] {versionLine()}; }
+    }
 
     @Parameters(index = "0", paramLabel = "PATH", description = "A certificate (.gsc), a composite (directory or .gscm), a release bundle, or peer 6x6 tables.")
     Path path;

@@ -539,12 +539,13 @@ public final class PeerVerifier {
     /**
      * What a checkpoint of table n vouches for: the content of tables n and n+1 (their SHA-256, not
      * their path or size: a table replaced by another of the same size must be checked again), the
-     * checker's version and the state format. Null without --state (nothing to compare, no hashing).
+     * checker's version (with the commit it was built from: a checker built from other sources
+     * checks again) and the state format. Null without --state (nothing to compare, no hashing).
      */
     private String fingerprint(PeerSource s, int n, boolean childGiven) throws IOException {
         if (opt.state == null) return null;
-        String version = PeerVerifier.class.getPackage().getImplementationVersion();
-        return STATE_FORMAT + "|verifier " + (version == null ? "dev" : version) + "|table " + n + " sha256:" + tableHash(s, n)
+        String version = org.gamecert.verifier.cli.BuildInfo.verifier().describe();
+        return STATE_FORMAT + "|verifier " + version + "|table " + n + " sha256:" + tableHash(s, n)
                 + "|table " + (n + 1) + (childGiven ? " sha256:" + tableHash(s, n + 1) : " not given");
     }
 

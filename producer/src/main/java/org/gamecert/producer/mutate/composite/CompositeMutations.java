@@ -277,7 +277,7 @@ public final class CompositeMutations {
         }
         int leaves = claim.mode() == Extractor.Mode.WEAK ? leafEmpties : 0;
         byte[] header = CertificateWriter.header(game, claim.mode(), leaves, mover, opponent, claim, claim.lo,
-                "gamecert producer 0.1.0; " + game.name() + "; part (mutant: " + note + ")");
+                CertificateWriter.INFO_PRODUCER + "; " + game.name() + "; part (mutant: " + note + ")");
         Path tmp = Files.createTempFile("gamecert-part-", ".gsc");
         try {
             CertificateWriter.Written w = CertificateWriter.write(tmp, header, r.layers, r.region, r.aux, r.rootLayer);
