@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * brackets ({@code [--json]}) are left out. Only the long campaigns are not run here; they have their
  * own tests (see {@link #LONG}).
  */
+@Tag("slow")
 class ReadmeExamplesTest {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 

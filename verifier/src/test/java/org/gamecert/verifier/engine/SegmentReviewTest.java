@@ -15,6 +15,7 @@ import org.gamecert.verifier.testcert.TestCert;
 import org.gamecert.verifier.testcert.TestCert.Entry;
 import org.gamecert.verifier.testcert.TinySolver;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ends in the same verdict, census, commitment and first violation; random corruptions and
  * corruptions at segment boundaries.
  */
+@Tag("slow")
 class SegmentReviewTest {
     static TinySolver oth, c4;
     static TestCert othCert, othWeak, c4Cert;

@@ -26,6 +26,7 @@ import org.gamecert.verifier.kernel.format.Container;
 import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.testcert.TestCert;
 import org.gamecert.verifier.testcert.TinySolver;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * under another header): each is now an engine fault. The other tests are attacks that were
  * caught from the start.
  */
+@Tag("slow")
 class SliceAttackTest {
     @TempDir
     Path dir;
