@@ -94,7 +94,7 @@ class HostileInputTest {
             if (r.verdict == Result.Verdict.VERIFIED) {
                 assertEquals(TestCert.commitmentOf(small), r.commitment, "flip at " + where);
                 sameContent++;
-                System.out.println("verified after flips at " + where + "(same content)");
+                System.out.println("expected: verified after flips at " + where + "(same content)");
             }
         }
         assertTrue(sameContent < 30, "almost every flip is caught: " + sameContent);

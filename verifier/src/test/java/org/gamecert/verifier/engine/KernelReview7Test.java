@@ -613,9 +613,9 @@ class KernelReview7Test {
         } finally {
             racer.quit = true;
         }
-        System.out.println("KernelReview7Test race: verdicts " + seen);
         assertEquals(null, seen.get(Result.Verdict.VERIFIED), "a false entry VERIFIED by an"
                 + " Answer changed between the rules' read and the hash's (verdicts " + seen + ")");
+        System.out.println("expected: KernelReview7Test race: verdicts " + seen);
     }
 
     // ------------------------------------------------------------------ a regression's claim

@@ -208,8 +208,8 @@ class SegmentReviewTest {
                 if (verify(f, new Options()).verdict == Result.Verdict.REJECTED) rejected++;
             }
         }
-        System.out.println("rejected " + rejected + " of 24");
         assertTrue(bad.isEmpty(), bad.size() + " mismatches\n" + String.join("\n", bad.subList(0, Math.min(10, bad.size()))));
+        System.out.println("expected: rejected " + rejected + " of 24");
     }
 
     /** Random corruptions with --all: same verdict and the same violation counts per rule. */
