@@ -7,6 +7,7 @@ import org.gamecert.verifier.engine.CompositeVerifier;
 import org.gamecert.verifier.engine.Options;
 import org.gamecert.verifier.engine.Verifier;
 import org.gamecert.verifier.kernel.Result;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -94,7 +95,7 @@ class CompositeVerifyTest {
     }
 
     /** Every comp-* class, a few seeds each, on a semi-strong and a weak composite. */
-    @Test void everyCompositeMutationClassGetsItsVerdict() throws Exception {
+    @Tag("slow") @Test void everyCompositeMutationClassGetsItsVerdict() throws Exception {
         Path semi = dir.resolve("semi"), weak = dir.resolve("weak");
         makeComposite(semi, "othello:6x6", "e4e3b2c5e2f2f3a1f1b4b6d6a4a3b3e5b5f4", "semi-strong", 0, 25);
         makeComposite(weak, "connect4:5x4", "", "weak", 0, 6);

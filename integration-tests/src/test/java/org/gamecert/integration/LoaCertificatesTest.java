@@ -4,6 +4,7 @@ import org.gamecert.producer.cli.ProduceMain;
 import org.gamecert.verifier.engine.Options;
 import org.gamecert.verifier.engine.Verifier;
 import org.gamecert.verifier.kernel.Result;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -55,6 +56,7 @@ class LoaCertificatesTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({"loa:4x4, b1-b3, b4-b2", "loa:5x5, c1-c3, c5-c3"})
+    @Tag("slow")
     void blackWinsByThePublishedMove(String game, String ours, String paper, @TempDir Path dir) throws IOException {
         Path cert = dir.resolve("c.gsc");
         String produced = produce(cert, game);

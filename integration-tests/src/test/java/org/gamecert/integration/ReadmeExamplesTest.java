@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code [--json]}) are left out. Only the long campaigns are not run here; they have their own
  * tests (see {@link #LONG}).
  */
+@Tag("slow")
 class ReadmeExamplesTest {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
@@ -108,6 +110,15 @@ class ReadmeExamplesTest {
         // real path of scripts/, and README's relative paths resolve against the scratch folder.
         Files.createSymbolicLink(work.resolve("scripts"), ROOT.resolve("scripts"));
         Files.createSymbolicLink(work.resolve("testdata"), ROOT.resolve("testdata"));
+        try {
+            runEveryCommand(work);
+        } finally { // the links go first, so JUnit does not warn that it leaves their targets alone
+            Files.delete(work.resolve("scripts"));
+            Files.delete(work.resolve("testdata"));
+        }
+    }
+
+    static void runEveryCommand(Path work) throws Exception {
         List<String> commands = readmeCommands();
         assertTrue(commands.size() >= 20, "the commands of README and docs/ were not found: " + commands);
         int ran = 0;

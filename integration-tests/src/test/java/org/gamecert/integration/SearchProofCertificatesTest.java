@@ -4,6 +4,7 @@ import org.gamecert.producer.cli.ProduceMain;
 import org.gamecert.verifier.engine.Options;
 import org.gamecert.verifier.engine.Verifier;
 import org.gamecert.verifier.kernel.Result;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ class SearchProofCertificatesTest {
     }
 
     @Test
+    @Tag("slow")
     void ffo40VerifiesWithItsValueWhateverTheThreadsAndTable(@TempDir Path dir) throws Exception {
         String line = Files.readAllLines(FFO).get(0); // FFO #40: "board X; A2:+38; ..."
         String board = line.substring(0, line.indexOf(';') + 1);

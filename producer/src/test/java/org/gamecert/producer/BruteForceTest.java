@@ -2,6 +2,7 @@ package org.gamecert.producer;
 
 import org.gamecert.producer.cert.CertificateReader;
 import org.gamecert.producer.cli.ProduceMain;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,13 +51,13 @@ class BruteForceTest {
         BruteForceCheck.check(g, 0, 0, produce(dir.resolve("w.gsc"), "--game", "connect4:4x4", "--mode", "weak"), true);
     }
 
-    @Test void connectFour5x4() throws Exception {
+    @Tag("slow") @Test void connectFour5x4() throws Exception {
         RefGame.ConnectFour g = new RefGame.ConnectFour(5, 4);
         BruteForceCheck.check(g, 0, 0, produce(dir.resolve("s.gsc"), "--game", "connect4:5x4"), false);
         BruteForceCheck.check(g, 0, 0, produce(dir.resolve("w.gsc"), "--game", "connect4:5x4", "--mode", "weak"), true);
     }
 
-    @Test void connectFourPositionsWithWinsAndLosses() throws Exception {
+    @Tag("slow") @Test void connectFourPositionsWithWinsAndLosses() throws Exception {
         RefGame.ConnectFour g = new RefGame.ConnectFour(5, 3);
         BruteForceCheck.check(g, 0, 0, produce(dir.resolve("53.gsc"), "--game", "connect4:5x3"), false);
         // Random 5x4 positions whose value is decisive: exercises wins, losses and terminal census rows.
@@ -79,7 +80,7 @@ class BruteForceTest {
         assertEquals(2, losses);
     }
 
-    @Test void othello6x6WithTwelveEmpties() throws Exception {
+    @Tag("slow") @Test void othello6x6WithTwelveEmpties() throws Exception {
         RefGame.Othello g = new RefGame.Othello(6);
         SplittableRandom rnd = new SplittableRandom(20261122);
         int done = 0;

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.gamecert.producer.cli.ProduceMain;
 import org.gamecert.producer.game.Game;
 import org.gamecert.producer.search.Oracle;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -116,6 +117,7 @@ class ResumeTest {
     }
 
     @Test
+    @Tag("slow")
     void aCrashAtEveryLayerBoundaryAndInEverySpillResumesToTheSameBytes() throws IOException {
         for (Object[] c : new Object[][] {{"connect4:4x5", "", Extractor.Mode.SEMI_STRONG}, {"othello:4x4", "", Extractor.Mode.WEAK},
                 {"connect4:5x4", "33", Extractor.Mode.WEAK}}) {
@@ -136,6 +138,7 @@ class ResumeTest {
     }
 
     @Test
+    @Tag("slow")
     void withNeedsSpilledInSortedRunsAndSmallChunksTooAndAfterCrashes() throws IOException {
         budget = 12 << 10;
         chunk = 301;
@@ -162,6 +165,7 @@ class ResumeTest {
     }
 
     @Test
+    @Tag("slow")
     void aCrashBetweenANeedsFileAndItsCheckpointResumes() throws IOException {
         crashBeforeCheckpoint = true;
         for (long b : new long[] {Long.MAX_VALUE, 12 << 10}) { // needs written at the boundary, or merged from runs
@@ -213,6 +217,7 @@ class ResumeTest {
     }
 
     @Test
+    @Tag("slow")
     void theCommandGivesTheSameBytesWithAndWithoutStateAndLeavesNothingBehind() throws IOException {
         Path a = dir.resolve("a.gsc"), b = dir.resolve("b.gsc"), c = dir.resolve("c.gsc"), tmp = Files.createDirectories(dir.resolve("tmp"));
         Path state = dir.resolve("state");
@@ -243,6 +248,7 @@ class ResumeTest {
 
     /** Real kills (SIGKILL) of the command in another JVM at random moments, then a resume. */
     @Test
+    @Tag("slow")
     void killedAtRandomMomentsTheCommandResumesToTheSameBytes() throws Exception {
         Path ref = dir.resolve("ref.gsc"), out = dir.resolve("out.gsc"), state = dir.resolve("state");
         String[] solve = {"solve", "--game", "connect4:5x4", "--threads", "2"};

@@ -5,6 +5,7 @@ import org.gamecert.producer.cert.Claim;
 import org.gamecert.producer.cert.Kinds;
 import org.gamecert.producer.cert.LayerEntries;
 import org.gamecert.producer.cli.ProduceMain;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,7 +82,7 @@ class CompositeProductionTest {
             }
     }
 
-    @Test void semiStrongPartsProveTheMonolithicRegion() throws Exception {
+    @Tag("slow") @Test void semiStrongPartsProveTheMonolithicRegion() throws Exception {
         for (String[] c : new String[][] {{"othello:4x4", null, "8"}, {"othello:6x6", "e4e3b2c5e2f2f3a1f1b4b6d6a4a3b3e5b5f4", "25"},
                 {"connect4:5x4", null, "6"}}) {
             Path d = dir.resolve(c[0].replace(':', '-'));

@@ -100,7 +100,7 @@ public final class AuditMain {
 
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         Map<String, Tally> tallies = new TreeMap<>();
-        AtomicLong done = new AtomicLong();
+        Progress progress = new Progress("audit", (long) classes.size() * mutants, err);
         long t0 = System.nanoTime();
         final int n = mutants;
         final long s0 = seed;
@@ -109,6 +109,7 @@ public final class AuditMain {
         for (MutationClass m : classes) {
             Tally t = new Tally();
             tallies.put(m.name, t);
+            AtomicLong classDone = new AtomicLong();
             int chunks = threads * 2;
             for (int part = 0; part < chunks; part++) {
                 final int p = part;
@@ -116,9 +117,10 @@ public final class AuditMain {
                     Path tmp = Files.createTempFile(dir, "mutant-", ".gsc");
                     try {
                         for (int i = p; i < n; i += chunks) {
-                            runOne(m, i, s0, ctxs, brute, inputs, tmp, t);
-                            long d = done.incrementAndGet();
-                            if (d % 2000 == 0) err.printf(Locale.ROOT, "audit: %d mutants verified, %.0f s%n", d, (System.nanoTime() - t0) / 1e9);
+                            runOne(m, i, s0, ctxs, brute, inputs, tmp, t, progress);
+                            progress.doing(null);
+                            progress.step();
+                            if (classDone.incrementAndGet() == n) progress.classDone(done(m.name, t));
                         }
                     } finally {
                         Files.deleteIfExists(tmp);
@@ -131,13 +133,21 @@ public final class AuditMain {
             for (Future<?> f : futures) f.get();
         } finally {
             pool.shutdownNow();
+            progress.close();
         }
         double secs = (System.nanoTime() - t0) / 1e9;
         return report(tallies, classes, inputs, secs, out);
     }
 
+    /** "class NAME done: M mutants, R rejected, E equivalent" (a progress line). */
+    static String done(String name, Tally t) {
+        synchronized (t) {
+            return "class " + name + " done: " + t.mutants + " mutants, " + t.rejected + " rejected, " + t.equivalent + " equivalent";
+        }
+    }
+
     private static void runOne(MutationClass m, int i, long seed, List<Ctx> ctxs, List<ClaimCheck> brute,
-                               List<Input> inputs, Path tmp, Tally t) throws IOException {
+                               List<Input> inputs, Path tmp, Tally t, Progress progress) throws IOException {
         // Round-robin over the inputs; a class that does not apply to one tries the next.
         for (int k = 0; k < ctxs.size(); k++) {
             int which = (i + k) % ctxs.size();
@@ -150,10 +160,13 @@ public final class AuditMain {
             }
             if (mu == null) { synchronized (t) { t.notApplicable++; } continue; }
             Files.write(tmp, mu.bytes);
+            String what = m.name + " on " + inputs.get(which).name + " seed " + i;
+            progress.doing(what + ": verifying the mutant");
             long s = System.nanoTime();
             Result r = Verifier.verify(tmp, new Options());
             long nanos = System.nanoTime() - s;
             String label = inputs.get(which).name + " seed " + i + ": " + mu.detail;
+            if (r.verdict == Result.Verdict.VERIFIED) progress.doing(what + ": verified, so the brute force checks its claims (ClaimCheck)");
             String falseClaim = r.verdict == Result.Verdict.VERIFIED ? brute.get(which).firstFalseClaim(mu.bytes) : null;
             synchronized (t) {
                 t.mutants++;

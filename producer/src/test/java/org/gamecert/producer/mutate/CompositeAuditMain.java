@@ -89,18 +89,24 @@ public final class CompositeAuditMain {
         Map<String, Map<String, Long>> fired = new TreeMap<>();
         List<String> misses = new ArrayList<>();
         long t0 = System.nanoTime();
+        final String one = only;
+        long kinds = CompositeMutations.ALL.stream().filter(k -> one == null || one.equals(k.name)).count();
+        Progress progress = new Progress("composite-audit", kinds * sets.size() * mutants, err);
         for (CompositeMutations.Kind k : CompositeMutations.ALL) {
             if (only != null && !only.equals(k.name)) continue;
             long[] t = tally.computeIfAbsent(k.name, x -> new long[3]);
             Map<String, Long> rules = fired.computeIfAbsent(k.name, x -> new TreeMap<>());
             for (int s = 0; s < sets.size(); s++)
                 for (int i = 0; i < mutants; i++) {
+                    progress.step();
                     CompositeMutations.Result m = k.apply(sets.get(s), seed + i);
                     if (m == null) { t[2]++; continue; }
                     Path d = work.resolve("mutant");
                     deleteTree(d);
                     m.composite.write(d);
+                    progress.doing(k.name + " on " + INPUTS.get(s).name + " seed " + (seed + i) + ": verifying the mutant");
                     CompositeVerifier.Outcome c = CompositeVerifier.verify(d, opt, null);
+                    progress.doing(null);
                     t[0]++;
                     String got = c.verdict() == Result.Verdict.INCOMPLETE ? CompositeMutations.INCOMPLETE
                             : c.verdict() == Result.Verdict.REJECTED ? c.composition.violation.rule() : c.verdict().toString();
@@ -108,7 +114,9 @@ public final class CompositeAuditMain {
                     if (k.expectedRules.contains(got)) t[1]++;
                     else misses.add(k.name + " on " + INPUTS.get(s).name + " seed " + (seed + i) + ": " + got + " (" + m.detail + ")");
                 }
+            progress.classDone("class " + k.name + " done: " + t[0] + " mutants, " + t[1] + " as expected");
         }
+        progress.close();
         out.printf(Locale.ROOT, "%-26s %8s %12s %8s  %s%n", "composite class", "mutants", "as expected", "n/a", "verdicts");
         for (Map.Entry<String, long[]> e : tally.entrySet())
             out.printf(Locale.ROOT, "%-26s %8d %12d %8d  %s%n", e.getKey(), e.getValue()[0], e.getValue()[1], e.getValue()[2],

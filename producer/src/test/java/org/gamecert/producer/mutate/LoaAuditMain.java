@@ -62,6 +62,9 @@ public final class LoaAuditMain {
         Map<String, TreeMap<String, Integer>> fired = new LinkedHashMap<>();
         List<String> misses = new ArrayList<>();
         Path tmp = work.resolve("mutant.gsc");
+        final String one = only;
+        long kinds = LoaMutations.ALL.stream().filter(k -> one == null || one.equals(k.name)).count();
+        Progress progress = new Progress("loa-audit", kinds * inputs.size() * mutants, err);
         for (LoaMutations.Kind k : LoaMutations.ALL) {
             if (only != null && !only.equals(k.name)) continue;
             int[] t = tally.computeIfAbsent(k.name, x -> new int[3]);
@@ -69,19 +72,24 @@ public final class LoaAuditMain {
             for (Path in : inputs) {
                 byte[] original = Files.readAllBytes(in);
                 for (long s = seed; s < seed + mutants; s++) {
+                    progress.step();
                     byte[][] bytes = new byte[1][];
                     String[] detail = k.apply(original, s, bytes);
                     if (detail == null) { t[2]++; continue; }
                     t[0]++;
                     Files.write(tmp, bytes[0]);
+                    progress.doing(k.name + " on " + in.getFileName() + " seed " + s + ": verifying the mutant");
                     Result r = Verifier.verify(tmp, new Options());
+                    progress.doing(null);
                     String rule = r.firstViolation() == null ? r.verdict.toString() : r.firstViolation().rule();
                     rules.merge(rule, 1, Integer::sum);
                     if (r.verdict == Result.Verdict.REJECTED && k.expectedRules.contains(rule)) t[1]++;
                     else misses.add(k.name + " " + in.getFileName() + " seed " + s + " (" + detail[0] + "): " + r.verdict + " " + r.firstViolation());
                 }
             }
+            progress.classDone("class " + k.name + " done: " + t[0] + " mutants, " + t[1] + " as expected");
         }
+        progress.close();
         out.printf(Locale.ROOT, "%-26s %8s %12s %8s  %s%n", "loa class", "mutants", "as expected", "n/a", "rule ids fired");
         for (Map.Entry<String, int[]> e : tally.entrySet())
             out.printf(Locale.ROOT, "%-26s %8d %12d %8d  %s%n", e.getKey(), e.getValue()[0], e.getValue()[1], e.getValue()[2],

@@ -1,5 +1,6 @@
 package org.gamecert.producer.mutate;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every loa-* mutation class applies to a LOA certificate and is rejected with its rule id (LoaAuditMain, 3 seeds). */
+@Tag("slow")
 class LoaMutationsTest {
     @Test
     void everyLoaClassIsCaught(@TempDir Path dir) throws Exception {

@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
@@ -96,6 +97,7 @@ public final class PeerAuditMain {
         for (int k = 0; k < sets.size(); k++) truths.add(new ClaimTruth(oracle));
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         Map<String, Tally> tallies = new TreeMap<>();
+        Progress progress = new Progress("peer-audit", (long) classes.size() * mutants, err);
         long t0 = System.nanoTime();
         final int n = mutants;
         final long s0 = seed;
@@ -104,13 +106,19 @@ public final class PeerAuditMain {
         for (PeerMutationClass m : classes) {
             Tally t = new Tally();
             tallies.put(m.name, t);
+            AtomicLong classDone = new AtomicLong();
             int chunks = threads;
             for (int part = 0; part < chunks; part++) {
                 final int p = part;
                 futures.add(pool.submit(() -> {
                     Path tmp = Files.createTempDirectory(dir, "mutant-");
                     try {
-                        for (int i = p; i < n; i += chunks) runOne(m, i, s0, sets, truths, inputs, tmp, oracle, t);
+                        for (int i = p; i < n; i += chunks) {
+                            runOne(m, i, s0, sets, truths, inputs, tmp, oracle, t, progress);
+                            progress.doing(null);
+                            progress.step();
+                            if (classDone.incrementAndGet() == n) progress.classDone(AuditMain.done(m.name, t));
+                        }
                     } finally {
                         deleteTree(tmp);
                     }
@@ -122,6 +130,7 @@ public final class PeerAuditMain {
             for (Future<?> f : futures) f.get();
         } finally {
             pool.shutdownNow();
+            progress.close();
         }
         double secs = (System.nanoTime() - t0) / 1e9;
         return report(tallies, classes, inputs, secs, out);
@@ -168,7 +177,7 @@ public final class PeerAuditMain {
     }
 
     private static void runOne(PeerMutationClass m, int i, long seed, List<PeerTableSet> sets, List<ClaimTruth> truths,
-                               List<Input> inputs, Path tmp, Oracle oracle, Tally t) throws IOException {
+                               List<Input> inputs, Path tmp, Oracle oracle, Tally t, Progress progress) throws IOException {
         for (int k = 0; k < sets.size(); k++) {
             int which = (i + k) % sets.size();
             PeerMutationClass.Result mu;
@@ -180,10 +189,13 @@ public final class PeerAuditMain {
             }
             if (mu == null) { synchronized (t) { t.notApplicable++; } continue; }
             mu.tables.write(tmp);
+            String what = m.name + " on " + inputs.get(which).name + " seed " + i;
+            progress.doing(what + ": verifying the mutant");
             long s = System.nanoTime();
             PeerResult r = verify(tmp, tmp.resolveSibling(tmp.getFileName() + "-tmp"));
             long nanos = System.nanoTime() - s;
             String label = inputs.get(which).name + " seed " + i + ": " + mu.detail;
+            if (r.verdict() == PeerResult.Verdict.VERIFIED) progress.doing(what + ": verified, so the brute force checks its claims");
             String falseClaim = r.verdict() == PeerResult.Verdict.VERIFIED ? truths.get(which).firstFalseClaim(mu.tables) : null;
             synchronized (t) {
                 t.mutants++;

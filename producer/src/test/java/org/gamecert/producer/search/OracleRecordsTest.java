@@ -2,6 +2,7 @@ package org.gamecert.producer.search;
 
 import org.gamecert.producer.RefGame;
 import org.gamecert.producer.game.Othello;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.SplittableRandom;
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * (b, b + 1)), so the bound alone cannot tell them apart: the oracle must hand each question
  * only the record of its own kind, whichever search came last.
  */
+@Tag("slow")
 class OracleRecordsTest {
     @Test void aRecordAnswersOnlyTheQuestionOfItsKindAtEightEmpties() {
         RefGame.Othello ref = new RefGame.Othello(8);

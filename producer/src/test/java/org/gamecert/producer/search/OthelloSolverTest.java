@@ -2,6 +2,7 @@ package org.gamecert.producer.search;
 
 import org.gamecert.producer.RefGame;
 import org.gamecert.producer.game.Othello;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -67,9 +68,9 @@ class OthelloSolverTest {
         assertTrue(checked >= (maxEmpties - minEmpties + 1) * perCount / 2, "too few positions: " + checked);
     }
 
-    @Test void lastEmptiesOn8x8AgainstPlainNegamax() { check(8, 1, 9, 60, 1); }
+    @Tag("slow") @Test void lastEmptiesOn8x8AgainstPlainNegamax() { check(8, 1, 9, 60, 1); }
 
-    @Test void deeperOn8x8AgainstPlainNegamax() { check(8, 10, 11, 4, 2); }
+    @Tag("slow") @Test void deeperOn8x8AgainstPlainNegamax() { check(8, 10, 11, 4, 2); }
 
     /**
      * The records of 8-empty positions that failed low (read by the extraction instead of searching
@@ -77,7 +78,7 @@ class OthelloSolverTest {
      * order (move score descending, then the lower square) whose value reaches −α, checked against
      * the reference rules' values.
      */
-    @Test void cutRecordsAreTheFirstMovesOfTheSearchOrderThatReachTheBound() {
+    @Tag("slow") @Test void cutRecordsAreTheFirstMovesOfTheSearchOrderThatReachTheBound() {
         RefGame.Othello ref = new RefGame.Othello(8);
         Othello g = new Othello(8);
         SplittableRandom rnd = new SplittableRandom(5);
@@ -126,7 +127,7 @@ class OthelloSolverTest {
      * recorded as searched before it stays below β, checked against the reference rules' values.
      * At 8 empties, where fail-low records live too, the word carries the fail-high tag.
      */
-    @Test void failHighRecordsHoldTheMovesBelowBetaAndTheCut() {
+    @Tag("slow") @Test void failHighRecordsHoldTheMovesBelowBetaAndTheCut() {
         RefGame.Othello ref = new RefGame.Othello(8);
         Othello g = new Othello(8);
         SplittableRandom rnd = new SplittableRandom(6);

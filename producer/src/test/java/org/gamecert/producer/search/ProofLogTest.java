@@ -2,6 +2,7 @@ package org.gamecert.producer.search;
 
 import org.gamecert.producer.RefGame;
 import org.gamecert.producer.game.Othello;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayDeque;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * (plain negamax), whatever the table evicted (a 1 MiB table: many bounds come from table
  * cutoffs, whose records were made by other searches).
  */
+@Tag("slow")
 class ProofLogTest {
     private static int moveValue(RefGame.Othello ref, long m, long o, int move) {
         long[] c = ref.child(m, o, move);

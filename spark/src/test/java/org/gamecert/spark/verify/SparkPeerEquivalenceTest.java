@@ -18,6 +18,7 @@ import org.gamecert.verifier.peer.PeerVerifier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.TestFactory;
  * Also with child ranges and slices forced small: each table checked in several slices, each a
  * Spark task, against table n+1 in several key ranges.
  */
+@Tag("slow")
 class SparkPeerEquivalenceTest {
     static final Path ROOT = Paths.get("..").toAbsolutePath().normalize();
     static JavaSparkContext sc;

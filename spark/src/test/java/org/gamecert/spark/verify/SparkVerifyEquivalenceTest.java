@@ -21,6 +21,7 @@ import org.gamecert.verifier.kernel.Result;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.TestFactory;
  * engine: verdict, first violation (rule, block, layer, entry, position, message), census,
  * commitment (composite id), entries.
  */
+@Tag("slow")
 class SparkVerifyEquivalenceTest {
     static final Path ROOT = Paths.get("..").toAbsolutePath().normalize();
     static JavaSparkContext sc;

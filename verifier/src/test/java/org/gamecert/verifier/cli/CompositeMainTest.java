@@ -43,6 +43,14 @@ class CompositeMainTest {
 
     String[] outErr = new String[2];
 
+    /**
+     * Shows a report in the test log, each line as "expected: ..." after its exit code was checked
+     * (its REJECTED, INCOMPLETE and violation lines are what the test wants, not failures).
+     */
+    static void printExpected(String report) {
+        report.lines().forEach(line -> System.out.println("expected: " + line));
+    }
+
     int run(String... args) {
         ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
         int code = VerifyMain.run(args, new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
@@ -54,7 +62,7 @@ class CompositeMainTest {
     @Test
     void verifiedDirectoryAndManifest() {
         assertEquals(0, run(good.toString()));
-        System.out.println(outErr[0]);
+        printExpected(outErr[0]);
         assertTrue(outErr[0].contains("VERIFIED"), outErr[0]);
         assertTrue(outErr[0].contains("composite   " + comp.compositeId()), outErr[0]);
         assertTrue(outErr[0].contains("P value " + value + " at the root"), outErr[0]);
@@ -74,7 +82,7 @@ class CompositeMainTest {
     @Test
     void incompleteWhenAPartIsMissing() {
         assertEquals(3, run(missing.toString()));
-        System.out.println(outErr[0]);
+        printExpected(outErr[0]);
         assertTrue(outErr[0].contains("INCOMPLETE") && outErr[0].contains("still open"), outErr[0]);
         assertFalse(outErr[0].contains("composite   sha256"), "no composite id");
         assertFalse(outErr[0].contains("proven"), outErr[0]);
@@ -86,7 +94,7 @@ class CompositeMainTest {
     @Test
     void rejectedNamesTheRule() {
         assertEquals(1, run(rejected.toString()));
-        System.out.println(outErr[0]);
+        printExpected(outErr[0]);
         assertTrue(outErr[0].contains("first violation: R-COMP-4"), outErr[0]);
         assertEquals(1, run(rejected.toString(), "--json"));
         assertTrue(outErr[0].contains("\"violation\":{\"rule\":\"R-COMP-4\""), outErr[0]);
@@ -110,7 +118,7 @@ class CompositeMainTest {
     @Test
     void aPartOnItsOwn() {
         assertEquals(3, run(rootPart.toString()));
-        System.out.println(outErr[0]);
+        printExpected(outErr[0]);
         assertTrue(outErr[0].contains("claim       part: P value " + value + " at the root"), outErr[0]);
         assertTrue(outErr[0].contains("open entries"), outErr[0]);
         assertTrue(outErr[0].contains("part id     sha256:" + comp.parts.get(0).hex()), outErr[0]);
@@ -136,7 +144,7 @@ class CompositeMainTest {
         Path d = c.writeTo(dir.resolve("bound"));
         String lo = String.format("%+d", root.rootValue);
         assertEquals(0, run(d.toString()));
-        System.out.println(outErr[0]);
+        printExpected(outErr[0]);
         assertTrue(outErr[0].contains("a lower bound of " + lo + " at the game's initial position"), outErr[0]);
         assertFalse(outErr[0].contains("solved from the start"), outErr[0]);
         assertEquals(0, run(d.toString(), "--json"));

@@ -62,6 +62,14 @@ class VerifyMainTest {
 
     String[] outErr = new String[2];
 
+    /**
+     * Shows a report in the test log, each line as "expected: ..." after its exit code was checked
+     * (its REJECTED, INCOMPLETE and violation lines are what the test wants, not failures).
+     */
+    static void printExpected(String report) {
+        report.lines().forEach(line -> System.out.println("expected: " + line));
+    }
+
     int run(String... args) {
         ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
         int code = VerifyMain.run(args, new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
@@ -74,7 +82,7 @@ class VerifyMainTest {
     void verifiedHumanReport() {
         assertEquals(0, run(valid.toString()));
         String out = outErr[0];
-        System.out.println(out);
+        printExpected(out);
         assertTrue(out.contains("VERIFIED"));
         assertTrue(out.contains(TestCert.commitmentOf(validBytes)));
         assertTrue(out.contains("othello:4x4"));
@@ -96,7 +104,7 @@ class VerifyMainTest {
     @Test
     void rejectedShowsTheViolation() {
         assertEquals(1, run(rejected.toString()));
-        System.out.println(outErr[0]);
+        printExpected(outErr[0]);
         assertTrue(outErr[0].contains("R-ROOT-2"));
         assertFalse(outErr[0].contains("sha256:"), "no commitment on rejection");
         assertEquals(1, run(rejected.toString(), "--json"));

@@ -21,6 +21,7 @@ import org.gamecert.verifier.kernel.rules.OthelloRules;
 import org.gamecert.verifier.testcert.TestCert;
 import org.gamecert.verifier.testcert.TestCert.Entry;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * threads, with --all; the first violation across layers and across a later decoding failure;
  * Layer's packing and index for every game size.
  */
+@Tag("slow")
 class CheckingPassReviewTest {
     @TempDir
     Path dir;

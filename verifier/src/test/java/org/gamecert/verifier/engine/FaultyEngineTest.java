@@ -20,6 +20,7 @@ import org.gamecert.verifier.testcert.TestCert;
 import org.gamecert.verifier.testcert.TestComposite;
 import org.gamecert.verifier.testcert.TinySolver;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -335,6 +336,7 @@ class FaultyEngineTest {
      * its child.
      */
     @Test
+    @Tag("slow")
     void everyFaultIsCaughtAndNamed() throws Exception {
         TinySolver othello = new TinySolver(1, 4, 4, 1, null);
         long[] start = othello.othelloStart();

@@ -12,6 +12,7 @@ import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.format.Header;
 import org.gamecert.verifier.testcert.TestCert;
 import org.gamecert.verifier.testcert.TinySolver;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * VERIFIED; with a non-permutation written, moves are skipped altogether).</li>
  * </ul>
  */
+@Tag("slow")
 class KernelReview10Test {
     @TempDir
     Path dir;

@@ -24,6 +24,7 @@ import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.kernel.rules.Game;
 import org.gamecert.verifier.testcert.TestCert;
 import org.gamecert.verifier.testcert.TinySolver;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (commit 90319c9, LayerCheck.mark, answerHash, compareAnswers, finish). A test that
  * demonstrates a hole asserts the correct behaviour, so it fails until the hole is fixed.
  */
+@Tag("slow")
 class KernelReview6Test {
     @TempDir
     Path dir;

@@ -22,6 +22,7 @@ import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.kernel.rules.Game;
 import org.gamecert.verifier.testcert.TestCert;
 import org.gamecert.verifier.testcert.TinySolver;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <li>a throwing checkReadSoFar lost the violation being reported.</li>
  * </ul>
  */
+@Tag("slow")
 class KernelReview8Test {
     @TempDir
     Path dir;

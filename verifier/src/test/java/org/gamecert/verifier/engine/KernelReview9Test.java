@@ -28,6 +28,7 @@ import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.testcert.TestCert;
 import org.gamecert.verifier.testcert.TestComposite;
 import org.gamecert.verifier.testcert.TinySolver;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  * entries checked under later entries' flags (a false census VERIFIED, deterministic).</li>
  * </ul>
  */
+@Tag("slow")
 class KernelReview9Test {
     @TempDir
     Path dir;

@@ -18,6 +18,7 @@ import org.gamecert.verifier.kernel.Violation;
 import org.gamecert.verifier.testcert.TestCert;
 import org.gamecert.verifier.testcert.TinySolver;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -199,6 +200,7 @@ class SlicedVerifierTest {
 
     /** On certificates of many small blocks that verify, each fault is caught and named. */
     @Test
+    @Tag("slow")
     void everyFaultIsCaughtAndNamed() throws Exception {
         TinySolver othello = new TinySolver(1, 4, 4, 1, null);
         long[] start = othello.othelloStart();

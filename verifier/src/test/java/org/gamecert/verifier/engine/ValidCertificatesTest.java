@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.gamecert.verifier.testcert.TestCert;
 import org.gamecert.verifier.testcert.TinySolver;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -127,6 +128,7 @@ class ValidCertificatesTest {
      * compete for it; a review found two budgets that did before).
      */
     @Test
+    @Tag("slow")
     void moreMemoryNeverEndsInError() throws Exception {
         TinySolver c4 = new TinySolver(2, 4, 4, 2, null);
         long[] root = RuleViolationTest.c4Position(c4, "12");

@@ -8,6 +8,7 @@ import org.gamecert.verifier.engine.Verifier;
 import org.gamecert.verifier.kernel.format.FormatException;
 import org.gamecert.verifier.kernel.format.Payload;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
@@ -30,10 +31,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * escaping, and never "verified" for something that is not one of the known valid certificates'
  * commitments (a fuzzer does not forge SHA-256 chains; a verified mutant would be a verifier bug).
  *
- * In `mvn verify` the @FuzzTest methods run in Jazzer's regression mode, and {@link #replaySeeds}
+ * In `mvn verify -Pslow` (tagged slow: Jazzer's agent alone takes half a minute to load on a busy
+ * machine) the @FuzzTest methods run in Jazzer's regression mode, and {@link #replaySeeds}
  * runs the same properties over the whole corpus (testdata/, format-spec/vectors/ and
  * src/test/resources/fuzz/, where findings are kept). `scripts/fuzz` runs them with JAZZER_FUZZ=1.
  */
+@Tag("slow")
 class CertificateFuzzTest {
     static final Path ROOT = Paths.get("..").toAbsolutePath().normalize();
     private static Set<String> validCommitments;

@@ -7,6 +7,7 @@ import org.gamecert.verifier.kernel.format.DataFrame;
 import org.gamecert.verifier.kernel.format.FormatException;
 import org.gamecert.verifier.kernel.format.Header;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * trailer. Property: it ends in a FormatException or reaches the trailer; nothing else escapes.
  * Seeded with the corpus (testdata/, format-spec/vectors/) like {@link CertificateFuzzTest}.
  */
+@Tag("slow")
 class ContainerFuzzTest {
     /** Beyond this the verifier's R-CON-2 limits apply first; the reader alone must not allocate it. */
     static final int MAX_RAW = 1 << 22;

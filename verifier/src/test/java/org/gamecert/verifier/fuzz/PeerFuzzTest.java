@@ -6,6 +6,7 @@ import org.gamecert.verifier.peer.PeerOptions;
 import org.gamecert.verifier.peer.PeerResult;
 import org.gamecert.verifier.peer.PeerVerifier;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * byte-for-byte the seed's own (any other content of a present table changes a claim or breaks
  * the set; the seeds are the only valid inputs we know).
  */
+@Tag("slow")
 class PeerFuzzTest {
     static final Path SEED_DIR = CertificateFuzzTest.ROOT.resolve("testdata/peer/valid/othello6-12empties-weak");
     private static Map<Integer, byte[]> seedTables;

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import org.gamecert.verifier.peer.kernel.PeerKernel;
 import org.gamecert.verifier.peer.kernel.TableCheck;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * large chunks (the old one's are fixed): the same records, region, auxiliary, frontier, passes, child records and first
  * violation (rule, table, record, position, message).
  */
+@Tag("slow")
 class PeerDifferentialTest {
     static final Path PEER = Path.of("../testdata/peer");
 

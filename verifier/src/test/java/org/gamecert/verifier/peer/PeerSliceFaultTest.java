@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.gamecert.verifier.peer.kernel.Slice;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -101,6 +102,7 @@ class PeerSliceFaultTest {
     }
 
     @Test
+    @Tag("slow")
     void everyFaultIsNamedAndNoneVerifies() {
         Map<Fault, String> expected = new TreeMap<>();
         expected.put(Fault.DROPPED, "PEER-SLICE-1: slice 2 of table 33 (records 400+200) never given back");

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -126,6 +127,7 @@ class PeerSyntheticTest {
     }
 
     @Test
+    @Tag("slow")
     void boundsPushedBeyondTheTruthAreRejectedAtThatRecord() throws IOException {
         SplittableRandom rnd = new SplittableRandom(9);
         int cuts = 0, alls = 0;
@@ -276,6 +278,7 @@ class PeerSyntheticTest {
     }
 
     @Test
+    @Tag("slow")
     void streamedArchiveInNameOrderVerifies() throws IOException {
         // Name order (…_30, _31, …, _35 before …_4 … _9 in a real bundle): tables arrive out of disc order.
         List<Integer> order = new java.util.ArrayList<>(tables.keySet());

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -175,6 +176,7 @@ class PeerFaultyEngineTest {
     }
 
     @Test
+    @Tag("slow")
     void everyFaultIsNamedAndNoneVerifies() {
         Map<Fault, String> expected = new TreeMap<>();
         expected.put(Fault.DROP_PARENT, "pass 1 saw");
