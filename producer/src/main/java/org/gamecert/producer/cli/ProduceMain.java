@@ -33,7 +33,8 @@ public final class ProduceMain implements Runnable {
     }
 
     @Override public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand (solve or query)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand: one of "
+                + String.join(", ", spec.commandLine().getSubcommands().keySet()));
     }
 
     public static void main(String[] args) {
@@ -45,8 +46,9 @@ public final class ProduceMain implements Runnable {
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setExitCodeExceptionMapper(t -> EXIT_FAILURE);
+        CommandSupport.registerNumberConverters(cl);
         cl.setParameterExceptionHandler((ex, a) -> {
-            ex.getCommandLine().getErr().println("error: " + ex.getMessage());
+            ex.getCommandLine().getErr().println("error: " + CommandSupport.numberMessage(ex));
             ex.getCommandLine().getErr().println("(see --help)");
             return EXIT_USAGE;
         });

@@ -58,8 +58,8 @@ public final class SolvePartCommand implements Callable<Integer>, CommandSupport
         if ((parts == null) == (taskNumbers == null || taskNumbers.isEmpty()))
             throw new CommandSupport.UserError("give either task numbers or --parts all");
         if (parts != null && !parts.equals("all")) throw new CommandSupport.UserError("--parts takes 'all'");
-        if (jobs < 1 || jobs > 1024) throw new CommandSupport.UserError("--jobs must be between 1 and 1024");
-        if (ttMb < 1 || ttMb > 65536) throw new CommandSupport.UserError("--tt-mb must be between 1 and 65536");
+        if (jobs < 1 || jobs > 1024) throw new CommandSupport.UserError(CommandSupport.outOfRange("--jobs", "" + jobs));
+        if (ttMb < 1 || ttMb > 65536) throw new CommandSupport.UserError(CommandSupport.outOfRange("--tt-mb", "" + ttMb));
         SplitDir sd;
         try { sd = SplitDir.read(dir); }
         catch (IOException | RuntimeException e) { throw new CommandSupport.UserError("cannot read the split in " + dir + ": " + e.getMessage()); }
