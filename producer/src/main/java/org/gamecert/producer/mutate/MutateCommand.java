@@ -93,6 +93,11 @@ public final class MutateCommand implements Callable<Integer> {
             err.println("error: class " + m.name + " does not apply to " + in + " (nothing to mutate that way)");
             return EXIT_NOT_APPLICABLE;
         }
+        String unwritable = org.gamecert.producer.command.CommandSupport.unwritable("--out", this.out);
+        if (unwritable != null) {
+            err.println("error: " + unwritable);
+            return EXIT_USAGE;
+        }
         try {
             Files.write(this.out, mutant.bytes);
         } catch (IOException e) {
@@ -122,6 +127,11 @@ public final class MutateCommand implements Callable<Integer> {
         if (detail == null) {
             err.println("error: class " + m.name + " does not apply to " + in + " (loa- classes need a weak-ranked LOA certificate)");
             return EXIT_NOT_APPLICABLE;
+        }
+        String unwritable = org.gamecert.producer.command.CommandSupport.unwritable("--out", this.out);
+        if (unwritable != null) {
+            err.println("error: " + unwritable);
+            return EXIT_USAGE;
         }
         try {
             Files.write(this.out, bytes[0]);

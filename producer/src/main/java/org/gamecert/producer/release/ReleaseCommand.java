@@ -31,8 +31,8 @@ import java.util.concurrent.Callable;
                         + "PAX long names and big numbers, zstd level 3 single-threaded without checksum.",
                 "",
                 "Signature (--sign): tagmanifest-sha256.txt.sig holds one line, the base64 of the 64-byte Ed25519 signature over "
-                        + "the bytes of tagmanifest-sha256.txt; the public key (base64 of its 32 bytes) and its fingerprint (first "
-                        + "16 hex digits of its SHA-256) go into bag-info.txt. Make a key pair with `produce keygen`.",
+                        + "the bytes of tagmanifest-sha256.txt; the public key (base64 of its 32 bytes) and its fingerprint (its "
+                        + "SHA-256, 64 hex digits) go into bag-info.txt. Make a key pair with `produce keygen`.",
                 "",
                 "Composites (SPEC §15): give the composite's folder (holding composite.gscm); it is verified first, then its "
                         + "manifest and every part go to data/NAME/, or with --parts-by-reference the manifest only, and bag-info.txt "
@@ -66,8 +66,9 @@ public final class ReleaseCommand implements Callable<Integer> {
             + "built from and its SHA-256 go into the bundle: Verifier-Version, Verifier-Commit, Verifier-Jar-SHA256). Default: verifier/target/verifier.jar of this source tree (found from the producer's location or the "
             + "working directory).")
     Path verifierJar;
-    @Option(names = "--split-size", paramLabel = "SIZE", description = "For .tar/.tar.zst: write parts OUT.000, OUT.001, ... of at most "
-            + "SIZE bytes each (e.g. 2g, 500m), for hosts with a file size limit.")
+    @Option(names = "--split-size", paramLabel = "SIZE", description = "For .tar/.tar.zst: write parts OUT.00, OUT.01, ... of at most "
+            + "SIZE bytes each (e.g. 2g, 500m), for hosts with a file size limit, and their SHA-256 in SHA256SUMS beside them "
+            + "(as the published 6x6 tablebase is split, and export --split-size). Readers give the first part: scripts/verify OUT.00.")
     String splitSize;
     @Option(names = "--out", required = true, paramLabel = "PATH", description = "Bundle to write: a directory (must be absent or "
             + "empty), or a file ending in .tar or .tar.zst.")
@@ -105,8 +106,9 @@ public final class ReleaseCommand implements Callable<Integer> {
             long split = splitSize == null ? 0 : parseSize(splitSize);
             if (split != 0 && BagWriter.formatOf(out) == BagWriter.Format.DIRECTORY)
                 throw new Release.ReleaseException("--split-size needs a .tar or .tar.zst --out", true);
-            Path parent = out.toAbsolutePath().getParent();
-            if (parent == null || !Files.isDirectory(parent)) throw new Release.ReleaseException("--out " + out + ": directory " + parent + " does not exist", true);
+            String unwritable = CommandSupport.unwritable("--out", out);
+            if (unwritable != null && !(BagWriter.formatOf(out) == BagWriter.Format.DIRECTORY && Files.isDirectory(out)))
+                throw new Release.ReleaseException(unwritable.replace(": it is a directory", ": it is a directory (a directory bundle must be absent or empty)"), true);
 
             Release.Bundle b = Release.build(in);
             List<Path> written;

@@ -608,7 +608,8 @@ public final class BundleTexts {
             s.append("## Signature\n\n`tagmanifest-sha256.txt.sig` is an Ed25519 signature (RFC 8032) over the exact bytes of ")
                     .append("`tagmanifest-sha256.txt`, which fixes the checksums of every other file. It holds one line: the base64 of ")
                     .append("the 64-byte signature. The signer's public key (base64 of its 32 raw bytes) is in `bag-info.txt` ")
-                    .append("(`Signature-Public-Key`); its fingerprint (first 16 hex digits of SHA-256 over the 32 raw bytes) is\n\n    ")
+                    .append("(`Signature-Public-Key`); its fingerprint (" + (fingerprint.length() == 19 ? "first 16 hex digits of SHA-256"
+                            : "SHA-256, 64 hex digits,") + " over the 32 raw bytes) is\n\n    ")
                     .append(fingerprint).append("\n\nCompare it with the fingerprint printed in the paper, or pass the author's key file ")
                     .append("with `--pubkey` so that the verifier checks it is this key that signed.\n\n");
         }
