@@ -21,7 +21,7 @@ import java.util.Locale;
 final class LoaSolve {
     private LoaSolve() {}
 
-    static int run(String gameName, String mode, Path out, Integer timeLimitSeconds, long ttMb, boolean quiet,
+    static int run(String gameName, String mode, Path out, boolean force, Integer timeLimitSeconds, long ttMb, boolean quiet,
                    PrintStream stdout, PrintStream stderr) throws IOException {
         String s = gameName.trim().toLowerCase(Locale.ROOT);
         int n;
@@ -36,12 +36,14 @@ final class LoaSolve {
             throw new CommandSupport.UserError("LOA certificates are weak-ranked: give --mode weak-ranked (SPEC 9.2)");
         Path outAbs = out.toAbsolutePath();
         Path dir = outAbs.getParent();
-        if (dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir))
-            throw new CommandSupport.UserError("cannot write --out " + out + ": directory " + dir + " does not exist or is not writable");
+        CommandSupport.requireWritable("--out", out);
+        if (Files.exists(outAbs) && !force)
+            throw new CommandSupport.UserError("--out " + out + " exists: give --force to overwrite it, or another --out");
         Loa loa = new Loa(n);
         long[] root = loa.start();
         long t0 = System.nanoTime();
-        long deadline = timeLimitSeconds == null ? Long.MAX_VALUE : t0 + timeLimitSeconds * 1_000_000_000L;
+        long deadline = Long.MAX_VALUE; // nanoTime compared with it: a limit past the end of long is none
+        if (timeLimitSeconds != null && t0 < Long.MAX_VALUE - timeLimitSeconds * 1_000_000_000L) deadline = t0 + timeLimitSeconds * 1_000_000_000L;
         long maxEntries = Math.max(1 << 16, ttMb * (1L << 20) / 64); // about 64 bytes a position, table growth included
         LoaSolver solver = new LoaSolver(loa, deadline, maxEntries);
         int value;
@@ -84,7 +86,7 @@ final class LoaSolve {
         stdout.printf(Locale.ROOT, "proof         rank %d at the root; %d entries (%d wins, %d losses), ranks 1..%d%n",
                 r.rank, nodes.size(), wins, nodes.size() - wins, r.rank);
         stdout.println("commitment    " + w.commitmentId);
-        stdout.printf(Locale.ROOT, "file          %s, %d bytes, %d blocks%n", out, w.fileBytes, w.blocks);
+        stdout.printf(Locale.ROOT, "file          %s, %d bytes, %s%n", out, w.fileBytes, Units.count(w.blocks, "block"));
         stdout.printf(Locale.ROOT, "search        %d nodes, solve %.2f s, total %.2f s, %d positions in the table, 1 thread%n",
                 solver.nodes, solveSecs, total, solver.tableSize());
         return 0;
