@@ -166,7 +166,7 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
         }
         if (kind.equals("composite")) {
             CompositeVerifier.Outcome c = SparkVerifier.composite(sc, path, s, quiet ? null : err);
-            if (json) out.println(Reports.json(c));
+            if (json) out.println(Reports.json(c, path.toString()));
             else Reports.human(c, path.toString(), out);
             out.flush();
             return Reports.exitCode(c.verdict());
@@ -179,7 +179,7 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
     }
 
     private void print(Result r) {
-        if (json) out.println(Reports.json(r));
+        if (json) out.println(Reports.json(r, path.toString()));
         else Reports.human(r, path.toString(), 1, out);
         out.flush();
     }

@@ -569,9 +569,7 @@ public final class BundleVerifier {
 
     static String toJson(BundleReport r) {
         StringBuilder s = new StringBuilder("{");
-        kv(s, "verdict", r.verdict).append(',');
-        kv(s, "exit_code", r.exitCode).append(',');
-        kv(s, "bundle", r.path).append(',');
+        s.append(org.gamecert.verifier.cli.JsonHead.of(r.path, "bundle", r.verdict, r.exitCode)).append(',');
         kv(s, "format", r.format).append(',');
         kv(s, "title", r.title).append(',');
         kv(s, "error", r.errorMessage).append(',');
