@@ -56,12 +56,12 @@ final class LoaSolve {
             stdout.printf(Locale.ROOT, "game          %s (weak-ranked)%n", loa.name());
             stdout.printf(Locale.ROOT, "not solved    %s after %.1f s: no win or loss of rank <= %d from the start; %d nodes, %d positions in the table%n",
                     e.getMessage(), secs, solver.depthDone, solver.nodes, solver.tableSize());
-            return 3;
+            return CommandSupport.EXIT_NOT_SOLVED;
         }
         double solveSecs = (System.nanoTime() - t0) / 1e9;
         if (value == 0) {
             stdout.printf(Locale.ROOT, "not solved    no win or loss of rank <= 200 (%d nodes)%n", solver.nodes);
-            return 3;
+            return CommandSupport.EXIT_NOT_SOLVED;
         }
         List<RankedCertificate.Node> nodes = RankedCertificate.extract(loa, solver, root[0], root[1], value > 0);
         String info = org.gamecert.producer.cert.CertificateWriter.INFO_PRODUCER + "; " + loa.name() + "; weak-ranked";

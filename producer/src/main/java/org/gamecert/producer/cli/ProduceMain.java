@@ -13,7 +13,8 @@ import java.io.PrintWriter;
  * Entry point of the producer: `solve` writes a certificate, `query` answers from one. Further
  * subcommands (mutate, export, release, keygen) are added as classes in {@link #commandLine}.
  */
-@Command(name = "produce", mixinStandardHelpOptions = true, versionProvider = ProduceMain.Version.class,
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2, org.gamecert.producer.command.CommandSupport.EXIT_3},
+        name = "produce", mixinStandardHelpOptions = true, versionProvider = ProduceMain.Version.class,
         description = "Solve a game position with reopening alpha-beta and write a gamecert certificate (SPEC v1), or query one.",
         subcommands = {SolveCommand.class, QueryCommand.class, org.gamecert.producer.release.ReleaseCommand.class, org.gamecert.producer.release.KeygenCommand.class, org.gamecert.producer.mutate.MutateCommand.class, org.gamecert.producer.export.ExportCommand.class, org.gamecert.producer.compose.SolvePartCommand.class, org.gamecert.producer.compose.ComposeCommand.class})
 public final class ProduceMain implements Runnable {
@@ -42,6 +43,11 @@ public final class ProduceMain implements Runnable {
     }
 
     static CommandLine commandLine(PrintStream out, PrintStream err) {
+        return commandLine(out, err, false);
+    }
+
+    /** With json (query --json), an error is also one JSON object on stdout: {"error":"...","exit_code":N}. */
+    static CommandLine commandLine(PrintStream out, PrintStream err, boolean json) {
         CommandLine cl = new CommandLine(new ProduceMain());
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
@@ -50,22 +56,37 @@ public final class ProduceMain implements Runnable {
         cl.setParameterExceptionHandler((ex, a) -> {
             ex.getCommandLine().getErr().println("error: " + CommandSupport.numberMessage(ex));
             ex.getCommandLine().getErr().println("(see --help)");
+            if (json) jsonError(out, CommandSupport.numberMessage(ex), EXIT_USAGE);
             return EXIT_USAGE;
         });
         cl.setExecutionExceptionHandler((ex, c, r) -> {
             if (ex instanceof UserError) {
                 c.getErr().println("error: " + ex.getMessage());
+                if (json) jsonError(out, ex.getMessage(), ((UserError) ex).exitCode);
                 return ((UserError) ex).exitCode;
             }
             c.getErr().println("error: internal failure: " + ex);
+            if (json) jsonError(out, "internal failure: " + ex, EXIT_FAILURE);
             return EXIT_FAILURE;
         });
         return cl;
     }
 
+    private static void jsonError(PrintStream out, String message, int exitCode) {
+        StringBuilder b = new StringBuilder("{\"error\":\"");
+        for (char c : message.toCharArray()) {
+            if (c == '"' || c == '\\') b.append('\\').append(c);
+            else if (c < 0x20) b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+            else b.append(c);
+        }
+        out.println(b.append("\",\"exit_code\":").append(exitCode).append('}'));
+        out.flush();
+    }
+
     /** Testable entry point: parses, runs, and returns the exit code; never throws. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        CommandLine cl = commandLine(out, err);
+        boolean json = java.util.Arrays.stream(args).takeWhile(a -> !a.equals("--")).anyMatch("--json"::equals);
+        CommandLine cl = commandLine(out, err, json);
         cl.getSubcommands().values().forEach(sc -> {
             Object o = sc.getCommand();
             if (o instanceof Streams) ((Streams) o).streams(out, err);

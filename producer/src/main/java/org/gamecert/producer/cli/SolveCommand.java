@@ -23,7 +23,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-@Command(name = "solve", mixinStandardHelpOptions = true,
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2, org.gamecert.producer.command.CommandSupport.EXIT_3},
+        name = "solve", mixinStandardHelpOptions = true,
         description = {"Solve a position and write its certificate (SPEC v1).",
                 "Semi-strong mode certifies the exact value and canonical move of every position reachable when "
                         + "one side plays the canonical move and the other plays anything (both choices of the side); "

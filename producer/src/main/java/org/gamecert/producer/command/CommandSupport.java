@@ -13,6 +13,17 @@ public final class CommandSupport {
     public static final int EXIT_FAILURE = 1;
     /** Malformed request: bad option, unknown game, illegal move sequence, unwritable output. */
     public static final int EXIT_USAGE = 2;
+    /** solve --game loa:NxN: no proof within --time-limit or the rank bound (no certificate written). */
+    public static final int EXIT_NOT_SOLVED = 3;
+
+    /** The exit codes every subcommand's --help lists (docs/producing.md has the same table). */
+    public static final String EXIT_HEADING = "%nExit codes:%n",
+            EXIT_0 = "0:done (the certificate, bundle, export, key pair or answer was written)",
+            EXIT_1 = "1:failed on a valid request: an input certificate is corrupt (query names the broken rule as scripts/verify does), "
+                    + "a certificate to release does not verify, a mutation class does not apply, a disk or internal failure",
+            EXIT_2 = "2:bad request: an unknown option or value, a number out of range, an input that does not exist or is not a "
+                    + "certificate, an output that exists (solve: --force) or cannot be written",
+            EXIT_3 = "3:solve --game loa:NxN only: not solved within --time-limit or the rank bound (no certificate)";
 
     private CommandSupport() {}
 

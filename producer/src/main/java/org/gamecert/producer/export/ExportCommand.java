@@ -21,7 +21,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-@Command(name = "export", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2},
+        name = "export", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Write a certificate in another published format.",
                 "--format peer-6x6: the tables of the published 6x6 Othello semi-strong tablebase (Zenodo record 18843225): "
                         + "one optimal_reopening_ab_table_all_{n}.txt per disc count, 13-byte records sorted by encode_bb, "

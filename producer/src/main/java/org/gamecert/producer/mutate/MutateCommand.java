@@ -20,7 +20,8 @@ import java.util.concurrent.Callable;
  * `produce mutate`: writes a corrupted copy of a valid certificate, for auditing verifiers.
  * Semantic classes re-seal the hash chain and trailer so that only the lie is left to find.
  */
-@Command(name = "mutate", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2},
+        name = "mutate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Write a corrupted copy of a valid certificate (for auditing a verifier).",
                 "Semantic classes re-seal the hash chain, trailer counts and commitment, so that the verifier must catch "
                         + "the lie itself rather than a bad hash; container classes break the framing or the chain.",

@@ -15,7 +15,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.concurrent.Callable;
 
-@Command(name = "keygen", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2},
+        name = "keygen", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Make an Ed25519 key pair for signing releases (`produce release --sign NAME.key`).",
                 "Writes NAME.key (private: one line, base64 of the 32-byte RFC 8032 seed; mode 600 where the file system allows) "
                         + "and NAME.pub (public: one line, base64 of the 32-byte key), and prints the public key itself and its "

@@ -20,7 +20,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-@Command(name = "release", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2},
+        name = "release", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Bundle certificates for publication (e.g. on Zenodo) as a BagIt bag (RFC 8493) that carries its own "
                 + "integrity and identity: bagit.txt, bag-info.txt (title, authors, date, commitment ids, pinned verifier, "
                 + "Payload-Oxum), SHA-256 and SHA-512 payload manifests, a SHA-256 tag manifest, and in data/: the certificates, "

@@ -75,8 +75,56 @@ class ProduceMainTest {
         Path bad = dir.resolve("bad.gsc");
         Files.write(bad, b);
         assertEquals(ProduceMain.EXIT_FAILURE, run("query", bad.toString(), "--moves", ""));
-        assertTrue(err.startsWith("error: "), err);
+        assertTrue(err.startsWith("error: " + bad + " is rejected: R-"), err);
     }
+
+    /** What scripts/verify would exit with, and what it printed (stdout + stderr). */
+    String[] verify(Path p) {
+        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+        int rc = org.gamecert.verifier.cli.VerifyMain.run(new String[] {p.toString(), "--threads", "1"}, new PrintStream(o, true, StandardCharsets.UTF_8),
+                new PrintStream(o, true, StandardCharsets.UTF_8));
+        return new String[] {Integer.toString(rc), o.toString(StandardCharsets.UTF_8)};
+    }
+
+    @Test void queryAndVerifyAgreeOnExitCodesAndNameBrokenRulesAlike() throws Exception {
+        Path cert = dir.resolve("c.gsc");
+        assertEquals(0, run("solve", "--out", cert.toString(), "-q"));
+        byte[] good = Files.readAllBytes(cert);
+        // the first block's stored chain value, one bit off: R-HASH-1 for both
+        int headerSize = java.nio.ByteBuffer.wrap(good, 4, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+        byte[] b = good.clone();
+        b[8 + headerSize + 8 + 16] ^= 1;
+        Path hash = Files.write(dir.resolve("hash.gsc"), b);
+        Path empty = Files.write(dir.resolve("empty.gsc"), new byte[0]);
+        Path text = Files.writeString(dir.resolve("text.gsc"), "not a certificate\n");
+        Path missing = dir.resolve("missing.gsc");
+        for (Path p : new Path[] {hash, empty, text, missing}) {
+            int rc = run("query", p.toString(), "--moves", "");
+            String[] v = verify(p);
+            assertEquals(Integer.parseInt(v[0]), rc, p + ": query says " + err + "verify says " + v[1]);
+        }
+        assertEquals(ProduceMain.EXIT_FAILURE, run("query", hash.toString(), "--moves", ""));
+        assertTrue(err.contains("R-HASH-1 (block chain value)") && !err.contains("mismatch"), err);
+        assertTrue(verify(hash)[1].contains("first violation: R-HASH-1 (block chain value)"));
+        assertEquals(ProduceMain.EXIT_USAGE, run("query", empty.toString(), "--moves", ""));
+        assertTrue(err.contains("empty file (0 bytes)"), err);
+        // --json: an error is a JSON object on stdout too
+        assertEquals(ProduceMain.EXIT_USAGE, run("query", empty.toString(), "--moves", "", "--json"));
+        assertTrue(out.startsWith("{\"error\":\"") && out.trim().endsWith("\"exit_code\":2}"), out);
+        assertEquals(ProduceMain.EXIT_USAGE, run("query", cert.toString(), "--json"));
+        assertTrue(out.contains("give the position with --moves or --board") && out.contains("\"exit_code\":2"), out);
+    }
+
+    @Test void helpListsTheExitCodes() {
+        assertEquals(0, run("--help"));
+        for (String code : new String[] {"  0   done", "  1   failed", "  2   bad request", "  3   solve --game loa"})
+            assertTrue(out.contains(code), code + " in " + out);
+        for (String sub : new String[] {"solve", "query", "release", "keygen", "mutate", "export", "solve-part", "compose"}) {
+            assertEquals(0, run(sub, "--help"));
+            assertTrue(out.contains("Exit codes:") && out.contains("  2   bad request"), sub + ": " + out);
+        }
+    }
+
 
     // ---- messages a user meets first ----
 
