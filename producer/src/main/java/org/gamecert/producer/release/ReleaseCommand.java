@@ -55,6 +55,10 @@ public final class ReleaseCommand implements Callable<Integer> {
     @Option(names = "--doi", paramLabel = "DOI", description = "DOI reserved for the deposit (e.g. 10.5281/zenodo.123), recorded in "
             + "bag-info.txt and CITATION.cff.")
     String doi;
+    @Option(names = "--repository-code", paramLabel = "URL", description = "Where the code of the solve lives (e.g. the "
+            + "repository of the scripts that ran it), an http(s) URL: bag-info.txt Repository-Code, CITATION.cff repository-code. "
+            + "Default: none.")
+    String repositoryCode;
     @Option(names = "--license", paramLabel = "SPDX", description = "Licence of the certificates and the files derived from them, "
             + "an SPDX identifier (bag-info.txt Data-License, CITATION.cff license, README.md). Default: " + Release.DEFAULT_LICENSE + ".")
     String license = Release.DEFAULT_LICENSE;
@@ -97,6 +101,9 @@ public final class ReleaseCommand implements Callable<Integer> {
             in.doi = doi;
             in.license = license;
             in.version = bundleVersion;
+            if (repositoryCode != null && !org.gamecert.verifier.bundle.BundleTexts.isRepositoryUrl(repositoryCode))
+                throw new Release.ReleaseException("--repository-code must be an http or https URL, not '" + repositoryCode + "'", true);
+            in.repositoryCode = repositoryCode;
             for (Path p : certificates) (Files.isDirectory(p) ? in.composites : in.certificates).add(p);
             in.partsByReference = partsByReference;
             in.verifierJar = verifierJar != null ? verifierJar : findVerifierJar();

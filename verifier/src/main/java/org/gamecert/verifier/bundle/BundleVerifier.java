@@ -294,7 +294,7 @@ public final class BundleVerifier {
         BundleTexts.Meta meta = new BundleTexts.Meta(checker.first("Title"), authors, checker.info.getOrDefault("author-orcid", java.util.List.of()),
                 checker.first("Bagging-Date"), doi == null || !doi.startsWith("doi:") ? null : doi.substring(4), checker.first("Verifier-Version"),
                 checker.first("Verifier-Jar-SHA256"), fingerprint, checker.first("Verifier-Commit"), checker.first("Data-License"),
-                checker.first("Bundle-Version"));
+                checker.first("Bundle-Version"), checker.first("Repository-Code"));
         if (meta.title() == null) r.problems.add(new Problem(BagChecker.BAG_INFO, "has no Title"));
         if (meta.verifierVersion() == null || meta.verifierJarSha256() == null)
             r.problems.add(new Problem(BagChecker.BAG_INFO, "does not pin the verifier (Verifier-Version, Verifier-Jar-SHA256)"));
