@@ -37,6 +37,8 @@ public final class PaperReopeningC4 {
         THREATS_SUFFICIENT,
         /** An immediate win first, then the paper's order. */
         TERMINAL_THEN_PAPER,
+        /** The highest value first (a win where one exists), then {@link #THREATS_SUFFICIENT} among those. */
+        VALUE_THEN_THREATS,
         /** Among the moves that reach the bound, the one whose value is highest, and among wins the
          *  fastest (fewest plies to the end against best defence), ties centre first. */
         FASTEST_WIN
@@ -57,7 +59,7 @@ public final class PaperReopeningC4 {
 
     public PaperReopeningC4(int w, int h, Cut cut, int strictTb, boolean failHard) {
         this.b = new C4Board(w, h);
-        this.oracle = new C4Oracle(b, 24);
+        this.oracle = new C4Oracle(b, Math.min(24, Math.max(16, b.cells - 4)));
         this.cut = cut; this.strictTb = strictTb; this.failHard = failHard;
         this.distance = cut == Cut.FASTEST_WIN ? new C4Distance(b, oracle) : null;
     }
@@ -194,6 +196,16 @@ public final class PaperReopeningC4 {
                 long bestScore = Long.MIN_VALUE;
                 for (int i = 0; i < n; i++) {
                     if (val[i] < need) continue;
+                    long m = b.possible(mask) & b.colMask[col[i]];
+                    boolean term = b.four(pos | m) || (mask | m) == b.boardMask;
+                    long s = term ? Long.MAX_VALUE : Long.bitCount(b.winningCells(pos | m, mask | m)) * 16L - b.tbRank[col[i]];
+                    if (s > bestScore) { bestScore = s; pick = i; }
+                }
+                break;
+            }
+            case VALUE_THEN_THREATS: {
+                long bestScore = Long.MIN_VALUE;
+                for (int i = 0; i < n && val[i] == val[0]; i++) {
                     long m = b.possible(mask) & b.colMask[col[i]];
                     boolean term = b.four(pos | m) || (mask | m) == b.boardMask;
                     long s = term ? Long.MAX_VALUE : Long.bitCount(b.winningCells(pos | m, mask | m)) * 16L - b.tbRank[col[i]];
