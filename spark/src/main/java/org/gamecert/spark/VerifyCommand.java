@@ -109,10 +109,11 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
                 return SparkMain.ERROR;
             }
         }
-        if (!Files.exists(path)) { // as scripts/verify: an error before any work (no Spark started)
-            Result r = Result.withVerdict(new Result(), Result.Verdict.ERROR);
-            r.errorMessage = "no such file: " + path;
-            print(r);
+        if (!Files.exists(path)) { // as scripts/verify: one line, before any work (no Spark started)
+            String message = "no such file or directory: " + path;
+            err.println("error: " + message);
+            if (json) out.println(org.gamecert.verifier.cli.JsonHead.error(path.toString(), message));
+            out.flush();
             return SparkMain.ERROR;
         }
         String kind = Reports.kindOf(path);
