@@ -33,7 +33,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     @Option(names = "--game", defaultValue = "othello:4x4",
             description = "Game: othello:4x4, othello:6x6, othello:8x8, connect4:WxH with W*(H+1) <= 64, nogo:1xN with N <= 64, loa:4x4, loa:5x5, loa:6x6 (default: ${DEFAULT-VALUE}).")
     String gameName;
-    @Option(names = "--moves", description = "Root as a move sequence from the start (Othello f5d6..., Connect Four 4453..., NoGo 1-based points with commas: 4,2,6).")
+    @Option(names = "--moves", description = "Root as a move sequence from the start (Othello f5d6..., Connect Four 4453..., NoGo 1-based points with commas: 4,2,6, LOA 'b1-b3 a2-c2').")
     String moves;
     @Option(names = "--board", description = "Root as board text (SPEC 7.5), e.g. '----...XO-- X'.")
     String board;
@@ -105,13 +105,24 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     @Option(names = "--time-limit", paramLabel = "SECONDS", description = "LOA only: stop the search after this long and "
             + "report how far it got (no certificate, exit 3).")
     Integer timeLimit;
+    @Option(names = "--search", paramLabel = "HOW", description = "LOA only: 'pn' (default), a depth-first proof-number search "
+            + "(df-pn) in one table of at most --max-memory (default: half the heap; when it is 3/4 full, the unproven entries "
+            + "of least work are removed down to 1/2, proven ones never), resumable with --state (a checkpoint a minute), "
+            + "one thread; 'id', the iterative deepening of the earlier releases (--tt-mb). The file depends on neither "
+            + "--threads nor, unless the table had to be collected (the summary says), --max-memory.")
+    String search;
 
     /** --proof search: set by call() once the options are checked. */
     private boolean searchProof;
 
     @Override public Integer call() throws IOException {
-        if (gameName.trim().toLowerCase(Locale.ROOT).startsWith("loa:"))
-            return LoaSolve.run(gameName, mode, out, timeLimit, ttMb, quiet, stdout, stderr);
+        if (gameName.trim().toLowerCase(Locale.ROOT).startsWith("loa:")) {
+            LoaSolve.Args a = new LoaSolve.Args();
+            a.game = gameName; a.mode = mode; a.moves = moves; a.board = board; a.search = search; a.maxMemory = maxMemory;
+            a.out = out; a.state = state; a.timeLimit = timeLimit; a.ttMb = ttMb; a.quiet = quiet;
+            return LoaSolve.run(a, stdout, stderr);
+        }
+        if (search != null) throw new CommandSupport.UserError("--search is for Lines of Action (loa:NxN)");
         Game game;
         try { game = Game.parse(gameName); }
         catch (IllegalArgumentException e) { throw new CommandSupport.UserError(e.getMessage()); }
