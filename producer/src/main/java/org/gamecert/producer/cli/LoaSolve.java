@@ -31,11 +31,12 @@ final class LoaSolve {
 
     /** Everything the command line gives a LOA solve. */
     static final class Args {
-        String game, mode, moves, board, search, maxMemory;
+        String game, mode, moves, board, search, maxMemory, claim;
         Path out, state;
         Integer timeLimit;
         long ttMb;
         boolean quiet;
+        int checkpointSeconds = 60;
     }
 
     static int run(Args a, PrintStream stdout, PrintStream stderr) throws IOException {
@@ -53,6 +54,9 @@ final class LoaSolve {
         String search = a.search == null ? "pn" : a.search.toLowerCase(Locale.ROOT);
         if (!search.equals("pn") && !search.equals("id"))
             throw new CommandSupport.UserError("unknown --search '" + a.search + "' (pn or id)");
+        if (a.checkpointSeconds < 0) throw new CommandSupport.UserError("--checkpoint-interval must be 0 or more seconds");
+        if (search.equals("id") && a.claim != null)
+            throw new CommandSupport.UserError("--claim is for --search pn");
         if (search.equals("id") && a.state != null)
             throw new CommandSupport.UserError("--state is for --search pn (the iterative deepening keeps no checkpoint)");
         Path outAbs = a.out.toAbsolutePath();
@@ -68,8 +72,21 @@ final class LoaSolve {
         long t0 = System.nanoTime();
         long deadline = a.timeLimit == null ? Long.MAX_VALUE : t0 + a.timeLimit * 1_000_000_000L;
         String rootText = loa.boardText(root[0], root[1]) + (fromStart ? " (the start, Black to move)" : " (X to move)");
-        return search.equals("id") ? runId(a, loa, root, outAbs, rootText, t0, deadline, stdout, stderr)
-                : runPn(a, loa, root, outAbs, rootText, t0, deadline, stdout, stderr);
+        if (search.equals("id")) return runId(a, loa, root, outAbs, rootText, t0, deadline, stdout, stderr);
+        // df-pn recurses as deep as its path (up to LoaPn's 4,000 plies): a thread with a stack for that
+        int[] rc = new int[1];
+        Throwable[] failed = new Throwable[1];
+        Thread t = new Thread(null, () -> {
+            try { rc[0] = runPn(a, loa, root, outAbs, rootText, t0, deadline, stdout, stderr); }
+            catch (Throwable e) { failed[0] = e; }
+        }, "loa-pn", 1L << 30);
+        t.start();
+        try { t.join(); }
+        catch (InterruptedException e) { Thread.currentThread().interrupt(); throw new IOException("interrupted", e); }
+        if (failed[0] instanceof IOException e) throw e;
+        if (failed[0] instanceof RuntimeException e) throw e;
+        if (failed[0] instanceof Error e) throw e;
+        return rc[0];
     }
 
     private static int runId(Args a, Loa loa, long[] root, Path outAbs, String rootText, long t0, long deadline,
@@ -110,81 +127,115 @@ final class LoaSolve {
                     + "give: lower it or raise -Xmx (GAMECERT_JAVA_OPTS)", a.maxMemory, Runtime.getRuntime().maxMemory() >> 20));
         String info = CertificateWriter.INFO_PRODUCER + "; " + loa.name() + "; weak-ranked; df-pn";
         byte[] determining = (new String(RankedCertificate.header(loa, root[0], root[1], 0, info), StandardCharsets.ISO_8859_1)
-                + "\n" + LoaPn.RULES).getBytes(StandardCharsets.ISO_8859_1);
+                + "\n" + LoaPn.RULES + "\nclaim " + (a.claim == null ? "either" : a.claim.toLowerCase(Locale.ROOT)))
+                .getBytes(StandardCharsets.ISO_8859_1);
         PnState state = a.state == null ? null : new PnState(a.state, determining);
         PnState.Saved saved;
         try { saved = state == null ? null : state.load(loa); }
         catch (PnState.Mismatch e) { throw new CommandSupport.UserError(e.getMessage()); }
-        if (saved != null && !a.quiet)
-            stderr.printf(Locale.ROOT, "resuming from %s: search %d of 2, %d nodes, %d positions in the table of %d%n",
-                    a.state, saved.phase, saved.search.nodes, saved.search.table().size(), saved.search.table().capacity());
-        int phase = saved == null ? 1 : saved.phase;
-        LoaPn pn = saved != null ? saved.search : new LoaPn(loa, new PnTable(tableBytes));
-        long[] lastLine = {System.nanoTime()}, lastSave = {System.nanoTime()};
-        long nodesBefore = 0; // the first search's nodes, when the second runs
-        if (saved != null) nodesBefore = saved.nodesBefore;
+        String claim = a.claim == null ? "either" : a.claim.toLowerCase(Locale.ROOT);
+        if (!claim.equals("either") && !claim.equals("win") && !claim.equals("loss"))
+            throw new CommandSupport.UserError("unknown --claim '" + a.claim + "' (win, loss or either)");
+        // the two searches take their slices in turn, each in half the memory; when one is disproven
+        // the other may use it all (at that same point of every run: the file stays deterministic)
+        boolean both = claim.equals("either");
+        LoaPn win, loss;
+        long gone;
+        if (saved != null) {
+            win = saved.win;
+            loss = saved.loss;
+            gone = saved.nodesGone;
+            if (!a.quiet) stderr.printf(Locale.ROOT, "resuming from %s: %,d nodes so far%n", a.state,
+                    gone + (win == null ? 0 : win.nodes) + (loss == null ? 0 : loss.nodes));
+        } else {
+            long each = both ? tableBytes / 2 : tableBytes;
+            win = claim.equals("loss") ? null : new LoaPn(loa, new PnTable(each));
+            loss = claim.equals("win") ? null : new LoaPn(loa, new PnTable(each));
+            gone = 0;
+        }
+        long lastLine = System.nanoTime(), lastSave = System.nanoTime();
         int value = 0;
+        LoaPn proof = null;
         try {
-            while (value == 0) {
-                boolean attackerMoves = phase == 1;
-                String goal = attackerMoves ? "the side to move wins" : "the side to move loses";
-                pn.deadline(deadline);
-                final int ph = phase;
-                final long before = nodesBefore;
-                final LoaPn cur = pn;
-                int r = pn.prove(root[0], root[1], attackerMoves, (x, p, d) -> {
-                    long now = System.nanoTime();
-                    if (!a.quiet && now - lastLine[0] >= 10_000_000_000L) {
-                        lastLine[0] = now;
-                        stderr.printf(Locale.ROOT, "[%7.1fs] %s? root pn %d dn %d: %,d nodes, %,d positions in the table "
-                                        + "(%,d proven, capacity %,d), %d collections%n", (now - t0) / 1e9, goal, p, d,
-                                before + x.nodes, x.table().size(), x.table().provenCount(), x.table().capacity(), x.table().collections);
+            while (value == 0 && (win != null || loss != null)) {
+                if (win != null) {
+                    win.deadline(deadline);
+                    int r = win.result(root[0], root[1], true);
+                    if (r == 0) r = win.slice(root[0], root[1], true);
+                    if (r > 0) { value = 1; proof = win; break; }
+                    if (r < 0) {
+                        if (!a.quiet) stderr.printf(Locale.ROOT, "[%7.1fs] the side to move has no win (%,d nodes)%n",
+                                (System.nanoTime() - t0) / 1e9, win.nodes);
+                        gone += win.nodes;
+                        win = null;
+                        if (loss != null && both) loss.table().widen();
                     }
-                    if (state != null && now - lastSave[0] >= PnState.INTERVAL_NANOS) {
-                        state.save(ph, before, cur);
-                        lastSave[0] = System.nanoTime();
+                }
+                if (loss != null) {
+                    loss.deadline(deadline);
+                    int r = loss.result(root[0], root[1], false);
+                    if (r == 0) r = loss.slice(root[0], root[1], false);
+                    if (r > 0) { value = -1; proof = loss; break; }
+                    if (r < 0) {
+                        if (!a.quiet) stderr.printf(Locale.ROOT, "[%7.1fs] the side to move does not lose (%,d nodes)%n",
+                                (System.nanoTime() - t0) / 1e9, loss.nodes);
+                        gone += loss.nodes;
+                        loss = null;
+                        if (win != null && both) win.table().widen();
                     }
-                });
-                if (r > 0) value = attackerMoves ? 1 : -1;
-                else if (phase == 1) {
-                    if (!a.quiet) stderr.printf(Locale.ROOT, "[%7.1fs] the side to move has no win (%,d nodes): now proving it loses%n",
-                            (System.nanoTime() - t0) / 1e9, pn.nodes);
-                    phase = 2;
-                    nodesBefore = pn.nodes;
-                    long bytes = (long) pn.table().capacity() * PnTable.BYTES_PER_SLOT;
-                    pn = null; // the first search's table goes before the second's is made
-                    pn = new LoaPn(loa, new PnTable(bytes));
-                } else break;
+                }
+                long now = System.nanoTime();
+                if (!a.quiet && now - lastLine >= 10_000_000_000L) {
+                    lastLine = now;
+                    stderr.printf(Locale.ROOT, "[%7.1fs] %,d nodes%s%s%n", (now - t0) / 1e9,
+                            gone + (win == null ? 0 : win.nodes) + (loss == null ? 0 : loss.nodes),
+                            progress("wins?", win, root, true), progress("loses?", loss, root, false));
+                }
+                if (state != null && now - lastSave >= a.checkpointSeconds * 1_000_000_000L) {
+                    state.save(win, loss, gone);
+                    lastSave = System.nanoTime();
+                }
             }
         } catch (LoaPn.OutOfTime e) {
-            int[] nums = pn.numbers(root[0], root[1], phase == 1);
             stdout.printf(Locale.ROOT, "game          %s (weak-ranked)%n", loa.name());
-            stdout.printf(Locale.ROOT, "not solved    time limit after %.1f s: %s? root pn %d dn %d; %d nodes, %d positions in the table%s%n",
-                    (System.nanoTime() - t0) / 1e9, phase == 1 ? "the side to move wins" : "the side to move loses", nums[0], nums[1],
-                    nodesBefore + pn.nodes, pn.table().size(), state == null ? "" : "; --state keeps the last checkpoint");
+            stdout.printf(Locale.ROOT, "not solved    time limit after %.1f s: %,d nodes;%s%s%s%n", (System.nanoTime() - t0) / 1e9,
+                    gone + (win == null ? 0 : win.nodes) + (loss == null ? 0 : loss.nodes),
+                    progress("the side to move wins?", win, root, true), progress("it loses?", loss, root, false),
+                    state == null ? "" : "; --state keeps the last checkpoint");
             return 3;
         } catch (PnTable.Full e) {
             stdout.printf(Locale.ROOT, "game          %s (weak-ranked)%n", loa.name());
-            stdout.printf(Locale.ROOT, "not solved    %s (after %.1f s, %d nodes)%n", e.getMessage(), (System.nanoTime() - t0) / 1e9,
-                    nodesBefore + pn.nodes);
+            stdout.printf(Locale.ROOT, "not solved    %s (after %.1f s, %,d nodes)%n", e.getMessage(), (System.nanoTime() - t0) / 1e9,
+                    gone + (win == null ? 0 : win.nodes) + (loss == null ? 0 : loss.nodes));
             return 3;
         }
         double solveSecs = (System.nanoTime() - t0) / 1e9;
+        long allNodes = gone + (win == null ? 0 : win.nodes) + (loss == null ? 0 : loss.nodes);
         if (value == 0) {
             stdout.printf(Locale.ROOT, "game          %s (weak-ranked)%n", loa.name());
-            stdout.printf(Locale.ROOT, "not solved    neither side has a repetition-free win: the root is a draw under the rules "
-                    + "(third repetition), which a weak-ranked certificate cannot prove; %d nodes%n", nodesBefore + pn.nodes);
+            stdout.printf(Locale.ROOT, "not solved    %s; %,d nodes%n", both ? "neither side has a repetition-free win: the root is a draw "
+                    + "under the rules (third repetition), which a weak-ranked certificate cannot prove"
+                    : "the claim does not hold (--claim " + claim + ")", allNodes);
             if (state != null) state.clear();
             return 3;
         }
+        LoaPn pn = proof;
         PnTable t = pn.table();
-        String searchLine = String.format(Locale.ROOT, "%d nodes (MID calls%s), %d positions made, solve %.2f s, total %%.2f s, "
-                        + "%d positions in the table (%d proven) of %d, %d collections, 1 thread (df-pn, --search pn)",
-                nodesBefore + pn.nodes, nodesBefore > 0 ? ", both searches" : "", t.made, solveSecs, t.size(), t.provenCount(),
-                t.capacity(), t.collections);
+        String searchLine = String.format(Locale.ROOT, "%d nodes (MID calls, %s), %d nodes for the proof, %d positions made for it, "
+                        + "solve %.2f s, total %%.2f s, %d positions in its table (%d proven; capacity %d, at most %d), %d collections, "
+                        + "1 thread (df-pn, --search pn)", allNodes, both ? "both searches" : "--claim " + claim, pn.nodes, t.made,
+                solveSecs, t.size(), t.provenCount(), t.capacity(), t.maxCapacity(), t.collections);
         int rc = write(loa, pn, root, value, outAbs, a.out, "weak-ranked; df-pn", rootText, searchLine, t0, stdout);
         if (state != null) state.clear();
         return rc;
+    }
+
+    private static String progress(String what, LoaPn p, long[] root, boolean attackerMoves) {
+        if (p == null) return "";
+        int[] x = p.numbers(root[0], root[1], attackerMoves);
+        PnTable t = p.table();
+        return String.format(Locale.ROOT, "; %s pn %d dn %d (%,d positions, %,d proven, %d collections)", what, x[0], x[1], t.size(),
+                t.provenCount(), t.collections);
     }
 
     private static int write(Loa loa, RankedProof proof, long[] root, int value, Path outAbs, Path out, String infoTail,

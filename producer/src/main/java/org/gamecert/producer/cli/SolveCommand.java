@@ -111,6 +111,14 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             + "one thread; 'id', the iterative deepening of the earlier releases (--tt-mb). The file depends on neither "
             + "--threads nor, unless the table had to be collected (the summary says), --max-memory.")
     String search;
+    @Option(names = "--checkpoint-interval", paramLabel = "SECONDS", defaultValue = "60", description = "LOA --search pn with "
+            + "--state: at most one checkpoint this often, between two slices of the search (default: ${DEFAULT-VALUE}). Does not "
+            + "change the output.")
+    int checkpointInterval;
+    @Option(names = "--claim", paramLabel = "WHAT", description = "LOA --search pn: 'either' (default) runs the search for a win "
+            + "of the side to move and the one for its loss in turn, slice by slice, each in half of --max-memory; 'win' or "
+            + "'loss' runs only that one (exit 3 if it fails).")
+    String claim;
 
     /** --proof search: set by call() once the options are checked. */
     private boolean searchProof;
@@ -120,6 +128,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             LoaSolve.Args a = new LoaSolve.Args();
             a.game = gameName; a.mode = mode; a.moves = moves; a.board = board; a.search = search; a.maxMemory = maxMemory;
             a.out = out; a.state = state; a.timeLimit = timeLimit; a.ttMb = ttMb; a.quiet = quiet;
+            a.checkpointSeconds = checkpointInterval; a.claim = claim;
             return LoaSolve.run(a, stdout, stderr);
         }
         if (search != null) throw new CommandSupport.UserError("--search is for Lines of Action (loa:NxN)");

@@ -45,11 +45,11 @@ import static org.gamecert.producer.search.pn.PnTable.RANK_MASK;
  */
 public final class LoaPn implements RankedProof {
     public static final int INF = 1 << 30;
-    /** MID calls per slice: fixed, it is part of what the search does. */
+    /** MID calls per slice in {@code produce solve}: fixed, it is part of what the search does. */
     public static final long SLICE = 1 << 18;
     /** The rules that decide the proof found (a checkpoint made under other rules is refused). */
     public static final String RULES = "df-pn 1+1/4, mobility initialisation, moves in code order, LOOP disproofs per parent "
-            + "instance, slices of 2^18 MID calls, PnTable rule: collect at 3/4 to 1/2 by log2 work";
+            + "instance, slices of 2^18 MID calls, PnTable rule: grow to the limit, then collect at 3/4 to 1/2 by log2 work";
     static final int MAXD = 4000;
     private static final int NO_LOOP = RANK_MASK;
 
@@ -72,7 +72,15 @@ public final class LoaPn implements RankedProof {
     private final int[][] cInitP = new int[MAXD + 1][], cInitD = new int[MAXD + 1][], cCode = new int[MAXD + 1][];
     private final LoaMoves gen;
 
+    private final long slice;
+
     public LoaPn(Loa loa, PnTable table) {
+        this(loa, table, SLICE);
+    }
+
+    /** With another slice length (tests of checkpoints: the slice is part of what the search does). */
+    public LoaPn(Loa loa, PnTable table, long slice) {
+        this.slice = slice;
         this.loa = loa;
         this.tt = table;
         this.gen = new LoaMoves(loa.n);
@@ -93,19 +101,34 @@ public final class LoaPn implements RankedProof {
      * repetition-free win). attackerMoves: the attacker is the root's mover (else its opponent).
      */
     public int prove(long m, long o, boolean attackerMoves, Listener listener) throws IOException {
-        long key = o | (attackerMoves ? 0 : AND);
         while (true) {
-            int s = tt.find(m, key);
-            if (s >= 0 && tt.pn[s] == 0) return 1;
-            if (s >= 0 && tt.dn[s] == 0 && (tt.info[s] & LOOP) == 0) return -1;
-            if (timeUp) throw new OutOfTime();
-            sliceEnd = nodes + SLICE;
-            stop = false;
-            mid(0, m, key, INF, INF);
-            slices++;
-            s = tt.find(m, key);
-            if (listener != null) listener.afterSlice(this, tt.pn[s], tt.dn[s]);
+            int r = result(m, o, attackerMoves);
+            if (r != 0) return r;
+            slice(m, o, attackerMoves);
+            if (listener != null) {
+                int[] x = numbers(m, o, attackerMoves);
+                listener.afterSlice(this, x[0], x[1]);
+            }
         }
+    }
+
+    /** +1 the root is proven, -1 disproven, 0 not yet. */
+    public int result(long m, long o, boolean attackerMoves) {
+        int s = tt.find(m, o | (attackerMoves ? 0 : AND));
+        if (s >= 0 && tt.pn[s] == 0) return 1;
+        if (s >= 0 && tt.dn[s] == 0 && (tt.info[s] & LOOP) == 0) return -1;
+        return 0;
+    }
+
+    /** One slice from the root, then {@link #result}; OutOfTime when the deadline passes during it (the table stays consistent). */
+    public int slice(long m, long o, boolean attackerMoves) {
+        if (timeUp) throw new OutOfTime();
+        sliceEnd = nodes + slice;
+        stop = false;
+        mid(0, m, o | (attackerMoves ? 0 : AND), INF, INF);
+        if (timeUp) throw new OutOfTime(); // a slice cut short is no state to keep: the last whole one is
+        slices++;
+        return result(m, o, attackerMoves);
     }
 
     /** The root's numbers as the table has them (1, 1 when not there). */
@@ -308,9 +331,9 @@ public final class LoaPn implements RankedProof {
         tt.write(out);
     }
 
-    public static LoaPn read(Loa loa, DataInputStream in) throws IOException {
+    public static LoaPn read(Loa loa, DataInputStream in, long slice) throws IOException {
         long nodes = in.readLong(), serials = in.readLong(), slices = in.readLong();
-        LoaPn p = new LoaPn(loa, PnTable.read(in));
+        LoaPn p = new LoaPn(loa, PnTable.read(in), slice);
         p.nodes = nodes;
         p.serials = serials;
         p.slices = slices;

@@ -24,26 +24,23 @@ import java.util.zip.CheckedOutputStream;
  * table and the counters are the whole state of the search, so a run resumed from it continues as
  * the uninterrupted run would and writes the same certificate. One file, {@code loa-pn.ckpt}:
  * magic, the SHA-256 of what determines the certificate (header without the value, search rules:
- * another game, root or search is refused), which of the two searches runs (1: the side to move
- * wins? 2: it loses?), the nodes of the first, the search, a CRC-32. Written to a temporary file,
+ * another game, root or search is refused), which of the two searches run (the side to move
+ * wins? it loses?), the nodes of a search gone, each search, a CRC-32. Written to a temporary file,
  * forced to disk and renamed into place, so a kill at any moment leaves the previous checkpoint or
  * the new one.
  */
 public final class PnState {
-    /** A checkpoint at most this often (between slices). */
-    public static final long INTERVAL_NANOS = 60_000_000_000L;
     static final String FILE = "loa-pn.ckpt";
     private static final byte[] MAGIC = "GCLOAPN1".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final Path dir;
     private final byte[] digest;
 
-    /** What a checkpoint gives back. */
+    /** What a checkpoint gives back: the two searches (null: disproven, or not asked for) and the nodes of those gone. */
     public static final class Saved {
-        public final int phase;
-        public final long nodesBefore;
-        public final LoaPn search;
-        Saved(int phase, long nodesBefore, LoaPn search) { this.phase = phase; this.nodesBefore = nodesBefore; this.search = search; }
+        public final LoaPn win, loss;
+        public final long nodesGone;
+        Saved(LoaPn win, LoaPn loss, long nodesGone) { this.win = win; this.loss = loss; this.nodesGone = nodesGone; }
     }
 
     /** Refused: a checkpoint made for another game, root or search. */
@@ -57,16 +54,18 @@ public final class PnState {
         catch (NoSuchAlgorithmException e) { throw new IllegalStateException(e); }
     }
 
-    public void save(int phase, long nodesBefore, LoaPn search) throws IOException {
+    /** Both searches (null: none), between two slices of each. */
+    public void save(LoaPn win, LoaPn loss, long nodesGone) throws IOException {
         Path tmp = dir.resolve(FILE + ".tmp");
         try (FileOutputStream fos = new FileOutputStream(tmp.toFile())) {
             CRC32 crc = new CRC32();
             DataOutputStream out = new DataOutputStream(new CheckedOutputStream(new BufferedOutputStream(fos, 1 << 20), crc));
             out.write(MAGIC);
             out.write(digest);
-            out.writeInt(phase);
-            out.writeLong(nodesBefore);
-            search.write(out);
+            out.writeInt((win != null ? 1 : 0) | (loss != null ? 2 : 0));
+            out.writeLong(nodesGone);
+            if (win != null) win.write(out);
+            if (loss != null) loss.write(out);
             out.flush();
             new DataOutputStream(fos).writeLong(crc.getValue());
             fos.getChannel().force(true);
@@ -76,6 +75,11 @@ public final class PnState {
 
     /** The checkpoint, or null when there is none. */
     public Saved load(Loa loa) throws IOException {
+        return load(loa, LoaPn.SLICE);
+    }
+
+    /** The checkpoint of a search with slices of {@code slice} MID calls, or null when there is none. */
+    public Saved load(Loa loa, long slice) throws IOException {
         Path f = dir.resolve(FILE);
         if (!Files.exists(f)) return null;
         long size = Files.size(f);
@@ -87,16 +91,18 @@ public final class PnState {
             if (!Arrays.equals(magic, MAGIC)) throw new IOException("checkpoint " + f + " is not a LOA proof-number checkpoint");
             if (!Arrays.equals(d, digest))
                 throw new Mismatch("the checkpoint in " + dir + " is of another game, root or search: use another --state directory");
-            int phase = in.readInt();
-            long before = in.readLong();
-            LoaPn search = LoaPn.read(loa, in);
+            int which = in.readInt();
+            long gone = in.readLong();
+            if ((which & ~3) != 0) throw new IOException("checkpoint " + f + " is damaged");
+            LoaPn win = (which & 1) != 0 ? LoaPn.read(loa, in, slice) : null;
+            LoaPn loss = (which & 2) != 0 ? LoaPn.read(loa, in, slice) : null;
             long stored;
             try (DataInputStream tail = new DataInputStream(Files.newInputStream(f))) {
                 tail.skipNBytes(size - 8);
                 stored = tail.readLong();
             }
             if (stored != crc.getValue()) throw new IOException("checkpoint " + f + " is damaged (CRC)");
-            return new Saved(phase, before, search);
+            return new Saved(win, loss, gone);
         }
     }
 

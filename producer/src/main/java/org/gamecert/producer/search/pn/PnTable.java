@@ -6,8 +6,8 @@ import java.io.IOException;
 
 /**
  * The transposition table of {@link LoaPn}: open addressing with linear probing over primitive
- * arrays, a fixed capacity (a power of two) chosen once from the memory it is given, 36 bytes a
- * slot. A key is the position (mover, opponent) and the node's role (bit 63 of the second word:
+ * arrays, 36 bytes a slot, doubling when 3/4 full up to the largest capacity (a power of two) that
+ * the memory it is given allows. A key is the position (mover, opponent) and the node's role (bit 63 of the second word:
  * set when the defender is to move, an AND node).
  *
  * <p>Per slot: proof and disproof numbers; {@code info} = rank or loop depth (bits 0..23), the
@@ -15,8 +15,8 @@ import java.io.IOException;
  * 30), ON_PATH (bit 31); {@code aux} = the work below the entry (MID calls, for the replacement
  * rule) or, for a LOOP disproof, the serial of the parent instance it holds under.
  *
- * <p><b>Replacement rule.</b> Nothing is replaced while the table is below 3/4 full. When an
- * insertion would take it past that, a collection removes entries that are neither proven (they
+ * <p><b>Replacement rule.</b> Nothing is replaced while the table can still grow. When an
+ * insertion would take it past 3/4 of its largest capacity, a collection removes entries that are neither proven (they
  * are the proof, never removed) nor on the current search path: those of least work first, whole
  * classes of ⌊log2(work + 1)⌋ at a time, until at most half the capacity is used; the survivors
  * are rehashed in place. When proven and path entries alone hold more than 70 % of the capacity,
@@ -34,17 +34,44 @@ public final class PnTable {
     static final long AND = 1L << 63;
     static final int RANK_MASK = 0xFFFFFF, LOOP = 1 << 30, ON_PATH = 1 << 31;
 
-    final int capacity, mask;
-    final long[] km, ko, aux;
-    final int[] pn, dn, info;
+    /** The capacity the table may grow to, and the one it has (both powers of two). */
+    int maxCapacity;
+    int capacity, mask;
+    long[] km, ko, aux;
+    int[] pn, dn, info;
     private int count, proven;
     /** Collections run, entries they removed, entries ever made. */
     public long collections, removed, made;
 
-    /** A table of at most maxBytes (at least 2^10 slots). */
+    /**
+     * A table of at most maxBytes, growing to it by doubling (the largest power of two of slots
+     * whose 36 bytes, times 1.5 for the moment of the last doubling, fit; at least 2^10 slots).
+     */
     public PnTable(long maxBytes) {
-        long slots = Math.max(1 << 10, maxBytes / BYTES_PER_SLOT);
-        int cap = Integer.highestOneBit((int) Math.min(1 << 30, slots));
+        this(maxCapacityFor(maxBytes), Math.min(1 << 16, maxCapacityFor(maxBytes)));
+    }
+
+    private PnTable(int maxCapacity, int capacity) {
+        this.maxCapacity = maxCapacity;
+        allocate(capacity);
+    }
+
+    /** Lets the table grow twice as far (the other search's table is gone). */
+    public void widen() {
+        if (maxCapacity < 1 << 30) maxCapacity *= 2;
+    }
+
+    /** An empty table that may grow as far as {@code other}. */
+    public static PnTable sameLimit(PnTable other) {
+        return new PnTable(other.maxCapacity, Math.min(1 << 16, other.maxCapacity));
+    }
+
+    static int maxCapacityFor(long maxBytes) {
+        long slots = Math.max(1 << 10, maxBytes * 2 / 3 / BYTES_PER_SLOT);
+        return Integer.highestOneBit((int) Math.min(1 << 30, slots));
+    }
+
+    private void allocate(int cap) {
         capacity = cap;
         mask = cap - 1;
         km = new long[cap];
@@ -55,8 +82,22 @@ public final class PnTable {
         info = new int[cap];
     }
 
+    /** Doubles the capacity (the entries keep their content: the search does not see it). */
+    private void grow() {
+        long[] om = km, oo = ko, oa = aux;
+        int[] op = pn, od = dn, oi = info;
+        allocate(capacity * 2);
+        for (int i = 0; i < om.length; i++) {
+            if (om[i] == 0) continue;
+            int t = home(om[i], oo[i], mask);
+            while (km[t] != 0) t = (t + 1) & mask;
+            km[t] = om[i]; ko[t] = oo[i]; aux[t] = oa[i]; pn[t] = op[i]; dn[t] = od[i]; info[t] = oi[i];
+        }
+    }
+
     public int size() { return count; }
     public int capacity() { return capacity; }
+    public int maxCapacity() { return maxCapacity; }
     public int provenCount() { return proven; }
 
     private static int home(long m, long o, int mask) {
@@ -84,7 +125,10 @@ public final class PnTable {
     int findOrAdd(long m, long o, int p, int d) {
         int s = find(m, o);
         if (s >= 0) return s;
-        if (count + 1 > capacity - (capacity >>> 2)) collect();
+        if (count + 1 > capacity - (capacity >>> 2)) {
+            if (capacity < maxCapacity) grow();
+            else collect();
+        }
         s = home(m, o, mask);
         while (km[s] != 0) s = (s + 1) & mask;
         km[s] = m;
@@ -158,6 +202,7 @@ public final class PnTable {
 
     /** The entries (not the empty slots), in slot order. */
     void write(DataOutputStream out) throws IOException {
+        out.writeInt(maxCapacity);
         out.writeInt(capacity);
         out.writeInt(count);
         out.writeInt(proven);
@@ -178,9 +223,10 @@ public final class PnTable {
 
     /** A table as written by {@link #write} (same capacity, same slots). */
     static PnTable read(DataInputStream in) throws IOException {
-        int cap = in.readInt();
-        PnTable t = new PnTable((long) cap * BYTES_PER_SLOT);
-        if (t.capacity != cap) throw new IOException("checkpoint table capacity " + cap + " is not a power of two");
+        int maxCap = in.readInt(), cap = in.readInt();
+        if (Integer.bitCount(maxCap) != 1 || Integer.bitCount(cap) != 1 || cap > maxCap || maxCap > 1 << 30)
+            throw new IOException("checkpoint table capacities " + cap + " / " + maxCap + " are not powers of two");
+        PnTable t = new PnTable(maxCap, cap);
         int n = in.readInt();
         t.proven = in.readInt();
         t.collections = in.readLong();
