@@ -155,6 +155,7 @@ final class LoaSolve {
         }
         long lastLine = System.nanoTime(), lastSave = System.nanoTime();
         int value = 0;
+        boolean stuck = false;
         LoaPn proof = null;
         try {
             while (value == 0 && (win != null || loss != null)) {
@@ -163,9 +164,11 @@ final class LoaSolve {
                     int r = win.result(root[0], root[1], true);
                     if (r == 0) r = win.slice(root[0], root[1], true);
                     if (r > 0) { value = 1; proof = win; break; }
-                    if (r < 0) {
-                        if (!a.quiet) stderr.printf(Locale.ROOT, "[%7.1fs] the side to move has no win (%,d nodes)%n",
-                                (System.nanoTime() - t0) / 1e9, win.nodes);
+                    if (r < 0 || win.stuck()) {
+                        if (win.stuck()) stuck = true;
+                        if (!a.quiet) stderr.printf(Locale.ROOT, "[%7.1fs] %s (%,d nodes)%n", (System.nanoTime() - t0) / 1e9,
+                                r < 0 ? "the side to move has no win" : "the search for a win goes round a cycle of the graph: given up",
+                                win.nodes);
                         gone += win.nodes;
                         win = null;
                         if (loss != null && both) loss.table().widen();
@@ -176,9 +179,11 @@ final class LoaSolve {
                     int r = loss.result(root[0], root[1], false);
                     if (r == 0) r = loss.slice(root[0], root[1], false);
                     if (r > 0) { value = -1; proof = loss; break; }
-                    if (r < 0) {
-                        if (!a.quiet) stderr.printf(Locale.ROOT, "[%7.1fs] the side to move does not lose (%,d nodes)%n",
-                                (System.nanoTime() - t0) / 1e9, loss.nodes);
+                    if (r < 0 || loss.stuck()) {
+                        if (loss.stuck()) stuck = true;
+                        if (!a.quiet) stderr.printf(Locale.ROOT, "[%7.1fs] %s (%,d nodes)%n", (System.nanoTime() - t0) / 1e9,
+                                r < 0 ? "the side to move does not lose" : "the search for a loss goes round a cycle of the graph: given up",
+                                loss.nodes);
                         gone += loss.nodes;
                         loss = null;
                         if (win != null && both) win.table().widen();
@@ -213,7 +218,9 @@ final class LoaSolve {
         long allNodes = gone + (win == null ? 0 : win.nodes) + (loss == null ? 0 : loss.nodes);
         if (value == 0) {
             stdout.printf(Locale.ROOT, "game          %s (weak-ranked)%n", loa.name());
-            stdout.printf(Locale.ROOT, "not solved    %s; %,d nodes%n", both ? "neither side has a repetition-free win: the root is a draw "
+            stdout.printf(Locale.ROOT, "not solved    %s; %,d nodes%n", stuck ? "a search went round a cycle of the graph without "
+                    + "progress and gave up (df-pn on a graph with repetitions), the other found nothing"
+                    : both ? "neither side has a repetition-free win: the root is a draw "
                     + "under the rules (third repetition), which a weak-ranked certificate cannot prove"
                     : "the claim does not hold (--claim " + claim + ")", allNodes);
             if (state != null) state.clear();

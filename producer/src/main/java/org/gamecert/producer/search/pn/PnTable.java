@@ -13,7 +13,7 @@ import java.io.IOException;
  * <p>Per slot: proof and disproof numbers; {@code info} = rank or loop depth (bits 0..23), the
  * proving move code (bits 24..29), LOOP (a disproof that rests on a repetition of the path, bit
  * 30), ON_PATH (bit 31); {@code aux} = the work below the entry (MID calls, for the replacement
- * rule) or, for a LOOP disproof, the serial of the parent instance it holds under.
+ * rule) or, for a LOOP disproof, the hash of the path (root to parent) it holds under.
  *
  * <p><b>Replacement rule.</b> Nothing is replaced while the table can still grow. When an
  * insertion would take it past 3/4 of its largest capacity, a collection removes entries that are neither proven (they
