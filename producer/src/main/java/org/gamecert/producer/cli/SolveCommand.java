@@ -34,7 +34,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     @Option(names = "--game", defaultValue = "othello:4x4",
             description = "Game: othello:4x4, othello:6x6, othello:8x8, connect4:WxH with W*(H+1) <= 64, nogo:1xN with N <= 64, loa:4x4, loa:5x5, loa:6x6 (default: ${DEFAULT-VALUE}).")
     String gameName;
-    @Option(names = "--moves", description = "Root as a move sequence from the start (Othello f5d6..., Connect Four 4453..., NoGo 1-based points with commas: 4,2,6).")
+    @Option(names = "--moves", description = "Root as a move sequence from the start (Othello f5d6..., Connect Four 4453..., NoGo 1-based points with commas: 4,2,6, LOA 'b1-b3 a2-c2').")
     String moves;
     @Option(names = "--board", description = "Root as board text (SPEC 7.5), e.g. '----...XO-- X'.")
     String board;
@@ -108,6 +108,20 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     @Option(names = "--time-limit", paramLabel = "SECONDS", description = "LOA only: stop the search after this long and "
             + "report how far it got (no certificate, exit 3).")
     Integer timeLimit;
+    @Option(names = "--search", paramLabel = "HOW", description = "LOA only: 'pn' (default), a depth-first proof-number search "
+            + "(df-pn) in one table of at most --max-memory (default: half the heap; when it is 3/4 full, the unproven entries "
+            + "of least work are removed down to 1/2, proven ones never), resumable with --state (a checkpoint a minute), "
+            + "one thread; 'id', the iterative deepening of the earlier releases (--tt-mb). The file depends on neither "
+            + "--threads nor, unless the table had to be collected (the summary says), --max-memory.")
+    String search;
+    @Option(names = "--checkpoint-interval", paramLabel = "SECONDS", defaultValue = "60", description = "LOA --search pn with "
+            + "--state: at most one checkpoint this often, between two slices of the search (default: ${DEFAULT-VALUE}). Does not "
+            + "change the output.")
+    int checkpointInterval;
+    @Option(names = "--claim", paramLabel = "WHAT", description = "LOA --search pn: 'either' (default) runs the search for a win "
+            + "of the side to move and the one for its loss in turn, slice by slice, each in half of --max-memory; 'win' or "
+            + "'loss' runs only that one (exit 3 if it fails).")
+    String claim;
 
     /** --proof search: set by call() once the options are checked. */
     private boolean searchProof;
@@ -119,8 +133,13 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             throw new CommandSupport.UserError("--time-limit is for Lines of Action (--game loa:NxN); other games are solved to the end");
         if (loa) {
             if (ttMb < 1 || ttMb > 65536) throw new CommandSupport.UserError(CommandSupport.outOfRange("--tt-mb", "" + ttMb));
-            return LoaSolve.run(gameName, mode, out, force, timeLimit, ttMb, quiet, stdout, stderr);
+            LoaSolve.Args a = new LoaSolve.Args();
+            a.game = gameName; a.mode = mode; a.moves = moves; a.board = board; a.search = search; a.maxMemory = maxMemory;
+            a.out = out; a.force = force; a.state = state; a.timeLimit = timeLimit; a.ttMb = ttMb; a.quiet = quiet;
+            a.checkpointSeconds = checkpointInterval; a.claim = claim;
+            return LoaSolve.run(a, stdout, stderr);
         }
+        if (search != null) throw new CommandSupport.UserError("--search is for Lines of Action (loa:NxN)");
         Game game;
         try { game = Game.parse(gameName); }
         catch (IllegalArgumentException e) { throw new CommandSupport.UserError(e.getMessage()); }
