@@ -49,64 +49,10 @@ ensure_jar() { # ensure_jar MODULE [MODULE it embeds ...]  -> prints the jar pat
   printf '%s\n' "$jar"
 }
 
-# Class-data sharing for a module's jar (AppCDS, issue #42): most of a short run's CPU is the JVM
-# loading, verifying and interpreting the same ~1,300 classes (picocli's model of every
-# subcommand, the solver, the reader). The first run of a jar build records them once in a dynamic
-# archive (-XX:ArchiveClassesAtExit, a separate short training run: TRAINING-ARGS), in
-# MODULE/target/cds/ next to the jar; every later run maps it (-XX:SharedArchiveFile). The archive
-# is named by a checksum of the jar's path, size and modification time, the java binary's and the
-# JVM options (a rebuilt jar, another JDK or a moved checkout gets its own; the others are
-# removed), is written under a temporary name and moved into place only once a JVM has started
-# with it, and is never required: when it cannot be made (read-only checkout, a JVM that refuses
-# it) a marker file stops further attempts and the jar runs as before, and the JVM's own checks
-# (jar size and time, class path) make it fall back silently on any mismatch. GAMECERT_CDS=0
-# turns it off.
-cds_opts() { # cds_opts JAR [JVM-OPTION ...] -- TRAINING-ARGS... -> prints the options to add
-  local jar="$1" jvm=() java_bin key dir name archive tmp work
-  shift
-  while [ $# -gt 0 ] && [ "$1" != -- ]; do jvm+=("$1"); shift; done
-  [ $# -gt 0 ] && shift
-  [ "${GAMECERT_CDS:-1}" != 0 ] || return 0
-  java_bin="$(command -v java 2>/dev/null)" && java_bin="$(readlink -f "$java_bin" 2>/dev/null)" || return 0
-  key="$(printf '%s\n' "$jar" "${jvm[*]}" "$(stat -L -c '%n %s %.9Y %i' "$jar" "$java_bin" 2>/dev/null)" \
-    | cksum 2>/dev/null)" || return 0
-  key="${key%% *}"
-  [ -n "$key" ] || return 0
-  dir="$(dirname "$jar")/cds"
-  name="$(basename "$jar" .jar)"
-  archive="$dir/$name-$key.jsa"
-  local quiet=(-Xlog:cds=off -Xlog:cds+dynamic=off)
-  if [ ! -s "$archive" ]; then
-    [ -e "$archive.failed" ] && return 0
-    mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ] || return 0
-    tmp="$dir/.$name-$key.$$.tmp"
-    work="$(mktemp -d 2>/dev/null)" || return 0
-    rm -f "$tmp"
-    # shellcheck disable=SC2068 # the training arguments may name files in $work
-    if (cd "$work" && java "${jvm[@]}" "${quiet[@]}" -XX:ArchiveClassesAtExit="$tmp" -jar "$jar" "$@" \
-          >/dev/null 2>&1 </dev/null) && [ -s "$tmp" ] \
-        && java "${jvm[@]}" "${quiet[@]}" -XX:SharedArchiveFile="$tmp" -jar "$jar" --version >/dev/null 2>&1 </dev/null \
-        && mv -f "$tmp" "$archive" 2>/dev/null; then
-      find "$dir" -maxdepth 1 -name "$name-*.jsa*" ! -name "$name-$key.jsa" -delete 2>/dev/null || true
-    else
-      rm -f "$tmp"
-      : >"$archive.failed" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-    [ -s "$archive" ] || return 0
-  fi
-  printf '%s\n' "${quiet[@]}" -XX:SharedArchiveFile="$archive"
-}
-
 # Tells the JVM whether stderr is a terminal (Java cannot ask): progress is redrawn in place with
 # \r only there, and printed as occasional whole lines in a log.
 tty_opts() {
   if [ -t 2 ]; then printf '%s\n' -Dgamecert.stderr.tty=true; else printf '%s\n' -Dgamecert.stderr.tty=false; fi
-}
-
-# JVM options for the producer, before GAMECERT_JAVA_OPTS (which can override them).
-producer_jvm_opts() {
-  :
 }
 
 # JVM options for the verifier, before GAMECERT_JAVA_OPTS (which can override them): the
