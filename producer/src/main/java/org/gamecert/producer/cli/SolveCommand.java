@@ -46,8 +46,18 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     int leafEmpties;
     @Option(names = "--threads", description = "Worker threads (default: available processors). Does not change the output.")
     Integer threads;
-    @Option(names = "--tt-mb", defaultValue = "256", description = "Transposition table size in MiB (default: ${DEFAULT-VALUE}). Does not change the output.")
+    @Option(names = "--tt-mb", paramLabel = "<ttMb>", description = "Transposition table size in MiB (default: 256; 16 on boards of at most "
+            + SMALL_BOARD + " cells, ample for them). Does not change the output.")
+    Long ttMbOption;
+    /** --tt-mb as given, else its default for the board (set in call()). */
     long ttMb;
+
+    /**
+     * Boards this small (4x4 Othello, Connect Four or NoGo of at most 16 cells) get a 16 MiB table
+     * by default: zeroing the 256 MiB one cost about 0.5 CPU-s on such a solve, several times its search.
+     */
+    static final int SMALL_BOARD = 16;
+    static final long DEFAULT_TT_MB = 256, SMALL_BOARD_TT_MB = 16;
     @Option(names = "--out", required = true, description = "Certificate file to write (written atomically); with "
             + "--split-at, the composite's directory (created if missing).")
     Path out;
@@ -131,6 +141,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         if (timeLimit != null && timeLimit < 1) throw new CommandSupport.UserError(CommandSupport.outOfRange("--time-limit", "" + timeLimit));
         if (timeLimit != null && !loa)
             throw new CommandSupport.UserError("--time-limit is for Lines of Action (--game loa:NxN); other games are solved to the end");
+        ttMb = ttMbOption != null ? ttMbOption : DEFAULT_TT_MB;
         if (loa) {
             if (ttMb < 1 || ttMb > 65536) throw new CommandSupport.UserError(CommandSupport.outOfRange("--tt-mb", "" + ttMb));
             LoaSolve.Args a = new LoaSolve.Args();
@@ -176,6 +187,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                 throw new CommandSupport.UserError("--proof search makes the certificate in one run: no --split-at or --state");
         }
         this.searchProof = searchProof;
+        if (ttMbOption == null && game.cells <= SMALL_BOARD) ttMb = SMALL_BOARD_TT_MB;
         int nThreads = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
         if (nThreads < 1 || nThreads > 1024) throw new CommandSupport.UserError(CommandSupport.outOfRange("--threads", "" + nThreads));
         if (ttMb < 1 || ttMb > 65536) throw new CommandSupport.UserError(CommandSupport.outOfRange("--tt-mb", "" + ttMb));
