@@ -8,6 +8,7 @@ import org.gamecert.producer.search.TranspositionTable;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Locale;
 
 /**
@@ -50,13 +51,28 @@ public final class SearchProof {
     private final long t0 = System.nanoTime();
     private ProofLog log;
     private OthelloSolver leafSolver;
-    public long searchNodes, leafNodes, logLongs;
+    /** Spilling (null: the log stays in memory): the log's file, the memory its pages may hold, the memory a chunk's records may. */
+    private Path logFile;
+    private long logBytes = Long.MAX_VALUE, chunkBytes = 64L << 20;
+    public long searchNodes, leafNodes, logLongs, logSpilledLongs, logFileReads;
     public double searchSeconds;
 
     /** {@code progress}: one line per finished layer, or null. */
     public SearchProof(Othello game, PrintStream progress) {
         this.game = game;
         this.progress = progress;
+    }
+
+    /**
+     * Keeps the search's proof log within {@code logBytes} of memory, writing the rest to
+     * {@code file} ({@link ProofLog#ProofLog(Path, long)}), and reads the records a layer needs in
+     * chunks of at most about {@code chunkBytes}. Neither changes the certificate.
+     */
+    public SearchProof spill(Path file, long logBytes, long chunkBytes) {
+        this.logFile = file;
+        this.logBytes = logBytes;
+        this.chunkBytes = chunkBytes;
+        return this;
     }
 
     /** Whether this proof can be made for a root: Othello, at least 8 empty cells (the search's records start there). */
@@ -66,15 +82,27 @@ public final class SearchProof {
 
     /** Searches the root, then hands each layer of the certificate to the store. */
     public Extractor.State run(long rootMover, long rootOpponent, Extractor.Store store) throws IOException {
-        log = new ProofLog();
+        log = logFile == null ? new ProofLog() : new ProofLog(logFile, logBytes);
+        try {
+            return run(rootMover, rootOpponent, store, log);
+        } finally {
+            logSpilledLongs = log.spilledLongs();
+            logFileReads = log.fileReads();
+            log.close(); // the log goes before the file is written
+            log = null;
+        }
+    }
+
+    private Extractor.State run(long rootMover, long rootOpponent, Extractor.Store store, ProofLog log) throws IOException {
         OthelloSolver solver = new OthelloSolver(game, new TranspositionTable(TABLE_MB), log);
         int v = solver.value(rootMover, rootOpponent); // the root as given: a plain search's tree
         searchNodes = solver.nodes();
         searchSeconds = (System.nanoTime() - t0) / 1e9;
         logLongs = log.size();
         if (progress != null)
-            progress.printf(Locale.ROOT, "[%6.1fs] the root's value %d: %d nodes; its proof log %d MB%n", searchSeconds, v,
-                    searchNodes, logLongs * 8 >> 20);
+            progress.printf(Locale.ROOT, "[%6.1fs] the root's value %d: %d nodes; its proof log %d MB%s%n", searchSeconds, v,
+                    searchNodes, logLongs * 8 >> 20, log.spilledLongs() == 0 ? ""
+                            : String.format(Locale.ROOT, ", of which %d MB in %s", log.spilledLongs() * 8 >> 20, logFile));
         leafSolver = new OthelloSolver(game, new TranspositionTable(1));
 
         Extractor.State s = new Extractor.State();
@@ -111,7 +139,6 @@ public final class SearchProof {
             cur = next;
             s.layer = d + 1;
         }
-        log = null; // the log goes before the file is written
         return s;
     }
 
@@ -122,7 +149,62 @@ public final class SearchProof {
         int empties = game.cells - d;
         long[] canon = new long[2];
         Game.Child child = new Game.Child();
-        for (int k = 0; k < needs.size; k++) {
+        // The layer in chunks of positions, in key order; a chunk's records are read first, in
+        // the order of their handles (the log's file forward), then its positions in key order.
+        int chunk = (int) Math.max(1024, Math.min(MAX_CHUNK, chunkBytes / (2 * 8 * RECORD_LONGS + 2 * 8 + 4)));
+        for (int k0 = 0; k0 < needs.size; k0 += chunk) {
+            int k1 = (int) Math.min(needs.size, (long) k0 + chunk);
+            fetch(needs, k0, k1, empties);
+            for (int k = k0; k < k1; k++) entry(needs, k, k0, empties, out, next, canon, child);
+        }
+        return out;
+    }
+
+    /** Records a chunk may hold: 3 + at most 33 children (Othello's most moves) + a leaf-cut word, rounded up. */
+    private static final int RECORD_LONGS = 40;
+    /** Positions a chunk holds at most: its references carry a position's index in 20 bits. */
+    private static final int MAX_CHUNK = 1 << 19;
+    /** A chunk's records, copied from the log, and for position k (from k0) record 2(k - k0) (lower) and +1 (upper)'s offset in it (-1: none). */
+    private long[] rec = new long[1024], keys = new long[64];
+    private int[] recOff = new int[64];
+
+    /** Reads the records of positions [k0, k1) in increasing handle order into {@link #rec}. */
+    private void fetch(Needs needs, int k0, int k1, int empties) {
+        int n = 2 * (k1 - k0), refs = 0;
+        if (recOff.length < n) { recOff = new int[n]; keys = new long[n]; }
+        java.util.Arrays.fill(recOff, 0, n, -1);
+        for (int k = k0; k < k1; k++) {
+            int i = 4 * k, j = 2 * (k - k0);
+            if (needs.lower(i) != Needs.NO_LOWER && empties != LEAF_EMPTIES + 1 && needs.lowerRef(i) >= 0)
+                keys[refs++] = needs.lowerRef(i) << 20 | j;
+            if (needs.upper(i) != Needs.NO_UPPER && empties > LEAF_EMPTIES + 1 && needs.upperRef(i) >= 0)
+                keys[refs++] = needs.upperRef(i) << 20 | (j + 1);
+        }
+        java.util.Arrays.sort(keys, 0, refs);
+        int len = 0;
+        long last = -1;
+        int lastOff = -1;
+        for (int r = 0; r < refs; r++) {
+            long h = keys[r] >>> 20;
+            if (h != last) {
+                if (len + RECORD_LONGS > rec.length) rec = java.util.Arrays.copyOf(rec, Math.max(2 * rec.length, len + RECORD_LONGS));
+                rec[len] = log.get(h);
+                rec[len + 1] = log.get(h + 1);
+                long header = rec[len + 2] = log.get(h + 2);
+                int c = ProofLog.children(header) + (ProofLog.hasLeafCuts(header) ? 1 : 0);
+                if (3 + c > RECORD_LONGS) throw new IllegalStateException("internal error: a record of " + c + " children");
+                for (int q = 0; q < c; q++) rec[len + 3 + q] = log.get(h + 3 + q);
+                lastOff = len;
+                last = h;
+                len += 3 + c;
+            }
+            recOff[(int) (keys[r] & 0xFFFFF)] = lastOff;
+        }
+    }
+
+    /** Position k's entry (k0: its chunk's first); its children's needs go to {@code next}. */
+    private void entry(Needs needs, int k, int k0, int empties, LayerEntries out, Needs next, long[] canon, Game.Child child) {
+        {
             int i = 4 * k;
             long m = needs.s[i], o = needs.s[i + 1];
             out.mover[k] = m;
@@ -133,32 +215,32 @@ public final class SearchProof {
                 kinds |= Kinds.C;
                 out.value1[k] = (byte) b;
                 out.move[k] = (byte) (empties == LEAF_EMPTIES + 1 ? leafParentCut(m, o, b, (int) needs.lowerRef(i), child)
-                        : cut(needs.lowerRef(i), b, next, canon, child));
+                        : cut(recOff[2 * (k - k0)], b, next, canon, child));
             }
             if (needs.upper(i) != Needs.NO_UPPER) {
                 int b = needs.upper(i);
                 kinds |= Kinds.A;
                 out.value2[k] = (byte) b;
-                if (empties > LEAF_EMPTIES + 1) allBelow(needs.upperRef(i), b, next, canon, child);
+                if (empties > LEAF_EMPTIES + 1) allBelow(recOff[2 * (k - k0) + 1], b, next, canon, child);
             }
             out.kinds[k] = (byte) kinds;
         }
-        return out;
     }
 
     /**
      * A lower bound b from its record, which failed high with at least b: its cut, in the entry's
      * (canonical) frame; pushes the cut child's need.
      */
-    private int cut(long h, int b, Needs next, long[] canon, Game.Child child) {
-        if (h < 0 || h == ProofLog.NONE) throw new IllegalStateException("internal error: no record for a lower bound " + b);
-        long header = log.get(h + 2);
-        long rm = log.get(h), ro = log.get(h + 1);
+    private int cut(int h, int b, Needs next, long[] canon, Game.Child child) {
+        if (h < 0) throw new IllegalStateException("internal error: no record for a lower bound " + b);
+        long[] rec = this.rec;
+        long header = rec[h + 2];
+        long rm = rec[h], ro = rec[h + 1];
         if (ProofLog.kind(header) != ProofLog.HIGH || ProofLog.value(header) < b)
             throw new IllegalStateException("internal error: the record does not prove the lower bound " + b);
         int g = game.canonical(rm, ro, canon);
         int move = ProofLog.move(header);
-        long word = log.get(h + 3);
+        long word = rec[h + 3];
         game.child(rm, ro, move, child);
         if (child.sign == 0) {
             if (child.terminalValue < b) throw new IllegalStateException("internal error: a recorded terminal cut falls short");
@@ -168,18 +250,19 @@ public final class SearchProof {
     }
 
     /** An upper bound b from its record, which failed low with at most b: every child's need. */
-    private void allBelow(long h, int b, Needs next, long[] canon, Game.Child child) {
-        if (h < 0 || h == ProofLog.NONE) throw new IllegalStateException("internal error: no record for an upper bound " + b);
-        long header = log.get(h + 2);
+    private void allBelow(int h, int b, Needs next, long[] canon, Game.Child child) {
+        if (h < 0) throw new IllegalStateException("internal error: no record for an upper bound " + b);
+        long[] rec = this.rec;
+        long header = rec[h + 2];
         if (ProofLog.kind(header) != ProofLog.LOW || ProofLog.value(header) > b)
             throw new IllegalStateException("internal error: the record does not prove the upper bound " + b);
-        long rm = log.get(h), ro = log.get(h + 1);
+        long rm = rec[h], ro = rec[h + 1];
         int n = ProofLog.children(header);
-        long leafCuts = ProofLog.hasLeafCuts(header) ? log.get(h + 3 + n) : 0;
+        long leafCuts = ProofLog.hasLeafCuts(header) ? rec[h + 3 + n] : 0;
         long moves = game.moves(rm, ro);
         if (Long.bitCount(moves) != n) throw new IllegalStateException("internal error: a failed-low record misses children");
         for (int q = 0; q < n; q++) {
-            long word = log.get(h + 3 + q);
+            long word = rec[h + 3 + q];
             int move = ProofLog.childMove(word);
             game.child(rm, ro, move, child);
             if (child.sign == 0) {

@@ -1,5 +1,14 @@
 package org.gamecert.producer.search;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
 /**
  * The proof a search keeps: one record for every node with at least {@code TT_MIN} empties that
  * the search completed, appended when it completes, so every record comes after those of the
@@ -16,29 +25,141 @@ package org.gamecert.producer.search;
  * is its offset in longs. A child named by a table cutoff is the record that proved the table's
  * bound, made earlier by another search of the same position, so the records reachable from the
  * root's two last tests (MTD(f): "V ≥ v" and "V ≤ v") form a complete proof of its value.
- * Pages of 2^20 longs, allocated as the log grows; handles stay below 2^32 (32 GiB of log).
+ * Pages allocated as the log grows; handles stay below 2^32 (32 GiB of log).
+ *
+ * <p>Within a memory budget ({@link #ProofLog(Path, long)}): when the pages held would pass it,
+ * the oldest is appended to a file and dropped. The log is only ever appended to and a handle is
+ * its offset, so the file is one run sorted by handle, made by writing it out in order: no sort
+ * and no merge. The file is read back by {@link #get} through a window that moves forward, which
+ * costs a read per window when the handles come in increasing order (as {@code SearchProof} asks
+ * for them) and one per record otherwise. What {@link #get} returns is the same either way, so
+ * nothing read from the log depends on the budget.
  */
-public final class ProofLog {
+public final class ProofLog implements AutoCloseable {
     public static final long NONE = (1L << 40) - 1;
     public static final int HIGH = 1, LOW = 2;
-    private static final int PAGE_BITS = 20, PAGE = 1 << PAGE_BITS;
+    private static final int MAX_PAGE_BITS = 20, MIN_PAGE_BITS = 10;
+    /** Longs a read of the file fills at most: 512 KiB. */
+    private static final int WINDOW = 1 << 16;
+    private final int pageBits, page;
     private long[][] pages = new long[64][];
     private long size;
 
+    /** Spilling: the file (null: all in memory), pages held at most, pages written to it (the oldest). */
+    private final Path file;
+    private FileChannel channel;
+    private final int maxHeld;
+    private int held, spilled;
+    private ByteBuffer io;
+    /** The file's longs [winStart, winStart + winLength) last read. */
+    private long[] win;
+    private long winStart;
+    private int winLength;
+    private long fileReads;
+
     /** Offset 0 holds nothing, so that no handle is 0 (a table slot's proof word is then never 0). */
-    public ProofLog() { put(0); }
+    public ProofLog() {
+        pageBits = MAX_PAGE_BITS;
+        page = 1 << pageBits;
+        file = null;
+        maxHeld = Integer.MAX_VALUE;
+        put(0);
+    }
+
+    /**
+     * A log that holds at most about {@code memoryBytes} of its pages in memory (at least two
+     * pages; pages of 8 MiB, smaller for a budget under 32 MiB) and writes the others, oldest
+     * first, to {@code file} (created, or truncated, when the first page goes).
+     */
+    public ProofLog(Path file, long memoryBytes) {
+        int bits = MAX_PAGE_BITS;
+        while (bits > MIN_PAGE_BITS && (8L << bits) * 4 > memoryBytes) bits--;
+        pageBits = bits;
+        page = 1 << bits;
+        this.file = file;
+        maxHeld = (int) Math.max(2, Math.min(Integer.MAX_VALUE, memoryBytes / (8L << bits)));
+        put(0);
+    }
 
     /** Longs written so far. */
     public long size() { return size; }
 
-    public long get(long i) { return pages[(int) (i >>> PAGE_BITS)][(int) (i & (PAGE - 1))]; }
+    /** Longs in the file (0 while nothing was spilled). */
+    public long spilledLongs() { return (long) spilled << pageBits; }
+
+    /** Reads of the spill file so far. */
+    public long fileReads() { return fileReads; }
+
+    public long get(long i) {
+        int p = (int) (i >>> pageBits);
+        if (p >= spilled) return pages[p][(int) (i & (page - 1))];
+        if (i < winStart || i >= winStart + winLength) fill(i);
+        return win[(int) (i - winStart)];
+    }
+
+    private void fill(long i) {
+        if (win == null) { win = new long[WINDOW]; io = ByteBuffer.allocateDirect(8 * WINDOW).order(ByteOrder.LITTLE_ENDIAN); }
+        int n = (int) Math.min(WINDOW, spilledLongs() - i);
+        io.clear().limit(8 * n);
+        try {
+            long pos = 8 * i;
+            while (io.hasRemaining()) {
+                int r = channel.read(io, pos);
+                if (r < 0) throw new IOException("the proof log's file " + file + " ends early");
+                pos += r;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        io.flip();
+        io.asLongBuffer().get(win, 0, n);
+        winStart = i;
+        winLength = n;
+        fileReads++;
+    }
 
     private void put(long x) {
-        int p = (int) (size >>> PAGE_BITS);
+        int p = (int) (size >>> pageBits);
         if (p == pages.length) pages = java.util.Arrays.copyOf(pages, p * 2);
-        if (pages[p] == null) pages[p] = new long[PAGE];
-        pages[p][(int) (size & (PAGE - 1))] = x;
+        if (pages[p] == null) {
+            if (held == maxHeld) spillOldest();
+            pages[p] = new long[page];
+            held++;
+        }
+        pages[p][(int) (size & (page - 1))] = x;
         size++;
+    }
+
+    /** Appends the oldest page held to the file, and drops it. */
+    private void spillOldest() {
+        try {
+            if (channel == null)
+                channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                        StandardOpenOption.READ, StandardOpenOption.WRITE);
+            if (io == null) io = ByteBuffer.allocateDirect(8 * WINDOW).order(ByteOrder.LITTLE_ENDIAN);
+            long[] a = pages[spilled];
+            long pos = (long) spilled << pageBits << 3;
+            for (int off = 0; off < page; off += WINDOW) {
+                int n = Math.min(WINDOW, page - off);
+                io.clear();
+                io.asLongBuffer().put(a, off, n);
+                io.limit(8 * n);
+                while (io.hasRemaining()) pos += channel.write(io, pos);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(new IOException("cannot spill the search's proof log to " + file + ": " + e.getMessage(), e));
+        }
+        pages[spilled] = null;
+        spilled++;
+        held--;
+    }
+
+    /** Closes and deletes the file, if one was made; the log is then unreadable. */
+    @Override public void close() throws IOException {
+        if (channel != null) { channel.close(); channel = null; }
+        if (file != null) Files.deleteIfExists(file);
+        pages = null;
+        win = null;
     }
 
     /** Appends a record of n children (child words in {@code children}); returns its handle. */
