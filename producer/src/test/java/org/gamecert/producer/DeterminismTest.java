@@ -55,7 +55,8 @@ class DeterminismTest {
         // 16 empties: the cuts above the leaves come from the search's records (an 8-empty
         // position's children) where a table still holds them, from searches elsewhere.
         String board = "--OOOO--X-OOOO--XXOOXOOOXXXOXOOOXXXXOXOOXXXXXOOOX-XXXO-----XXO-- X";
-        same(new String[]{"--game", "othello:8x8", "--board", board, "--mode", "weak", "--leaf-empties", "6"});
+        // --proof canonical given: since 8x8 weak defaults to --proof search (SearchProofSpillTest), this keeps testing the extraction
+        same(new String[]{"--game", "othello:8x8", "--board", board, "--mode", "weak", "--leaf-empties", "6", "--proof", "canonical"});
     }
 
     @Test void connectFour() throws Exception {

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.*;
 class SearchProofSpillTest {
     @TempDir Path dir;
 
-    /** 16 empties: a log of some 10^5 longs, 7-empty layers of more than a chunk's 1024 positions at the least budget. */
+    /** 15 empties: a log of some 10^5 longs, 7-empty layers of more than a chunk's 1024 positions at the least budget. */
     static final String BOARD = "--OOOO--X-OOOO--XXOOXOOOXXXOXOOOXXXXOXOOXXXXXOOOX-XXXO-----XXO-- X";
 
     private String out;

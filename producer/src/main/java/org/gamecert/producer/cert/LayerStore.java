@@ -148,6 +148,9 @@ public final class LayerStore implements Extractor.Store {
         Path cp = dir.resolve(CHECKPOINT);
         if (!Files.exists(cp)) return null;
         List<String> lines = Files.readAllLines(cp, StandardCharsets.UTF_8);
+        if (!lines.isEmpty() && lines.get(0).equals(SearchProof.MAGIC))
+            throw new IOException("the checkpoint in " + dir + " was made for other parameters (--proof search); resume with the "
+                    + "same ones, or use another --state directory");
         if (lines.isEmpty() || !lines.get(0).equals(MAGIC)) throw new IOException(cp + " is not a solve checkpoint");
         Map<String, String> kv = new LinkedHashMap<>();
         List<String> layerLines = new ArrayList<>();
@@ -203,15 +206,15 @@ public final class LayerStore implements Extractor.Store {
             for (Path p : (Iterable<Path>) files::iterator) {
                 String f = p.getFileName().toString();
                 if (f.equals(CHECKPOINT) || f.startsWith(CHECKPOINT + ".") || f.startsWith("layer-") || f.startsWith("needs-")
-                        || f.startsWith("run-"))
+                        || f.startsWith("run-") || f.equals("proof-log.bin"))
                     Files.deleteIfExists(p);
             }
         }
     }
 
-    private interface Writer { void write(OutputStream out) throws IOException; }
+    interface Writer { void write(OutputStream out) throws IOException; }
 
-    private static void writeAtomically(Path file, Writer w) throws IOException {
+    static void writeAtomically(Path file, Writer w) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE);

@@ -80,35 +80,58 @@ public final class SearchProof {
         return game instanceof Othello && game.cells - Long.bitCount(m | o) >= LEAF_EMPTIES + 2;
     }
 
+    /**
+     * Checkpoints in {@code dir} (--state), which must be the directory of the log's file and of
+     * {@code layers}' files: the whole log once the search is done, then before each layer its
+     * needs, with the finished layers; {@link #run} resumes from the last one found there if it was
+     * made with the same {@code params}. The certificate is the same bytes either way.
+     */
+    public SearchProof checkpoints(Path dir, String params, LayerStore layers) {
+        this.stateDir = dir;
+        this.params = params;
+        this.layerStore = layers;
+        return this;
+    }
+
+    private Path stateDir;
+    private String params;
+    private LayerStore layerStore;
+    /** Set when run() resumed from a checkpoint: the layer it resumed at. */
+    public int resumedAt = -1;
+    static final String CHECKPOINT = LayerStore.CHECKPOINT, MAGIC = "gamecert-search-proof-checkpoint 1";
+
     /** Searches the root, then hands each layer of the certificate to the store. */
     public Extractor.State run(long rootMover, long rootOpponent, Extractor.Store store) throws IOException {
-        log = logFile == null ? new ProofLog() : new ProofLog(logFile, logBytes);
+        Saved saved = stateDir == null ? null : load();
+        log = saved != null ? ProofLog.open(logFile, saved.logLongs)
+                : logFile == null ? new ProofLog() : new ProofLog(logFile, logBytes);
+        boolean done = false;
         try {
-            return run(rootMover, rootOpponent, store, log);
+            Extractor.State s = run(rootMover, rootOpponent, store, log, saved);
+            done = true;
+            return s;
         } finally {
             logSpilledLongs = log.spilledLongs();
             logFileReads = log.fileReads();
-            log.close(); // the log goes before the file is written
+            log.close(done || stateDir == null); // the log goes before the file is written; kept for a resume
             log = null;
         }
     }
 
-    private Extractor.State run(long rootMover, long rootOpponent, Extractor.Store store, ProofLog log) throws IOException {
-        OthelloSolver solver = new OthelloSolver(game, new TranspositionTable(TABLE_MB), log);
-        int v = solver.value(rootMover, rootOpponent); // the root as given: a plain search's tree
-        searchNodes = solver.nodes();
-        searchSeconds = (System.nanoTime() - t0) / 1e9;
-        logLongs = log.size();
-        if (progress != null)
-            progress.printf(Locale.ROOT, "[%6.1fs] the root's value %d: %d nodes; its proof log %d MB%s%n", searchSeconds, v,
-                    searchNodes, logLongs * 8 >> 20, log.spilledLongs() == 0 ? ""
-                            : String.format(Locale.ROOT, ", of which %d MB in %s", log.spilledLongs() * 8 >> 20, logFile));
-        leafSolver = new OthelloSolver(game, new TranspositionTable(1));
+    /** A checkpoint: the log's size, the search's figures, the state before layer {@code layer}, that layer's needs. */
+    private static final class Saved {
+        long logLongs, searchNodes, leafNodes, entries;
+        double searchSeconds;
+        int layer, rootValue;
+        long[] aux, needs;
+        int needCount;
+    }
 
+    private Extractor.State run(long rootMover, long rootOpponent, Extractor.Store store, ProofLog log, Saved saved) throws IOException {
+        int v;
         Extractor.State s = new Extractor.State();
         s.mode = Extractor.Mode.WEAK;
         s.rootLayer = game.discs(rootMover, rootOpponent);
-        s.rootValue = v;
         int rows = game.cells - s.rootLayer + 1;
         s.region = new long[rows];
         s.aux = new long[rows];
@@ -118,11 +141,46 @@ public final class SearchProof {
         s.rootCanonMover = canon[0];
         s.rootCanonOpponent = canon[1];
         Spare spare = new Spare();
-        Needs cur = new Needs(2, spare);
-        if (v > game.uMin) cur.lower(canon[0], canon[1], v, solver.proofOfLower());
-        if (v < game.uMax) cur.upper(canon[0], canon[1], v, solver.proofOfUpper());
-        cur.merge();
-        for (int d = s.rootLayer; cur.size > 0; d++) {
+        Needs cur;
+        if (saved == null) {
+            OthelloSolver solver = new OthelloSolver(game, new TranspositionTable(TABLE_MB), log);
+            v = solver.value(rootMover, rootOpponent); // the root as given: a plain search's tree
+            searchNodes = solver.nodes();
+            searchSeconds = (System.nanoTime() - t0) / 1e9;
+            logLongs = log.size();
+            if (progress != null)
+                progress.printf(Locale.ROOT, "[%6.1fs] the root's value %d: %d nodes; its proof log %d MB%s%n", searchSeconds, v,
+                        searchNodes, logLongs * 8 >> 20, log.spilledLongs() == 0 ? ""
+                                : String.format(Locale.ROOT, ", of which %d MB in %s", log.spilledLongs() * 8 >> 20, logFile));
+            cur = new Needs(2, spare);
+            if (v > game.uMin) cur.lower(canon[0], canon[1], v, solver.proofOfLower());
+            if (v < game.uMax) cur.upper(canon[0], canon[1], v, solver.proofOfUpper());
+            cur.merge();
+            s.layer = s.rootLayer;
+            if (stateDir != null) log.persist(); // the first checkpoint names it
+        } else {
+            v = saved.rootValue;
+            searchNodes = saved.searchNodes;
+            searchSeconds = saved.searchSeconds;
+            leafNodes = saved.leafNodes;
+            logLongs = saved.logLongs;
+            s.layer = saved.layer;
+            s.entries = saved.entries;
+            System.arraycopy(saved.aux, 0, s.aux, 0, Math.min(rows, saved.aux.length));
+            cur = new Needs(0, spare);
+            cur.chunks = null;
+            cur.tail = null;
+            cur.s = saved.needs;
+            cur.size = saved.needCount;
+            resumedAt = saved.layer;
+            if (progress != null)
+                progress.printf(Locale.ROOT, "resuming from the checkpoint in %s: layer %d, %d finished layers%n", stateDir, saved.layer,
+                        layerStore.layers().size());
+        }
+        s.rootValue = v;
+        leafSolver = new OthelloSolver(game, new TranspositionTable(1));
+        for (int d = s.layer; cur.size > 0; d++) {
+            if (stateDir != null && !(saved != null && d == saved.layer)) checkpoint(s, d, cur);
             long l0 = System.nanoTime(), n0 = leafNodes;
             // a position pushes about eight needs where it has an upper bound (FFO #45: 22 M needs from 2.8 M positions at 8 empties)
             Needs next = new Needs(8L * cur.size, spare);
@@ -140,6 +198,104 @@ public final class SearchProof {
             s.layer = d + 1;
         }
         return s;
+    }
+
+    /** Runs between writing a layer's needs file and its checkpoint: tests kill the run there. */
+    Runnable betweenNeedsAndCheckpoint = () -> {};
+
+    /** Before layer d: its needs (merged, in the order of the merge), then the checkpoint naming them and the finished layers. */
+    private void checkpoint(Extractor.State s, int d, Needs cur) throws IOException {
+        String needsName = "needs-search-proof-" + d + ".bin";
+        long[] a = cur.s;
+        int longs = 4 * cur.size;
+        LayerStore.writeAtomically(stateDir.resolve(needsName), out -> {
+            java.io.DataOutputStream o = new java.io.DataOutputStream(out);
+            for (int i = 0; i < longs; i++) o.writeLong(a[i]);
+            o.flush();
+        });
+        betweenNeedsAndCheckpoint.run();
+        StringBuilder c = new StringBuilder(MAGIC).append('\n');
+        c.append("params ").append(params).append('\n');
+        c.append("log ").append(logFile.getFileName()).append(' ').append(logLongs).append('\n');
+        c.append("root_value ").append(s.rootValue).append('\n');
+        c.append("search ").append(searchNodes).append(' ').append(searchSeconds).append('\n');
+        c.append("leaf_nodes ").append(leafNodes).append('\n');
+        c.append("layer ").append(d).append('\n');
+        c.append("entries ").append(s.entries).append('\n');
+        StringBuilder aux = new StringBuilder();
+        for (int i = 0; i < s.aux.length; i++) aux.append(i == 0 ? "" : ",").append(s.aux[i]);
+        c.append("aux ").append(aux).append('\n');
+        c.append("needs ").append(needsName).append(' ').append(cur.size).append('\n');
+        for (CertificateWriter.LayerFile f : layerStore.layers())
+            c.append("layer_file ").append(f.layer).append(' ').append(f.entries).append(' ').append(f.blocks).append(' ')
+                    .append(f.bytes).append(' ').append(f.path.getFileName()).append('\n');
+        byte[] text = c.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        LayerStore.writeAtomically(stateDir.resolve(CHECKPOINT), out -> out.write(text));
+        try (var files = java.nio.file.Files.list(stateDir)) { // only now does no checkpoint name the older needs
+            for (Path p : (Iterable<Path>) files::iterator) {
+                String f = p.getFileName().toString();
+                if (f.startsWith("needs-search-proof-") && !f.equals(needsName)) java.nio.file.Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** The checkpoint in the state directory, its layers restored into the store; null if none. */
+    private Saved load() throws IOException {
+        Path cp = stateDir.resolve(CHECKPOINT);
+        if (!java.nio.file.Files.exists(cp)) return null;
+        java.util.List<String> lines = java.nio.file.Files.readAllLines(cp, java.nio.charset.StandardCharsets.UTF_8);
+        if (lines.isEmpty() || !(lines.get(0).equals(MAGIC) || lines.get(0).equals(LayerStore.MAGIC)))
+            throw new IOException(cp + " is not a solve checkpoint");
+        java.util.Map<String, String> kv = new java.util.HashMap<>();
+        java.util.List<String> layerLines = new java.util.ArrayList<>();
+        for (String l : lines.subList(1, lines.size())) {
+            int sp = l.indexOf(' ');
+            if (sp < 0) throw new IOException(cp + ": bad line '" + l + "'");
+            if (l.startsWith("layer_file ")) layerLines.add(l.substring(sp + 1));
+            else kv.put(l.substring(0, sp), l.substring(sp + 1));
+        }
+        if (!lines.get(0).equals(MAGIC) || !params.equals(kv.get("params")))
+            throw new IOException("the checkpoint in " + stateDir + " was made for other parameters (game, root, mode, proof or "
+                    + "producer version); resume with the same ones, or use another --state directory");
+        try {
+            Saved s = new Saved();
+            String[] lg = kv.get("log").split(" ");
+            if (!lg[0].equals(logFile.getFileName().toString())) throw new IOException("the checkpoint names another log: " + lg[0]);
+            s.logLongs = Long.parseLong(lg[1]);
+            s.rootValue = Integer.parseInt(kv.get("root_value"));
+            String[] se = kv.get("search").split(" ");
+            s.searchNodes = Long.parseLong(se[0]);
+            s.searchSeconds = Double.parseDouble(se[1]);
+            s.leafNodes = Long.parseLong(kv.get("leaf_nodes"));
+            s.layer = Integer.parseInt(kv.get("layer"));
+            s.entries = Long.parseLong(kv.get("entries"));
+            String[] ax = kv.get("aux").split(",");
+            s.aux = new long[ax.length];
+            for (int i = 0; i < ax.length; i++) s.aux[i] = Long.parseLong(ax[i]);
+            String[] nf = kv.get("needs").split(" ");
+            s.needCount = Integer.parseInt(nf[1]);
+            Path needs = stateDir.resolve(nf[0]);
+            if (!java.nio.file.Files.isRegularFile(needs) || java.nio.file.Files.size(needs) != 32L * s.needCount)
+                throw new IOException("the checkpoint's needs file " + needs + " is missing or of the wrong size");
+            s.needs = new long[Math.max(16, 4 * s.needCount)];
+            try (java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(
+                    java.nio.file.Files.newInputStream(needs), 1 << 20))) {
+                for (int i = 0; i < 4 * s.needCount; i++) s.needs[i] = in.readLong();
+            }
+            java.util.List<CertificateWriter.LayerFile> layers = layerStore.layers();
+            layers.clear();
+            for (String l : layerLines) {
+                String[] f = l.split(" ");
+                Path p = stateDir.resolve(f[4]);
+                long bytes = Long.parseLong(f[3]);
+                if (!java.nio.file.Files.isRegularFile(p) || java.nio.file.Files.size(p) != bytes)
+                    throw new IOException("the checkpoint's layer file " + p + " is missing or of the wrong size");
+                layers.add(new CertificateWriter.LayerFile(Integer.parseInt(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), bytes, p));
+            }
+            return s;
+        } catch (RuntimeException e) {
+            throw new IOException(cp + " is damaged: " + e);
+        }
     }
 
     /** The entries of one layer's needs, in key order; their children's needs go to {@code next}. */

@@ -140,6 +140,8 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             + "'loss' runs only that one (exit 3 if it fails).")
     String claim;
 
+    /** The digest of what determines the certificate (a checkpoint's parameters): set by call(). */
+    private String params;
     /** --proof search: set by call() once the options are checked. */
     private boolean searchProof;
 
@@ -199,8 +201,6 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                         + " empty cells (the search keeps records from there)");
             if (splitAt != null)
                 throw new CommandSupport.UserError("--proof search makes the certificate in one part: no --split-at (use --proof canonical)");
-            if (state != null)
-                throw new CommandSupport.UserError("--proof search makes the certificate in one run: no --state");
         }
         this.searchProof = searchProof;
         if (ttMbOption == null && game.cells <= SMALL_BOARD) ttMb = SMALL_BOARD_TT_MB;
@@ -236,6 +236,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         byte[] determining = java.util.Arrays.copyOf(headerBytes, headerBytes.length + rules.length);
         System.arraycopy(rules, 0, determining, headerBytes.length, rules.length);
         String params = CertificateWriter.hex(sha256(determining));
+        this.params = params;
         long heapLeft = Runtime.getRuntime().maxMemory() - ((searchProof ? SearchProof.TABLE_MB : ttMb) << 20);
         if (heapLeft <= 0 && searchProof)
             throw new CommandSupport.UserError(String.format(Locale.ROOT, "--proof search needs its %d MiB table and its proof log, "
@@ -302,6 +303,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             // The log in half of the budget (beyond it, in the working directory), a chunk's records in an eighth.
             SearchProof sp = new SearchProof((org.gamecert.producer.game.Othello) game, quiet ? null : stderr)
                     .spill(work.resolve(PROOF_LOG_FILE), needBudget / 2, needBudget / 8);
+            if (state != null) sp.checkpoints(work, params, store);
             Extractor.State res;
             try {
                 res = sp.run(root[0], root[1], store);

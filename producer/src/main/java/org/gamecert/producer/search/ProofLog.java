@@ -50,6 +50,8 @@ public final class ProofLog implements AutoCloseable {
     private FileChannel channel;
     private final int maxHeld;
     private int held, spilled;
+    /** Longs in the file: the spilled pages', or after {@link #persist} all. */
+    private long fileLongs;
     private ByteBuffer io;
     /** The file's longs [winStart, winStart + winLength) last read. */
     private long[] win;
@@ -84,22 +86,22 @@ public final class ProofLog implements AutoCloseable {
     /** Longs written so far. */
     public long size() { return size; }
 
-    /** Longs in the file (0 while nothing was spilled). */
+    /** Longs spilled to the file (0 while nothing was); after {@link #persist}, those spilled before it. */
     public long spilledLongs() { return (long) spilled << pageBits; }
 
     /** Reads of the spill file so far. */
     public long fileReads() { return fileReads; }
 
     public long get(long i) {
-        int p = (int) (i >>> pageBits);
-        if (p >= spilled) return pages[p][(int) (i & (page - 1))];
+        long[] pg = pages[(int) (i >>> pageBits)];
+        if (pg != null) return pg[(int) (i & (page - 1))];
         if (i < winStart || i >= winStart + winLength) fill(i);
         return win[(int) (i - winStart)];
     }
 
     private void fill(long i) {
         if (win == null) { win = new long[WINDOW]; io = ByteBuffer.allocateDirect(8 * WINDOW).order(ByteOrder.LITTLE_ENDIAN); }
-        int n = (int) Math.min(WINDOW, spilledLongs() - i);
+        int n = (int) Math.min(WINDOW, fileLongs - i);
         io.clear().limit(8 * n);
         try {
             long pos = 8 * i;
@@ -119,6 +121,7 @@ public final class ProofLog implements AutoCloseable {
     }
 
     private void put(long x) {
+        if (frozen) throw new IllegalStateException("internal error: an append to a persisted proof log");
         int p = (int) (size >>> pageBits);
         if (p == pages.length) pages = java.util.Arrays.copyOf(pages, p * 2);
         if (pages[p] == null) {
@@ -152,12 +155,59 @@ public final class ProofLog implements AutoCloseable {
         pages[spilled] = null;
         spilled++;
         held--;
+        fileLongs = (long) spilled << pageBits;
+    }
+
+    /**
+     * Writes the pages held to the file too, so that it holds the whole log, and forces it to
+     * disk (a checkpoint names it: {@link #open}). The pages stay in memory; nothing may be
+     * appended after it.
+     */
+    public void persist() throws IOException {
+        if (channel == null)
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.READ, StandardOpenOption.WRITE);
+        if (io == null) io = ByteBuffer.allocateDirect(8 * WINDOW).order(ByteOrder.LITTLE_ENDIAN);
+        for (long at = fileLongs; at < size; ) {
+            long[] a = pages[(int) (at >>> pageBits)];
+            int off = (int) (at & (page - 1)), n = (int) Math.min(Math.min(WINDOW, page - off), size - at);
+            io.clear();
+            io.asLongBuffer().put(a, off, n);
+            io.limit(8 * n);
+            long pos = 8 * at;
+            while (io.hasRemaining()) pos += channel.write(io, pos);
+            at += n;
+        }
+        channel.truncate(8 * size);
+        channel.force(true);
+        fileLongs = size;
+        frozen = true;
+    }
+
+    /** Set by {@link #persist} and {@link #open}: the log is read only. */
+    private boolean frozen;
+
+    /** The log {@link #persist} wrote to {@code file}, of {@code longs} longs, read from the file. */
+    public static ProofLog open(Path file, long longs) throws IOException {
+        if (!Files.isRegularFile(file) || Files.size(file) != 8 * longs)
+            throw new IOException("the proof log " + file + " is missing or not of " + 8 * longs + " bytes");
+        ProofLog log = new ProofLog(file, 8L << 20);
+        log.pages = new long[(int) (longs >>> log.pageBits) + 1][];
+        log.held = 0;
+        log.size = longs;
+        log.fileLongs = longs;
+        log.channel = FileChannel.open(file, StandardOpenOption.READ);
+        log.frozen = true;
+        return log;
     }
 
     /** Closes and deletes the file, if one was made; the log is then unreadable. */
-    @Override public void close() throws IOException {
+    @Override public void close() throws IOException { close(true); }
+
+    /** Closes the file, deleting it if {@code delete} (else a checkpoint may still name it); the log is then unreadable. */
+    public void close(boolean delete) throws IOException {
         if (channel != null) { channel.close(); channel = null; }
-        if (file != null) Files.deleteIfExists(file);
+        if (file != null && delete) Files.deleteIfExists(file);
         pages = null;
         win = null;
     }

@@ -1,0 +1,59 @@
+package org.gamecert.producer.search;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * A proof log within a memory budget ({@link ProofLog#ProofLog(Path, long)}): the pages beyond it
+ * go to its file, and every long reads back as written, in increasing order (the window moving
+ * forward), backwards and at random; the file goes with {@link ProofLog#close}.
+ */
+class ProofLogSpillTest {
+    @Test void readsBackWhatWasWrittenWhereverItIs(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("log.bin");
+        ProofLog mem = new ProofLog();
+        ProofLog log = new ProofLog(file, 40 << 10); // pages of 1024 longs, 5 held
+        SplittableRandom rnd = new SplittableRandom(7);
+        long[] children = new long[40];
+        int records = 0;
+        while (log.size() < 300_000) {
+            int n = rnd.nextInt(1, 34);
+            for (int i = 0; i < n; i++) children[i] = rnd.nextLong();
+            long m = rnd.nextLong(), o = rnd.nextLong(), cuts = rnd.nextInt(3) == 0 ? rnd.nextLong() | 1 : 0;
+            int v = rnd.nextInt(-64, 65), e = rnd.nextInt(8, 60);
+            assertEquals(mem.append(m, o, ProofLog.LOW, v, 0, e, children, n, cuts), log.append(m, o, ProofLog.LOW, v, 0, e, children, n, cuts));
+            records++;
+        }
+        assertEquals(mem.size(), log.size());
+        assertTrue(log.spilledLongs() > 250_000 && log.spilledLongs() % 1024 == 0, "spilled " + log.spilledLongs());
+        assertEquals(8 * log.spilledLongs(), Files.size(file));
+        for (long i = 0; i < log.size(); i++) assertEquals(mem.get(i), log.get(i), "long " + i);
+        long forward = log.fileReads();
+        assertTrue(forward <= log.spilledLongs() / (1 << 16) + 1, "a forward read costs a read a window: " + forward);
+        for (long i = log.size() - 1; i >= 0; i -= 977) assertEquals(mem.get(i), log.get(i), "long " + i);
+        for (int k = 0; k < 10_000; k++) {
+            long i = rnd.nextLong(log.size());
+            assertEquals(mem.get(i), log.get(i), "long " + i);
+        }
+        log.close();
+        assertFalse(Files.exists(file), "closed, the file is gone");
+        assertTrue(records > 1000);
+    }
+
+    @Test void aLogWithinItsBudgetMakesNoFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("log.bin");
+        try (ProofLog log = new ProofLog(file, 1 << 20)) {
+            long[] c = {1, 2, 3};
+            for (int i = 0; i < 1000; i++) log.append(i, ~i, ProofLog.HIGH, 3, 5, 20, c, 1, 0);
+            assertEquals(0, log.spilledLongs());
+            assertFalse(Files.exists(file));
+            assertEquals(999, log.get(1 + 999 * 4));
+        }
+    }
+}
