@@ -64,9 +64,13 @@ class SearchProofSpillTest {
         byte[] c = produce("c.gsc", "--threads", "1", "--max-memory", "96k", "--leaf-empties", "6", "--proof", "search");
         assertTrue(spilled() > 0, "96k spills the log: " + out);
         byte[] d = produce("d.gsc", "--threads", "2");
+        Path state = dir.resolve("state");
+        byte[] e = produce("e.gsc", "--threads", "2", "--max-memory", "64k", "--state", state.toString());
+        assertFalse(Files.exists(state), "--state removed on success");
         assertArrayEquals(a, b, "512m, 1 thread vs 64k (spilled), 2 threads");
         assertArrayEquals(a, c, "the default vs --leaf-empties 6 --proof search given, 96k");
         assertArrayEquals(a, d, "512m vs the default budget, 2 threads");
+        assertArrayEquals(a, e, "without --state vs with (its checkpoints), 64k");
         assertEquals(0, Files.list(dir).filter(p -> !p.getFileName().toString().endsWith(".gsc")).count(),
                 "nothing left in the working directory's parent");
     }

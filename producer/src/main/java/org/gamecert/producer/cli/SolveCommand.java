@@ -77,7 +77,9 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     Path tmp;
     @Option(names = "--state", paramLabel = "DIR", description = "Checkpoint after every finished layer in DIR (created if "
             + "missing; finished layers are kept there too). If DIR holds a checkpoint of the same game, root and mode, the "
-            + "solve continues from it; the certificate is byte-identical to an uninterrupted run. Removed on success.")
+            + "solve continues from it; the certificate is byte-identical to an uninterrupted run. Removed on success. With "
+            + "--proof search, the first checkpoint comes once the root's search is done (its whole proof log written to DIR): "
+            + "a run killed during that search starts it again.")
     Path state;
     @Option(names = "--max-memory", paramLabel = "SIZE", description = "Memory for the needs of the layer being processed "
             + "and of the next, e.g. 2g (default: half of what the JVM may use beyond the search table). Beyond it they are "
