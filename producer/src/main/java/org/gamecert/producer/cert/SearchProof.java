@@ -30,6 +30,13 @@ import java.util.Locale;
  * own of {@link #TABLE_MB} MiB, whatever {@code --threads} and {@code --tt-mb} say, and everything
  * after it is processed in key order. It is larger than the extraction's (FFO #40–#49: see
  * README), which shares proofs between needs where the search did not.
+ *
+ * <p>Memory ({@link #spill}): the log keeps at most a budget of its pages in memory, the older ones
+ * in a file; a layer is read in chunks of positions in key order, each chunk's records first, in
+ * increasing handle order (a forward pass over the file), then its positions in key order as
+ * before, so the needs pushed, and the certificate, do not depend on the budget or the chunks.
+ * With {@link #checkpoints} the whole log is written to the file once the search is done, and
+ * each layer's merged needs with a checkpoint before it is read; {@link #run} resumes from there.
  */
 public final class SearchProof {
     /** The search's table: fixed, so that the certificate does not depend on --tt-mb. */
@@ -360,27 +367,25 @@ public final class SearchProof {
 
     /** Position k's entry (k0: its chunk's first); its children's needs go to {@code next}. */
     private void entry(Needs needs, int k, int k0, int empties, LayerEntries out, Needs next, long[] canon, Game.Child child) {
-        {
-            int i = 4 * k;
-            long m = needs.s[i], o = needs.s[i + 1];
-            out.mover[k] = m;
-            out.opponent[k] = o;
-            int kinds = 0;
-            if (needs.lower(i) != Needs.NO_LOWER) {
-                int b = needs.lower(i);
-                kinds |= Kinds.C;
-                out.value1[k] = (byte) b;
-                out.move[k] = (byte) (empties == LEAF_EMPTIES + 1 ? leafParentCut(m, o, b, (int) needs.lowerRef(i), child)
-                        : cut(recOff[2 * (k - k0)], b, next, canon, child));
-            }
-            if (needs.upper(i) != Needs.NO_UPPER) {
-                int b = needs.upper(i);
-                kinds |= Kinds.A;
-                out.value2[k] = (byte) b;
-                if (empties > LEAF_EMPTIES + 1) allBelow(recOff[2 * (k - k0) + 1], b, next, canon, child);
-            }
-            out.kinds[k] = (byte) kinds;
+        int i = 4 * k;
+        long m = needs.s[i], o = needs.s[i + 1];
+        out.mover[k] = m;
+        out.opponent[k] = o;
+        int kinds = 0;
+        if (needs.lower(i) != Needs.NO_LOWER) {
+            int b = needs.lower(i);
+            kinds |= Kinds.C;
+            out.value1[k] = (byte) b;
+            out.move[k] = (byte) (empties == LEAF_EMPTIES + 1 ? leafParentCut(m, o, b, (int) needs.lowerRef(i), child)
+                    : cut(recOff[2 * (k - k0)], b, next, canon, child));
         }
+        if (needs.upper(i) != Needs.NO_UPPER) {
+            int b = needs.upper(i);
+            kinds |= Kinds.A;
+            out.value2[k] = (byte) b;
+            if (empties > LEAF_EMPTIES + 1) allBelow(recOff[2 * (k - k0) + 1], b, next, canon, child);
+        }
+        out.kinds[k] = (byte) kinds;
     }
 
     /**
