@@ -38,7 +38,8 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     String moves;
     @Option(names = "--board", description = "Root as board text (SPEC 7.5), e.g. '----...XO-- X'.")
     String board;
-    @Option(names = "--mode", defaultValue = "semi-strong", description = "semi-strong (default) or weak; weak-ranked for LOA (SPEC 9.2).")
+    @Option(names = "--mode", defaultValue = "semi-strong", description = "semi-strong (default) or weak; weak-ranked for LOA (SPEC 9.2). "
+            + "Weak 8x8 Othello is by default the fast weak proof: --leaf-empties 6 --proof search (see both).")
     String mode;
     @Option(names = "--leaf-empties", paramLabel = "L", description = "Weak mode only: positions with at "
             + "most L (1..6) empty cells get no entry; the verifier decides them by its own search (SPEC 9.1, format 1.1 mode 3). "
@@ -83,7 +84,8 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     Path state;
     @Option(names = "--max-memory", paramLabel = "SIZE", description = "Memory for the needs of the layer being processed "
             + "and of the next, e.g. 2g (default: half of what the JVM may use beyond the search table). Beyond it they are "
-            + "spilled to --tmp as sorted runs and merged. Does not change the output.")
+            + "spilled to --tmp as sorted runs and merged. With --proof search: its proof log's pages beyond half of it go to "
+            + "--tmp (or --state DIR); the needs of the layers read from the log are not bounded yet. Does not change the output.")
     String maxMemory;
     @Option(names = "--proof", paramLabel = "HOW", description = "Weak Othello with --leaf-empties 6: "
             + "'search' makes the certificate from the proof the root's search keeps (one search, no second one; a fixed "
