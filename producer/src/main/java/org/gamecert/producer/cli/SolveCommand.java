@@ -74,7 +74,8 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     @Option(names = "--census-json", description = "Also write the census as JSON to this file.")
     Path censusJson;
     @Option(names = "--tmp", paramLabel = "DIR", description = "Where finished layers wait, in their final encoding, until the "
-            + "certificate is written deepest layer first (default: the directory of --out). Needs about the certificate's size.")
+            + "certificate is written deepest layer first (default: the directory of --out). Needs about the certificate's size; "
+            + "with --proof search also its proof log beyond half of --max-memory (a few bytes a search node: FFO #49 1.4 GB).")
     Path tmp;
     @Option(names = "--state", paramLabel = "DIR", description = "Checkpoint after every finished layer in DIR (created if "
             + "missing; finished layers are kept there too). If DIR holds a checkpoint of the same game, root and mode, the "
