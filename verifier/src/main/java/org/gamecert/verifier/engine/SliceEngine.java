@@ -1,0 +1,243 @@
+package org.gamecert.verifier.engine;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.gamecert.verifier.kernel.Combiner;
+import org.gamecert.verifier.kernel.FileMap;
+import org.gamecert.verifier.kernel.KeyRange;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.kernel.SliceCheck;
+import org.gamecert.verifier.kernel.SliceReport;
+import org.gamecert.verifier.kernel.format.BlockRecord;
+import org.gamecert.verifier.kernel.format.Container;
+import org.gamecert.verifier.kernel.format.DataFrame;
+import org.gamecert.verifier.kernel.format.FormatException;
+import org.gamecert.verifier.kernel.format.Header;
+import org.gamecert.verifier.kernel.format.Payload;
+
+/**
+ * The one-machine engine of the sequential kernel (SPEC §11.1): the reading kernel maps the file
+ * (FileMap); each layer, shallowest first, is cut into slices of consecutive blocks, each checked
+ * by a SliceCheck of its own on one of this engine's threads; the engine answers each slice's
+ * requests from its own decoded copy of the layer below (a binary search by key) and routes the
+ * marks each slice sends to the slices of the layer below, in memory; the Combiner takes the
+ * reports. Untrusted: whatever it does wrong ends in a rejection or an engine fault.
+ */
+public final class SliceEngine {
+    private final int threads;
+    private final long sliceEntries;
+
+    public SliceEngine(int threads, long sliceEntries) {
+        this.threads = Math.max(1, threads);
+        this.sliceEntries = Math.max(1, sliceEntries);
+    }
+
+    /** Whether this engine checks the file's kind: modes 1–3, not a part (else the old path). */
+    public static boolean handles(Header h, Options o) {
+        return !h.part && h.mode != Header.WEAK_RANKED && !o.all && o.composite == null
+                && o.regionKeys == null;
+    }
+
+    /** One layer as the engine decoded it (its own copy: the kernel trusts none of it). */
+    private static final class Table {
+        long[] occ = new long[0], mover = new long[0];
+        byte[] kind = new byte[0], lo = new byte[0], hi = new byte[0];
+        int n;
+
+        int find(long o, long m) {
+            int a = 0, b = n - 1;
+            while (a <= b) {
+                int mid = (a + b) >>> 1;
+                if (occ[mid] == o && mover[mid] == m) return mid;
+                if (KeyRange.after(o, m, occ[mid], mover[mid])) a = mid + 1;
+                else b = mid - 1;
+            }
+            return -1;
+        }
+    }
+
+    /** A slice: blocks [first, end) of layer li, entries base .. base + count - 1. */
+    private record Slice(int li, int first, int end, long base, long count) {}
+
+    public Result verify(Path file, boolean strict) throws IOException {
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "slice-check");
+            t.setDaemon(true);
+            return t;
+        });
+        try (Container ct = new Container(file)) {
+            FileMap map;
+            try {
+                map = FileMap.read(ct);
+            } catch (FileMap.HeaderViolation hv) {
+                Result res = new Result();
+                res.violations.add(hv.violation);
+                res.violationCounts.put(hv.violation.rule(), 1L);
+                return Result.withVerdict(res, Result.Verdict.REJECTED);
+            }
+            return run(ct, map, strict, pool);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private Result run(Container ct, FileMap map, boolean strict, ExecutorService pool)
+            throws IOException, InterruptedException {
+        Combiner combiner = new Combiner(map, strict);
+        Header h = map.header();
+        int uMin = map.game().uMin, uMax = map.game().uMax;
+        boolean weak = h.baseMode != Header.SEMI_STRONG;
+        Table current = null;
+        int currentLi = -1;
+        List<long[]> marksIndexIn = null;
+        List<byte[]> marksFlagsIn = null;
+        for (int li = map.layers() - 1; li >= 0; li--) {
+            if (currentLi != li) current = decodeLayer(ct, map, li, weak, uMin, uMax);
+            int below = map.below(li);
+            Table under = below < 0 ? new Table() : decodeLayer(ct, map, below, weak, uMin, uMax);
+            Slice[] slices = plan(map, li);
+            Slice[] underSlices = below < 0 ? new Slice[0] : plan(map, below);
+            List<Future<Checked>> futures = new ArrayList<>();
+            for (int s = 0; s < slices.length; s++) {
+                Slice sl = slices[s];
+                long[] mi = marksIndexIn == null ? new long[0] : marksIndexIn.get(s);
+                byte[] mf = marksFlagsIn == null ? new byte[0] : marksFlagsIn.get(s);
+                Table cur = current, und = under;
+                futures.add(pool.submit(() -> checkSlice(ct, map, sl, cur, und, mi, mf)));
+            }
+            List<SliceReport> reports = new ArrayList<>();
+            List<long[]> nextIndex = new ArrayList<>();
+            List<byte[]> nextFlags = new ArrayList<>();
+            long[] counts = new long[underSlices.length];
+            List<Checked> done = new ArrayList<>();
+            for (Future<Checked> f : futures) {
+                Checked c;
+                try {
+                    c = f.get();
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof RuntimeException re) throw re;
+                    if (cause instanceof IOException io) throw io;
+                    throw new IOException(cause);
+                }
+                reports.add(c.report);
+                done.add(c);
+                for (long at : c.marksIndex) counts[byIndex(underSlices, at)]++;
+            }
+            for (int q = 0; q < underSlices.length; q++) {
+                nextIndex.add(new long[(int) counts[q]]);
+                nextFlags.add(new byte[(int) counts[q]]);
+            }
+            int[] fill = new int[underSlices.length];
+            for (Checked c : done)
+                for (int j = 0; j < c.marksIndex.length; j++) {
+                    int q = byIndex(underSlices, c.marksIndex[j]);
+                    nextIndex.get(q)[fill[q]] = c.marksIndex[j];
+                    nextFlags.get(q)[fill[q]++] = c.marksFlags[j];
+                }
+            combiner.layer(li, reports);
+            marksIndexIn = below < 0 || below != li - 1 ? null : nextIndex;
+            marksFlagsIn = below < 0 || below != li - 1 ? null : nextFlags;
+            current = under;
+            currentLi = below;
+        }
+        return combiner.conclude();
+    }
+
+    private record Checked(SliceReport report, long[] marksIndex, byte[] marksFlags) {}
+
+    /** One slice, the four steps of its kernel (on a thread of the pool). */
+    private static Checked checkSlice(Container ct, FileMap map, Slice s, Table current,
+            Table under, long[] marksIndex, byte[] marksFlags) throws IOException {
+        boolean hasPrevious = s.base > 0 && s.base - 1 < current.n;
+        int prev = (int) s.base - 1;
+        SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, hasPrevious,
+                hasPrevious ? current.occ[prev] : 0, hasPrevious ? current.mover[prev] : 0);
+        check.takeMarks(marksIndex, marksFlags);
+        for (int b = s.first; b < s.end; b++) {
+            BlockRecord r = map.record(b);
+            check.decode(b, ct.read(r.frameOffset, (int) r.compLen));
+        }
+        long[][] req = check.requests();
+        int n = req[0].length;
+        long[] index = new long[n];
+        byte[] kind = new byte[n], lo = new byte[n], hi = new byte[n];
+        for (int j = 0; j < n; j++) {
+            int i = under.find(req[0][j], req[1][j]);
+            index[j] = i;
+            if (i >= 0) {
+                kind[j] = under.kind[i];
+                lo[j] = under.lo[i];
+                hi[j] = under.hi[i];
+            }
+        }
+        SliceReport report = check.check(index, kind, lo, hi);
+        return new Checked(report, check.marksIndex(), check.marksFlags());
+    }
+
+    /** Layer li cut into slices of about sliceEntries entries, at block boundaries. */
+    private Slice[] plan(FileMap map, int li) {
+        List<Slice> out = new ArrayList<>();
+        int b = map.firstBlock(li);
+        long base = 0;
+        while (b < map.endBlock(li)) {
+            int first = b;
+            long count = 0;
+            do count += map.record(b++).count;
+            while (b < map.endBlock(li) && count + map.record(b).count <= sliceEntries);
+            out.add(new Slice(li, first, b, base, count));
+            base += count;
+        }
+        return out.toArray(new Slice[0]);
+    }
+
+    /** The slice whose entries hold the index. */
+    private static int byIndex(Slice[] slices, long index) {
+        int a = 0, b = slices.length - 1;
+        while (a < b) {
+            int mid = (a + b + 1) >>> 1;
+            if (slices[mid].base > index) b = mid - 1;
+            else a = mid;
+        }
+        return a;
+    }
+
+    /** The engine's own decoding of layer li, up to its first block that fails to decode. */
+    private static Table decodeLayer(Container ct, FileMap map, int li, boolean weak, int uMin,
+            int uMax) throws IOException {
+        Table t = new Table();
+        int cap = (int) Math.min(map.size(li), Integer.MAX_VALUE - 8);
+        t.occ = new long[cap];
+        t.mover = new long[cap];
+        t.kind = new byte[cap];
+        t.lo = new byte[cap];
+        t.hi = new byte[cap];
+        for (int b = map.firstBlock(li); b < map.endBlock(li); b++) {
+            BlockRecord r = map.record(b);
+            try {
+                byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
+                        (int) r.rawLen, r.index);
+                Payload p = Payload.decode(raw, (int) r.count, weak, false, uMin, uMax, r.index,
+                        null);
+                System.arraycopy(p.occ, 0, t.occ, t.n, p.count);
+                System.arraycopy(p.mover, 0, t.mover, t.n, p.count);
+                System.arraycopy(p.kind, 0, t.kind, t.n, p.count);
+                System.arraycopy(p.lo, 0, t.lo, t.n, p.count);
+                System.arraycopy(p.hi, 0, t.hi, t.n, p.count);
+                t.n += p.count;
+            } catch (FormatException e) {
+                break; // the slice that holds the block reports it
+            }
+        }
+        return t;
+    }
+}

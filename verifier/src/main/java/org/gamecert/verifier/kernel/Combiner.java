@@ -1,0 +1,254 @@
+package org.gamecert.verifier.kernel;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import org.gamecert.verifier.kernel.format.Header;
+import org.gamecert.verifier.kernel.rules.Game;
+
+/**
+ * The reading kernel's second half (SPEC §11.1): it takes the slices' reports layer by layer,
+ * shallowest first, each layer once, and accepts a layer only when its slices tile it (its blocks
+ * from first to last, each once, with the entries the records count, against this file's map),
+ * each slice's assumed previous key is the last key of the slice before, and the child facts the
+ * layer's slices took sum to those the layer above sent. Then it tallies §10 and, at the end,
+ * decides: the earliest violation in the order of SPEC §9, else the trailer's, the root's, the
+ * census's, R-REACH-1; else VERIFIED. Sequential; one thread; calls no engine code.
+ */
+public final class Combiner {
+    private final FileMap map;
+    private final byte[] fingerprint;
+    private final Header h;
+    private final Game game;
+    private final int rootDiscs;
+    private final boolean strict;
+    private int nextLayer;
+    /** The child facts the layer above sent to each layer (by layer in file order). */
+    private final long[] sentTo;
+    private final boolean[] sentAny;
+    private Violation found;
+    private final long[] region = new long[67], aux = new long[67], proofOnly = new long[67];
+    private long unreached;
+    private Violation firstUnreached;
+    private SliceReport root;
+
+    public Combiner(FileMap map, boolean strict) {
+        this.map = map;
+        fingerprint = map.fingerprint();
+        h = map.header();
+        game = FileMap.gameOf(h);
+        rootDiscs = Long.bitCount(h.rootMover | h.rootOpponent);
+        this.strict = strict;
+        nextLayer = map.layers() - 1;
+        sentTo = new long[map.layers()];
+        sentAny = new boolean[map.layers()];
+        found = map.readingViolation();
+    }
+
+    /** The layer due next: shallowest first (file order is deepest first), or -1 when done. */
+    public int nextLayer() {
+        return nextLayer;
+    }
+
+    /** Layer li's slices' reports, in any order (the engine's list is read once). */
+    public void layer(int li, List<SliceReport> given) {
+        if (li != nextLayer)
+            throw new Kernel.EngineFault("layer " + li + " given where layer " + nextLayer
+                    + " was due");
+        nextLayer--;
+        List<SliceReport> slices = new ArrayList<>(given);
+        slices.sort(Comparator.comparingInt((SliceReport r) -> r.firstBlock));
+        int discs = map.discs(li), below = map.below(li);
+        int nextBlock = map.firstBlock(li);
+        long entries = 0, taken = 0, sent = 0;
+        Violation best = null;
+        SliceReport before = null;
+        for (SliceReport r : slices) {
+            long count = 0;
+            for (int b = r.firstBlock; b < r.endBlock && b < map.endBlock(li); b++)
+                count += map.record(b).count;
+            if (!Arrays.equals(r.map(), fingerprint) || r.li != li || r.firstBlock != nextBlock
+                    || r.endBlock <= r.firstBlock || r.endBlock > map.endBlock(li)
+                    || r.base != entries || r.count != count)
+                throw new Kernel.EngineFault("the slices of layer " + discs + " do not tile it"
+                        + " (blocks " + r.firstBlock + ".." + (r.endBlock - 1) + " where block "
+                        + nextBlock + " was due), or one was checked against another file");
+            // R-LAY-3 across slices: the key a slice assumed before it is the last of the one
+            // before (none for the first); after a violation in the layer nothing later counts
+            boolean previousHolds = before == null ? !r.hasPrevious
+                    : best != null || (r.hasPrevious && r.previousOcc == before.lastOcc
+                            && r.previousMover == before.lastMover);
+            if (!previousHolds)
+                throw new Kernel.EngineFault("a slice of layer " + discs + " assumed another key"
+                        + " before its first entry than the slice before ended with (blocks "
+                        + r.firstBlock + ".." + (r.endBlock - 1) + ")");
+            nextBlock = r.endBlock;
+            entries += count;
+            if (r.first != null && (best == null || Kernel.before(r.first, best))) best = r.first;
+            taken += r.takenSum;
+            sent += r.sentSum;
+            before = r;
+        }
+        if (nextBlock != map.endBlock(li) || entries != map.size(li))
+            throw new Kernel.EngineFault("the slices of layer " + discs + " end at block "
+                    + nextBlock + ", the layer at " + map.endBlock(li));
+        if (best != null && (found == null || earlier(best, found))) found = best;
+        // What the layer above sent must be what this layer's slices took; once a violation
+        // stopped a check the sums are partial, and the verdict a rejection anyway.
+        if (found == null && taken != sentTo[li])
+            throw new Kernel.EngineFault("the child facts layer " + discs + " took are not those"
+                    + " the layer above sent (dropped, repeated, moved or altered)");
+        if (below >= 0) {
+            sentTo[below] += sent;
+            sentAny[below] = true;
+        } else if (found == null && sent != 0) {
+            throw new Kernel.EngineFault("layer " + discs + " was given records of a layer"
+                    + " below that has no entries");
+        }
+        tally(li, discs, slices);
+    }
+
+    /**
+     * x comes before y in the order of checks (SPEC §9): by block, then entry; a reading
+     * violation comes where its block was due, after every entry of the blocks before it.
+     */
+    private boolean earlier(Violation x, Violation y) {
+        return Kernel.before(x.block() < 0 && x == map.readingViolation() ? atBlock(x) : x,
+                y.block() < 0 && y == map.readingViolation() ? atBlock(y) : y);
+    }
+
+    private Violation atBlock(Violation v) {
+        return new Violation(v.rule(), map.blocks(), v.layer(), -1, false, 0, 0, v.message());
+    }
+
+    /** SPEC §10: region, auxiliary entries, unreached entries, terminal positions. */
+    private void tally(int li, int discs, List<SliceReport> slices) {
+        PairSet terminals = new PairSet(), proof = new PairSet();
+        for (SliceReport r : slices) {
+            if (discs < region.length) {
+                region[discs] += r.region;
+                aux[discs] += r.aux;
+            }
+            if (r.unreached > 0 && firstUnreached == null)
+                firstUnreached = new Violation(Rule.REACH_1, -1, discs, r.firstUnreached, true,
+                        r.unreachedMover, r.unreachedOpponent, "");
+            unreached += r.unreached;
+            terminals.addPairs(r.terminals());
+            if (r.hasRoot) root = r;
+        }
+        for (SliceReport r : slices) {
+            long[] pairs = r.proofTerminals();
+            for (int i = 0; i + 1 < pairs.length; i += 2)
+                if (!terminals.contains(pairs[i], pairs[i + 1])) proof.add(pairs[i], pairs[i + 1]);
+        }
+        if (discs + 1 < region.length) {
+            region[discs + 1] += terminals.size();
+            proofOnly[discs + 1] += proof.size();
+        }
+    }
+
+    /**
+     * The verdict (SPEC §9 order of checks, §10.4, §11): the earliest violation of the blocks, or
+     * the trailer's, the root's (R-ROOT-1, R-ROOT-2, R-ROOT-3), the census's (R-CENSUS-1), and
+     * R-REACH-1 when strict; else VERIFIED with the commitment computed.
+     */
+    public Result conclude() {
+        if (nextLayer != -1 && map.readingViolation() == null && found == null)
+            throw new Kernel.EngineFault("concluded before every layer was checked");
+        Result res = new Result();
+        res.header = h;
+        res.entries = map.entries();
+        res.blocks = map.blocks();
+        Violation v = found != null ? found : map.trailerViolation();
+        if (v == null) v = rootViolation();
+        long[][] rows = censusRows();
+        if (v == null) v = censusViolation(rows);
+        if (v == null && strict && unreached > 0)
+            v = new Violation(Rule.REACH_1, -1, firstUnreached.layer(), firstUnreached.entry(),
+                    true, firstUnreached.mover(), firstUnreached.opponent(), unreached
+                    + " entries are unreached (--strict)");
+        if (v != null) {
+            res.violations.add(v);
+            res.violationCounts.put(v.rule(), 1L);
+            return Result.withVerdict(res, Result.Verdict.REJECTED);
+        }
+        res.unreached = unreached;
+        long total = 0;
+        for (long[] row : rows) {
+            res.census.add(row.clone());
+            total += row[1];
+        }
+        res.region = total;
+        res.rootKind = root.rootKind;
+        res.rootMove = rootMoveAsGiven(root.rootMove);
+        byte[] commitment = map.commitment();
+        long[] rootKey = rootKey();
+        PartConclusion c = PartConclusion.of(h, h.tb.clone(), commitment, rootKey[0], rootKey[1],
+                root.rootKind, map.entries(), new OpenEntries(), null, -1, rows, null);
+        return Result.verified(res, "sha256:" + Kernel.hex(commitment), c);
+    }
+
+    private Violation rootViolation() {
+        long rm = h.rootMover, ro = h.rootOpponent;
+        boolean weak = h.baseMode != Header.SEMI_STRONG;
+        if (root == null)
+            return new Violation(Rule.ROOT_1, -1, rootDiscs, -1, true, rm, ro,
+                    "no entry for the root's canonical form");
+        int k = root.rootKind;
+        if (!weak && ((k & Kernel.P) == 0 || root.rootLo != h.rootValue))
+            return new Violation(Rule.ROOT_2, -1, rootDiscs, -1, true, rm, ro, "root entry has"
+                    + " kinds " + Kernel.kindName(k) + " and value " + root.rootLo
+                    + "; the header claims P with value " + h.rootValue);
+        if (weak && (root.rootLo != h.rootValue || root.rootHi != h.rootValue))
+            return new Violation(Rule.ROOT_3, -1, rootDiscs, -1, true, rm, ro, "root entry"
+                    + " bounds [" + root.rootLo + ", " + root.rootHi + "] are not ["
+                    + h.rootValue + ", " + h.rootValue + "]");
+        return null;
+    }
+
+    /** The census as counted: per disc count, region, auxiliary entries, term_d (SPEC §10.3). */
+    private long[][] censusRows() {
+        long[][] rows = new long[game.cells - rootDiscs + 1][];
+        for (int d = rootDiscs; d <= game.cells; d++)
+            rows[d - rootDiscs] = new long[] {d, region[d], aux[d], proofOnly[d]};
+        return rows;
+    }
+
+    /** R-CENSUS-1: the trailer's rows are the census counted. */
+    private Violation censusViolation(long[][] rows) {
+        if (map.trailerRows() != rows.length)
+            return Violation.general(Rule.CENSUS_1, "trailer has " + map.trailerRows()
+                    + " census rows, expected " + rows.length + " (discs " + rootDiscs + ".."
+                    + game.cells + ")");
+        for (int r = 0; r < rows.length; r++) {
+            long[] mine = rows[r], theirs = map.trailerRow(r);
+            if (mine[0] != theirs[0] || mine[1] != theirs[1] || mine[2] != theirs[2])
+                return new Violation(Rule.CENSUS_1, -1, (int) mine[0], -1, false, 0, 0,
+                        "census row " + r + ": trailer says discs " + theirs[0] + " region "
+                        + Long.toUnsignedString(theirs[1]) + " auxiliary "
+                        + Long.toUnsignedString(theirs[2]) + "; counted region " + mine[1]
+                        + " auxiliary " + mine[2]);
+        }
+        return null;
+    }
+
+    private long[] rootKey() {
+        long[] scratch = new long[9];
+        int group = h.symmetry == 0 ? 1 : game.symmetryCount;
+        long occ = game.canonical(h.rootMover, h.rootOpponent, group, scratch);
+        return new long[] {occ, scratch[8]};
+    }
+
+    /** The root entry's stored move stated in the root's own orientation (SPEC §7.4); or -1. */
+    private int rootMoveAsGiven(int storedMove) {
+        if (storedMove < 0) return -1;
+        int group = h.symmetry == 0 ? 1 : game.symmetryCount;
+        long[] key = rootKey();
+        int g = 0;
+        for (; g < group; g++)
+            if (game.transform(h.rootMover | h.rootOpponent, g) == key[0]
+                    && game.transform(h.rootMover, g) == key[1]) break;
+        return game.mapMove(storedMove, game.inverse(g));
+    }
+}

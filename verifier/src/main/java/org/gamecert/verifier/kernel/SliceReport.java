@@ -1,0 +1,79 @@
+package org.gamecert.verifier.kernel;
+
+/**
+ * What a SliceCheck tells the Combiner about its slice (SPEC §11.1): which blocks and entries of
+ * which layer it checked, against which FileMap (fingerprint), the key it assumed before its first
+ * entry and its last key, its first violation, its part of the tally of SPEC §10, and the sums of
+ * the child facts it sent and took. Made only by the kernel; immutable; an engine moves it.
+ */
+public final class SliceReport implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    private final byte[] map;
+    final int li, firstBlock, endBlock;
+    final long base, count;
+    final Violation first;
+    final boolean hasPrevious;
+    final long previousOcc, previousMover, lastOcc, lastMover;
+    final long region, aux, unreached, firstUnreached, unreachedMover, unreachedOpponent;
+    private final long[] terminals, proofTerminals;
+    final long sentSum, takenSum;
+    final boolean hasRoot;
+    final int rootKind, rootLo, rootHi, rootMove;
+
+    SliceReport(byte[] map, int li, int firstBlock, int endBlock, long base, long count,
+            Violation first, boolean hasPrevious, long previousOcc, long previousMover,
+            long lastOcc, long lastMover, long region, long aux, long unreached,
+            long firstUnreached, long unreachedMover, long unreachedOpponent, long[] terminals,
+            long[] proofTerminals, long sentSum, long takenSum, boolean hasRoot, int rootKind,
+            int rootLo, int rootHi, int rootMove) {
+        this.map = map.clone();
+        this.li = li;
+        this.firstBlock = firstBlock;
+        this.endBlock = endBlock;
+        this.base = base;
+        this.count = count;
+        this.first = first;
+        this.hasPrevious = hasPrevious;
+        this.previousOcc = previousOcc;
+        this.previousMover = previousMover;
+        this.lastOcc = lastOcc;
+        this.lastMover = lastMover;
+        this.region = region;
+        this.aux = aux;
+        this.unreached = unreached;
+        this.firstUnreached = firstUnreached;
+        this.unreachedMover = unreachedMover;
+        this.unreachedOpponent = unreachedOpponent;
+        this.terminals = terminals.clone();
+        this.proofTerminals = proofTerminals.clone();
+        this.sentSum = sentSum;
+        this.takenSum = takenSum;
+        this.hasRoot = hasRoot;
+        this.rootKind = rootKind;
+        this.rootLo = rootLo;
+        this.rootHi = rootHi;
+        this.rootMove = rootMove;
+    }
+
+    byte[] map() {
+        return map.clone();
+    }
+
+    long[] terminals() {
+        return terminals.clone();
+    }
+
+    long[] proofTerminals() {
+        return proofTerminals.clone();
+    }
+
+    /** The first block of the slice (for an engine's bookkeeping). */
+    public int firstBlock() {
+        return firstBlock;
+    }
+
+    /** The slice's first violation, or null. */
+    public Violation violation() {
+        return first;
+    }
+}
