@@ -38,10 +38,9 @@ public final class SliceEngine {
         this.sliceEntries = Math.max(1, sliceEntries);
     }
 
-    /** Whether this engine checks the file's kind: modes 1–3, not a part (else the old path). */
+    /** Whether this engine checks the file's kind: modes 1–3, first violation (else the old path). */
     public static boolean handles(Header h, Options o) {
-        return !h.part && h.mode != Header.WEAK_RANKED && !o.all && o.composite == null
-                && o.regionKeys == null;
+        return h.mode != Header.WEAK_RANKED && !o.all;
     }
 
     /** One layer as the engine decoded it (its own copy: the kernel trusts none of it). */
@@ -66,6 +65,12 @@ public final class SliceEngine {
     private record Slice(int li, int first, int end, long base, long count) {}
 
     public Result verify(Path file, boolean strict) throws IOException {
+        Options o = new Options();
+        o.strict = strict;
+        return verify(file, o);
+    }
+
+    public Result verify(Path file, Options options) throws IOException {
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "slice-check");
             t.setDaemon(true);
@@ -81,7 +86,7 @@ public final class SliceEngine {
                 res.violationCounts.put(hv.violation.rule(), 1L);
                 return Result.withVerdict(res, Result.Verdict.REJECTED);
             }
-            return run(ct, map, strict, pool);
+            return run(ct, map, options, pool);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
@@ -90,10 +95,20 @@ public final class SliceEngine {
         }
     }
 
-    private Result run(Container ct, FileMap map, boolean strict, ExecutorService pool)
+    private Result run(Container ct, FileMap map, Options o, ExecutorService pool)
             throws IOException, InterruptedException {
-        Combiner combiner = new Combiner(map, strict);
+        Combiner combiner = new Combiner(map, o.strict);
         Header h = map.header();
+        long[] openBefore = h.part ? openBefore(ct, map) : null;
+        int regionKeyBudget = -1;
+        if (h.part) {
+            if (o.regionKeys != null) { // the union census's room, asked for once, up front
+                long want = Math.min(Integer.MAX_VALUE / 2, 2 * map.entries() + 1024);
+                regionKeyBudget = o.regionKeys.grant((int) want) ? (int) want : 0;
+            }
+            combiner.partOf(o.composite, o.compositePart, regionKeyBudget >= 0);
+        }
+        Setup setup = new Setup(openBefore, o.composite, o.compositePart, regionKeyBudget);
         int uMin = map.game().uMin, uMax = map.game().uMax;
         boolean weak = h.baseMode != Header.SEMI_STRONG;
         Table current = null;
@@ -112,7 +127,7 @@ public final class SliceEngine {
                 long[] mi = marksIndexIn == null ? new long[0] : marksIndexIn.get(s);
                 byte[] mf = marksFlagsIn == null ? new byte[0] : marksFlagsIn.get(s);
                 Table cur = current, und = under;
-                futures.add(pool.submit(() -> checkSlice(ct, map, sl, cur, und, mi, mf)));
+                futures.add(pool.submit(() -> checkSlice(ct, map, sl, cur, und, mi, mf, setup)));
             }
             List<SliceReport> reports = new ArrayList<>();
             List<long[]> nextIndex = new ArrayList<>();
@@ -155,13 +170,42 @@ public final class SliceEngine {
 
     private record Checked(SliceReport report, long[] marksIndex, byte[] marksFlags) {}
 
+    /** A part's setup for its slices (SliceCheck.partSetup); openBefore null: not a part. */
+    private record Setup(long[] openBefore, org.gamecert.verifier.kernel.format.Manifest composite,
+            int part, int regionKeyBudget) {}
+
+    /** A part: the open entries before each block, by the engine's own decoding of the kinds. */
+    private static long[] openBefore(Container ct, FileMap map) throws IOException {
+        Header h = map.header();
+        boolean weak = h.baseMode != Header.SEMI_STRONG;
+        long[] before = new long[map.blocks() + 1];
+        for (int b = 0; b < map.blocks(); b++) {
+            BlockRecord r = map.record(b);
+            long n = 0;
+            try {
+                byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
+                        (int) r.rawLen, r.index);
+                Payload p = Payload.decode(raw, (int) r.count, weak, true, map.game().uMin,
+                        map.game().uMax, r.index, null);
+                for (int i = 0; i < p.count; i++) if (Payload.isOpen(p.kind[i])) n++;
+            } catch (FormatException e) {
+                n = 0; // that block's slice reports it; nothing after it counts
+            }
+            before[b + 1] = before[b] + n;
+        }
+        return before;
+    }
+
     /** One slice, the four steps of its kernel (on a thread of the pool). */
     private static Checked checkSlice(Container ct, FileMap map, Slice s, Table current,
-            Table under, long[] marksIndex, byte[] marksFlags) throws IOException {
+            Table under, long[] marksIndex, byte[] marksFlags, Setup setup) throws IOException {
         boolean hasPrevious = s.base > 0 && s.base - 1 < current.n;
         int prev = (int) s.base - 1;
         SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, hasPrevious,
                 hasPrevious ? current.occ[prev] : 0, hasPrevious ? current.mover[prev] : 0);
+        if (setup.openBefore != null)
+            check.partSetup(setup.openBefore[s.first], setup.composite, setup.part,
+                    setup.regionKeyBudget);
         check.takeMarks(marksIndex, marksFlags);
         for (int b = s.first; b < s.end; b++) {
             BlockRecord r = map.record(b);
@@ -226,8 +270,8 @@ public final class SliceEngine {
             try {
                 byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
                         (int) r.rawLen, r.index);
-                Payload p = Payload.decode(raw, (int) r.count, weak, false, uMin, uMax, r.index,
-                        null);
+                Payload p = Payload.decode(raw, (int) r.count, weak, map.header().part, uMin,
+                        uMax, r.index, null);
                 System.arraycopy(p.occ, 0, t.occ, t.n, p.count);
                 System.arraycopy(p.mover, 0, t.mover, t.n, p.count);
                 System.arraycopy(p.kind, 0, t.kind, t.n, p.count);

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.gamecert.verifier.kernel.format.Header;
+import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.kernel.rules.Game;
 
 /**
@@ -32,6 +33,14 @@ public final class Combiner {
     private long unreached;
     private Violation firstUnreached;
     private SliceReport root;
+    /** Every layer's reports, by layer (a part's open entries are put in file order at the end). */
+    private final List<List<SliceReport>> reports = new ArrayList<>();
+    /** A part checked for a composite: only the open entries its links name are kept (§15.3). */
+    private org.gamecert.verifier.kernel.format.Manifest keptFor;
+    private int keptForPart = -1;
+    private boolean regionKeysAsked;
+    private final PairSet regionKeys = new PairSet();
+    private boolean regionKeysOver;
 
     public Combiner(FileMap map, boolean strict) {
         this.map = map;
@@ -44,6 +53,19 @@ public final class Combiner {
         sentTo = new long[map.layers()];
         sentAny = new boolean[map.layers()];
         found = map.readingViolation();
+    }
+
+    /**
+     * A part checked as part partIndex of composite m (its slices were told the same: the
+     * Combiner filters their open entries again); regionKeys: the slices keep keys of R.
+     */
+    public void partOf(org.gamecert.verifier.kernel.format.Manifest m, int partIndex,
+            boolean regionKeys) {
+        if (nextLayer != map.layers() - 1 || keptForPart >= 0 || regionKeysAsked)
+            throw new Kernel.EngineFault("a part's setup after its first layer, or twice");
+        keptFor = m;
+        keptForPart = m == null ? -1 : partIndex;
+        regionKeysAsked = regionKeys;
     }
 
     /** The layer due next: shallowest first (file order is deepest first), or -1 when done. */
@@ -107,6 +129,12 @@ public final class Combiner {
                     + " below that has no entries");
         }
         tally(li, discs, slices);
+        reports.add(slices);
+        for (SliceReport r : slices) {
+            long[] keys = r.regionKeys();
+            if (regionKeysAsked && (keys == null || r.regionKeysOver)) regionKeysOver = true;
+            if (regionKeysAsked && !regionKeysOver && keys != null) regionKeys.addPairs(keys);
+        }
     }
 
     /**
@@ -160,7 +188,9 @@ public final class Combiner {
         res.header = h;
         res.entries = map.entries();
         res.blocks = map.blocks();
-        Violation v = found != null ? found : map.trailerViolation();
+        OpenEntries open = new OpenEntries();
+        Violation v = openEntries(open);
+        if (v == null) v = map.trailerViolation();
         if (v == null) v = rootViolation();
         long[][] rows = censusRows();
         if (v == null) v = censusViolation(rows);
@@ -184,9 +214,42 @@ public final class Combiner {
         res.rootMove = rootMoveAsGiven(root.rootMove);
         byte[] commitment = map.commitment();
         long[] rootKey = rootKey();
+        open.freeze();
+        RegionKeys keys = !regionKeysAsked ? null
+                : RegionKeys.of(regionKeys.toPairs(), regionKeysOver);
         PartConclusion c = PartConclusion.of(h, h.tb.clone(), commitment, rootKey[0], rootKey[1],
-                root.rootKind, map.entries(), new OpenEntries(), null, -1, rows, null);
+                root.rootKind, map.entries(), open, keptFor, keptForPart, rows, keys);
+        if (open.total() > 0) return Result.openPart(res, c);
         return Result.verified(res, "sha256:" + Kernel.hex(commitment), c);
+    }
+
+    /**
+     * A part's open entries in file order (deepest layer first): the first violation stands as
+     * found; else each slice's count before it must be the open entries of the slices before
+     * (R-OPEN-2 was decided with it), and the entries kept are filtered by the links again.
+     */
+    private Violation openEntries(OpenEntries open) {
+        if (found != null) return found;
+        long before = 0;
+        boolean unnamedKept = false;
+        for (int j = reports.size() - 1; j >= 0; j--) // reports: shallowest layer first
+            for (SliceReport r : reports.get(j)) {
+                if (r.openBefore != before)
+                    throw new Kernel.EngineFault("a slice assumed " + r.openBefore + " open"
+                            + " entries before it; the slices before hold " + before);
+                before += r.openCount;
+                int kept = r.open.size();
+                for (int i = 0; i < kept; i++) {
+                    long o = r.open.occ(i), m = r.open.mover(i);
+                    boolean named = keptFor == null || keptFor.findLink(keptForPart, o, m) >= 0;
+                    if (named || !unnamedKept)
+                        open.add(o, m, r.open.kind(i), r.open.lo(i), r.open.hi(i));
+                    else open.skip();
+                    unnamedKept |= !named;
+                }
+                for (long s = kept; s < r.open.total(); s++) open.skip();
+            }
+        return null;
     }
 
     private Violation rootViolation() {
@@ -196,6 +259,10 @@ public final class Combiner {
             return new Violation(Rule.ROOT_1, -1, rootDiscs, -1, true, rm, ro,
                     "no entry for the root's canonical form");
         int k = root.rootKind;
+        if (Payload.isOpen(k))
+            return new Violation(Rule.OPEN_1, -1, rootDiscs, -1, true, rm, ro, "the root's entry"
+                    + " is open " + Kernel.kindName(k) + ": a part proves its own root");
+        if (h.part) return partClaim(rm, ro);
         if (!weak && ((k & Kernel.P) == 0 || root.rootLo != h.rootValue))
             return new Violation(Rule.ROOT_2, -1, rootDiscs, -1, true, rm, ro, "root entry has"
                     + " kinds " + Kernel.kindName(k) + " and value " + root.rootLo
@@ -205,6 +272,24 @@ public final class Combiner {
                     + " bounds [" + root.rootLo + ", " + root.rootHi + "] are not ["
                     + h.rootValue + ", " + h.rootValue + "]");
         return null;
+    }
+
+    /**
+     * R-PART-1 (SPEC §15.1): the root's entry proves the part's claim: it serves every exact
+     * kind of root_kinds with the value root_value; its bounds meet those of C and A.
+     */
+    private Violation partClaim(long rm, long ro) {
+        int claim = h.rootKinds, k = root.rootKind;
+        boolean holds = true;
+        for (int need : new int[] {Kernel.P, Kernel.AP, Kernel.PP})
+            if ((claim & need) != 0) holds &= Kernel.serves(k, need) && root.rootLo == h.rootValue;
+        if ((claim & Kernel.C) != 0) holds &= root.rootLo >= h.rootValue;
+        if ((claim & Kernel.A) != 0) holds &= root.rootHi <= h.rootUpper;
+        if (holds) return null;
+        return new Violation(Rule.PART_1, -1, rootDiscs, -1, true, rm, ro, "root entry has kinds "
+                + Kernel.kindName(k) + " and bounds [" + root.rootLo + ", " + root.rootHi
+                + "]; the header claims " + Kernel.kindName(claim) + " with [" + h.rootValue
+                + ", " + h.rootUpper + "]");
     }
 
     /** The census as counted: per disc count, region, auxiliary entries, term_d (SPEC §10.3). */

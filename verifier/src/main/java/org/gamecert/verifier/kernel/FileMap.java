@@ -171,7 +171,7 @@ public final class FileMap implements java.io.Serializable {
         return factKey;
     }
 
-    long entries() {
+    public long entries() {
         long n = 0;
         for (long s : size) n += s;
         return n;

@@ -58,6 +58,21 @@ public final class SliceCheck {
     private int checked;
     private Violation first;
 
+    // a part of a composite (SPEC §15): open entries
+    private final boolean part;
+    /** Open entries in the file before this slice, as the engine counted them (Combiner checks). */
+    private long openBefore;
+    private long openCount;
+    /** The composite this part is checked for (only the open entries its links name are kept). */
+    private org.gamecert.verifier.kernel.format.Manifest keptFor;
+    private int keptForPart = -1;
+    private final OpenEntries open = new OpenEntries();
+    private boolean unnamedKept;
+    /** Region keys for a composite's union census (SPEC §15.4): at most this many; -1: none. */
+    private int regionKeyBudget = -1;
+    private final PairSet regionKeys = new PairSet();
+    private boolean regionKeysOver;
+
     private long[] markIndex = new long[0];
     private byte[] markFlags = new byte[0];
     private long takenSum;
@@ -93,7 +108,8 @@ public final class SliceCheck {
         group = h.symmetry == 0 ? 1 : game.symmetryCount;
         leafEmpties = h.leafEmpties;
         weak = h.baseMode != Header.SEMI_STRONG;
-        rootNeeds = weak ? 0 : P;
+        part = h.part;
+        rootNeeds = weak ? 0 : h.rootKinds & NEEDS; // a certificate that is not a part: P
         countTerminals = h.family != Header.OTHELLO;
         rootDiscs = Long.bitCount(h.rootMover | h.rootOpponent);
         rootOcc = game.canonical(h.rootMover, h.rootOpponent, group, images);
@@ -132,6 +148,27 @@ public final class SliceCheck {
             throw new Kernel.EngineFault("slice of layer " + discs + ": " + what
                     + " out of turn");
         step = expected;
+    }
+
+    // ------------------------------------------------------------ 0. a part's setup
+
+    /**
+     * A part (SPEC §15): openBefore, the open entries of the file's blocks before this slice (the
+     * engine's count, which the Combiner compares with the slices before); keptFor/partIndex: the
+     * composite it is checked for (null: alone, every open entry kept); regionKeyBudget: keys of
+     * R to keep for a union census (-1: none). Before the blocks.
+     */
+    public void partSetup(long openBefore, org.gamecert.verifier.kernel.format.Manifest keptFor,
+            int partIndex, int regionKeyBudget) {
+        if (step > 1 || this.openBefore != 0 || keptForPart >= 0 || this.regionKeyBudget >= 0)
+            throw new Kernel.EngineFault("a part's setup after its blocks, or twice");
+        if (openBefore < 0 || (keptFor != null && (partIndex < 0
+                || partIndex >= keptFor.partCount())))
+            throw new Kernel.EngineFault("a part's setup out of range");
+        this.openBefore = openBefore;
+        this.keptFor = keptFor;
+        keptForPart = keptFor == null ? -1 : partIndex;
+        this.regionKeyBudget = Math.max(-1, regionKeyBudget);
     }
 
     // ------------------------------------------------------------ 1. marks from the layer above
@@ -183,7 +220,12 @@ public final class SliceCheck {
                         + ": stored chain value " + Kernel.hex(stored) + " != computed "
                         + Kernel.hex(chain));
             int n = Math.toIntExact(rec.count);
-            Payload p = Payload.decode(raw, n, weak, false, game.uMin, game.uMax, rec.index, null);
+            Payload p = Payload.decode(raw, n, weak, part, game.uMin, game.uMax, rec.index, null);
+            int over = countOpen(p.kind, n);
+            if (over >= 0) {
+                first = openCap(rec, layerIndexOfBlock + over);
+                return;
+            }
             System.arraycopy(p.occ, 0, occ, decoded, n);
             System.arraycopy(p.mover, 0, mover, decoded, n);
             System.arraycopy(p.kind, 0, kind, decoded, n);
@@ -192,6 +234,14 @@ public final class SliceCheck {
             System.arraycopy(p.move, 0, move, decoded, n);
             decoded += n;
         } catch (FormatException e) {
+            // the open entries among the kinds read before the failure come first (R-OPEN-2)
+            if (e instanceof Payload.EntryFormatException ef && ef.kindsBefore != null) {
+                int over = countOpen(ef.kindsBefore, ef.kindsBefore.length);
+                if (over >= 0) {
+                    first = openCap(rec, layerIndexOfBlock + over);
+                    return;
+                }
+            }
             long entry = -1;
             if (e instanceof Payload.EntryFormatException ef && ef.entry >= 0)
                 entry = ef.entry + layerIndexOfBlock;
@@ -199,6 +249,18 @@ public final class SliceCheck {
             first = new Violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
                     (named ? "" : "block " + rec.index + ": ") + e.getMessage());
         }
+    }
+
+    /** Counts the open kinds; the place of the first over the cap (R-OPEN-2), or -1. */
+    private int countOpen(byte[] kinds, int n) {
+        for (int i = 0; i < n; i++)
+            if (Payload.isOpen(kinds[i]) && openBefore + ++openCount > Kernel.MAX_OPEN) return i;
+        return -1;
+    }
+
+    private Violation openCap(BlockRecord rec, long entry) {
+        return new Violation(Rule.OPEN_2, rec.index, rec.layer, entry, false, 0, 0,
+                "more than 2^24 = " + Kernel.MAX_OPEN + " open entries in the part");
     }
 
     // ------------------------------------------------------------ 3. the entries' own rules
@@ -226,7 +288,8 @@ public final class SliceCheck {
                 checked = i;
                 break;
             }
-            if (!Payload.isOpen(kind[i])) addRequests(i);
+            if (Payload.isOpen(kind[i])) keepOpen(i);
+            else addRequests(i);
         }
         reqStart[checked] = nReq;
         return new long[][] {Arrays.copyOf(reqOcc, nReq), Arrays.copyOf(reqMover, nReq)};
@@ -281,6 +344,19 @@ public final class SliceCheck {
             return at(i, Rule.MOVE_1, "stored move " + (mv >= game.moveCodes ? "code " + mv
                     : game.moveName(mv)) + " is not legal");
         return null;
+    }
+
+    /**
+     * Keeps open entry i for R-COMP-3..5 (SPEC §15.3): checked for a composite, those its links
+     * name and the first that none names (R-COMP-3 fails there, so the rest cannot matter);
+     * checked alone, all of them.
+     */
+    private void keepOpen(int i) {
+        boolean named = keptFor == null || keptFor.findLink(keptForPart, occ[i], mover[i]) >= 0;
+        if (named || !unnamedKept)
+            open.add(occ[i], mover[i], kind[i] & 0xFF & ~Payload.O, lo[i], hi[i]);
+        else open.skip();
+        unnamedKept |= !named;
     }
 
     /** The children entry i's obligations consult that the layer below may hold. */
@@ -575,11 +651,18 @@ public final class SliceCheck {
         int firstUnreached = -1, root = -1;
         for (int i = 0; i < checked; i++) {
             int f = flags[i], kk = kind[i] & 0xFF;
-            boolean open = Payload.isOpen(kk);
-            if ((f & NEEDS) != 0 && !open) region++;
-            if (!open && !Payload.isExact(kk)) aux++;
+            boolean isOpen = Payload.isOpen(kk);
+            if ((f & NEEDS) != 0 && !isOpen) {
+                region++;
+                keepRegionKey(occ[i], mover[i]);
+            }
+            if (!isOpen && !Payload.isExact(kk)) aux++;
             if ((f & REACHED) == 0 && unreached++ == 0) firstUnreached = i;
             if (discs == rootDiscs && occ[i] == rootOcc && mover[i] == rootMover) root = i;
+        }
+        if (regionKeyBudget >= 0) { // terminal positions of R are region keys too (§10.3)
+            long[] t = terminals.toPairs();
+            for (int j = 0; j + 1 < t.length; j += 2) keepRegionKey(t[j], t[j + 1]);
         }
         boolean whole = first == null;
         return new SliceReport(map.fingerprint(), li, firstBlock, endBlock, base, count, first,
@@ -592,7 +675,15 @@ public final class SliceCheck {
                 terminals.toPairs(), proofTerminals.toPairs(), sentSum, takenSum,
                 root >= 0, root < 0 ? 0 : kind[root] & 0xFF, root < 0 ? 0 : lo[root],
                 root < 0 ? 0 : hi[root], root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1
-                        : move[root] & 0xFF);
+                        : move[root] & 0xFF, openBefore, openCount, open, unnamedKept,
+                regionKeyBudget < 0 ? null : regionKeysOver ? new long[0] : regionKeys.toPairs(),
+                regionKeysOver);
+    }
+
+    private void keepRegionKey(long o, long m) {
+        if (regionKeyBudget < 0 || regionKeysOver) return;
+        regionKeys.add(o, m);
+        regionKeysOver = regionKeys.size() > regionKeyBudget;
     }
 
     // ------------------------------------------------------------ helpers

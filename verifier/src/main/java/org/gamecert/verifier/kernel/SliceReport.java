@@ -19,13 +19,21 @@ public final class SliceReport implements java.io.Serializable {
     final long sentSum, takenSum;
     final boolean hasRoot;
     final int rootKind, rootLo, rootHi, rootMove;
+    /** A part: the open entries before the slice (assumed), in it, those kept (file order). */
+    final long openBefore, openCount;
+    final OpenEntries open;
+    final boolean unnamedKept;
+    /** Keys of R for a union census (occ, mover pairs), or null: not asked; over: too many. */
+    private final long[] regionKeys;
+    final boolean regionKeysOver;
 
     SliceReport(byte[] map, int li, int firstBlock, int endBlock, long base, long count,
             Violation first, boolean hasPrevious, long previousOcc, long previousMover,
             long lastOcc, long lastMover, long region, long aux, long unreached,
             long firstUnreached, long unreachedMover, long unreachedOpponent, long[] terminals,
             long[] proofTerminals, long sentSum, long takenSum, boolean hasRoot, int rootKind,
-            int rootLo, int rootHi, int rootMove) {
+            int rootLo, int rootHi, int rootMove, long openBefore, long openCount,
+            OpenEntries open, boolean unnamedKept, long[] regionKeys, boolean regionKeysOver) {
         this.map = map.clone();
         this.li = li;
         this.firstBlock = firstBlock;
@@ -53,6 +61,17 @@ public final class SliceReport implements java.io.Serializable {
         this.rootLo = rootLo;
         this.rootHi = rootHi;
         this.rootMove = rootMove;
+        this.openBefore = openBefore;
+        this.openCount = openCount;
+        open.freeze();
+        this.open = open;
+        this.unnamedKept = unnamedKept;
+        this.regionKeys = regionKeys == null ? null : regionKeys.clone();
+        this.regionKeysOver = regionKeysOver;
+    }
+
+    long[] regionKeys() {
+        return regionKeys == null ? null : regionKeys.clone();
     }
 
     byte[] map() {
