@@ -10,7 +10,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.gamecert.verifier.kernel.Combiner;
 import org.gamecert.verifier.kernel.FileMap;
-import org.gamecert.verifier.kernel.KeyRange;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.SliceCheck;
 import org.gamecert.verifier.kernel.SliceReport;
@@ -33,9 +32,48 @@ public final class SliceEngine {
     private final int threads;
     private final long sliceEntries;
 
+    private final Faults faults;
+
     public SliceEngine(int threads, long sliceEntries) {
+        this(threads, sliceEntries, Faults.NONE);
+    }
+
+    SliceEngine(int threads, long sliceEntries, Faults faults) {
         this.threads = Math.max(1, threads);
         this.sliceEntries = Math.max(1, sliceEntries);
+        this.faults = faults;
+    }
+
+    /**
+     * What a faulty engine would do at each step (tests: none of it may end in VERIFIED). Each
+     * hook gets the honest data and returns what the engine hands over instead.
+     */
+    interface Faults {
+        Faults NONE = new Faults() {};
+
+        /** The answers for one slice's requests: index, kind, lo, hi (changed in place). */
+        default void answers(int li, int first, long[][] requests, long[] index, byte[] kind,
+                byte[] lo, byte[] hi) {}
+
+        /** The marks for one slice: index and flags, as arrays. */
+        default Object[] marks(int li, int first, long[] index, byte[] flags) {
+            return new Object[] {index, flags};
+        }
+
+        /** The reports of one layer, as given to the Combiner. */
+        default List<SliceReport> reports(int li, List<SliceReport> honest) {
+            return honest;
+        }
+
+        /** The key the engine says precedes a slice: {hasPrevious (0/1), occ, mover}. */
+        default long[] previous(int li, int first, long[] honest) {
+            return honest;
+        }
+
+        /** The open entries the engine says precede a slice. */
+        default long openBefore(int li, int first, long honest) {
+            return honest;
+        }
     }
 
     /** Whether this engine checks the file's kind: modes 1–3, first violation (else the old path). */
@@ -43,21 +81,42 @@ public final class SliceEngine {
         return h.mode != Header.WEAK_RANKED && !o.all;
     }
 
+    /** Salts the engine's hash index, so that no file can aim at its slots. */
+    private static final long SALT = new java.security.SecureRandom().nextLong();
+
     /** One layer as the engine decoded it (its own copy: the kernel trusts none of it). */
     private static final class Table {
         long[] occ = new long[0], mover = new long[0];
         byte[] kind = new byte[0], lo = new byte[0], hi = new byte[0];
         int n;
 
+        /** Open addressing over the entries (index + 1; 0: empty): one random access a key. */
+        int[] slots = new int[1];
+
+        void index() {
+            int size = Integer.highestOneBit(Math.max(2, 2 * n - 1)) << 1;
+            slots = new int[size];
+            int mask = size - 1;
+            for (int i = 0; i < n; i++) {
+                int j = hash(occ[i], mover[i]) & mask;
+                while (slots[j] != 0) j = (j + 1) & mask;
+                slots[j] = i + 1;
+            }
+        }
+
         int find(long o, long m) {
-            int a = 0, b = n - 1;
-            while (a <= b) {
-                int mid = (a + b) >>> 1;
-                if (occ[mid] == o && mover[mid] == m) return mid;
-                if (KeyRange.after(o, m, occ[mid], mover[mid])) a = mid + 1;
-                else b = mid - 1;
+            int mask = slots.length - 1;
+            for (int j = hash(o, m) & mask; slots[j] != 0; j = (j + 1) & mask) {
+                int i = slots[j] - 1;
+                if (occ[i] == o && mover[i] == m) return i;
             }
             return -1;
+        }
+
+        private static int hash(long o, long m) {
+            long h = (o ^ SALT) * 0x9E3779B97F4A7C15L + m;
+            h = (h ^ h >>> 32) * 0xD6E8FEB86659FD93L;
+            return (int) (h ^ h >>> 29);
         }
     }
 
@@ -127,7 +186,8 @@ public final class SliceEngine {
                 long[] mi = marksIndexIn == null ? new long[0] : marksIndexIn.get(s);
                 byte[] mf = marksFlagsIn == null ? new byte[0] : marksFlagsIn.get(s);
                 Table cur = current, und = under;
-                futures.add(pool.submit(() -> checkSlice(ct, map, sl, cur, und, mi, mf, setup)));
+                futures.add(pool.submit(() -> checkSlice(ct, map, sl, cur, und, mi, mf, setup,
+                        faults)));
             }
             List<SliceReport> reports = new ArrayList<>();
             List<long[]> nextIndex = new ArrayList<>();
@@ -159,7 +219,7 @@ public final class SliceEngine {
                     nextIndex.get(q)[fill[q]] = c.marksIndex[j];
                     nextFlags.get(q)[fill[q]++] = c.marksFlags[j];
                 }
-            combiner.layer(li, reports);
+            combiner.layer(li, faults.reports(li, reports));
             marksIndexIn = below < 0 || below != li - 1 ? null : nextIndex;
             marksFlagsIn = below < 0 || below != li - 1 ? null : nextFlags;
             current = under;
@@ -198,15 +258,19 @@ public final class SliceEngine {
 
     /** One slice, the four steps of its kernel (on a thread of the pool). */
     private static Checked checkSlice(Container ct, FileMap map, Slice s, Table current,
-            Table under, long[] marksIndex, byte[] marksFlags, Setup setup) throws IOException {
+            Table under, long[] marksIndex, byte[] marksFlags, Setup setup, Faults faults)
+            throws IOException {
         boolean hasPrevious = s.base > 0 && s.base - 1 < current.n;
         int prev = (int) s.base - 1;
-        SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, hasPrevious,
-                hasPrevious ? current.occ[prev] : 0, hasPrevious ? current.mover[prev] : 0);
+        long[] previous = faults.previous(s.li, s.first, new long[] {hasPrevious ? 1 : 0,
+            hasPrevious ? current.occ[prev] : 0, hasPrevious ? current.mover[prev] : 0});
+        SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, previous[0] != 0,
+                previous[1], previous[2]);
         if (setup.openBefore != null)
-            check.partSetup(setup.openBefore[s.first], setup.composite, setup.part,
-                    setup.regionKeyBudget);
-        check.takeMarks(marksIndex, marksFlags);
+            check.partSetup(faults.openBefore(s.li, s.first, setup.openBefore[s.first]),
+                    setup.composite, setup.part, setup.regionKeyBudget);
+        Object[] marks = faults.marks(s.li, s.first, marksIndex, marksFlags);
+        check.takeMarks((long[]) marks[0], (byte[]) marks[1]);
         for (int b = s.first; b < s.end; b++) {
             BlockRecord r = map.record(b);
             check.decode(b, ct.read(r.frameOffset, (int) r.compLen));
@@ -224,6 +288,7 @@ public final class SliceEngine {
                 hi[j] = under.hi[i];
             }
         }
+        faults.answers(s.li, s.first, req, index, kind, lo, hi);
         SliceReport report = check.check(index, kind, lo, hi);
         return new Checked(report, check.marksIndex(), check.marksFlags());
     }
@@ -282,6 +347,7 @@ public final class SliceEngine {
                 break; // the slice that holds the block reports it
             }
         }
+        t.index();
         return t;
     }
 }

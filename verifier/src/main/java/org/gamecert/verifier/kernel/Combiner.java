@@ -116,9 +116,13 @@ public final class Combiner {
             throw new Kernel.EngineFault("the slices of layer " + discs + " end at block "
                     + nextBlock + ", the layer at " + map.endBlock(li));
         if (best != null && (found == null || earlier(best, found))) found = best;
-        // What the layer above sent must be what this layer's slices took; once a violation
-        // stopped a check the sums are partial, and the verdict a rejection anyway.
-        if (found == null && taken != sentTo[li])
+        // What the layer above sent must be what this layer's slices took. A slice cut by a
+        // violation still took every mark for its decoded entries, and a parent cut by one sent
+        // marks only for the entries it checked: the sums are partial only where a block of
+        // this layer failed to decode (and the verdict is then a rejection anyway).
+        boolean decodedAll = true;
+        for (SliceReport r : slices) decodedAll &= r.decodedAll;
+        if (decodedAll && taken != sentTo[li])
             throw new Kernel.EngineFault("the child facts layer " + discs + " took are not those"
                     + " the layer above sent (dropped, repeated, moved or altered)");
         if (below >= 0) {

@@ -677,7 +677,7 @@ public final class SliceCheck {
                 root < 0 ? 0 : hi[root], root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1
                         : move[root] & 0xFF, openBefore, openCount, open, unnamedKept,
                 regionKeyBudget < 0 ? null : regionKeysOver ? new long[0] : regionKeys.toPairs(),
-                regionKeysOver);
+                regionKeysOver, decoded == count);
     }
 
     private void keepRegionKey(long o, long m) {

@@ -26,6 +26,8 @@ public final class SliceReport implements java.io.Serializable {
     /** Keys of R for a union census (occ, mover pairs), or null: not asked; over: too many. */
     private final long[] regionKeys;
     final boolean regionKeysOver;
+    /** Every entry of the slice was decoded (so every mark for it was taken and counted). */
+    final boolean decodedAll;
 
     SliceReport(byte[] map, int li, int firstBlock, int endBlock, long base, long count,
             Violation first, boolean hasPrevious, long previousOcc, long previousMover,
@@ -33,7 +35,8 @@ public final class SliceReport implements java.io.Serializable {
             long firstUnreached, long unreachedMover, long unreachedOpponent, long[] terminals,
             long[] proofTerminals, long sentSum, long takenSum, boolean hasRoot, int rootKind,
             int rootLo, int rootHi, int rootMove, long openBefore, long openCount,
-            OpenEntries open, boolean unnamedKept, long[] regionKeys, boolean regionKeysOver) {
+            OpenEntries open, boolean unnamedKept, long[] regionKeys, boolean regionKeysOver,
+            boolean decodedAll) {
         this.map = map.clone();
         this.li = li;
         this.firstBlock = firstBlock;
@@ -68,6 +71,7 @@ public final class SliceReport implements java.io.Serializable {
         this.unnamedKept = unnamedKept;
         this.regionKeys = regionKeys == null ? null : regionKeys.clone();
         this.regionKeysOver = regionKeysOver;
+        this.decodedAll = decodedAll;
     }
 
     long[] regionKeys() {
