@@ -78,7 +78,7 @@ public final class SliceEngine {
 
     /** Whether this engine checks the file's kind: modes 1–3, first violation (else the old path). */
     public static boolean handles(Header h, Options o) {
-        return h.mode != Header.WEAK_RANKED && !o.all;
+        return h.mode != Header.WEAK_RANKED;
     }
 
     /** Salts the engine's hash index, so that no file can aim at its slots. */
@@ -156,7 +156,7 @@ public final class SliceEngine {
 
     private Result run(Container ct, FileMap map, Options o, ExecutorService pool)
             throws IOException, InterruptedException {
-        Combiner combiner = new Combiner(map, o.strict);
+        Combiner combiner = new Combiner(map, o.strict, o.all, o.maxViolationsPerRule);
         Header h = map.header();
         long[] openBefore = h.part ? openBefore(ct, map) : null;
         int regionKeyBudget = -1;
@@ -167,7 +167,8 @@ public final class SliceEngine {
             }
             combiner.partOf(o.composite, o.compositePart, regionKeyBudget >= 0);
         }
-        Setup setup = new Setup(openBefore, o.composite, o.compositePart, regionKeyBudget);
+        Setup setup = new Setup(openBefore, o.composite, o.compositePart, regionKeyBudget, o.all,
+                o.maxViolationsPerRule);
         int uMin = map.game().uMin, uMax = map.game().uMax;
         boolean weak = h.baseMode != Header.SEMI_STRONG;
         Table current = null;
@@ -232,7 +233,7 @@ public final class SliceEngine {
 
     /** A part's setup for its slices (SliceCheck.partSetup); openBefore null: not a part. */
     private record Setup(long[] openBefore, org.gamecert.verifier.kernel.format.Manifest composite,
-            int part, int regionKeyBudget) {}
+            int part, int regionKeyBudget, boolean all, int maxPerRule) {}
 
     /** A part: the open entries before each block, by the engine's own decoding of the kinds. */
     private static long[] openBefore(Container ct, FileMap map) throws IOException {
@@ -265,7 +266,7 @@ public final class SliceEngine {
         long[] previous = faults.previous(s.li, s.first, new long[] {hasPrevious ? 1 : 0,
             hasPrevious ? current.occ[prev] : 0, hasPrevious ? current.mover[prev] : 0});
         SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, previous[0] != 0,
-                previous[1], previous[2]);
+                previous[1], previous[2], setup.all, setup.maxPerRule);
         if (setup.openBefore != null)
             check.partSetup(faults.openBefore(s.li, s.first, setup.openBefore[s.first]),
                     setup.composite, setup.part, setup.regionKeyBudget);

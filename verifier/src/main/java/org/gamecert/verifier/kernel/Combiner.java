@@ -42,7 +42,17 @@ public final class Combiner {
     private final PairSet regionKeys = new PairSet();
     private boolean regionKeysOver;
 
+    /** --all: every violation, at most maxPerRule kept a rule (the earliest), all counted. */
+    private final boolean all;
+    private final int maxPerRule;
+
     public Combiner(FileMap map, boolean strict) {
+        this(map, strict, false, 1);
+    }
+
+    public Combiner(FileMap map, boolean strict, boolean all, int maxPerRule) {
+        this.all = all;
+        this.maxPerRule = Math.max(1, maxPerRule);
         this.map = map;
         fingerprint = map.fingerprint();
         h = map.header();
@@ -193,19 +203,18 @@ public final class Combiner {
         res.entries = map.entries();
         res.blocks = map.blocks();
         OpenEntries open = new OpenEntries();
-        Violation v = openEntries(open);
-        if (v == null) v = map.trailerViolation();
-        if (v == null) v = rootViolation();
         long[][] rows = censusRows();
-        if (v == null) v = censusViolation(rows);
-        if (v == null && strict && unreached > 0)
-            v = new Violation(Rule.REACH_1, -1, firstUnreached.layer(), firstUnreached.entry(),
-                    true, firstUnreached.mover(), firstUnreached.opponent(), unreached
-                    + " entries are unreached (--strict)");
-        if (v != null) {
-            res.violations.add(v);
-            res.violationCounts.put(v.rule(), 1L);
-            return Result.withVerdict(res, Result.Verdict.REJECTED);
+        if (all) {
+            if (everyViolation(res, open, rows))
+                return Result.withVerdict(res, Result.Verdict.REJECTED);
+        } else {
+            Violation v = openEntries(open);
+            if (v == null) v = endViolation(rows);
+            if (v != null) {
+                res.violations.add(v);
+                res.violationCounts.put(v.rule(), 1L);
+                return Result.withVerdict(res, Result.Verdict.REJECTED);
+            }
         }
         res.unreached = unreached;
         long total = 0;
@@ -225,6 +234,56 @@ public final class Combiner {
                 root.rootKind, map.entries(), open, keptFor, keptForPart, rows, keys);
         if (open.total() > 0) return Result.openPart(res, c);
         return Result.verified(res, "sha256:" + Kernel.hex(commitment), c);
+    }
+
+    /** The trailer's, the root's, the census's or R-REACH-1's violation, or null (in order). */
+    private Violation endViolation(long[][] rows) {
+        Violation v = map.trailerViolation();
+        if (v == null) v = rootViolation();
+        if (v == null) v = censusViolation(rows);
+        if (v == null && strict && unreached > 0)
+            v = new Violation(Rule.REACH_1, -1, firstUnreached.layer(), firstUnreached.entry(),
+                    true, firstUnreached.mover(), firstUnreached.opponent(), unreached
+                    + " entries are unreached (--strict)");
+        return v;
+    }
+
+    /**
+     * --all: every entry's violations up to the first that ends the check (a block that could
+     * not be read or decoded, in file order; else the trailer's, the root's, the census's), in
+     * file order, at most maxPerRule kept a rule; all counted. True when there is any.
+     */
+    private boolean everyViolation(Result res, OpenEntries open, long[][] rows) {
+        Violation fatal = map.readingViolation();
+        for (List<SliceReport> layer : reports)
+            for (SliceReport r : layer)
+                if (r.fatal != null && (fatal == null || earlier(r.fatal, fatal))) fatal = r.fatal;
+        long fatalBlock = fatal == null ? Long.MAX_VALUE
+                : fatal == map.readingViolation() ? map.blocks() : fatal.block();
+        List<Violation> found = new ArrayList<>();
+        java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+        for (List<SliceReport> layer : reports)
+            for (SliceReport r : layer) {
+                if (r.firstBlock > fatalBlock) continue; // after the check ended
+                found.addAll(r.kept());
+                String[] rules = r.countedRules();
+                long[] n = r.counts();
+                for (int i = 0; i < rules.length; i++) counts.merge(rules[i], n[i], Long::sum);
+            }
+        if (fatal == null) {
+            fatal = openEntries(open);
+            if (fatal == null) fatal = endViolation(rows);
+        }
+        found.sort((x, y) -> earlier(x, y) ? -1 : earlier(y, x) ? 1 : 0);
+        if (fatal != null) {
+            found.add(fatal);
+            counts.merge(fatal.rule(), 1L, Long::sum);
+        }
+        java.util.Map<String, Integer> keptOf = new java.util.HashMap<>();
+        for (Violation x : found)
+            if (keptOf.merge(x.rule(), 1, Integer::sum) <= maxPerRule) res.violations.add(x);
+        res.violationCounts.putAll(counts);
+        return !found.isEmpty();
     }
 
     /**

@@ -54,9 +54,18 @@ public final class SliceCheck {
     private final long[] occ, mover;
     private final byte[] kind, lo, hi, move, flags;
     private int decoded, nextBlock;
-    /** Entries [0, checked) passed their own rules; the first violation, or null. */
+    /**
+     * Entries [0, checked) are checked (first-violation mode: up to the first that broke a rule);
+     * the first violation, or null; a block that failed to decode (it ends the slice).
+     */
     private int checked;
-    private Violation first;
+    private Violation first, decodeFailure;
+    /** Every violation (--all): each entry's, up to maxPerRule a rule kept (earliest), counted. */
+    private final boolean all;
+    private final int maxPerRule;
+    private final java.util.List<Violation> kept = new java.util.ArrayList<>();
+    private final java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+    private java.util.BitSet ownFailed;
 
     // a part of a composite (SPEC §15): open entries
     private final boolean part;
@@ -97,6 +106,14 @@ public final class SliceCheck {
      */
     public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean hasPrevious,
             long previousOcc, long previousMover) {
+        this(map, li, firstBlock, endBlock, hasPrevious, previousOcc, previousMover, false, 1);
+    }
+
+    /** all: every violation, not only the first (at most maxPerRule kept a rule, all counted). */
+    public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean hasPrevious,
+            long previousOcc, long previousMover, boolean all, int maxPerRule) {
+        this.all = all;
+        this.maxPerRule = Math.max(1, maxPerRule);
         if (li < 0 || li >= map.layers() || firstBlock < map.firstBlock(li)
                 || endBlock <= firstBlock || endBlock > map.endBlock(li))
             throw new Kernel.EngineFault("a slice outside layer " + li + " of the file");
@@ -206,7 +223,7 @@ public final class SliceCheck {
             throw new Kernel.EngineFault("slice of layer " + discs + ": block " + b
                     + " where block " + nextBlock + " was due");
         nextBlock++;
-        if (first != null) return;
+        if (decodeFailure != null) return;
         BlockRecord rec = map.record(b);
         byte[] own = frame.clone();
         int layerIndexOfBlock = (int) (decoded + base);
@@ -223,7 +240,7 @@ public final class SliceCheck {
             Payload p = Payload.decode(raw, n, weak, part, game.uMin, game.uMax, rec.index, null);
             int over = countOpen(p.kind, n);
             if (over >= 0) {
-                first = openCap(rec, layerIndexOfBlock + over);
+                decodeFailure = openCap(rec, layerIndexOfBlock + over);
                 return;
             }
             System.arraycopy(p.occ, 0, occ, decoded, n);
@@ -238,7 +255,7 @@ public final class SliceCheck {
             if (e instanceof Payload.EntryFormatException ef && ef.kindsBefore != null) {
                 int over = countOpen(ef.kindsBefore, ef.kindsBefore.length);
                 if (over >= 0) {
-                    first = openCap(rec, layerIndexOfBlock + over);
+                    decodeFailure = openCap(rec, layerIndexOfBlock + over);
                     return;
                 }
             }
@@ -246,7 +263,7 @@ public final class SliceCheck {
             if (e instanceof Payload.EntryFormatException ef && ef.entry >= 0)
                 entry = ef.entry + layerIndexOfBlock;
             boolean named = entry >= 0 || e.getMessage().startsWith("block ");
-            first = new Violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
+            decodeFailure = new Violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
                     (named ? "" : "block " + rec.index + ": ") + e.getMessage());
         }
     }
@@ -271,7 +288,7 @@ public final class SliceCheck {
      * Returns {occ, mover} (the engine's copies).
      */
     public long[][] requests() {
-        if (step > 2 || (first == null && nextBlock != endBlock))
+        if (step > 2 || (decodeFailure == null && nextBlock != endBlock))
             throw new Kernel.EngineFault("slice of layer " + discs + ": requests before its"
                     + " blocks, or twice");
         step = 3;
@@ -280,19 +297,38 @@ public final class SliceCheck {
         reqOcc = new long[Math.max(16, 4 * decoded)];
         reqMover = new long[reqOcc.length];
         checked = decoded;
+        ownFailed = new java.util.BitSet();
         for (int i = 0; i < decoded; i++) {
             reqStart[i] = nReq;
             Violation v = ownRules(i);
             if (v != null) {
-                first = v; // an entry before any block that failed to decode
-                checked = i;
-                break;
+                ownFailed.set(i); // no obligation of it is checked
+                if (found(v)) { // an entry before any block that failed to decode
+                    checked = i;
+                    break;
+                }
+                continue;
             }
             if (Payload.isOpen(kind[i])) keepOpen(i);
             else addRequests(i);
         }
         reqStart[checked] = nReq;
         return new long[][] {Arrays.copyOf(reqOcc, nReq), Arrays.copyOf(reqMover, nReq)};
+    }
+
+    /**
+     * Records a violation (null: none); true when the slice stops there (first-violation mode).
+     * With all, it is counted and kept if among the first maxPerRule of its rule.
+     */
+    private boolean found(Violation x) {
+        if (x == null) return false;
+        if (!all) {
+            first = x;
+            return true;
+        }
+        long n = counts.merge(x.rule(), 1L, Long::sum);
+        if (n <= maxPerRule) kept.add(x); // found in file order: the earliest are kept
+        return false;
     }
 
     /** The flags of the marks taken, OR-ed into the entries; each mark counted (FactHash). */
@@ -428,10 +464,8 @@ public final class SliceCheck {
         outIndex = new long[Math.max(16, nReq)];
         outFlags = new byte[outIndex.length];
         for (e = 0; e < checked; e++) {
-            if (Payload.isOpen(kind[e])) continue;
-            Violation found = obligations();
-            if (found != null) {
-                first = found;
+            if (Payload.isOpen(kind[e]) || ownFailed.get(e)) continue;
+            if (obligations()) {
                 checked = e; // the entries after it are not the slice's to tally
                 break;
             }
@@ -448,8 +482,8 @@ public final class SliceCheck {
         return Arrays.copyOf(outFlags, nOut);
     }
 
-    /** Entry e's obligations; the first violation, or null. */
-    private Violation obligations() {
+    /** Entry e's obligations, each violation to found(); true: the slice stops there. */
+    private boolean obligations() {
         eMover = mover[e];
         eOpp = occ[e] & ~eMover;
         k = kind[e] & 0xFF;
@@ -460,57 +494,49 @@ public final class SliceCheck {
         eLegal = game.legalMoveCodes(eMover, eOpp);
         children();
         if ((k & P) != 0) {
-            for (int j = 0; j < n; j++) {
-                Violation x = serve(j, j == star ? P : AP, "P");
-                if (x != null) return x;
-            }
-            Violation x = maxIs("P", Rule.P_1);
-            if (x == null) x = tieBreak("P");
-            if (x != null) return x;
+            for (int j = 0; j < n; j++) if (found(serve(j, j == star ? P : AP, "P"))) return true;
+            if (found(maxIs("P", Rule.P_1)) || found(tieBreak("P"))) return true;
         }
         if ((k & AP) != 0) {
-            Violation x = serve(star, PP, "A'");
-            if (x == null && (mLo[star] != v || mHi[star] != v))
-                x = at(e, Rule.AP_1, "A' value " + v + " but its move " + game.moveName(eMove)
-                        + " is worth " + range(star));
-            for (int j = 0; x == null && j < star; j++)
-                if (mHi[j] >= v)
-                    x = at(e, Rule.TB_1, "A' move " + game.moveName(eMove) + ": the earlier move "
-                            + game.moveName(mCode[j]) + " may be worth " + mHi[j] + " >= " + v);
-            for (int j = star + 1; x == null && j < n; j++)
-                if (mHi[j] > v)
-                    x = at(e, Rule.AP_2, "A' value " + v + ": the later move "
-                            + game.moveName(mCode[j]) + " is not refuted, it may be worth "
-                            + mHi[j]);
-            if (x != null) return x;
+            if (found(serve(star, PP, "A'"))) return true;
+            if ((mLo[star] != v || mHi[star] != v)
+                    && found(at(e, Rule.AP_1, "A' value " + v + " but its move "
+                            + game.moveName(eMove) + " is worth " + range(star))))
+                return true;
+            for (int j = 0; j < star; j++)
+                if (mHi[j] >= v && found(at(e, Rule.TB_1, "A' move " + game.moveName(eMove)
+                        + ": the earlier move " + game.moveName(mCode[j]) + " may be worth "
+                        + mHi[j] + " >= " + v)))
+                    return true;
+            for (int j = star + 1; j < n; j++)
+                if (mHi[j] > v && found(at(e, Rule.AP_2, "A' value " + v + ": the later move "
+                        + game.moveName(mCode[j]) + " is not refuted, it may be worth "
+                        + mHi[j])))
+                    return true;
         }
         if ((k & PP) != 0) {
-            for (int j = 0; j < n; j++) {
-                Violation x = serve(j, AP, "P'");
-                if (x != null) return x;
-            }
-            Violation x = maxIs("P'", Rule.PP_1);
-            if (x == null) x = tieBreak("P'");
-            if (x != null) return x;
+            for (int j = 0; j < n; j++) if (found(serve(j, AP, "P'"))) return true;
+            if (found(maxIs("P'", Rule.PP_1)) || found(tieBreak("P'"))) return true;
         }
-        if ((k & C) != 0 && mLo[star] < v)
-            return mLeaf[star]
-                    ? at(e, Rule.LEAF_2, "lower bound " + v + " but the cut move "
-                            + game.moveName(eMove) + " leads to a leaf that the verifier's search"
-                            + " finds worth less")
-                    : at(e, Rule.CUT_1, "lower bound " + v + " but the cut move "
-                            + game.moveName(eMove) + " is only known to be worth " + range(star));
+        if ((k & C) != 0 && mLo[star] < v
+                && found(mLeaf[star]
+                        ? at(e, Rule.LEAF_2, "lower bound " + v + " but the cut move "
+                                + game.moveName(eMove) + " leads to a leaf that the verifier's"
+                                + " search finds worth less")
+                        : at(e, Rule.CUT_1, "lower bound " + v + " but the cut move "
+                                + game.moveName(eMove) + " is only known to be worth "
+                                + range(star))))
+            return true;
         if ((k & A) != 0)
-            for (int j = 0; j < n; j++) {
-                if (mHi[j] <= vHi) continue;
-                return mLeaf[j]
+            for (int j = 0; j < n; j++)
+                if (mHi[j] > vHi && found(mLeaf[j]
                         ? at(e, Rule.LEAF_2, "upper bound " + vHi + " but move "
-                                + game.moveName(mCode[j]) + " leads to a leaf that the verifier's"
-                                + " search finds worth more")
+                                + game.moveName(mCode[j]) + " leads to a leaf that the"
+                                + " verifier's search finds worth more")
                         : at(e, Rule.ALL_1, "upper bound " + vHi + " but move "
-                                + game.moveName(mCode[j]) + " may be worth " + mHi[j]);
-            }
-        return null;
+                                + game.moveName(mCode[j]) + " may be worth " + mHi[j])))
+                    return true;
+        return false;
     }
 
     /**
@@ -664,7 +690,8 @@ public final class SliceCheck {
             long[] t = terminals.toPairs();
             for (int j = 0; j + 1 < t.length; j += 2) keepRegionKey(t[j], t[j + 1]);
         }
-        boolean whole = first == null;
+        if (first == null && !all) first = decodeFailure; // entries come before its block
+        boolean whole = first == null && decodeFailure == null;
         return new SliceReport(map.fingerprint(), li, firstBlock, endBlock, base, count, first,
                 hasPrevious, previousOcc, previousMover,
                 whole && count > 0 ? occ[count - 1] : 0, whole && count > 0 ? mover[count - 1] : 0,
@@ -677,7 +704,7 @@ public final class SliceCheck {
                 root < 0 ? 0 : hi[root], root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1
                         : move[root] & 0xFF, openBefore, openCount, open, unnamedKept,
                 regionKeyBudget < 0 ? null : regionKeysOver ? new long[0] : regionKeys.toPairs(),
-                regionKeysOver, decoded == count);
+                regionKeysOver, decoded == count, all ? decodeFailure : null, kept, counts);
     }
 
     private void keepRegionKey(long o, long m) {

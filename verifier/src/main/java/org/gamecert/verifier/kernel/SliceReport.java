@@ -28,6 +28,11 @@ public final class SliceReport implements java.io.Serializable {
     final boolean regionKeysOver;
     /** Every entry of the slice was decoded (so every mark for it was taken and counted). */
     final boolean decodedAll;
+    /** --all: the block that failed to decode (it ends the check), the violations kept, counts. */
+    final Violation fatal;
+    private final Violation[] kept;
+    private final String[] countedRules;
+    private final long[] counts;
 
     SliceReport(byte[] map, int li, int firstBlock, int endBlock, long base, long count,
             Violation first, boolean hasPrevious, long previousOcc, long previousMover,
@@ -36,7 +41,8 @@ public final class SliceReport implements java.io.Serializable {
             long[] proofTerminals, long sentSum, long takenSum, boolean hasRoot, int rootKind,
             int rootLo, int rootHi, int rootMove, long openBefore, long openCount,
             OpenEntries open, boolean unnamedKept, long[] regionKeys, boolean regionKeysOver,
-            boolean decodedAll) {
+            boolean decodedAll, Violation fatal, java.util.List<Violation> kept,
+            java.util.Map<String, Long> counts) {
         this.map = map.clone();
         this.li = li;
         this.firstBlock = firstBlock;
@@ -72,6 +78,25 @@ public final class SliceReport implements java.io.Serializable {
         this.regionKeys = regionKeys == null ? null : regionKeys.clone();
         this.regionKeysOver = regionKeysOver;
         this.decodedAll = decodedAll;
+        this.fatal = fatal;
+        this.kept = kept.toArray(new Violation[0]);
+        countedRules = counts.keySet().toArray(new String[0]);
+        this.counts = new long[countedRules.length];
+        for (int i = 0; i < countedRules.length; i++) this.counts[i] = counts.get(countedRules[i]);
+    }
+
+    /** --all: the violations kept, in file order. */
+    java.util.List<Violation> kept() {
+        return java.util.List.of(kept);
+    }
+
+    /** --all: the rules counted and their counts. */
+    String[] countedRules() {
+        return countedRules.clone();
+    }
+
+    long[] counts() {
+        return counts.clone();
     }
 
     long[] regionKeys() {
