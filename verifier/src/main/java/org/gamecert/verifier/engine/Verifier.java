@@ -129,8 +129,15 @@ public final class Verifier {
         Result run() throws IOException {
             kernel.header(ct);
             game = kernel.game();
-            if (kernel.ranked()) // mode 4: the whole file is held and checked by RankedKernel
-                return new org.gamecert.verifier.kernel.RankedKernel(kernel, opt.maxMemory).run(ct, res);
+            if (kernel.ranked()) { // mode 4: the whole file is held and checked by RankedKernel
+                try (Container own = new Container(path)) {
+                    org.gamecert.verifier.kernel.FileMap map = org.gamecert.verifier.kernel.FileMap.read(own);
+                    return new org.gamecert.verifier.kernel.RankedKernel(map, opt.maxMemory, opt.strict, opt.all,
+                            opt.maxViolationsPerRule).run(own);
+                } catch (org.gamecert.verifier.kernel.FileMap.HeaderViolation e) {
+                    throw new IllegalStateException("a header the kernel read", e);
+                }
+            }
             if (opt.regionKeys != null) kernel.keepRegionKeys(opt.regionKeys);
             if (opt.composite != null) kernel.partOf(opt.composite, opt.compositePart);
             prepareTables();

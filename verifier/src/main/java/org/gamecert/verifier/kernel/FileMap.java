@@ -242,9 +242,11 @@ public final class FileMap implements java.io.Serializable {
                     rec = null;
                     rec = ct.nextBlockRecord();
                     if (rec == null) break;
-                    if (lastLayer >= 0 && rec.layer > lastLayer)
+                    boolean ranked = h.mode == Header.WEAK_RANKED; // ranks lowest first (§9.2)
+                    if (lastLayer >= 0 && (ranked ? rec.layer < lastLayer : rec.layer > lastLayer))
                         throw new FormatException(Rule.LAY_1, "block " + rec.index + " has layer "
-                                + rec.layer + " after a block of layer " + lastLayer);
+                                + rec.layer + " after a block of layer " + lastLayer
+                                + (ranked ? " (ranks come lowest first, SPEC §9.2)" : ""));
                     lastLayer = rec.layer;
                     if (rec.count < 1 || rec.count > h.maxBlockEntries)
                         throw new FormatException(Rule.CON_2, "block " + rec.index + ": count "
@@ -255,6 +257,9 @@ public final class FileMap implements java.io.Serializable {
                     if (rec.compLen > rec.rawLen + (rec.rawLen >> 8) + 128)
                         throw new FormatException(Rule.CON_2, "block " + rec.index + ": comp_len "
                                 + rec.compLen + " > raw_len + raw_len/256 + 128");
+                    if (ranked && rec.layer > Integer.MAX_VALUE) // ranks are kept as int
+                        throw new FormatException(Rule.LAY_1, "rank " + rec.layer
+                                + " is not below 2^31");
                     ct.skipDataFrame(rec);
                     add(rec);
                 }
