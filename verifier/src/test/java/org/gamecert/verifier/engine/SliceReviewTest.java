@@ -126,4 +126,64 @@ class SliceReviewTest {
         });
         assertTrue(!forged.startsWith("VERIFIED"), "honest: " + honest + "; forged: " + forged);
     }
+
+    /**
+     * SPEC §2 "Work against size": a file may not bring the entries read above 64 per byte of
+     * it (the reference verifier ends such a file in ERROR, checked from each BLOCK record's
+     * count before its data frame is read). FileMap reads the records without that bound, and
+     * SliceEngine sizes its table of a layer from the records' counts. Here 2048 blocks of 2^20
+     * entries each (an Othello 8x8 header, one layer of 32 discs; the same 6 MB payload in every
+     * block, a few hundred bytes compressed): a file of under a megabyte makes the engine ask for
+     * arrays of 2^31 entries, an OutOfMemoryError. (The test JVM's heap is far below the 16 GB
+     * asked, so nothing is actually allocated; below the heap, the memory would be taken.)
+     */
+    @Test
+    void aFileDeclaringMoreThan64EntriesPerByteIsRefusedWithoutACrash() throws IOException {
+        TestCert t = new TestCert();
+        t.family = 1;
+        t.width = t.height = 8;
+        t.utility = 1;
+        t.symmetry = 0;
+        t.mode = 2;
+        t.tb = new int[64];
+        for (int i = 0; i < 64; i++) t.tb[i] = i;
+        t.rootMover = 1L << 28 | 1L << 35;
+        t.rootOpponent = 1L << 27 | 1L << 36;
+        t.rootValue = 0;
+        t.maxBlockBytes = 1 << 24;
+        t.maxBlockEntries = 1 << 20;
+        t.chunk = 1;
+        t.sortEntries = false;
+        for (int b = 0; b < 2048; b++) {
+            TestCert.Entry e = new TestCert.Entry(0xFFFFFFFFL, b, TestCert.C | TestCert.A, 0, 0, 0);
+            e.layer = 32;
+            t.entries.add(e);
+        }
+        int n = 1 << 20;
+        ByteArrayOutputStream raw = new ByteArrayOutputStream();
+        TestCert.varint(raw, 0xFFFFFFFFL); // occ: 32 discs; then c = 0, 1, 2, ...
+        TestCert.varint(raw, 0);
+        for (int i = 1; i < n; i++) {
+            raw.write(0);
+            raw.write(0);
+        }
+        for (int i = 0; i < n; i++) raw.write(0x18); // {C, A}
+        for (int i = 0; i < 2 * n; i++) raw.write(0); // [0, 0]
+        for (int i = 0; i < n; i++) raw.write(0); // move 0
+        byte[] payload = raw.toByteArray();
+        byte[] frame = com.github.luben.zstd.Zstd.compress(payload, 3);
+        t.payloadHook = (block, honest) -> payload;
+        t.compress = bytes -> frame;
+        t.recordHook = (block, rec) -> rec[1] = n;
+        Path f = dir.resolve("inflated-counts.gsc");
+        Files.write(f, t.write());
+        assertTrue(Files.size(f) * 64 < 2048L * n, Files.size(f) + " bytes");
+        Result now;
+        try {
+            now = new SliceEngine(1, 1).verify(f, false);
+        } catch (Throwable e) {
+            throw new AssertionError("the sequential kernel's engine: " + e, e);
+        }
+        assertNotEquals(Result.Verdict.VERIFIED, now.verdict);
+    }
 }
