@@ -39,10 +39,18 @@ public final class SliceEngine {
     }
 
     SliceEngine(int threads, long sliceEntries, Faults faults) {
+        this(threads, sliceEntries, faults, false);
+    }
+
+    /** cluster: the map is read as for a check across JVMs (its reports can be serialized). */
+    SliceEngine(int threads, long sliceEntries, Faults faults, boolean cluster) {
         this.threads = Math.max(1, threads);
         this.sliceEntries = Math.max(1, sliceEntries);
         this.faults = faults;
+        this.cluster = cluster;
     }
+
+    private final boolean cluster;
 
     /**
      * What a faulty engine would do at each step (tests: none of it may end in VERIFIED). Each
@@ -138,7 +146,11 @@ public final class SliceEngine {
         try (Container ct = new Container(file)) {
             FileMap map;
             try {
-                map = FileMap.read(ct);
+                map = cluster ? FileMap.readForCluster(ct) : FileMap.read(ct);
+            } catch (FileMap.TooLarge e) {
+                Result res = new Result();
+                res.errorMessage = e.getMessage();
+                return Result.withVerdict(res, Result.Verdict.ERROR);
             } catch (FileMap.HeaderViolation hv) {
                 Result res = new Result();
                 res.violations.add(hv.violation);

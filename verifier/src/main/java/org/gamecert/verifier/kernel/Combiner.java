@@ -96,7 +96,12 @@ public final class Combiner {
         long entries = 0, taken = 0, sent = 0;
         Violation best = null;
         SliceReport before = null;
+        boolean cut = false;
+        byte[] sealKey = map.sealKey();
         for (SliceReport r : slices) {
+            if (!r.sealedWith(sealKey)) // made by this map's slices, as they made it
+                throw new Kernel.EngineFault("a report of layer " + discs + " that no slice of"
+                        + " this check made (or one changed since)");
             long count = 0;
             for (int b = r.firstBlock; b < r.endBlock && b < map.endBlock(li); b++)
                 count += map.record(b).count;
@@ -109,7 +114,7 @@ public final class Combiner {
             // R-LAY-3 across slices: the key a slice assumed before it is the last of the one
             // before (none for the first); after a violation in the layer nothing later counts
             boolean previousHolds = before == null ? !r.hasPrevious
-                    : best != null || (r.hasPrevious && r.previousOcc == before.lastOcc
+                    : best != null || cut || (r.hasPrevious && r.previousOcc == before.lastOcc
                             && r.previousMover == before.lastMover);
             if (!previousHolds)
                 throw new Kernel.EngineFault("a slice of layer " + discs + " assumed another key"
@@ -121,6 +126,7 @@ public final class Combiner {
             taken += r.takenSum;
             sent += r.sentSum;
             before = r;
+            cut |= !r.decodedAll; // a block that failed to decode ends the layer's check
         }
         if (nextBlock != map.endBlock(li) || entries != map.size(li))
             throw new Kernel.EngineFault("the slices of layer " + discs + " end at block "

@@ -43,10 +43,23 @@ public final class FileMap implements java.io.Serializable {
     private final byte[] commitment;
     /** The key of the child facts' multiset hash (FactHash), drawn for this file's check. */
     private final long factKey;
+    /**
+     * The key of the reports' seals (SliceReport): a report is taken only with the seal this
+     * map's key gives its fields, so no engine can make or edit one (a serial form included).
+     */
+    private final byte[] sealKey = new byte[32];
+    /**
+     * Made for a check across JVMs (readForCluster): only then may the map, with its keys, and
+     * the reports be serialized, and the binding then detects faults, not an engine that reads
+     * the keys (SPEC §11.1). A map read for one JVM never hands its keys out.
+     */
+    private final boolean cluster;
     /** SHA-256 of h_0 and the records; recomputed when a copy is read in another JVM. */
     private transient byte[] fingerprint;
 
-    private FileMap(Reader r) {
+    private FileMap(Reader r, boolean cluster) {
+        this.cluster = cluster;
+        new java.security.SecureRandom().nextBytes(sealKey);
         headerContent = r.headerContent;
         h0 = r.h0;
         records = r.records.toArray(new BlockRecord[0]);
@@ -70,18 +83,52 @@ public final class FileMap implements java.io.Serializable {
         fingerprint = computeFingerprint(); // of what arrived, whatever a sender claimed
     }
 
+    private void writeObject(java.io.ObjectOutputStream out) throws IOException {
+        if (!cluster) // its keys never leave a check made in one JVM
+            throw new java.io.NotSerializableException("a file map read for one JVM");
+        out.defaultWriteObject();
+    }
+
+    boolean cluster() {
+        return cluster;
+    }
+
+    byte[] sealKey() {
+        return sealKey.clone();
+    }
+
     /**
      * Reads the file's frames. When the header itself breaks a rule there is nothing to cut:
      * that violation is thrown as a HeaderViolation.
      */
     public static FileMap read(Container ct) throws IOException, HeaderViolation {
+        return read(ct, false);
+    }
+
+    /**
+     * For a check across JVMs: the map and the reports can travel, keys included, and what the
+     * binding guarantees is then detection of faults (SPEC §11.1); the Result says so.
+     */
+    public static FileMap readForCluster(Container ct) throws IOException, HeaderViolation {
+        return read(ct, true);
+    }
+
+    private static FileMap read(Container ct, boolean cluster)
+            throws IOException, HeaderViolation {
         Reader r = new Reader();
         try {
             r.read(ct);
         } catch (HeaderFault f) {
             throw new HeaderViolation(f.violation);
         }
-        return new FileMap(r);
+        return new FileMap(r, cluster);
+    }
+
+    /** The file declares more entries than it can hold: an error, never a verdict (SPEC §2). */
+    public static final class TooLarge extends RuntimeException {
+        TooLarge(String message) {
+            super(message, null, false, false);
+        }
     }
 
     /** The header broke R-CON-1, R-HDR-1 or R-HDR-2: the check ends there (SPEC §9). */
@@ -226,6 +273,8 @@ public final class FileMap implements java.io.Serializable {
         long trailerRows;
         byte[] commitment;
 
+        long declared;
+
         void read(Container ct) throws IOException {
             try {
                 headerContent = ct.readHeaderContent();
@@ -260,6 +309,14 @@ public final class FileMap implements java.io.Serializable {
                     if (ranked && rec.layer > Integer.MAX_VALUE) // ranks are kept as int
                         throw new FormatException(Rule.LAY_1, "rank " + rec.layer
                                 + " is not below 2^31");
+                    // Before anything is decompressed: the work a file can cause stays in
+                    // proportion to its size (SPEC §2, "Work against size").
+                    if (declared + rec.count > RankedKernel.ENTRIES_PER_FILE_BYTE * ct.size)
+                        throw new TooLarge("block " + rec.index + " would bring the entries"
+                                + " declared to " + (declared + rec.count) + ", more than "
+                                + RankedKernel.ENTRIES_PER_FILE_BYTE + " per byte of the "
+                                + ct.size + "-byte file: refused as a decompression bomb");
+                    declared += rec.count;
                     ct.skipDataFrame(rec);
                     add(rec);
                 }

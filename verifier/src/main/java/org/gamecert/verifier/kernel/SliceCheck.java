@@ -202,6 +202,10 @@ public final class SliceCheck {
         if (ix.length != fl.length)
             throw new Kernel.EngineFault("marks with " + ix.length + " indexes and "
                     + fl.length + " flags");
+        for (byte f : fl)
+            if ((f & ~(NEEDS | REACHED)) != 0)
+                throw new Kernel.EngineFault("a mark with flags 0x"
+                        + Integer.toHexString(f & 0xFF) + " (only P, A', P' and reached exist)");
         for (long at : ix)
             if (at < base || at >= base + count)
                 throw new Kernel.EngineFault("a mark for entry " + at + " of layer " + discs
@@ -704,7 +708,8 @@ public final class SliceCheck {
                 root < 0 ? 0 : hi[root], root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1
                         : move[root] & 0xFF, openBefore, openCount, open, unnamedKept,
                 regionKeyBudget < 0 ? null : regionKeysOver ? new long[0] : regionKeys.toPairs(),
-                regionKeysOver, decoded == count, all ? decodeFailure : null, kept, counts);
+                regionKeysOver, decoded == count, all ? decodeFailure : null, kept, counts,
+                map.cluster(), map.sealKey());
     }
 
     private void keepRegionKey(long o, long m) {

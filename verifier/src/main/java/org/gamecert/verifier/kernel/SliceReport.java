@@ -33,6 +33,10 @@ public final class SliceReport implements java.io.Serializable {
     private final Violation[] kept;
     private final String[] countedRules;
     private final long[] counts;
+    /** Made for a map read for a cluster (only then may this report be serialized). */
+    private final boolean cluster;
+    /** SHA-256 of the map's seal key and every field: the Combiner takes no report without it. */
+    private final byte[] seal;
 
     SliceReport(byte[] map, int li, int firstBlock, int endBlock, long base, long count,
             Violation first, boolean hasPrevious, long previousOcc, long previousMover,
@@ -42,7 +46,7 @@ public final class SliceReport implements java.io.Serializable {
             int rootLo, int rootHi, int rootMove, long openBefore, long openCount,
             OpenEntries open, boolean unnamedKept, long[] regionKeys, boolean regionKeysOver,
             boolean decodedAll, Violation fatal, java.util.List<Violation> kept,
-            java.util.Map<String, Long> counts) {
+            java.util.Map<String, Long> counts, boolean cluster, byte[] sealKey) {
         this.map = map.clone();
         this.li = li;
         this.firstBlock = firstBlock;
@@ -83,6 +87,79 @@ public final class SliceReport implements java.io.Serializable {
         countedRules = counts.keySet().toArray(new String[0]);
         this.counts = new long[countedRules.length];
         for (int i = 0; i < countedRules.length; i++) this.counts[i] = counts.get(countedRules[i]);
+        this.cluster = cluster;
+        seal = seal(sealKey);
+    }
+
+    /** Whether the seal is the one the key gives the fields as they are now. */
+    boolean sealedWith(byte[] sealKey) {
+        return java.security.MessageDigest.isEqual(seal, seal(sealKey));
+    }
+
+    private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+        if (!cluster) throw new java.io.NotSerializableException("a report made in one JVM");
+        out.defaultWriteObject();
+    }
+
+    /** SHA-256 over the key and every field, each in a fixed order with its length. */
+    private byte[] seal(byte[] key) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream d = new java.io.DataOutputStream(bytes);
+        try {
+            d.write(key);
+            d.write(map);
+            d.writeInt(li);
+            d.writeInt(firstBlock);
+            d.writeInt(endBlock);
+            for (long x : new long[] {base, count, previousOcc, previousMover, lastOcc, lastMover,
+                region, aux, unreached, firstUnreached, unreachedMover, unreachedOpponent,
+                sentSum, takenSum, openBefore, openCount, rootKind, rootLo, rootHi, rootMove})
+                d.writeLong(x);
+            for (boolean b : new boolean[] {hasPrevious, hasRoot, unnamedKept, regionKeysOver,
+                decodedAll, cluster})
+                d.writeBoolean(b);
+            violation(d, first);
+            violation(d, fatal);
+            d.writeInt(kept.length);
+            for (Violation v : kept) violation(d, v);
+            d.writeInt(countedRules.length);
+            for (int i = 0; i < countedRules.length; i++) {
+                d.writeUTF(countedRules[i]);
+                d.writeLong(counts[i]);
+            }
+            longs(d, terminals);
+            longs(d, proofTerminals);
+            d.writeBoolean(regionKeys != null);
+            if (regionKeys != null) longs(d, regionKeys);
+            d.writeInt(open.size());
+            d.writeInt(open.total());
+            for (int i = 0; i < open.size(); i++) {
+                d.writeLong(open.occ(i));
+                d.writeLong(open.mover(i));
+                d.writeInt(open.kind(i));
+                d.writeInt(open.lo(i));
+                d.writeInt(open.hi(i));
+            }
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return Kernel.sha(new byte[] {3}, bytes.toByteArray());
+    }
+
+    private static void longs(java.io.DataOutputStream d, long[] a) throws java.io.IOException {
+        d.writeInt(a.length);
+        for (long x : a) d.writeLong(x);
+    }
+
+    private static void violation(java.io.DataOutputStream d, Violation v)
+            throws java.io.IOException {
+        d.writeBoolean(v != null);
+        if (v == null) return;
+        d.writeUTF(v.rule());
+        for (long x : new long[] {v.block(), v.layer(), v.entry(), v.mover(), v.opponent()})
+            d.writeLong(x);
+        d.writeBoolean(v.hasPosition());
+        d.writeUTF(v.message());
     }
 
     /** --all: the violations kept, in file order. */

@@ -57,13 +57,13 @@ class KernelReview4Test {
      */
     @Test
     void rankedKernelHashUsesTheWholeTableBeyond2To24Slots() throws Exception {
-        Kernel kernel = new Kernel(new Result(), false, false, 10, () -> { });
-        Path header = dir.resolve("loa-header.gsc"); // a mode-4 header: what RankedKernel takes
+        Path header = dir.resolve("loa-header.gsc"); // a mode-4 file: what RankedKernel takes
         Files.write(header, mirroredRankedWin().write());
+        RankedKernel rk;
         try (Container ct = new Container(header)) {
-            kernel.header(ct);
+            rk = new RankedKernel(org.gamecert.verifier.kernel.FileMap.read(ct),
+                    Options.DEFAULT_MAX_MEMORY, false, false, 10);
         }
-        RankedKernel rk = new RankedKernel(kernel, Options.DEFAULT_MAX_MEMORY);
         Field slots = RankedKernel.class.getDeclaredField("slots");
         slots.setAccessible(true);
         slots.set(rk, new int[1 << 25]); // the table's size for 2^23 < n <= 2^24 entries
@@ -412,9 +412,8 @@ class KernelReview4Test {
         Result res = new Result();
         Result.Verdict verdict;
         try (Container ct = new Container(p)) {
-            Kernel kernel = new Kernel(res, false, false, 10, () -> { });
-            kernel.header(ct);
-            verdict = new RankedKernel(kernel, Options.DEFAULT_MAX_MEMORY).run(ct, res).verdict;
+            verdict = new RankedKernel(org.gamecert.verifier.kernel.FileMap.read(ct),
+                    Options.DEFAULT_MAX_MEMORY, false, false, 10).run(ct).verdict;
         } catch (Kernel.Stop | Kernel.EngineFault refused) {
             verdict = null; // rejected or refused: not verified
         }
@@ -724,14 +723,8 @@ class KernelReview4Test {
         Result res = new Result();
         Result.Verdict verdict;
         try (Container ct = new Container(p)) {
-            Kernel kernel = new Kernel(res, false, false, 10, () -> { });
-            kernel.header(ct);
-            BlockRecord rec = ct.nextBlockRecord();
-            byte[] before = kernel.admitBlockRecord(rec);
-            Payload q = kernel.decode(rec, ct.readDataFrame(rec), before, null);
-            kernel.startBlock(rec, q);
-            kernel.acceptBlock(rec, q);
-            verdict = new RankedKernel(kernel, Options.DEFAULT_MAX_MEMORY).run(ct, res).verdict;
+            verdict = new RankedKernel(org.gamecert.verifier.kernel.FileMap.read(ct),
+                    Options.DEFAULT_MAX_MEMORY, false, false, 10).run(ct).verdict;
         } catch (Kernel.Stop | Kernel.EngineFault refused) {
             verdict = null; // rejected or refused: not verified
         }

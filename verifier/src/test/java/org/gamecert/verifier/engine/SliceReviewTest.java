@@ -34,7 +34,7 @@ class SliceReviewTest {
 
     static String outcome(Path file, SliceEngine.Faults faults) {
         try {
-            Result r = new SliceEngine(1, 1, faults).verify(file, false);
+            Result r = new SliceEngine(1, 1, faults, true).verify(file, false);
             return r.verdict + " " + r.firstViolation();
         } catch (Kernel.EngineFault e) {
             return "fault";
@@ -113,7 +113,7 @@ class SliceReviewTest {
      * null, and the Combiner takes the report as a clean slice.
      */
     @Test
-    void aSliceReportRebuiltFromItsSerialFormIsRefused() throws IOException {
+    void aClusterReportRebuiltFromItsSerialFormIsRefused() throws IOException {
         Path f = oneFalseBound();
         String honest = outcome(f, SliceEngine.Faults.NONE);
         assertTrue(honest.startsWith("REJECTED"), honest);
@@ -125,6 +125,30 @@ class SliceReviewTest {
             }
         });
         assertTrue(!forged.startsWith("VERIFIED"), "honest: " + honest + "; forged: " + forged);
+    }
+
+    /** In one JVM a report cannot even be written out: its serial form is a cluster's only. */
+    @Test
+    void aReportMadeInOneJvmCannotBeSerialized() throws IOException {
+        Path f = oneFalseBound();
+        boolean[] refused = {false};
+        try {
+            new SliceEngine(1, 1, new SliceEngine.Faults() {
+                public List<SliceReport> reports(int li, List<SliceReport> reports) {
+                    try (ObjectOutputStream out = new ObjectOutputStream(new ByteArrayOutputStream())) {
+                        out.writeObject(reports.get(0));
+                    } catch (java.io.NotSerializableException e) {
+                        refused[0] = true;
+                    } catch (IOException e) {
+                        throw new AssertionError(e);
+                    }
+                    return reports;
+                }
+            }).verify(f, false);
+        } catch (Kernel.EngineFault e) {
+            throw new AssertionError(e);
+        }
+        assertTrue(refused[0], "a report of a one-JVM check was serialized");
     }
 
     /**
