@@ -162,6 +162,7 @@ class SliceReviewTest {
      * asked, so nothing is actually allocated; below the heap, the memory would be taken.)
      */
     @Test
+    @org.junit.jupiter.api.Tag("slow") // writing the file hashes 12 GB of payload (about 50 s)
     void aFileDeclaringMoreThan64EntriesPerByteIsRefusedWithoutACrash() throws IOException {
         TestCert t = new TestCert();
         t.family = 1;
