@@ -185,6 +185,7 @@ public final class SliceEngine {
         boolean weak = h.baseMode != Header.SEMI_STRONG;
         Table current = null;
         int currentLi = -1;
+        long entriesDone = 0;
         List<long[]> marksIndexIn = null;
         List<byte[]> marksFlagsIn = null;
         for (int li = map.layers() - 1; li >= 0; li--) {
@@ -233,6 +234,10 @@ public final class SliceEngine {
                     nextFlags.get(q)[fill[q]++] = c.marksFlags[j];
                 }
             combiner.layer(li, faults.reports(li, reports));
+            entriesDone += map.size(li);
+            if (o.progress != null)
+                o.progress.update(entriesDone, map.layers() - li, entriesDone,
+                        Math.max(1, map.entries()), 2);
             marksIndexIn = below < 0 || below != li - 1 ? null : nextIndex;
             marksFlagsIn = below < 0 || below != li - 1 ? null : nextFlags;
             current = under;

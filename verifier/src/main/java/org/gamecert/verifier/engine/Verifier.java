@@ -57,8 +57,11 @@ public final class Verifier {
         }) : null;
         Result outcome;
         try (Container ct = new Container(path)) {
-            if (ct.isCertificate()) outcome = new Run(path, ct, options, res, pool, faults).run();
-            else outcome = error(res, "not a certificate (no gamecert HEADER frame at the start of the file)");
+            if (!ct.isCertificate())
+                outcome = error(res, "not a certificate (no gamecert HEADER frame at the start of the file)");
+            else if (SEQUENTIAL && faults == Faults.NONE && options.sliced == null && !modeFour(ct))
+                outcome = new SliceEngine(options.threads, SLICE_ENTRIES).verify(path, options);
+            else outcome = new Run(path, ct, options, res, pool, faults).run();
         } catch (Kernel.Stop stop) {
             outcome = Result.withVerdict(res, Result.Verdict.REJECTED);
         } catch (Kernel.EngineFault e) {
@@ -69,6 +72,8 @@ public final class Verifier {
             Throwable cause = e.getCause() instanceof IOException ? e.getCause() : e;
             outcome = error(res, "cannot read the input: " + cause.getMessage());
         } catch (org.gamecert.verifier.kernel.RankedKernel.TooLarge e) {
+            outcome = error(res, e.getMessage());
+        } catch (org.gamecert.verifier.kernel.FileMap.TooLarge e) {
             outcome = error(res, e.getMessage());
         } catch (Layer.OutOfBudget e) {
             outcome = error(res, e.getMessage());
@@ -81,6 +86,26 @@ public final class Verifier {
         }
         outcome.nanos = System.nanoTime() - t0;
         return outcome;
+    }
+
+    /**
+     * The sequential kernel (docs/kernel-redesign.md) checks modes 1-3 when the JVM is started
+     * with -Dgamecert.kernel=sequential (GAMECERT_JAVA_OPTS); until the switch, the default is
+     * the concurrent kernel.
+     */
+    static final boolean SEQUENTIAL = "sequential".equals(System.getProperty("gamecert.kernel"));
+
+    /** Entries a slice of the sequential kernel holds, about (at least one block). */
+    static long SLICE_ENTRIES = 1 << 16;
+
+    /** Whether the header says mode 4 (RankedKernel); a header that breaks a rule says no. */
+    private static boolean modeFour(Container ct) throws IOException {
+        try {
+            return org.gamecert.verifier.kernel.format.Header.parse(ct.readHeaderContent()).mode
+                    == org.gamecert.verifier.kernel.format.Header.WEAK_RANKED;
+        } catch (org.gamecert.verifier.kernel.format.FormatException e) {
+            return false;
+        }
     }
 
     private static Result error(Result res, String message) {

@@ -215,20 +215,19 @@ public final class Combiner {
                 return Result.withVerdict(res, Result.Verdict.REJECTED);
         } else {
             Violation v = openEntries(open);
-            if (v == null) v = endViolation(rows);
+            if (v == null) v = map.trailerViolation();
+            if (v == null) v = rootViolation();
+            if (v == null) { // the census is counted (and reported) before it is compared
+                tallyInto(res, rows);
+                v = endViolation(rows);
+            }
             if (v != null) {
                 res.violations.add(v);
                 res.violationCounts.put(v.rule(), 1L);
                 return Result.withVerdict(res, Result.Verdict.REJECTED);
             }
         }
-        res.unreached = unreached;
-        long total = 0;
-        for (long[] row : rows) {
-            res.census.add(row.clone());
-            total += row[1];
-        }
-        res.region = total;
+        if (all) tallyInto(res, rows);
         res.rootKind = root.rootKind;
         res.rootMove = rootMoveAsGiven(root.rootMove);
         byte[] commitment = map.commitment();
@@ -240,6 +239,16 @@ public final class Combiner {
                 root.rootKind, map.entries(), open, keptFor, keptForPart, rows, keys);
         if (open.total() > 0) return Result.openPart(res, c);
         return Result.verified(res, "sha256:" + Kernel.hex(commitment), c);
+    }
+
+    private void tallyInto(Result res, long[][] rows) {
+        res.unreached = unreached;
+        long total = 0;
+        for (long[] row : rows) {
+            res.census.add(row.clone());
+            total += row[1];
+        }
+        res.region = total;
     }
 
     /** The trailer's, the root's, the census's or R-REACH-1's violation, or null (in order). */
