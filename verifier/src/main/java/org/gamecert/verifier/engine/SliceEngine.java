@@ -63,10 +63,8 @@ public final class SliceEngine {
         default void answers(int li, int first, long[][] requests, long[] index, byte[] kind,
                 byte[] lo, byte[] hi) {}
 
-        /** The marks for one slice: index and flags, as arrays. */
-        default Object[] marks(int li, int first, long[] index, byte[] flags) {
-            return new Object[] {index, flags};
-        }
+        /** The counts for one slice: facts per entry, and per flag bit (changed in place). */
+        default void counts(int li, int first, int[] facts, int[][] bits) {}
 
         /** The reports of one layer, as given to the Combiner. */
         default List<SliceReport> reports(int li, List<SliceReport> honest) {
@@ -183,32 +181,40 @@ public final class SliceEngine {
                 o.maxViolationsPerRule);
         int uMin = map.game().uMin, uMax = map.game().uMax;
         boolean weak = h.baseMode != Header.SEMI_STRONG;
-        Table current = null;
-        int currentLi = -1;
+        long[][] previous = null; // per slice of the layer due: {has, occ, mover}
+        int previousLi = -1;
         long entriesDone = 0;
-        List<long[]> marksIndexIn = null;
-        List<byte[]> marksFlagsIn = null;
+        int[][] factsIn = null; // per slice of the layer due: facts per entry
+        int[][][] bitsIn = null; // and per flag bit
         for (int li = map.layers() - 1; li >= 0; li--) {
-            if (currentLi != li) current = decodeLayer(ct, map, li, weak, uMin, uMax);
+            Slice[] slices = plan(map, li);
+            if (previousLi != li)
+                previous = previousKeys(slices, decodeLayer(ct, map, li, weak, uMin, uMax));
             int below = map.below(li);
             Table under = below < 0 ? new Table() : decodeLayer(ct, map, below, weak, uMin, uMax);
-            Slice[] slices = plan(map, li);
             Slice[] underSlices = below < 0 ? new Slice[0] : plan(map, below);
             List<Future<Checked>> futures = new ArrayList<>();
             for (int s = 0; s < slices.length; s++) {
                 Slice sl = slices[s];
-                long[] mi = marksIndexIn == null ? new long[0] : marksIndexIn.get(s);
-                byte[] mf = marksFlagsIn == null ? new byte[0] : marksFlagsIn.get(s);
-                Table cur = current, und = under;
-                futures.add(pool.submit(() -> checkSlice(ct, map, sl, cur, und, mi, mf, setup,
-                        faults)));
+                int[] facts = factsIn == null ? new int[(int) sl.count] : factsIn[s];
+                int[][] bits = bitsIn == null ? new int[4][(int) sl.count] : bitsIn[s];
+                faults.counts(sl.li, sl.first, facts, bits);
+                long[] prev = previous[s];
+                Table und = under;
+                futures.add(pool.submit(() -> checkSlice(ct, map, sl, prev, und, facts, bits,
+                        setup, faults)));
+            }
+            // what this layer sends the layer below, counted per entry there as slices end
+            int[][] nextFacts = new int[underSlices.length][];
+            int[][][] nextBits = new int[underSlices.length][4][];
+            for (int q = 0; q < underSlices.length; q++) {
+                nextFacts[q] = new int[(int) underSlices[q].count];
+                for (int b = 0; b < 4; b++) nextBits[q][b] = new int[(int) underSlices[q].count];
             }
             List<SliceReport> reports = new ArrayList<>();
-            List<long[]> nextIndex = new ArrayList<>();
-            List<byte[]> nextFlags = new ArrayList<>();
-            long[] counts = new long[underSlices.length];
-            List<Checked> done = new ArrayList<>();
-            for (Future<Checked> f : futures) {
+            for (int k = 0; k < futures.size(); k++) {
+                Future<Checked> f = futures.get(k);
+                futures.set(k, null); // its marks are counted below, then let go
                 Checked c;
                 try {
                     c = f.get();
@@ -219,29 +225,25 @@ public final class SliceEngine {
                     throw new IOException(cause);
                 }
                 reports.add(c.report);
-                done.add(c);
-                for (long at : c.marksIndex) counts[byIndex(underSlices, at)]++;
-            }
-            for (int q = 0; q < underSlices.length; q++) {
-                nextIndex.add(new long[(int) counts[q]]);
-                nextFlags.add(new byte[(int) counts[q]]);
-            }
-            int[] fill = new int[underSlices.length];
-            for (Checked c : done)
                 for (int j = 0; j < c.marksIndex.length; j++) {
-                    int q = byIndex(underSlices, c.marksIndex[j]);
-                    nextIndex.get(q)[fill[q]] = c.marksIndex[j];
-                    nextFlags.get(q)[fill[q]++] = c.marksFlags[j];
+                    long at = c.marksIndex[j];
+                    int q = byIndex(underSlices, at);
+                    int i = (int) (at - underSlices[q].base);
+                    nextFacts[q][i]++;
+                    for (int b = 0; b < 4; b++)
+                        if ((c.marksFlags[j] >>> b & 1) != 0) nextBits[q][b][i]++;
                 }
+            }
             combiner.layer(li, faults.reports(li, reports));
             entriesDone += map.size(li);
             if (o.progress != null)
                 o.progress.update(entriesDone, map.layers() - li, entriesDone,
                         Math.max(1, map.entries()), 2);
-            marksIndexIn = below < 0 || below != li - 1 ? null : nextIndex;
-            marksFlagsIn = below < 0 || below != li - 1 ? null : nextFlags;
-            current = under;
-            currentLi = below;
+            boolean next = below >= 0 && below == li - 1;
+            factsIn = next ? nextFacts : null;
+            bitsIn = next ? nextBits : null;
+            previous = previousKeys(underSlices, under); // the layer below is due next
+            previousLi = below;
         }
         return combiner.conclude();
     }
@@ -275,20 +277,28 @@ public final class SliceEngine {
     }
 
     /** One slice, the four steps of its kernel (on a thread of the pool). */
-    private static Checked checkSlice(Container ct, FileMap map, Slice s, Table current,
-            Table under, long[] marksIndex, byte[] marksFlags, Setup setup, Faults faults)
+    /** For each slice, the key of the entry before it in its layer: {1, occ, mover}, or 0s. */
+    private static long[][] previousKeys(Slice[] slices, Table layer) {
+        long[][] out = new long[slices.length][];
+        for (int q = 0; q < slices.length; q++) {
+            long at = slices[q].base - 1;
+            boolean has = at >= 0 && at < layer.n;
+            out[q] = new long[] {has ? 1 : 0, has ? layer.occ[(int) at] : 0,
+                has ? layer.mover[(int) at] : 0};
+        }
+        return out;
+    }
+
+    private static Checked checkSlice(Container ct, FileMap map, Slice s, long[] honest,
+            Table under, int[] facts, int[][] bits, Setup setup, Faults faults)
             throws IOException {
-        boolean hasPrevious = s.base > 0 && s.base - 1 < current.n;
-        int prev = (int) s.base - 1;
-        long[] previous = faults.previous(s.li, s.first, new long[] {hasPrevious ? 1 : 0,
-            hasPrevious ? current.occ[prev] : 0, hasPrevious ? current.mover[prev] : 0});
+        long[] previous = faults.previous(s.li, s.first, honest.clone());
         SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, previous[0] != 0,
                 previous[1], previous[2], setup.all, setup.maxPerRule);
         if (setup.openBefore != null)
             check.partSetup(faults.openBefore(s.li, s.first, setup.openBefore[s.first]),
                     setup.composite, setup.part, setup.regionKeyBudget);
-        Object[] marks = faults.marks(s.li, s.first, marksIndex, marksFlags);
-        check.takeMarks((long[]) marks[0], (byte[]) marks[1]);
+        check.takeCounts(facts, bits);
         for (int b = s.first; b < s.end; b++) {
             BlockRecord r = map.record(b);
             check.decode(b, ct.read(r.frameOffset, (int) r.compLen));

@@ -9,20 +9,45 @@ package org.gamecert.verifier.kernel;
  * 1991, offline memory checking; Clarke et al. 2003, additive multiset hashes).
  *
  * <p>One field a round, the index first, each round a bijection of the state (an odd multiplier,
- * a xor-shift): two facts give one state only if they are equal, and where a fact's record lands
- * depends on the key, which the engine never sees.
+ * a xor-shift): two records give one state only if they are equal, and where a fact's record
+ * lands depends on the key, which the engine never sees.
+ *
+ * <p>A fact's hash is its record's plus one term per flag bit it carries, so the sum over a
+ * child's facts needs only how many facts it was sent and how many carried each bit: the engine
+ * delivers those counts, O(entries) of memory rather than O(facts). Facts that differ only in
+ * how the same bits are spread over them sum equally; the child takes the OR of the bits, which
+ * they share, so nothing the kernel concludes can differ.
  */
 final class FactHash {
     private FactHash() {}
 
+    /** The hash of a fact: its record's, plus one term for each flag it carries. */
     static long of(long key, long index, long occ, long mover, int kinds, int lo, int hi,
             int flags) {
+        long h = record(key, index, occ, mover, kinds, lo, hi);
+        for (int b = 0; b < FLAGS; b++) if ((flags >>> b & 1) != 0) h += flag(key, index, b);
+        return h;
+    }
+
+    /** Flag bits a fact can carry: P, A', P' (SPEC §10.1) and reached (§10.2). */
+    static final int FLAGS = 4;
+
+    /** The record part: the index, then the key, then kind and bounds, one field a round. */
+    static long record(long key, long index, long occ, long mover, int kinds, int lo, int hi) {
         long w = (long) (kinds & 0xFF) << 40 ^ (long) (lo & 0xFFFF) << 24
-                ^ (long) (hi & 0xFFFF) << 8 ^ (flags & 0xFF);
+                ^ (long) (hi & 0xFFFF) << 8;
         long h = (key ^ index) * 0xD6E8FEB86659FD93L;
         h = (h ^ h >>> 32 ^ occ) * 0x9E3779B97F4A7C15L;
         h = (h ^ h >>> 32 ^ mover) * 0xC2B2AE3D27D4EB4FL;
         h = (h ^ h >>> 32 ^ w) * 0x165667B19E3779F9L;
+        return h ^ h >>> 32;
+    }
+
+    /** The term of flag bit b sent to entry index (a round of its own, another constant). */
+    static long flag(long key, long index, int b) {
+        long h = (key ^ index) * 0x94D049BB133111EBL;
+        h = (h ^ h >>> 31 ^ (b + 1)) * 0xBF58476D1CE4E5B9L;
+        h = (h ^ h >>> 29 ^ key) * 0xD6E8FEB86659FD93L;
         return h ^ h >>> 32;
     }
 }

@@ -13,8 +13,9 @@ import org.gamecert.verifier.kernel.rules.Game;
  * by one thread (SPEC §9, §10, §11.1). An engine drives it through four steps, each once and in
  * this order, and gives it only data, which it copies:
  * <ol>
- * <li>{@link #takeMarks}: the flags (§10.1 needs, §10.2 reached) the layer above sent to this
- * slice's entries, one mark per answer a parent was given (none for the shallowest layer);
+ * <li>{@link #takeCounts}: what the layer above sent to this slice's entries: per entry, how
+ * many facts (answers a parent was given) named it and how many carried each flag (§10.1
+ * needs, §10.2 reached); none for the shallowest layer;
  * <li>{@link #decode}, block by block: R-CON-3, R-HASH-1 and the payload's rules, into the
  * slice's own columns;
  * <li>{@link #requests}: the entries' own rules (R-LAY-2, R-LAY-3, R-LEAF-1, R-POS-1..3,
@@ -82,8 +83,8 @@ public final class SliceCheck {
     private final PairSet regionKeys = new PairSet();
     private boolean regionKeysOver;
 
-    private long[] markIndex = new long[0];
-    private byte[] markFlags = new byte[0];
+    private int[] factCount;
+    private int[][] flagCount;
     private long takenSum;
 
     /** Requests: the children's keys; entry i's are [reqStart[i], reqStart[i + 1]). */
@@ -191,27 +192,29 @@ public final class SliceCheck {
     // ------------------------------------------------------------ 1. marks from the layer above
 
     /**
-     * The marks the layer above sent to this slice: entry index (in the layer) and flags. Each is
-     * counted in the taken sum with this slice's own record at that index (requests).
+     * What the layer above sent this slice, per entry of the slice: how many facts (records the
+     * parents were given) named it, and how many of those carried each flag bit (P, A', P',
+     * reached: FactHash.FLAGS arrays). Counted in the taken sum with this slice's own records.
      */
-    public void takeMarks(long[] index, byte[] bits) {
-        step(1, "marks");
+    public void takeCounts(int[] facts, int[][] bits) {
+        step(1, "counts");
         step = 2; // once
-        long[] ix = index.clone();
-        byte[] fl = bits.clone();
-        if (ix.length != fl.length)
-            throw new Kernel.EngineFault("marks with " + ix.length + " indexes and "
-                    + fl.length + " flags");
-        for (byte f : fl)
-            if ((f & ~(NEEDS | REACHED)) != 0)
-                throw new Kernel.EngineFault("a mark with flags 0x"
-                        + Integer.toHexString(f & 0xFF) + " (only P, A', P' and reached exist)");
-        for (long at : ix)
-            if (at < base || at >= base + count)
-                throw new Kernel.EngineFault("a mark for entry " + at + " of layer " + discs
-                        + ", outside the slice's entries " + base + ".." + (base + count - 1));
-        markIndex = ix;
-        markFlags = fl;
+        int[] f = facts.clone();
+        int[][] b = new int[FactHash.FLAGS][];
+        if (f.length != count || bits.length != FactHash.FLAGS)
+            throw new Kernel.EngineFault("counts for " + f.length + " entries and "
+                    + bits.length + " flags, for a slice of " + count);
+        for (int q = 0; q < FactHash.FLAGS; q++) {
+            b[q] = bits[q].clone();
+            if (b[q].length != count)
+                throw new Kernel.EngineFault("flag counts for " + b[q].length + " entries");
+        }
+        for (int i = 0; i < count; i++)
+            for (int q = -1; q < FactHash.FLAGS; q++)
+                if ((q < 0 ? f[i] : b[q][i]) < 0)
+                    throw new Kernel.EngineFault("a negative count of facts");
+        factCount = f;
+        flagCount = b;
     }
 
     // ------------------------------------------------------------ 2. the blocks
@@ -335,15 +338,19 @@ public final class SliceCheck {
         return false;
     }
 
-    /** The flags of the marks taken, OR-ed into the entries; each mark counted (FactHash). */
+    /** The flags sent, OR-ed into the entries; every fact counted (FactHash). */
     private void applyMarks() {
-        for (int j = 0; j < markIndex.length; j++) {
-            int i = (int) (markIndex[j] - base);
-            if (i >= decoded) continue; // after a block that failed: the verdict is a rejection
-            flags[i] |= markFlags[j];
-            takenSum += FactHash.of(factKey, markIndex[j], occ[i], mover[i], kind[i] & 0xFF,
-                    lo[i], hi[i], markFlags[j] & 0xFF);
+        for (int i = 0; factCount != null && i < decoded; i++) {
+            if (factCount[i] != 0)
+                takenSum += factCount[i] * FactHash.record(factKey, base + i, occ[i], mover[i],
+                        kind[i] & 0xFF, lo[i], hi[i]);
+            for (int q = 0; q < FactHash.FLAGS; q++)
+                if (flagCount[q][i] != 0) {
+                    flags[i] |= (byte) (1 << q);
+                    takenSum += flagCount[q][i] * FactHash.flag(factKey, base + i, q);
+                }
         }
+        // entries after a block that failed to decode take nothing: the verdict is a rejection
         if (discs == rootDiscs) // the seeds of R and of reachability (SPEC §10.1, §10.2)
             for (int i = 0; i < decoded; i++)
                 if (occ[i] == rootOcc && mover[i] == rootMover)

@@ -117,88 +117,82 @@ class SliceContractTest {
         });
     }
 
-    /** Changes the marks of the first slice that gets any. */
-    abstract static class OneBatch implements SliceEngine.Faults {
+    /** Changes the counts of the first slice that was sent any fact (once per run). */
+    abstract static class OneCount implements SliceEngine.Faults {
         boolean done;
 
         @Override
-        public Object[] marks(int li, int first, long[] index, byte[] flags) {
-            if (done || index.length < 2) return new Object[] {index, flags};
-            done = true;
-            return change(index.clone(), flags.clone());
+        public void counts(int li, int first, int[] facts, int[][] bits) {
+            if (done) return;
+            for (int i = 0; i < facts.length && !done; i++)
+                if (facts[i] > 0) {
+                    change(i, facts, bits);
+                    done = true;
+                }
         }
 
-        abstract Object[] change(long[] index, byte[] flags);
+        abstract void change(int i, int[] facts, int[][] bits);
     }
 
     @Test
-    void aMarkDroppedOnItsWayIsAnEngineFault() {
-        caught(() -> new OneBatch() {
-            Object[] change(long[] index, byte[] flags) {
-                return new Object[] {java.util.Arrays.copyOf(index, index.length - 1),
-                    java.util.Arrays.copyOf(flags, flags.length - 1)};
+    void aFactDroppedOnItsWayIsAnEngineFault() {
+        caught(() -> new OneCount() {
+            void change(int i, int[] facts, int[][] bits) {
+                facts[i]--;
+                for (int[] b : bits) if (b[i] > facts[i]) b[i]--;
             }
         });
     }
 
     @Test
-    void aMarkRepeatedIsAnEngineFault() {
-        caught(() -> new OneBatch() {
-            Object[] change(long[] index, byte[] flags) {
-                long[] i = java.util.Arrays.copyOf(index, index.length + 1);
-                byte[] f = java.util.Arrays.copyOf(flags, flags.length + 1);
-                i[index.length] = index[0];
-                f[flags.length] = flags[0];
-                return new Object[] {i, f};
+    void aFactRepeatedIsAnEngineFault() {
+        caught(() -> new OneCount() {
+            void change(int i, int[] facts, int[][] bits) {
+                facts[i]++;
             }
         });
     }
 
     @Test
-    void aMarkWithOtherFlagsIsAnEngineFault() {
-        caught(() -> new OneBatch() {
-            Object[] change(long[] index, byte[] flags) {
-                flags[0] ^= 0x01; // a need P added or taken away
-                return new Object[] {index, flags};
+    void aFactWithAnotherFlagIsAnEngineFault() {
+        caught(() -> new OneCount() {
+            void change(int i, int[] facts, int[][] bits) {
+                bits[0][i] = bits[0][i] > 0 ? bits[0][i] - 1 : 1; // a need P taken away or added
             }
         });
     }
 
     @Test
-    void aMarkMovedToAnotherEntryOfItsSliceIsAnEngineFault() {
+    void reachedForgedForAnEntryNoParentNamedIsAnEngineFault() {
+        caught(() -> new SliceEngine.Faults() {
+            boolean done;
+
+            public void counts(int li, int first, int[] facts, int[][] bits) {
+                for (int i = 0; i < facts.length && !done; i++)
+                    if (facts[i] == 0 && li < 64) {
+                        facts[i] = 1;
+                        bits[3][i] = 1;
+                        done = true;
+                    }
+            }
+        });
+    }
+
+    @Test
+    void aFactMovedToAnotherEntryOfItsSliceIsAnEngineFault() {
         for (Path f : FILES) {
             boolean[] moved = {false};
             String o = outcome(f, new SliceEngine.Faults() {
-                public Object[] marks(int li, int first, long[] index, byte[] flags) {
-                    long[] i = index.clone();
-                    for (int j = 1; j < i.length && !moved[0]; j++)
-                        if (i[j] != i[0]) {
-                            i[0] = i[j];
+                public void counts(int li, int first, int[] facts, int[][] bits) {
+                    for (int i = 0; i + 1 < facts.length && !moved[0]; i++)
+                        if (facts[i] > 0) {
+                            facts[i]--;
+                            facts[i + 1]++;
                             moved[0] = true;
                         }
-                    return new Object[] {i, flags};
                 }
             });
             if (moved[0]) assertEquals("fault", o, f.toString());
-        }
-    }
-
-    @Test
-    void marksInAnotherOrderChangeNothing() {
-        for (Path f : FILES) {
-            String honest = honest(f);
-            String shuffled = outcome(f, new SliceEngine.Faults() {
-                public Object[] marks(int li, int first, long[] index, byte[] flags) {
-                    long[] i = new long[index.length];
-                    byte[] fl = new byte[flags.length];
-                    for (int j = 0; j < index.length; j++) {
-                        i[j] = index[index.length - 1 - j];
-                        fl[j] = flags[flags.length - 1 - j];
-                    }
-                    return new Object[] {i, fl};
-                }
-            });
-            assertEquals(honest, shuffled, f.toString());
         }
     }
 
