@@ -133,8 +133,8 @@ public final class Combiner {
                     + nextBlock + ", the layer at " + map.endBlock(li));
         if (best != null && (found == null || earlier(best, found))) found = best;
         // What the layer above sent must be what this layer's slices took. A slice cut by a
-        // violation still took every mark for its decoded entries, and a parent cut by one sent
-        // marks only for the entries it checked: the sums are partial only where a block of
+        // violation still took every fact for its decoded entries, and a parent cut by one sent
+        // facts only for the entries it checked: the sums are partial only where a block of
         // this layer failed to decode (and the verdict is then a rejection anyway).
         boolean decodedAll = true;
         for (SliceReport r : slices) decodedAll &= r.decodedAll;

@@ -189,7 +189,7 @@ public final class SliceCheck {
         this.regionKeyBudget = Math.max(-1, regionKeyBudget);
     }
 
-    // ------------------------------------------------------------ 1. marks from the layer above
+    // ------------------------------------------------------------ 1. facts from the layer above
 
     /**
      * What the layer above sent this slice, per entry of the slice: how many facts (records the
@@ -290,7 +290,7 @@ public final class SliceCheck {
     // ------------------------------------------------------------ 3. the entries' own rules
 
     /**
-     * The marks applied, then each entry's own rules in order, up to the first that fails; the
+     * The facts taken (flags and the taken sum), then each entry's own rules in order, up to the first that fails; the
      * keys of the children the obligations consult, in the order check will want their records.
      * Returns {occ, mover} (the engine's copies).
      */
@@ -299,7 +299,7 @@ public final class SliceCheck {
             throw new Kernel.EngineFault("slice of layer " + discs + ": requests before its"
                     + " blocks, or twice");
         step = 3;
-        applyMarks();
+        takeFacts();
         reqStart = new int[decoded + 1];
         reqOcc = new long[Math.max(16, 4 * decoded)];
         reqMover = new long[reqOcc.length];
@@ -339,7 +339,7 @@ public final class SliceCheck {
     }
 
     /** The flags sent, OR-ed into the entries; every fact counted (FactHash). */
-    private void applyMarks() {
+    private void takeFacts() {
         for (int i = 0; factCount != null && i < decoded; i++) {
             if (factCount[i] != 0)
                 takenSum += factCount[i] * FactHash.record(factKey, base + i, occ[i], mover[i],
@@ -375,7 +375,7 @@ public final class SliceCheck {
             return at(i, Rule.LEAF_1, "an entry with " + (game.cells - discs) + " empty cells: at"
                     + " most leaf_empties = " + leafEmpties + ", a leaf has no entry");
         if (!game.isLegalPosition(m, opp)) return at(i, Rule.POS_1, "not a legal position");
-        // A reached entry was named by a parent's canonical key (a mark the Combiner confirms).
+        // A reached entry was named by a parent's canonical key (a fact the Combiner confirms).
         if ((flags[i] & REACHED) == 0) {
             canonical(m, opp);
             if (cOcc != o || cMover != m)
@@ -453,7 +453,7 @@ public final class SliceCheck {
      * The records of the layer below for the keys requests returned, in that order: index in the
      * layer below (-1: absent), kind byte, bounds as stored. Checks every entry's obligations
      * (SPEC §9, in the order P, A', P', C, A) up to the first that fails, and returns the slice's
-     * report. Marks for the layer below: {@link #marks}.
+     * report. The facts it sends the layer below: {@link #marksIndex}, {@link #marksFlags}.
      */
     public SliceReport check(long[] index, byte[] kinds, byte[] los, byte[] his) {
         if (step != 3) throw new Kernel.EngineFault("slice of layer " + discs
@@ -484,7 +484,10 @@ public final class SliceCheck {
         return report();
     }
 
-    /** Where the marks for the layer below go: child index and flags, one per answer given. */
+    /**
+     * The facts for the layer below, one per record given: the child's index and the flags it
+     * carries (the engine counts them per child entry for takeCounts there).
+     */
     public long[] marksIndex() {
         return Arrays.copyOf(outIndex, nOut);
     }
@@ -553,7 +556,7 @@ public final class SliceCheck {
     /**
      * What is known of each consulted move's child, in TB order: its terminal value, a leaf's
      * bound decided by search (R-LEAF-2), the record delivered, or MISSING. The entry's flags go
-     * to the children it consults (SPEC §10.2) with the needs of §10.1, one mark per record.
+     * to the children it consults (SPEC §10.2) with the needs of §10.1, one fact per record.
      */
     private void children() {
         n = 0;
@@ -607,7 +610,7 @@ public final class SliceCheck {
         }
     }
 
-    /** One mark for the layer below: the record delivered for request r, and the flags. */
+    /** One fact for the layer below: the record delivered for request r, and the flags. */
     private void send(int r, int bits) {
         if (nOut == outIndex.length) {
             outIndex = Arrays.copyOf(outIndex, 2 * nOut);

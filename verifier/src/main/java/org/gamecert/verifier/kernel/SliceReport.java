@@ -26,7 +26,7 @@ public final class SliceReport implements java.io.Serializable {
     /** Keys of R for a union census (occ, mover pairs), or null: not asked; over: too many. */
     private final long[] regionKeys;
     final boolean regionKeysOver;
-    /** Every entry of the slice was decoded (so every mark for it was taken and counted). */
+    /** Every entry of the slice was decoded (so every fact for it was taken and counted). */
     final boolean decodedAll;
     /** --all: the block that failed to decode (it ends the check), the violations kept, counts. */
     final Violation fatal;
