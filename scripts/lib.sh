@@ -49,6 +49,12 @@ ensure_jar() { # ensure_jar MODULE [MODULE it embeds ...]  -> prints the jar pat
   printf '%s\n' "$jar"
 }
 
+# Tells the JVM whether stderr is a terminal (Java cannot ask): progress is redrawn in place with
+# \r only there, and printed as occasional whole lines in a log.
+tty_opts() {
+  if [ -t 2 ]; then printf '%s\n' -Dgamecert.stderr.tty=true; else printf '%s\n' -Dgamecert.stderr.tty=false; fi
+}
+
 # JVM options for the verifier, before GAMECERT_JAVA_OPTS (which can override them): the
 # throughput collector (no concurrent marking competing for the cores with the checking
 # threads) and transparent huge pages for the heap where the kernel offers them (fewer TLB misses

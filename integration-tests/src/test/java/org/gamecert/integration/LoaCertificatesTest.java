@@ -23,15 +23,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Lines of Action 4×4 and 5×5 solved from the start by the producer, as weak-ranked certificates
- * (SPEC §7.7, §9.2), verified by the verifier: Black wins, by the published first moves (b4-b2 and
+ * Lines of Action 4×4 and 5×5 solved from the start by the producer's iterative deepening
+ * ({@code --search id}; the proof-number search's certificates: LoaPnCertificatesTest), as
+ * weak-ranked certificates (SPEC §7.7, §9.2), verified by the verifier: Black wins, by the published first moves (b4-b2 and
  * c5-c3 in the papers' notation, rows from the bottom; b1-b3 and c1-c3 here); the bytes do not
  * depend on the run.
  */
 class LoaCertificatesTest {
     static String produce(Path cert, String game) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int rc = ProduceMain.run(new String[] {"solve", "--game", game, "--mode", "weak-ranked", "-q", "--out", cert.toString()},
+        int rc = ProduceMain.run(new String[] {"solve", "--game", game, "--mode", "weak-ranked", "--search", "id", "-q", "--out", cert.toString()},
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, rc, () -> "producer failed: " + err.toString(StandardCharsets.UTF_8));
         return out.toString(StandardCharsets.UTF_8);
@@ -42,7 +43,7 @@ class LoaCertificatesTest {
     void timeLimitAndMode(@TempDir Path dir) {
         Path cert = dir.resolve("c.gsc");
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int rc = ProduceMain.run(new String[] {"solve", "--game", "loa:6x6", "--mode", "weak-ranked", "--time-limit", "1", "--out",
+        int rc = ProduceMain.run(new String[] {"solve", "--game", "loa:6x6", "--mode", "weak-ranked", "--search", "id", "--time-limit", "1", "--out",
                 cert.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(3, rc, err.toString(StandardCharsets.UTF_8));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("not solved    time limit"), out.toString(StandardCharsets.UTF_8));

@@ -67,14 +67,15 @@ class ProducerVectorsTest {
         assertTrue(Files.readString(VECTORS.resolve("vectors.tsv")).contains("edge-valid-nogo-1x9.gsc\tverified\t-\t"));
     }
     /**
-     * Lines of Action 4x4 from the start, weak-ranked (SPEC §7.7, §9.2), and its loa-rank-not-decreasing
-     * mutant (seed 1): R-RANK-1.
+     * Lines of Action 4x4 from the start, weak-ranked (SPEC §7.7, §9.2), by the iterative deepening
+     * ({@code --search id}, the producer's LOA search when the vector was made), and its
+     * loa-rank-not-decreasing mutant (seed 1): R-RANK-1.
      */
     @Test
     void loa4x4VectorsAreWhatTheProducerWrites(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("v.gsc"), bad = dir.resolve("bad.gsc");
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        assertEquals(0, ProduceMain.run(new String[] {"solve", "--game", "loa:4x4", "--mode", "weak-ranked", "--out", out.toString(), "-q"},
+        assertEquals(0, ProduceMain.run(new String[] {"solve", "--game", "loa:4x4", "--mode", "weak-ranked", "--search", "id", "--out", out.toString(), "-q"},
                 quiet, System.err));
         assertEquals(0, ProduceMain.run(new String[] {"mutate", "--class", "loa-rank-not-decreasing", "--seed", "1", "--in", out.toString(),
                 "--out", bad.toString()}, quiet, quiet));
@@ -83,7 +84,7 @@ class ProducerVectorsTest {
             Files.copy(out, vector, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             Files.copy(bad, badVector, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
-        assertArrayEquals(Files.readAllBytes(vector), Files.readAllBytes(out), "the vector is produce solve --game loa:4x4 --mode weak-ranked");
+        assertArrayEquals(Files.readAllBytes(vector), Files.readAllBytes(out), "the vector is produce solve --game loa:4x4 --mode weak-ranked --search id");
         assertArrayEquals(Files.readAllBytes(badVector), Files.readAllBytes(bad), "the vector is mutate --class loa-rank-not-decreasing --seed 1");
         String tsv = Files.readString(VECTORS.resolve("vectors.tsv"));
         assertTrue(tsv.contains("edge-valid-weak-ranked-loa-4x4.gsc\tverified\t-\t"));

@@ -17,12 +17,13 @@ class DeterminismTest {
 
     private byte[] produce(String name, String... args) throws Exception {
         Path f = dir.resolve(name);
-        String[] all = new String[args.length + 4];
+        String[] all = new String[args.length + 5];
         all[0] = "solve";
         System.arraycopy(args, 0, all, 1, args.length);
         all[args.length + 1] = "--out";
         all[args.length + 2] = f.toString();
         all[args.length + 3] = "-q";
+        all[args.length + 4] = "--force"; // each comparison writes a.gsc, b.gsc, c.gsc again
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         assertEquals(0, ProduceMain.run(all, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err)), err.toString());
         return Files.readAllBytes(f);

@@ -109,10 +109,11 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
                 return SparkMain.ERROR;
             }
         }
-        if (!Files.exists(path)) { // as scripts/verify: an error before any work (no Spark started)
-            Result r = Result.withVerdict(new Result(), Result.Verdict.ERROR);
-            r.errorMessage = "no such file: " + path;
-            print(r);
+        if (!Files.exists(path)) { // as scripts/verify: one line, before any work (no Spark started)
+            String message = "no such file or directory: " + path;
+            err.println("error: " + message);
+            if (json) out.println(org.gamecert.verifier.cli.JsonHead.error(path.toString(), message));
+            out.flush();
             return SparkMain.ERROR;
         }
         String kind = Reports.kindOf(path);
@@ -166,7 +167,7 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
         }
         if (kind.equals("composite")) {
             CompositeVerifier.Outcome c = SparkVerifier.composite(sc, path, s, quiet ? null : err);
-            if (json) out.println(Reports.json(c));
+            if (json) out.println(Reports.json(c, path.toString()));
             else Reports.human(c, path.toString(), out);
             out.flush();
             return Reports.exitCode(c.verdict());
@@ -179,7 +180,7 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
     }
 
     private void print(Result r) {
-        if (json) out.println(Reports.json(r));
+        if (json) out.println(Reports.json(r, path.toString()));
         else Reports.human(r, path.toString(), 1, out);
         out.flush();
     }

@@ -45,18 +45,27 @@ public final class CertificateReader {
         return r;
     }
 
+    /**
+     * The file is not a certificate this reader accepts. {@link #rule} is the SPEC rule id it
+     * breaks, named as the verifier names it (R-HASH-1, not "hash chain mismatch"); null when it
+     * is not a certificate at all (no gamecert header), which the verifier calls an error, not a
+     * rejection.
+     */
     public static final class FormatException extends IOException {
-        FormatException(String msg) { super(msg); }
+        public final String rule;
+        FormatException(String msg) { this(null, msg); }
+        FormatException(String rule, String msg) { super(rule == null ? msg : rule + ": " + msg); this.rule = rule; }
     }
 
     private void parse(ByteBuffer b) throws IOException {
+        if (b.remaining() == 0) throw new FormatException("an empty file (0 bytes), not a certificate");
         if (b.remaining() < 12 || b.getInt(0) != CertificateWriter.MAGIC_HEADER || b.get(8) != 'G' || b.get(9) != 'S'
-                || b.get(10) != 'C' || b.get(11) != 'F') throw new FormatException("not a gamecert certificate");
+                || b.get(10) != 'C' || b.get(11) != 'F') throw new FormatException("not a certificate (no gamecert HEADER frame at the start of the file)");
         byte[] header = frame(b, CertificateWriter.MAGIC_HEADER);
         headerBytes = header;
         ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
         h.position(4);
-        if (h.getShort() != 1) throw new FormatException("unsupported certificate version");
+        if (h.getShort() != 1) throw new FormatException("R-HDR-1", "unsupported certificate version");
         family = h.get(); width = h.get(); height = h.get();
         h.get(); // utility
         symmetry = h.get(); mode = h.get() & 0xFF;
@@ -74,8 +83,8 @@ public final class CertificateReader {
         h.get(inf);
         info = new String(inf, java.nio.charset.StandardCharsets.UTF_8);
         try { game = Game.fromHeader(family, width, height, tb); }
-        catch (IllegalArgumentException e) { throw new FormatException(e.getMessage()); }
-        if (game.symmetry != symmetry) throw new FormatException("symmetry " + symmetry + " is not supported by this reader");
+        catch (IllegalArgumentException e) { throw new FormatException("R-HDR-1", e.getMessage()); }
+        if (game.symmetry != symmetry) throw new FormatException("R-HDR-1", "symmetry " + symmetry + " is not supported by this reader");
         MessageDigest md = CertificateWriter.sha256();
         md.update((byte) 0);
         md.update(header);
@@ -86,27 +95,30 @@ public final class CertificateReader {
             int layer = rec.getInt(), count = rec.getInt(), rawLen = rec.getInt(), compLen = rec.getInt();
             byte[] stored = new byte[32];
             rec.get(stored);
-            if (compLen < 0 || compLen > b.remaining()) throw new FormatException("truncated block");
+            if (compLen < 0 || compLen > b.remaining()) throw new FormatException("R-CON-1", "block " + blocks + " is truncated");
             byte[] comp = new byte[compLen];
             b.get(comp);
-            byte[] raw = Zstd.decompress(comp, rawLen);
+            byte[] raw;
+            try { raw = Zstd.decompress(comp, rawLen); }
+            catch (RuntimeException e) { throw new FormatException("R-CON-3", "block " + blocks + "'s data frame: " + e.getMessage()); }
+            if (raw.length != rawLen) throw new FormatException("R-CON-3", "block " + blocks + "'s data frame holds " + raw.length + " bytes, not " + rawLen);
             ByteBuffer hb = ByteBuffer.allocate(53).order(ByteOrder.LITTLE_ENDIAN);
             hb.put((byte) 1).put(chain).putLong(blocks).putInt(layer).putInt(count).putInt(rawLen);
             md.reset();
             md.update(hb.array());
             md.update(raw);
             chain = md.digest();
-            if (!Arrays.equals(chain, stored)) throw new FormatException("hash chain mismatch at block " + blocks);
+            if (!Arrays.equals(chain, stored)) throw new FormatException("R-HASH-1", "block " + blocks + "'s stored chain value is not the computed one");
             parts.computeIfAbsent(layer, x -> new ArrayList<>()).add(decode(layer, count, raw));
             blocks++;
             entries += count;
         }
         byte[] trailer = frame(b, CertificateWriter.MAGIC_TRAILER);
-        if (b.hasRemaining()) throw new FormatException("bytes after the trailer");
+        if (b.hasRemaining()) throw new FormatException("R-CON-1", "bytes after the trailer");
         ByteBuffer t = ByteBuffer.wrap(trailer).order(ByteOrder.LITTLE_ENDIAN);
         long bc = t.getLong(), ec = t.getLong();
         int rows = t.getInt();
-        if (bc != blocks || ec != entries) throw new FormatException("trailer counts do not match the blocks");
+        if (bc != blocks || ec != entries) throw new FormatException("R-HASH-2", "the trailer's block and entry counts are not those read");
         census = new long[rows][3];
         for (int r = 0; r < rows; r++) { census[r][0] = t.getInt(); census[r][1] = t.getLong(); census[r][2] = t.getLong(); }
         md.reset();
@@ -115,15 +127,15 @@ public final class CertificateReader {
         md.update(trailer, 0, trailer.length - 32);
         byte[] commitment = md.digest();
         if (!Arrays.equals(commitment, Arrays.copyOfRange(trailer, trailer.length - 32, trailer.length)))
-            throw new FormatException("commitment mismatch");
+            throw new FormatException("R-HASH-3", "the trailer's commitment is not the computed one");
         commitmentId = "sha256:" + CertificateWriter.hex(commitment);
         for (Map.Entry<Integer, ArrayList<LayerEntries>> e : parts.entrySet()) layers.put(e.getKey(), concat(e.getKey(), e.getValue()));
     }
 
     private static byte[] frame(ByteBuffer b, int magic) throws FormatException {
-        if (b.remaining() < 8 || b.getInt() != magic) throw new FormatException("bad frame sequence");
+        if (b.remaining() < 8 || b.getInt() != magic) throw new FormatException("R-CON-1", "frame sequence: header, blocks, trailer, end of file");
         int size = b.getInt();
-        if (size < 0 || size > b.remaining()) throw new FormatException("truncated frame");
+        if (size < 0 || size > b.remaining()) throw new FormatException("R-CON-1", "a frame is truncated");
         byte[] c = new byte[size];
         b.get(c);
         return c;
@@ -151,7 +163,7 @@ public final class CertificateReader {
             }
         }
         for (int i = 0; i < count; i++) if (Kinds.hasMove(e.kinds[i])) e.move[i] = raw[p++];
-        if (p != raw.length) throw new FormatException("payload length mismatch");
+        if (p != raw.length) throw new FormatException("R-ENC-2", "the payload is not consumed exactly");
         return e;
     }
 
@@ -165,12 +177,12 @@ public final class CertificateReader {
     private static long varint(byte[] raw, int[] pos) throws FormatException {
         long v = 0;
         for (int s = 0; s < 70; s += 7) {
-            if (pos[0] >= raw.length) throw new FormatException("varint past the payload");
+            if (pos[0] >= raw.length) throw new FormatException("R-ENC-2", "a varint runs past the payload");
             int x = raw[pos[0]++] & 0xFF;
             v |= (long) (x & 0x7F) << s;
             if ((x & 0x80) == 0) return v;
         }
-        throw new FormatException("varint too long");
+        throw new FormatException("R-ENC-1", "a varint is too long");
     }
 
     private static LayerEntries concat(int layer, ArrayList<LayerEntries> parts) {

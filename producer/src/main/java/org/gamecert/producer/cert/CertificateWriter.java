@@ -414,7 +414,7 @@ public final class CertificateWriter {
     private static Written writeBlocks(Path out, byte[] header, BlockSource blocks, long[] region, long[] aux, int rootLayer)
             throws IOException {
         Path dir = out.toAbsolutePath().getParent();
-        Path tmp = Files.createTempFile(dir, "." + out.getFileName() + ".", ".tmp");
+        Path tmp = org.gamecert.producer.command.OutputFiles.createTemp(dir, "." + out.getFileName() + ".", ".tmp");
         Written w = new Written();
         try {
             try (OutputStream os = new java.io.BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20)) {

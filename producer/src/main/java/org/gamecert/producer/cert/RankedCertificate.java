@@ -2,6 +2,7 @@ package org.gamecert.producer.cert;
 
 import org.gamecert.producer.game.Loa;
 import org.gamecert.producer.search.LoaSolver;
+import org.gamecert.producer.search.RankedProof;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,7 +18,7 @@ import java.util.TreeMap;
 
 /**
  * A weak-ranked certificate (SPEC §9.2, mode 4) of a Lines of Action win or loss proven by
- * {@link LoaSolver}: the proof is walked from the root (a win: its one move; a loss: every move),
+ * {@link LoaSolver} or the proof-number search ({@link org.gamecert.producer.search.pn.LoaPn}): the proof is walked from the root (a win: its one move; a loss: every move),
  * each position once, and written with one layer per rank, lowest rank first. A win is the entry
  * {C} with lower bound +1 and its move, a loss {A} with upper bound -1.
  */
@@ -42,7 +43,7 @@ public final class RankedCertificate {
     }
 
     /** The proof's entries, from the solver's table; rootWins says which claim the root has. */
-    public static List<Node> extract(Loa loa, LoaSolver s, long rm, long ro, boolean rootWins) {
+    public static List<Node> extract(Loa loa, RankedProof s, long rm, long ro, boolean rootWins) {
         Map<Key, Node> seen = new HashMap<>();
         List<Node> nodes = new ArrayList<>();
         ArrayDeque<long[]> todo = new ArrayDeque<>();

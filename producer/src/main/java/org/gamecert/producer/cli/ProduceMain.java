@@ -13,10 +13,27 @@ import java.io.PrintWriter;
  * Entry point of the producer: `solve` writes a certificate, `query` answers from one. Further
  * subcommands (mutate, export, release, keygen) are added as classes in {@link #commandLine}.
  */
-@Command(name = "produce", mixinStandardHelpOptions = true, versionProvider = ProduceMain.Version.class,
-        description = "Solve a game position with reopening alpha-beta and write a gamecert certificate (SPEC v1), or query one.",
-        subcommands = {SolveCommand.class, QueryCommand.class, org.gamecert.producer.release.ReleaseCommand.class, org.gamecert.producer.release.KeygenCommand.class, org.gamecert.producer.mutate.MutateCommand.class, org.gamecert.producer.export.ExportCommand.class, org.gamecert.producer.compose.SolvePartCommand.class, org.gamecert.producer.compose.ComposeCommand.class})
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2, org.gamecert.producer.command.CommandSupport.EXIT_3},
+        name = "produce", mixinStandardHelpOptions = true, versionProvider = ProduceMain.Version.class,
+        description = "Solve a game position with reopening alpha-beta and write a gamecert certificate (SPEC v1), or query one.")
 public final class ProduceMain implements Runnable {
+    /**
+     * The subcommands, in the order --help lists them. Added by {@link #commandLine(PrintStream,
+     * PrintStream, boolean, String[])}: only the one named first when it is named first (picocli's
+     * reflective model of all eight cost about 0.1-0.2 CPU-s at every start, issue #42), else all.
+     */
+    private static final java.util.Map<String, java.util.function.Supplier<Object>> SUBCOMMANDS = new java.util.LinkedHashMap<>();
+    static {
+        SUBCOMMANDS.put("solve", SolveCommand::new);
+        SUBCOMMANDS.put("query", QueryCommand::new);
+        SUBCOMMANDS.put("release", org.gamecert.producer.release.ReleaseCommand::new);
+        SUBCOMMANDS.put("keygen", org.gamecert.producer.release.KeygenCommand::new);
+        SUBCOMMANDS.put("mutate", org.gamecert.producer.mutate.MutateCommand::new);
+        SUBCOMMANDS.put("export", org.gamecert.producer.export.ExportCommand::new);
+        SUBCOMMANDS.put("solve-part", org.gamecert.producer.compose.SolvePartCommand::new);
+        SUBCOMMANDS.put("compose", org.gamecert.producer.compose.ComposeCommand::new);
+    }
+
     public static final int EXIT_OK = CommandSupport.EXIT_OK;
     public static final int EXIT_FAILURE = CommandSupport.EXIT_FAILURE;
     public static final int EXIT_USAGE = CommandSupport.EXIT_USAGE;
@@ -33,7 +50,8 @@ public final class ProduceMain implements Runnable {
     }
 
     @Override public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand (solve or query)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand: one of "
+                + String.join(", ", spec.commandLine().getSubcommands().keySet()));
     }
 
     public static void main(String[] args) {
@@ -41,29 +59,56 @@ public final class ProduceMain implements Runnable {
     }
 
     static CommandLine commandLine(PrintStream out, PrintStream err) {
+        return commandLine(out, err, false, new String[0]);
+    }
+
+    /**
+     * With json (query --json), an error is also one JSON object on stdout: {"error":"...","exit_code":N}.
+     * When args[0] names a subcommand only that one is modelled; otherwise (help, version, a typo,
+     * nothing) all of them, so every message that lists them is as before.
+     */
+    static CommandLine commandLine(PrintStream out, PrintStream err, boolean json, String[] args) {
         CommandLine cl = new CommandLine(new ProduceMain());
+        if (args.length > 0 && SUBCOMMANDS.containsKey(args[0])) cl.addSubcommand(args[0], SUBCOMMANDS.get(args[0]).get());
+        else SUBCOMMANDS.forEach((name, make) -> cl.addSubcommand(name, make.get()));
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setExitCodeExceptionMapper(t -> EXIT_FAILURE);
+        CommandSupport.registerNumberConverters(cl);
         cl.setParameterExceptionHandler((ex, a) -> {
-            ex.getCommandLine().getErr().println("error: " + ex.getMessage());
+            ex.getCommandLine().getErr().println("error: " + CommandSupport.numberMessage(ex));
             ex.getCommandLine().getErr().println("(see --help)");
+            if (json) jsonError(out, CommandSupport.numberMessage(ex), EXIT_USAGE);
             return EXIT_USAGE;
         });
         cl.setExecutionExceptionHandler((ex, c, r) -> {
             if (ex instanceof UserError) {
                 c.getErr().println("error: " + ex.getMessage());
+                if (json) jsonError(out, ex.getMessage(), ((UserError) ex).exitCode);
                 return ((UserError) ex).exitCode;
             }
             c.getErr().println("error: internal failure: " + ex);
+            if (json) jsonError(out, "internal failure: " + ex, EXIT_FAILURE);
             return EXIT_FAILURE;
         });
         return cl;
     }
 
+    private static void jsonError(PrintStream out, String message, int exitCode) {
+        StringBuilder b = new StringBuilder("{\"error\":\"");
+        for (char c : message.toCharArray()) {
+            if (c == '"' || c == '\\') b.append('\\').append(c);
+            else if (c < 0x20) b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+            else b.append(c);
+        }
+        out.println(b.append("\",\"exit_code\":").append(exitCode).append('}'));
+        out.flush();
+    }
+
     /** Testable entry point: parses, runs, and returns the exit code; never throws. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        CommandLine cl = commandLine(out, err);
+        boolean json = java.util.Arrays.stream(args).takeWhile(a -> !a.equals("--")).anyMatch("--json"::equals);
+        CommandLine cl = commandLine(out, err, json, args);
         cl.getSubcommands().values().forEach(sc -> {
             Object o = sc.getCommand();
             if (o instanceof Streams) ((Streams) o).streams(out, err);

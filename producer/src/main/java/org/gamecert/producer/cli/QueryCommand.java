@@ -21,7 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-@Command(name = "query", mixinStandardHelpOptions = true,
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2},
+        name = "query", mixinStandardHelpOptions = true,
         description = {"Answer from a certificate (after checking its hash chain): whether a position is in the certified "
                 + "region, its exact value or bounds, its kinds, and the canonical move with the value or bounds of every "
                 + "move that the certificate knows. Moves are shown in the orientation of the position as given.",
@@ -78,7 +79,13 @@ public final class QueryCommand implements Callable<Integer>, CommandSupport.Str
     static CertificateReader readCertificate(Path file) {
         try { return CertificateReader.read(file); }
         catch (NoSuchFileException e) { throw new CommandSupport.UserError("cannot read " + file + ": no such file"); }
-        catch (CertificateReader.FormatException e) { throw new CommandSupport.UserError("bad certificate " + file + ": " + e.getMessage(), CommandSupport.EXIT_FAILURE); }
+        catch (CertificateReader.FormatException e) {
+            // As scripts/verify answers: not a certificate at all is an error (exit 2); a broken rule is a rejection (exit 1), named by its id.
+            if (e.rule == null) throw new CommandSupport.UserError(file + ": " + e.getMessage());
+            String statement = org.gamecert.verifier.cli.Rules.statement(e.rule);
+            throw new CommandSupport.UserError(file + " is rejected: " + e.rule + (statement == null ? "" : " (" + statement + ")") + ": "
+                    + e.getMessage().substring(e.rule.length() + 2) + " (scripts/verify " + file + " checks every rule)", CommandSupport.EXIT_FAILURE);
+        }
         catch (IOException | RuntimeException e) { throw new CommandSupport.UserError("cannot read " + file + ": " + e.getMessage(), CommandSupport.EXIT_FAILURE); }
     }
 

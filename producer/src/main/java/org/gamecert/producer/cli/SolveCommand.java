@@ -23,7 +23,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-@Command(name = "solve", mixinStandardHelpOptions = true,
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2, org.gamecert.producer.command.CommandSupport.EXIT_3},
+        name = "solve", mixinStandardHelpOptions = true,
         description = {"Solve a position and write its certificate (SPEC v1).",
                 "Semi-strong mode certifies the exact value and canonical move of every position reachable when "
                         + "one side plays the canonical move and the other plays anything (both choices of the side); "
@@ -33,7 +34,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     @Option(names = "--game", defaultValue = "othello:4x4",
             description = "Game: othello:4x4, othello:6x6, othello:8x8, connect4:WxH with W*(H+1) <= 64, nogo:1xN with N <= 64, loa:4x4, loa:5x5, loa:6x6 (default: ${DEFAULT-VALUE}).")
     String gameName;
-    @Option(names = "--moves", description = "Root as a move sequence from the start (Othello f5d6..., Connect Four 4453..., NoGo 1-based points with commas: 4,2,6).")
+    @Option(names = "--moves", description = "Root as a move sequence from the start (Othello f5d6..., Connect Four 4453..., NoGo 1-based points with commas: 4,2,6, LOA 'b1-b3 a2-c2').")
     String moves;
     @Option(names = "--board", description = "Root as board text (SPEC 7.5), e.g. '----...XO-- X'.")
     String board;
@@ -45,8 +46,18 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     int leafEmpties;
     @Option(names = "--threads", description = "Worker threads (default: available processors). Does not change the output.")
     Integer threads;
-    @Option(names = "--tt-mb", defaultValue = "256", description = "Transposition table size in MiB (default: ${DEFAULT-VALUE}). Does not change the output.")
+    @Option(names = "--tt-mb", paramLabel = "<ttMb>", description = "Transposition table size in MiB (default: 256; 16 on boards of at most "
+            + SMALL_BOARD + " cells, ample for them). Does not change the output.")
+    Long ttMbOption;
+    /** --tt-mb as given, else its default for the board (set in call()). */
     long ttMb;
+
+    /**
+     * Boards this small (4x4 Othello, Connect Four or NoGo of at most 16 cells) get a 16 MiB table
+     * by default: zeroing the 256 MiB one cost about 0.5 CPU-s on such a solve, several times its search.
+     */
+    static final int SMALL_BOARD = 16;
+    static final long DEFAULT_TT_MB = 256, SMALL_BOARD_TT_MB = 16;
     @Option(names = "--out", required = true, description = "Certificate file to write (written atomically); with "
             + "--split-at, the composite's directory (created if missing).")
     Path out;
@@ -76,6 +87,8 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     String proof;
     @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
     boolean quiet;
+    @Option(names = "--force", description = "Overwrite --out if it exists (without it, an existing --out is refused).")
+    boolean force;
 
     private PrintStream stdout = System.out, stderr = System.err;
 
@@ -105,13 +118,39 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     @Option(names = "--time-limit", paramLabel = "SECONDS", description = "LOA only: stop the search after this long and "
             + "report how far it got (no certificate, exit 3).")
     Integer timeLimit;
+    @Option(names = "--search", paramLabel = "HOW", description = "LOA only: 'pn' (default), a depth-first proof-number search "
+            + "(df-pn) in one table of at most --max-memory (default: half the heap; when it is 3/4 full, the unproven entries "
+            + "of least work are removed down to 1/2, proven ones never), resumable with --state (a checkpoint a minute), "
+            + "one thread; 'id', the iterative deepening of the earlier releases (--tt-mb). The file depends on neither "
+            + "--threads nor, unless the table had to be collected (the summary says), --max-memory.")
+    String search;
+    @Option(names = "--checkpoint-interval", paramLabel = "SECONDS", defaultValue = "60", description = "LOA --search pn with "
+            + "--state: at most one checkpoint this often, between two slices of the search (default: ${DEFAULT-VALUE}). Does not "
+            + "change the output.")
+    int checkpointInterval;
+    @Option(names = "--claim", paramLabel = "WHAT", description = "LOA --search pn: 'either' (default) runs the search for a win "
+            + "of the side to move and the one for its loss in turn, slice by slice, each in half of --max-memory; 'win' or "
+            + "'loss' runs only that one (exit 3 if it fails).")
+    String claim;
 
     /** --proof search: set by call() once the options are checked. */
     private boolean searchProof;
 
     @Override public Integer call() throws IOException {
-        if (gameName.trim().toLowerCase(Locale.ROOT).startsWith("loa:"))
-            return LoaSolve.run(gameName, mode, out, timeLimit, ttMb, quiet, stdout, stderr);
+        boolean loa = gameName.trim().toLowerCase(Locale.ROOT).startsWith("loa:");
+        if (timeLimit != null && timeLimit < 1) throw new CommandSupport.UserError(CommandSupport.outOfRange("--time-limit", "" + timeLimit));
+        if (timeLimit != null && !loa)
+            throw new CommandSupport.UserError("--time-limit is for Lines of Action (--game loa:NxN); other games are solved to the end");
+        ttMb = ttMbOption != null ? ttMbOption : DEFAULT_TT_MB;
+        if (loa) {
+            if (ttMb < 1 || ttMb > 65536) throw new CommandSupport.UserError(CommandSupport.outOfRange("--tt-mb", "" + ttMb));
+            LoaSolve.Args a = new LoaSolve.Args();
+            a.game = gameName; a.mode = mode; a.moves = moves; a.board = board; a.search = search; a.maxMemory = maxMemory;
+            a.out = out; a.force = force; a.state = state; a.timeLimit = timeLimit; a.ttMb = ttMb; a.quiet = quiet;
+            a.checkpointSeconds = checkpointInterval; a.claim = claim;
+            return LoaSolve.run(a, stdout, stderr);
+        }
+        if (search != null) throw new CommandSupport.UserError("--search is for Lines of Action (loa:NxN)");
         Game game;
         try { game = Game.parse(gameName); }
         catch (IllegalArgumentException e) { throw new CommandSupport.UserError(e.getMessage()); }
@@ -119,9 +158,11 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         switch (mode.toLowerCase(Locale.ROOT)) {
             case "semi-strong": case "semistrong": m = Extractor.Mode.SEMI_STRONG; break;
             case "weak": m = Extractor.Mode.WEAK; break;
-            default: throw new CommandSupport.UserError("unknown --mode '" + mode + "' (semi-strong or weak)");
+            case "weak-ranked": throw new CommandSupport.UserError("--mode weak-ranked is for Lines of Action (--game loa:NxN, SPEC 9.2); "
+                    + game.name() + " takes semi-strong or weak");
+            default: throw new CommandSupport.UserError("unknown --mode '" + mode + "' (semi-strong, weak, or weak-ranked for loa:NxN)");
         }
-        if (leafEmpties < 0 || leafEmpties > 6) throw new CommandSupport.UserError("--leaf-empties must be between 0 and 6");
+        if (leafEmpties < 0 || leafEmpties > 6) throw new CommandSupport.UserError(CommandSupport.outOfRange("--leaf-empties", "" + leafEmpties));
         if (leafEmpties > 0 && m != Extractor.Mode.WEAK)
             throw new CommandSupport.UserError("--leaf-empties is for weak certificates (--mode weak): a semi-strong region has no leaves");
         long[] root = Positions.parse(game, moves, board);
@@ -146,9 +187,10 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                 throw new CommandSupport.UserError("--proof search makes the certificate in one run: no --split-at or --state");
         }
         this.searchProof = searchProof;
+        if (ttMbOption == null && game.cells <= SMALL_BOARD) ttMb = SMALL_BOARD_TT_MB;
         int nThreads = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
-        if (nThreads < 1 || nThreads > 1024) throw new CommandSupport.UserError("--threads must be between 1 and 1024");
-        if (ttMb < 1 || ttMb > 65536) throw new CommandSupport.UserError("--tt-mb must be between 1 and 65536");
+        if (nThreads < 1 || nThreads > 1024) throw new CommandSupport.UserError(CommandSupport.outOfRange("--threads", "" + nThreads));
+        if (ttMb < 1 || ttMb > 65536) throw new CommandSupport.UserError(CommandSupport.outOfRange("--tt-mb", "" + ttMb));
         Path outAbs = out.toAbsolutePath();
         if (splitAt != null) {
             int rootDiscs = game.discs(root[0], root[1]);
@@ -163,9 +205,10 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             outAbs = outAbs.resolve("root-part.gsc");
         }
         Path dir = outAbs.getParent();
-        if (dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir))
-            throw new CommandSupport.UserError("cannot write --out " + out + ": directory " + dir + " does not exist or is not writable");
-        if (Files.isDirectory(outAbs)) throw new CommandSupport.UserError("cannot write --out " + out + ": it is a directory");
+        CommandSupport.requireWritable("--out", splitAt == null ? out : outAbs);
+        if (censusJson != null) CommandSupport.requireWritable("--census-json", censusJson);
+        if (splitAt == null && Files.exists(outAbs) && !force)
+            throw new CommandSupport.UserError("--out " + out + " exists: give --force to overwrite it, or another --out");
 
         String info = CertificateWriter.INFO_PRODUCER + "; " + game.name() + "; " + (m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak")
                 + (searchProof ? "; the search's proof" : "");
@@ -200,11 +243,14 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             if (state != null) work = Files.createDirectories(state);
             else {
                 Path base = tmp != null ? tmp : dir;
-                if (!Files.isDirectory(base)) throw new CommandSupport.UserError("--tmp " + base + " is not a directory");
-                work = Files.createTempDirectory(base, ".gamecert-solve-");
+                if (Files.exists(base) && !Files.isDirectory(base)) throw new CommandSupport.UserError("--tmp " + base + " is not a directory");
+                Files.createDirectories(base); // --tmp DIR is made when missing, like --state DIR
+                workLock = WorkDirs.create(base, quiet ? null : stderr);
+                work = workLock.dir();
             }
         } catch (IOException e) {
-            throw new CommandSupport.UserError("cannot make the working directory: " + e.getMessage());
+            throw new CommandSupport.UserError("cannot make the working directory"
+                    + (tmp != null ? " in --tmp " + tmp : "") + ": " + e.getMessage());
         }
         LayerStore store = new LayerStore(work, params, state != null, nThreads);
         if (searchProof) store.zstdLevel(SearchProof.ZSTD_LEVEL);
@@ -212,10 +258,13 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             return solveAndWrite(game, m, root, nThreads, outAbs, dir, info, work, store, needBudget);
         } finally {
             if (ownWork) { // a run without --state leaves nothing behind, whatever happened
-                try { store.clean(); Files.deleteIfExists(work); } catch (IOException e) { /* best effort */ }
+                try { store.clean(); workLock.close(); Files.deleteIfExists(work); } catch (IOException e) { /* best effort */ }
             }
         }
     }
+
+    /** The hidden working directory of a run without --state, locked while the run lives (null with --state). */
+    private WorkDirs.Locked workLock;
 
     /** The header: a root part's when --split-at is given (its claim: the root's value, SPEC §15.1). */
     private byte[] header(Game game, Extractor.Mode m, long[] root, int rootValue, String info) {
@@ -265,17 +314,24 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             t.setDaemon(true);
             return t;
         });
-        // On a terminal: a status line every 2 s. In a log: one line per finished layer only.
-        boolean terminal = System.console() != null;
-        long[] layerStart = {t0}, layerNodes = {0};
-        if (!quiet && terminal) progress.scheduleAtFixedRate(() -> {
+        // On a terminal: a status line every 2 s; in a log, one a minute (and one per finished layer).
+        // Overall: layers out of the most there can be, and every position done so far. No overall
+        // ETA: a layer's size is known only when it starts (the needs of the layer before).
+        int firstLayer = game.discs(root[0], root[1]);
+        int maxLayers = (splitAt != null ? splitAt : game.cells - leafEmpties) - firstLayer + 1;
+        long[] layerStart = {t0}, layerNodes = {0}, positionsBefore = {0};
+        int[] layersDone = {0};
+        long every = Terminal.stderrIsTerminal() ? 2 : 60;
+        if (!quiet) progress.scheduleAtFixedRate(() -> {
             long now = System.nanoTime();
             double s = (now - t0) / 1e9, inLayer = (now - layerStart[0]) / 1e9;
             long nodes = oracle.nodes(), done = ex.positionsDone.get(), size = ex.currentLayerSize;
-            String eta = done > 0 && size > done ? String.format(Locale.ROOT, ", layer ETA %.0f s", inLayer * (size - done) / done) : "";
-            stderr.printf(Locale.ROOT, "[%6.1fs] layer %d: %d/%d positions, entries %d, nodes %d, %.2f M nodes/s%s%n",
-                    s, ex.currentLayer, done, size, ex.entriesDone.get(), nodes, nodes / s / 1e6, eta);
-        }, 2, 2, TimeUnit.SECONDS);
+            String eta = done > 0 && size > done ? ", layer ETA " + Units.duration(inLayer * (size - done) / done) : "";
+            stderr.printf(Locale.ROOT, "[%6.1fs] layer %d (%d of at most %d): %,d/%,d positions (%.0f%%)%s; in all %,d positions, "
+                            + "%,d entries, %,d nodes, %s%n",
+                    s, ex.currentLayer, layersDone[0] + 1, maxLayers, done, size, size > 0 ? 100.0 * done / size : 0.0, eta,
+                    positionsBefore[0] + done, ex.entriesDone.get(), nodes, Units.rate(nodes / s, "nodes"));
+        }, every, every, TimeUnit.SECONDS);
         Extractor.State res;
         try {
             Extractor.State saved = store.load();
@@ -286,6 +342,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
 
                 @Override public void beforeLayer(Extractor.State s) throws IOException {
                     finished();
+                    if (lastLayer >= 0) { layersDone[0]++; positionsBefore[0] += lastSize; }
                     store.beforeLayer(s);
                     lastLayer = s.layer;
                     lastSize = s.needs.size();
@@ -303,9 +360,10 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                 void finished() {
                     if (quiet || lastLayer < 0) return;
                     long now = System.nanoTime();
-                    stderr.printf(Locale.ROOT, "[%6.1fs] layer %d done: %d positions in %.1f s, %d nodes searched; entries so far %d%n",
-                            (now - t0) / 1e9, lastLayer, lastSize, (now - layerStart[0]) / 1e9, oracle.nodes() - layerNodes[0],
-                            ex.entriesDone.get());
+                    stderr.printf(Locale.ROOT, "[%6.1fs] layer %d done (%d of at most %d): %,d positions in %.1f s, %,d nodes searched;"
+                                    + " in all %,d positions, %,d entries%n",
+                            (now - t0) / 1e9, lastLayer, layersDone[0] + 1, maxLayers, lastSize, (now - layerStart[0]) / 1e9,
+                            oracle.nodes() - layerNodes[0], positionsBefore[0] + lastSize, ex.entriesDone.get());
                 }
             }
             Reporting reporting = new Reporting();
@@ -337,6 +395,20 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         return writeAndReport(game, m, root, nThreads, outAbs, dir, info, store, res, f, openEntries, progress, t0);
     }
 
+    /**
+     * After success, --state DIR is removed as --help says: it held only this solve's files, which
+     * store.clean() removed. Anything else a user put there is kept, and so is DIR (with a note).
+     */
+    private void removeStateDir() {
+        try {
+            Files.delete(state);
+        } catch (java.nio.file.DirectoryNotEmptyException e) {
+            if (!quiet) stderr.println("note: --state " + state + " kept: it holds files that are not this solve's");
+        } catch (IOException e) {
+            if (!quiet) stderr.println("note: --state " + state + " could not be removed: " + e.getMessage());
+        }
+    }
+
     /** What a solve measured, for its summary. */
     private static final class Figures {
         long tSolved, nodes, rootSearchNodes, cutCountsFilePeakBytes, proofLogBytes = -1;
@@ -354,6 +426,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         try {
             w = CertificateWriter.writeFromFiles(outAbs, header, store.layers(), res.region, res.aux, res.rootLayer);
             store.clean();
+            if (state != null) removeStateDir();
             if (splitAt != null) { // the root part is named by its commitment, and its tasks listed
                 String hex = org.gamecert.producer.compose.SplitDir.hexOf(w.commitmentId);
                 Files.move(outAbs, dir.resolve(hex + ".gsc"), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
@@ -393,9 +466,9 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         o.printf(Locale.ROOT, "              total %d region positions, %d auxiliary entries, %d entries%n", regionTotal, auxTotal, w.entries);
         if (c4) o.printf(Locale.ROOT, "              %d terminal positions outside the region reached by the proof%n", proofTerminalTotal);
         o.println("commitment    " + w.commitmentId);
-        o.printf(Locale.ROOT, "file          %s, %d bytes, %.3f bytes/entry, %d blocks%n",
+        o.printf(Locale.ROOT, "file          %s, %d bytes, %.3f bytes/entry, %s%n",
                 splitAt == null ? out : out.resolve(org.gamecert.producer.compose.SplitDir.hexOf(w.commitmentId) + ".gsc"),
-                w.fileBytes, w.entries == 0 ? 0.0 : (double) w.fileBytes / w.entries, w.blocks);
+                w.fileBytes, w.entries == 0 ? 0.0 : (double) w.fileBytes / w.entries, Units.count(w.blocks, "block"));
         if (splitAt != null) {
             long open = 0;
             for (LayerEntries e : openEntries) open += e.count;
@@ -403,8 +476,8 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                     out.resolve(org.gamecert.producer.compose.SplitDir.TASKS));
             o.println("next          scripts/produce solve-part " + out + " --parts all; scripts/produce compose " + out);
         }
-        o.printf(Locale.ROOT, "search        %d nodes, %.2f M nodes/s, solve %.2f s, total %.2f s, %d threads%n", nodes,
-                nodes / Math.max(solveSecs, 1e-9) / 1e6, solveSecs, secs, nThreads);
+        o.printf(Locale.ROOT, "search        %d nodes, %s, solve %.2f s, total %.2f s, %s%n", nodes,
+                Units.rate(nodes / Math.max(solveSecs, 1e-9), "nodes"), solveSecs, secs, Units.count(nThreads, "thread"));
         if (fig.proofLogBytes >= 0)
             o.printf(Locale.ROOT, "              of which the root's value (a search keeping its proof, one thread, a %d MiB table) %d nodes"
                     + " in %.2f s, its proof log %d bytes; the certificate read from it in %.2f s (%d nodes of 7-empty cut searches;"

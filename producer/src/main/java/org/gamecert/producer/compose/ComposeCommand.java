@@ -16,7 +16,8 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** Writes a composite's manifest once every part of a split directory is made (SPEC §15.2). */
-@Command(name = "compose", mixinStandardHelpOptions = true,
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2},
+        name = "compose", mixinStandardHelpOptions = true,
         description = {"Write DIR/composite.gscm, the manifest of the composite that 'solve --split-at' and 'solve-part' made in DIR: "
                 + "the root part and every part by commitment id, with the open entry each one discharges. Prints the composite id "
                 + "(the same whatever the order or parallelism in which the parts were made). Check it with scripts/verify DIR."})

@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * rooted at the open entry that proves the entry's claim, named by its commitment. Parts are
  * independent, so they run as parallel jobs; each part's bytes depend only on its task.
  */
-@Command(name = "solve-part", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2},
+        name = "solve-part", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Make the parts of a composite that 'solve --split-at' started: one certificate per task "
                 + "(an open entry of the root part), proving that entry's claim from it, written to DIR as <commitment>.gsc.",
                 "A task already done is skipped, so a killed run loses only the parts in flight: run the command again.",
@@ -58,8 +59,8 @@ public final class SolvePartCommand implements Callable<Integer>, CommandSupport
         if ((parts == null) == (taskNumbers == null || taskNumbers.isEmpty()))
             throw new CommandSupport.UserError("give either task numbers or --parts all");
         if (parts != null && !parts.equals("all")) throw new CommandSupport.UserError("--parts takes 'all'");
-        if (jobs < 1 || jobs > 1024) throw new CommandSupport.UserError("--jobs must be between 1 and 1024");
-        if (ttMb < 1 || ttMb > 65536) throw new CommandSupport.UserError("--tt-mb must be between 1 and 65536");
+        if (jobs < 1 || jobs > 1024) throw new CommandSupport.UserError(CommandSupport.outOfRange("--jobs", "" + jobs));
+        if (ttMb < 1 || ttMb > 65536) throw new CommandSupport.UserError(CommandSupport.outOfRange("--tt-mb", "" + ttMb));
         SplitDir sd;
         try { sd = SplitDir.read(dir); }
         catch (IOException | RuntimeException e) { throw new CommandSupport.UserError("cannot read the split in " + dir + ": " + e.getMessage()); }

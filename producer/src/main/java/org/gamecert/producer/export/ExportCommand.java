@@ -12,26 +12,24 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-@Command(name = "export", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2},
+        name = "export", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Write a certificate in another published format.",
                 "--format peer-6x6: the tables of the published 6x6 Othello semi-strong tablebase (Zenodo record 18843225): "
                         + "one optimal_reopening_ab_table_all_{n}.txt per disc count, 13-byte records sorted by encode_bb, "
                         + "the same kind bits and bounds, passes contracted the same way. The stored moves are dropped "
                         + "(that format has none). Output: a directory, or a .tar / .tar.zst (deterministic), optionally "
-                        + "split into parts OUT.000, OUT.001, ... with a SHA256SUMS file beside them, as the published bundle is."})
+                        + "split into parts OUT.00, OUT.01, ... with a SHA256SUMS file beside them, as the published tablebase is (and as "
+                        + "'release --split-size' splits a bundle)."})
 public final class ExportCommand implements Callable<Integer>, CommandSupport.Streams {
     @Option(names = "--format", required = true, description = "Target format: peer-6x6.")
     String format;
@@ -53,6 +51,7 @@ public final class ExportCommand implements Callable<Integer>, CommandSupport.St
         long split = splitSize == null ? 0 : parseSize(splitSize);
         BagWriter.Format f = BagWriter.formatOf(out);
         if (split > 0 && f == BagWriter.Format.DIRECTORY) throw new CommandSupport.UserError("--split-size needs a .tar or .tar.zst --out");
+        if (f != BagWriter.Format.DIRECTORY) CommandSupport.requireWritable("--out", out); // a directory --out is made when missing
         if (Files.isDirectory(in))
             throw new CommandSupport.UserError(SUPPORTED + "a folder (" + in + "; a composite, SPEC 15, has open entries that its other parts prove)");
         CertificateReader cert;
@@ -72,12 +71,11 @@ public final class ExportCommand implements Callable<Integer>, CommandSupport.St
         List<Path> written;
         try {
             written = BagWriter.write(out, files, 0, split);
-            if (split > 0) writeSums(written);
         } catch (IOException e) {
             throw new CommandSupport.UserError("cannot write " + out + ": " + e.getMessage());
         }
         stdout.printf(Locale.ROOT, "exported %d records in %d tables (discs %d..%d) from %s (%s) to %s%n", records, files.size(),
-                cert.layers.firstKey(), cert.layers.lastKey(), in, cert.commitmentId, split > 0 ? written.size() + " parts " + out + ".000..." : out);
+                cert.layers.firstKey(), cert.layers.lastKey(), in, cert.commitmentId, split > 0 ? (written.size() - 1) + " parts " + written.get(0) + " ... with " + BagWriter.SUMS : out);
         return CommandSupport.EXIT_OK;
     }
 
@@ -99,24 +97,6 @@ public final class ExportCommand implements Callable<Integer>, CommandSupport.St
     }
 
     static final String SUPPORTED = "--format peer-6x6 supports othello:6x6 certificates, semi-strong or weak (the peer 6x6 Othello tablebase), not ";
-
-    /** SHA256SUMS beside the parts, in `sha256sum -c` form. */
-    private static void writeSums(List<Path> parts) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        try {
-            for (Path p : parts) {
-                MessageDigest md = MessageDigest.getInstance("SHA-256");
-                try (var s = Files.newInputStream(p)) {
-                    byte[] buf = new byte[1 << 16];
-                    for (int n; (n = s.read(buf)) > 0; ) md.update(buf, 0, n);
-                }
-                sb.append(HexFormat.of().formatHex(md.digest())).append("  ").append(p.getFileName()).append('\n');
-            }
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-        Files.write(parts.get(0).resolveSibling("SHA256SUMS"), sb.toString().getBytes(StandardCharsets.UTF_8));
-    }
 
     static long parseSize(String s) {
         try { return org.gamecert.producer.release.ReleaseCommand.parseSize(s); }

@@ -33,17 +33,20 @@ public abstract class Game {
     }
 
     /** Parses "othello:6x6", "connect4:7x6", "nogo:1x13". Throws IllegalArgumentException on anything else. */
+    /** Every game family a user can name, for messages. */
+    public static final String FAMILIES = "games: othello:4x4, othello:6x6, othello:8x8, connect4:WxH, nogo:1xN, loa:4x4, loa:5x5, loa:6x6";
+
     public static Game parse(String spec) {
         String s = spec.trim().toLowerCase(java.util.Locale.ROOT);
         int colon = s.indexOf(':'), x = s.indexOf('x', colon + 1);
         if (colon < 0 || x < 0) throw new IllegalArgumentException("unknown game '" + spec
-                + "' (expected e.g. othello:6x6 or connect4:7x6)");
+                + "' (" + FAMILIES + ")");
         int w, h;
         try {
             w = Integer.parseInt(s.substring(colon + 1, x));
             h = Integer.parseInt(s.substring(x + 1));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("unknown game '" + spec + "' (expected e.g. othello:6x6)");
+            throw new IllegalArgumentException("unknown game '" + spec + "' (" + FAMILIES + ")");
         }
         switch (s.substring(0, colon)) {
             case "othello":
@@ -52,15 +55,19 @@ public abstract class Game {
                 return new Othello(w);
             case "connect4": case "connectfour": case "connect-four":
                 if (w < 1 || h < 1 || w * (h + 1L) > 64) // long: h + 1 and the product may overflow an int
-                    throw new IllegalArgumentException("unknown game '" + spec + "': Connect Four needs W*(H+1) <= 64");
+                    throw new IllegalArgumentException("unknown game '" + spec + "': Connect Four is WxH with W >= 1, H >= 1 and "
+                            + "W*(H+1) <= 64" + (w < 1 || h < 1 ? " (a board has at least one column and one row)" : ""));
                 if (w > 9) throw new IllegalArgumentException("unknown game '" + spec + "': at most 9 columns (one-digit notation)");
                 return new ConnectFour(w, h);
             case "nogo":
                 if (w != 1 || h < 1 || h > 64)
                     throw new IllegalArgumentException("unknown game '" + spec + "': NoGo is 1xN with 1 <= N <= 64");
                 return new NoGo(h);
+            case "loa":
+                throw new IllegalArgumentException("Lines of Action ('" + spec + "') is solved by 'solve --game loa:NxN --mode weak-ranked'"
+                        + " (N = 4, 5, 6), not here");
             default:
-                throw new IllegalArgumentException("unknown game '" + spec + "' (families: othello, connect4, nogo)");
+                throw new IllegalArgumentException("unknown game '" + spec + "' (" + FAMILIES + ")");
         }
     }
 

@@ -20,7 +20,8 @@ import java.util.concurrent.Callable;
  * `produce mutate`: writes a corrupted copy of a valid certificate, for auditing verifiers.
  * Semantic classes re-seal the hash chain and trailer so that only the lie is left to find.
  */
-@Command(name = "mutate", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2},
+        name = "mutate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Write a corrupted copy of a valid certificate (for auditing a verifier).",
                 "Semantic classes re-seal the hash chain, trailer counts and commitment, so that the verifier must catch "
                         + "the lie itself rather than a bad hash; container classes break the framing or the chain.",
@@ -93,6 +94,11 @@ public final class MutateCommand implements Callable<Integer> {
             err.println("error: class " + m.name + " does not apply to " + in + " (nothing to mutate that way)");
             return EXIT_NOT_APPLICABLE;
         }
+        String unwritable = org.gamecert.producer.command.CommandSupport.unwritable("--out", this.out);
+        if (unwritable != null) {
+            err.println("error: " + unwritable);
+            return EXIT_USAGE;
+        }
         try {
             Files.write(this.out, mutant.bytes);
         } catch (IOException e) {
@@ -122,6 +128,11 @@ public final class MutateCommand implements Callable<Integer> {
         if (detail == null) {
             err.println("error: class " + m.name + " does not apply to " + in + " (loa- classes need a weak-ranked LOA certificate)");
             return EXIT_NOT_APPLICABLE;
+        }
+        String unwritable = org.gamecert.producer.command.CommandSupport.unwritable("--out", this.out);
+        if (unwritable != null) {
+            err.println("error: " + unwritable);
+            return EXIT_USAGE;
         }
         try {
             Files.write(this.out, bytes[0]);

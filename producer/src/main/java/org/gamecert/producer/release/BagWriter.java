@@ -43,12 +43,16 @@ public final class BagWriter {
         return n;
     }
 
-    /** Writes the bag; for archives with splitBytes > 0, as parts out.000, out.001, ... Returns the files written. */
+    /**
+     * Writes the bag; for archives with splitBytes > 0, as parts out.00, out.01, ... (see
+     * {@link #partName}) with their SHA-256 in SHA256SUMS beside them. Returns the files written
+     * (the parts, then SHA256SUMS).
+     */
     public static List<Path> write(Path out, List<BagFile> files, long mtimeSeconds, long splitBytes) throws IOException {
         Format f = formatOf(out);
         if (f == Format.DIRECTORY) return List.of(writeDirectory(out, files));
         Path dir = out.toAbsolutePath().getParent();
-        Path tmp = Files.createTempFile(dir, "." + out.getFileName() + ".", ".part");
+        Path tmp = org.gamecert.producer.command.OutputFiles.createTemp(dir, "." + out.getFileName() + ".", ".part");
         try {
             try (OutputStream raw = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
                 OutputStream s = raw;
@@ -65,7 +69,10 @@ public final class BagWriter {
                 Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 return List.of(out);
             }
-            return split(tmp, out, splitBytes);
+            List<Path> parts = split(tmp, out, splitBytes);
+            List<Path> all = new ArrayList<>(parts);
+            all.add(writeSums(parts));
+            return all;
         } finally {
             Files.deleteIfExists(tmp);
         }
@@ -111,6 +118,46 @@ public final class BagWriter {
         tar.flush();
     }
 
+    /**
+     * The one convention for split archives (release, export, and the published 6x6 tablebase's
+     * own parts): NAME.00, NAME.01, ... as `split -d` names them, three digits when there are more
+     * than 100 parts (every part of one archive has as many), and a SHA256SUMS file beside them in
+     * `sha256sum -c` form. Readers start from the first part, NAME.00.
+     */
+    public static String partName(String name, int index, long count) {
+        return name + String.format(java.util.Locale.ROOT, count > 100 ? ".%03d" : ".%02d", index);
+    }
+
+    /** The file beside split parts that lists their SHA-256 (as the published tablebase has it). */
+    public static final String SUMS = "SHA256SUMS";
+
+    /**
+     * Writes the parts' SHA-256 to SHA256SUMS beside them, `sha256sum -c` form; lines the file
+     * already has for other files are kept (two archives split in one folder), its lines for these
+     * parts replaced. Returns the file.
+     */
+    public static Path writeSums(List<Path> parts) throws IOException {
+        Path sums = parts.get(0).toAbsolutePath().resolveSibling(SUMS);
+        java.util.Map<String, String> lines = new java.util.LinkedHashMap<>();
+        if (Files.isRegularFile(sums))
+            for (String l : Files.readAllLines(sums, java.nio.charset.StandardCharsets.UTF_8))
+                if (l.length() > 66) lines.put(l.substring(66), l);
+        for (Path p : parts) {
+            String name = p.getFileName().toString();
+            lines.put(name, Digests.sha256And512(p)[0] + "  " + name);
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String l : lines.values()) sb.append(l).append('\n');
+        Path tmp = org.gamecert.producer.command.OutputFiles.createTemp(sums.getParent(), "." + SUMS + ".", ".tmp");
+        try {
+            Files.write(tmp, sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            Files.move(tmp, sums, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        return sums;
+    }
+
     private static List<Path> split(Path whole, Path out, long partBytes) throws IOException {
         long size = Files.size(whole);
         long count = Math.max(1, (size + partBytes - 1) / partBytes);
@@ -118,7 +165,7 @@ public final class BagWriter {
         List<Path> parts = new ArrayList<>();
         try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(whole)) {
             for (int i = 0; i < count; i++) {
-                Path p = out.resolveSibling(out.getFileName() + String.format(java.util.Locale.ROOT, ".%03d", i));
+                Path p = out.resolveSibling(partName(out.getFileName().toString(), i, count));
                 long from = i * partBytes, len = Math.min(partBytes, size - from);
                 try (java.nio.channels.FileChannel o = java.nio.channels.FileChannel.open(p, java.nio.file.StandardOpenOption.CREATE,
                         java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {

@@ -20,7 +20,8 @@ import java.util.Base64;
  * <p>File formats, kept simple so that any tool can read them: a key file is one line of text, the
  * standard base64 of the raw 32-byte key (RFC 8032 private seed or public key), then a newline. A
  * signature file is one line, the base64 of the raw 64-byte signature. The fingerprint of a public
- * key is the first 16 hex digits of SHA-256 over its 32 raw bytes, in groups of four.
+ * key is SHA-256 over its 32 raw bytes, all 64 hex digits in groups of four (until 0.6.0: the first
+ * 16 only, which is too short to name a key in a paper; verifiers still accept bundles made so).
  */
 public final class Ed25519Keys {
     private Ed25519Keys() {}
@@ -55,10 +56,15 @@ public final class Ed25519Keys {
         return s.verifySignature(signature);
     }
 
-    /** First 16 hex digits of SHA-256(public key), grouped by four: short enough to print in a paper. */
+    /** SHA-256(public key), all 64 hex digits grouped by four: a 256-bit fingerprint to print in a paper. */
     public static String fingerprint(byte[] publicKey) {
-        String h = Digests.hex(Digests.sha256(publicKey));
-        return h.substring(0, 4) + " " + h.substring(4, 8) + " " + h.substring(8, 12) + " " + h.substring(12, 16);
+        return grouped(Digests.hex(Digests.sha256(publicKey)));
+    }
+
+    static String grouped(String hex) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < hex.length(); i += 4) b.append(i == 0 ? "" : " ").append(hex, i, Math.min(hex.length(), i + 4));
+        return b.toString();
     }
 
     public static String toText(byte[] raw) { return Base64.getEncoder().encodeToString(raw) + "\n"; }

@@ -15,11 +15,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.concurrent.Callable;
 
-@Command(name = "keygen", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2},
+        name = "keygen", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Make an Ed25519 key pair for signing releases (`produce release --sign NAME.key`).",
                 "Writes NAME.key (private: one line, base64 of the 32-byte RFC 8032 seed; mode 600 where the file system allows) "
-                        + "and NAME.pub (public: one line, base64 of the 32-byte key), and prints the public key's fingerprint "
-                        + "(first 16 hex digits of SHA-256 over its 32 bytes), short enough to print in a paper.",
+                        + "and NAME.pub (public: one line, base64 of the 32-byte key), and prints the public key itself and its "
+                        + "fingerprint (SHA-256 over its 32 bytes, 64 hex digits): print either in the paper.",
                 "Keep NAME.key secret; publish NAME.pub with the paper or the deposit. Readers check with "
                         + "`scripts/verify BUNDLE --pubkey NAME.pub`.", ""})
 public final class KeygenCommand implements Callable<Integer> {
@@ -35,8 +36,8 @@ public final class KeygenCommand implements Callable<Integer> {
             if (Files.exists(p)) { e.println("error: " + p + " exists; not overwriting a key"); e.flush(); return CommandSupport.EXIT_USAGE; }
         byte[][] kp = Ed25519Keys.generate(new SecureRandom());
         try {
-            Path parent = priv.toAbsolutePath().getParent();
-            if (parent == null || !Files.isDirectory(parent)) throw new IOException("directory " + parent + " does not exist");
+            String unwritable = CommandSupport.unwritable("--out", priv);
+            if (unwritable != null) { e.println("error: " + unwritable); e.flush(); return CommandSupport.EXIT_USAGE; }
             try {
                 Files.createFile(priv, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             } catch (UnsupportedOperationException x) {
@@ -51,7 +52,8 @@ public final class KeygenCommand implements Callable<Integer> {
         }
         o.println("private key  " + priv + "  (keep secret)");
         o.println("public key   " + pub);
-        o.println("fingerprint  " + Ed25519Keys.fingerprint(kp[1]));
+        o.println("public key   " + Ed25519Keys.toText(kp[1]).trim() + "  (base64 of the 32 bytes: the whole key, for the paper)");
+        o.println("fingerprint  " + Ed25519Keys.fingerprint(kp[1]) + "  (SHA-256 of the key)");
         o.flush();
         return CommandSupport.EXIT_OK;
     }

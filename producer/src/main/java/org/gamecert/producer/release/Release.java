@@ -55,6 +55,8 @@ public final class Release {
         public String license = DEFAULT_LICENSE;
         /** The bundle's own version (bag-info Bundle-Version, CITATION.cff version). */
         public String version = DEFAULT_VERSION;
+        /** Where the code of the solve lives (bag-info Repository-Code, CITATION.cff repository-code); optional. */
+        public String repositoryCode;
         // filled by build():
         String verifierVersion, verifierJarSha256;
         /** The pinned jar's build information (its commit: bag-info Verifier-Commit). */
@@ -134,7 +136,7 @@ public final class Release {
         List<BundleTexts.Cert> texts = new ArrayList<>();
         for (CertSummary c : certs) texts.add(texts(c));
         BundleTexts.Meta meta = new BundleTexts.Meta(in.title, in.authors, in.orcids, in.date, in.doi, in.verifierVersion,
-                in.verifierJarSha256, fingerprint, in.verifierBuild.bagInfoCommit(), in.license, in.version);
+                in.verifierJarSha256, fingerprint, in.verifierBuild.bagInfoCommit(), in.license, in.version, in.repositoryCode);
         payload.add(BagFile.of("data/census.svg", utf8(BundleTexts.censusSvg(in.title, texts, comps))));
         payload.add(BagFile.of("data/CITATION.cff", utf8(BundleTexts.citationCff(meta, texts, comps))));
         payload.add(BagFile.of("data/README.md", utf8(BundleTexts.readme(meta, texts, comps))));
@@ -163,6 +165,7 @@ public final class Release {
         if (in.date != null) info.append("Bagging-Date: ").append(in.date).append('\n');
         info.append("Bundle-Version: ").append(in.version).append('\n');
         info.append("Data-License: ").append(in.license).append('\n');
+        if (in.repositoryCode != null) info.append("Repository-Code: ").append(in.repositoryCode).append('\n');
         info.append("Bag-Software-Agent: gamecert producer ").append(BuildInfo.load(PRODUCER_BUILD_INFO).describe()).append('\n');
         for (CertSummary c : certs) info.append("Commitment-Id: ").append(c.commitmentId).append(" data/").append(c.file).append('\n');
         for (BundleTexts.Composite c : comps)

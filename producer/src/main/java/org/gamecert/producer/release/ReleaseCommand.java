@@ -20,7 +20,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-@Command(name = "release", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(exitCodeListHeading = org.gamecert.producer.command.CommandSupport.EXIT_HEADING, exitCodeList = {org.gamecert.producer.command.CommandSupport.EXIT_0, org.gamecert.producer.command.CommandSupport.EXIT_1, org.gamecert.producer.command.CommandSupport.EXIT_2},
+        name = "release", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Bundle certificates for publication (e.g. on Zenodo) as a BagIt bag (RFC 8493) that carries its own "
                 + "integrity and identity: bagit.txt, bag-info.txt (title, authors, date, commitment ids, pinned verifier, "
                 + "Payload-Oxum), SHA-256 and SHA-512 payload manifests, a SHA-256 tag manifest, and in data/: the certificates, "
@@ -31,8 +32,8 @@ import java.util.concurrent.Callable;
                         + "PAX long names and big numbers, zstd level 3 single-threaded without checksum.",
                 "",
                 "Signature (--sign): tagmanifest-sha256.txt.sig holds one line, the base64 of the 64-byte Ed25519 signature over "
-                        + "the bytes of tagmanifest-sha256.txt; the public key (base64 of its 32 bytes) and its fingerprint (first "
-                        + "16 hex digits of its SHA-256) go into bag-info.txt. Make a key pair with `produce keygen`.",
+                        + "the bytes of tagmanifest-sha256.txt; the public key (base64 of its 32 bytes) and its fingerprint (its "
+                        + "SHA-256, 64 hex digits) go into bag-info.txt. Make a key pair with `produce keygen`.",
                 "",
                 "Composites (SPEC §15): give the composite's folder (holding composite.gscm); it is verified first, then its "
                         + "manifest and every part go to data/NAME/, or with --parts-by-reference the manifest only, and bag-info.txt "
@@ -54,6 +55,10 @@ public final class ReleaseCommand implements Callable<Integer> {
     @Option(names = "--doi", paramLabel = "DOI", description = "DOI reserved for the deposit (e.g. 10.5281/zenodo.123), recorded in "
             + "bag-info.txt and CITATION.cff.")
     String doi;
+    @Option(names = "--repository-code", paramLabel = "URL", description = "Where the code of the solve lives (e.g. the "
+            + "repository of the scripts that ran it), an http(s) URL: bag-info.txt Repository-Code, CITATION.cff repository-code. "
+            + "Default: none.")
+    String repositoryCode;
     @Option(names = "--license", paramLabel = "SPDX", description = "Licence of the certificates and the files derived from them, "
             + "an SPDX identifier (bag-info.txt Data-License, CITATION.cff license, README.md). Default: " + Release.DEFAULT_LICENSE + ".")
     String license = Release.DEFAULT_LICENSE;
@@ -66,8 +71,9 @@ public final class ReleaseCommand implements Callable<Integer> {
             + "built from and its SHA-256 go into the bundle: Verifier-Version, Verifier-Commit, Verifier-Jar-SHA256). Default: verifier/target/verifier.jar of this source tree (found from the producer's location or the "
             + "working directory).")
     Path verifierJar;
-    @Option(names = "--split-size", paramLabel = "SIZE", description = "For .tar/.tar.zst: write parts OUT.000, OUT.001, ... of at most "
-            + "SIZE bytes each (e.g. 2g, 500m), for hosts with a file size limit.")
+    @Option(names = "--split-size", paramLabel = "SIZE", description = "For .tar/.tar.zst: write parts OUT.00, OUT.01, ... of at most "
+            + "SIZE bytes each (e.g. 2g, 500m), for hosts with a file size limit, and their SHA-256 in SHA256SUMS beside them "
+            + "(as the published 6x6 tablebase is split, and export --split-size). Readers give the first part: scripts/verify OUT.00.")
     String splitSize;
     @Option(names = "--out", required = true, paramLabel = "PATH", description = "Bundle to write: a directory (must be absent or "
             + "empty), or a file ending in .tar or .tar.zst.")
@@ -95,6 +101,9 @@ public final class ReleaseCommand implements Callable<Integer> {
             in.doi = doi;
             in.license = license;
             in.version = bundleVersion;
+            if (repositoryCode != null && !org.gamecert.verifier.bundle.BundleTexts.isRepositoryUrl(repositoryCode))
+                throw new Release.ReleaseException("--repository-code must be an http or https URL, not '" + repositoryCode + "'", true);
+            in.repositoryCode = repositoryCode;
             for (Path p : certificates) (Files.isDirectory(p) ? in.composites : in.certificates).add(p);
             in.partsByReference = partsByReference;
             in.verifierJar = verifierJar != null ? verifierJar : findVerifierJar();
@@ -105,8 +114,9 @@ public final class ReleaseCommand implements Callable<Integer> {
             long split = splitSize == null ? 0 : parseSize(splitSize);
             if (split != 0 && BagWriter.formatOf(out) == BagWriter.Format.DIRECTORY)
                 throw new Release.ReleaseException("--split-size needs a .tar or .tar.zst --out", true);
-            Path parent = out.toAbsolutePath().getParent();
-            if (parent == null || !Files.isDirectory(parent)) throw new Release.ReleaseException("--out " + out + ": directory " + parent + " does not exist", true);
+            String unwritable = CommandSupport.unwritable("--out", out);
+            if (unwritable != null && !(BagWriter.formatOf(out) == BagWriter.Format.DIRECTORY && Files.isDirectory(out)))
+                throw new Release.ReleaseException(unwritable.replace(": it is a directory", ": it is a directory (a directory bundle must be absent or empty)"), true);
 
             Release.Bundle b = Release.build(in);
             List<Path> written;

@@ -11,7 +11,7 @@ import org.gamecert.producer.game.Loa;
  * repetition rule of LOA cannot be reached inside it. Single-threaded and deterministic; the
  * table never forgets (the proof is extracted from it), so its size does not change the result.
  */
-public final class LoaSolver {
+public final class LoaSolver implements RankedProof {
     /** Thrown when the node or time budget runs out. */
     public static final class OutOfBudget extends RuntimeException {
         public OutOfBudget(String m) { super(m, null, false, false); }
@@ -77,10 +77,10 @@ public final class LoaSolver {
     private static long with(long e, int shift, int v) { return (e & ~(0xFFL << shift)) | ((long) v << shift) | (1L << 40); }
 
     /** Least rank of a proven win of the side to move (0: none), and its move code. */
-    public int winRank(long m, long o) { return field(get(m, o), 0); }
-    public int winMove(long m, long o) { return field(get(m, o), 32); }
+    @Override public int winRank(long m, long o) { return field(get(m, o), 0); }
+    @Override public int winMove(long m, long o) { return field(get(m, o), 32); }
     /** Least rank of a proven loss of the side to move (0: none). */
-    public int lossRank(long m, long o) { return field(get(m, o), 16); }
+    @Override public int lossRank(long m, long o) { return field(get(m, o), 16); }
 
     private void tick() {
         if ((++nodes & 0xFFFF) == 0 && System.nanoTime() > deadlineNanos)

@@ -199,14 +199,33 @@ class ReleaseTest {
         }
     }
 
-    @Test void splitPartsVerifyFromTheFirstPart(@TempDir Path d) throws IOException {
+    @Test void splitPartsAreNamedAsTheTablebasesWithSha256SumsAndVerifyFromTheFirstPart(@TempDir Path d) throws IOException {
         int rc = produce("release", "--title", "T", "--author", "A", "--verifier-jar", jar.toString(), "--split-size", "4k",
                 "--out", d.resolve("s.tar.zst").toString(), cert.toString());
         assertEquals(0, rc, lastErr.toString());
-        assertTrue(Files.exists(d.resolve("s.tar.zst.001")));
-        assertEquals("verified", check(d.resolve("s.tar.zst.000"), null).verdict);
-        Files.delete(d.resolve("s.tar.zst.001")); // a lost part: parts after the gap are not read
-        assertEquals("rejected", check(d.resolve("s.tar.zst.000"), null).verdict);
+        // The published tablebase's convention: NAME.00, NAME.01, ... and SHA256SUMS beside them.
+        assertTrue(Files.exists(d.resolve("s.tar.zst.00")) && Files.exists(d.resolve("s.tar.zst.01")));
+        assertFalse(Files.exists(d.resolve("s.tar.zst.000")));
+        String sums = Files.readString(d.resolve("SHA256SUMS"));
+        try (var parts = Files.list(d)) {
+            for (Path p : (Iterable<Path>) parts.filter(p -> p.getFileName().toString().startsWith("s.tar.zst."))::iterator)
+                assertTrue(sums.contains(Digests.sha256And512(p)[0] + "  " + p.getFileName() + "\n"), p + " in " + sums);
+        }
+        assertEquals("verified", check(d.resolve("s.tar.zst.00"), null).verdict);
+        // One flipped byte in the second part: SHA256SUMS names that part before the bag is read.
+        Path second = d.resolve("s.tar.zst.01");
+        byte[] b = Files.readAllBytes(second);
+        b[10] ^= 0x40;
+        Files.write(second, b);
+        BundleReport damaged = check(d.resolve("s.tar.zst.00"), null);
+        assertEquals("rejected", damaged.verdict);
+        assertTrue(damaged.problems.toString().contains("s.tar.zst.01: fails its SHA-256 in SHA256SUMS"), damaged.problems.toString());
+        Files.delete(second); // a lost part: named as missing
+        BundleReport lost = check(d.resolve("s.tar.zst.00"), null);
+        assertEquals("rejected", lost.verdict);
+        assertTrue(lost.problems.toString().contains("s.tar.zst.01: listed in SHA256SUMS, is missing"), lost.problems.toString());
+        Files.delete(d.resolve("SHA256SUMS")); // and without SHA256SUMS: parts after the gap are not read, the bag fails
+        assertEquals("rejected", check(d.resolve("s.tar.zst.00"), null).verdict);
     }
 
     // ---- tampering ----
@@ -409,12 +428,26 @@ class ReleaseTest {
         assertTrue(forged.names(Release.SIGNATURE_FILE));
     }
 
-    @Test void keygenRefusesToOverwriteAndFingerprintIsPrinted(@TempDir Path d) throws IOException {
+    @Test void keygenRefusesToOverwriteAndPrintsTheWholeKeyAndA256BitFingerprint(@TempDir Path d) throws IOException {
         assertEquals(0, produce("keygen", "--out", d.resolve("k").toString()));
         byte[] pub = Ed25519Keys.readKeyFile(d.resolve("k.pub"), 32);
-        assertTrue(lastOut.toString().contains(Ed25519Keys.fingerprint(pub)));
+        String printed = lastOut.toString();
+        assertTrue(printed.contains(Ed25519Keys.fingerprint(pub)), printed);
+        assertTrue(printed.contains(java.util.Base64.getEncoder().encodeToString(pub)), "the whole public key: " + printed);
+        // the fingerprint is all of SHA-256: 64 hex digits, by fours
+        assertEquals(Digests.hex(Digests.sha256(pub)), Ed25519Keys.fingerprint(pub).replace(" ", ""));
+        assertTrue(Ed25519Keys.fingerprint(pub).matches("[0-9a-f]{4}( [0-9a-f]{4}){15}"), Ed25519Keys.fingerprint(pub));
         assertArrayEquals(pub, Ed25519Keys.publicKeyOf(Ed25519Keys.readKeyFile(d.resolve("k.key"), 32)));
         assertEquals(2, produce("keygen", "--out", d.resolve("k").toString()));
+    }
+
+    @Test void aBundleGetsTheDefaultPermissionsNotOwnerOnly(@TempDir Path d) throws IOException {
+        var expected = Files.getPosixFilePermissions(Files.createFile(d.resolve("reference"))); // 0666 less the umask
+        for (String name : new String[] {"b.tar", "b.tar.zst"})
+            assertEquals(expected, Files.getPosixFilePermissions(release(d.resolve(name), cert.toString())), name);
+        release(d.resolve("split.tar"), "--split-size", "4k", cert.toString());
+        assertEquals(expected, Files.getPosixFilePermissions(d.resolve("split.tar.00")));
+        assertEquals(expected, Files.getPosixFilePermissions(d.resolve("SHA256SUMS")));
     }
 
     @Test void badRequestsGiveOneLineErrors(@TempDir Path d) throws IOException {

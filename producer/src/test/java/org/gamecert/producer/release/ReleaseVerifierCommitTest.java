@@ -106,7 +106,7 @@ class ReleaseVerifierCommitTest {
     @SuppressWarnings("unchecked")
     @Test void bundleCitationIsCffWithLicenceVersionAndTheSoftwareItCites(@TempDir Path d) throws IOException {
         Path out = release(d.resolve("dir"), verifierJar(d.resolve("verifier.jar"), "0.6.0", SHA, "clean"),
-                "--license", "CC0-1.0", "--bundle-version", "2");
+                "--license", "CC0-1.0", "--bundle-version", "2", "--repository-code", "https://example.org/ada/othello-solve");
         Object doc = new Yaml(new SafeConstructor(new LoaderOptions())).load(Files.readString(out.resolve("data/CITATION.cff")));
         assertInstanceOf(Map.class, doc);
         Map<String, Object> cff = (Map<String, Object>) doc;
@@ -115,6 +115,7 @@ class ReleaseVerifierCommitTest {
         assertEquals("Othello 4x4", cff.get("title"));
         assertEquals("CC0-1.0", cff.get("license"));
         assertEquals("2", cff.get("version"));
+        assertEquals("https://example.org/ada/othello-solve", cff.get("repository-code"));
         assertEquals("2026-03-01", cff.get("date-released"));
         assertTrue(cff.get("message") instanceof String && cff.get("abstract") instanceof String);
         assertEquals(List.of(Map.of("family-names", "Lovelace", "given-names", "Ada King")), cff.get("authors"));
@@ -129,7 +130,7 @@ class ReleaseVerifierCommitTest {
         assertEquals("Apache-2.0", sw.get("license"));
         assertTrue(String.valueOf(sw.get("notes")).contains("built from this commit"), String.valueOf(sw.get("notes")));
         String info = Files.readString(out.resolve("bag-info.txt"));
-        assertTrue(info.contains("\nBundle-Version: 2\nData-License: CC0-1.0\n"), info);
+        assertTrue(info.contains("\nBundle-Version: 2\nData-License: CC0-1.0\nRepository-Code: https://example.org/ada/othello-solve\n"), info);
         assertTrue(Files.readString(out.resolve("data/README.md")).contains("Version 2. The certificates and the files derived from them are under the licence CC0-1.0"));
         assertEquals("verified", ReleaseTest.check(out, null).verdict);
     }
@@ -138,7 +139,8 @@ class ReleaseVerifierCommitTest {
         Path jar = verifierJar(d.resolve("verifier.jar"), "0.6.0", SHA, "clean");
         String info = Files.readString(release(d.resolve("dir"), jar).resolve("bag-info.txt"));
         assertTrue(info.contains("\nBundle-Version: " + Release.DEFAULT_VERSION + "\nData-License: " + Release.DEFAULT_LICENSE + "\n"), info);
-        for (String[] bad : new String[][] {{"--license", "CC BY 4.0"}, {"--license", ""}, {"--bundle-version", " "}}) {
+        for (String[] bad : new String[][] {{"--license", "CC BY 4.0"}, {"--license", ""}, {"--bundle-version", " "},
+                {"--repository-code", "github.com/ada/x"}, {"--repository-code", "https://example.org/a b"}}) {
             int rc = ReleaseTest.produce("release", "--title", "T", "--author", "A", "--verifier-jar", jar.toString(), bad[0], bad[1],
                     "--out", d.resolve("bad").toString(), cert.toString());
             assertEquals(2, rc, bad[0] + " '" + bad[1] + "'");

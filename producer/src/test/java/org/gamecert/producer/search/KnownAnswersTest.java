@@ -46,7 +46,7 @@ class KnownAnswersTest {
             Path out = dir.resolve("p" + n + ".gsc");
             for (String mode : new String[]{"weak", "semi-strong"}) {
                 int rc = org.gamecert.producer.cli.ProduceMain.run(new String[]{"solve", "--game", "connect4:7x6", "--moves", f[0],
-                        "--mode", mode, "--out", out.toString(), "-q"}, new java.io.PrintStream(new java.io.ByteArrayOutputStream()), System.err);
+                        "--mode", mode, "--out", out.toString(), "-q", "--force"}, new java.io.PrintStream(new java.io.ByteArrayOutputStream()), System.err);
                 assertEquals(0, rc);
                 assertEquals(Integer.signum(Integer.parseInt(f[1])), org.gamecert.producer.cert.CertificateReader.read(out).rootValue, line);
             }

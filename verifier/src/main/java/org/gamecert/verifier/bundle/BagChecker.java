@@ -229,6 +229,10 @@ final class BagChecker {
             problems.add(new Problem(BAG_INFO, "Data-License is not an SPDX licence identifier (letters, digits, '.', '-', '+')"));
         String version = first("Bundle-Version");
         if (version != null && version.isBlank()) problems.add(new Problem(BAG_INFO, "Bundle-Version is empty"));
+        // After 0.6.0, optional.
+        String repository = first("Repository-Code");
+        if (repository != null && !BundleTexts.isRepositoryUrl(repository))
+            problems.add(new Problem(BAG_INFO, "Repository-Code is not an http(s) URL"));
     }
 
     private String text(BagEntry e) {

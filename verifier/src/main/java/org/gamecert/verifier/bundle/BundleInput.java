@@ -22,10 +22,18 @@ final class BundleInput {
     final Path path;
     final Kind kind;
     final List<Path> parts; // the files to concatenate, in order (one unless split)
+    /** For split parts: the archive's name (NAME.tar.zst) and how its parts are named; else null. */
+    final Pattern splitNaming;
+    final String splitBase;
 
-    private BundleInput(Path path, Kind kind, List<Path> parts) { this.path = path; this.kind = kind; this.parts = parts; }
+    private BundleInput(Path path, Kind kind, List<Path> parts) { this(path, kind, parts, null, null); }
 
-    // Split parts: NAME.tar.zst.000 (split -d -a 3, our own --split-size), NAME.tar.zst.00, NAME.tar.zst.part01 / .part1.
+    private BundleInput(Path path, Kind kind, List<Path> parts, Pattern naming, String base) {
+        this.path = path; this.kind = kind; this.parts = parts; this.splitNaming = naming; this.splitBase = base;
+    }
+
+    // Split parts: NAME.tar.zst.00 (split -d; produce release/export --split-size, and the published 6x6 tablebase), NAME.tar.zst.000
+    // (three digits: more than 100 parts, or 7-Zip), NAME.tar.zst.part01 / .part1.
     private static final Pattern NUMBERED = Pattern.compile("(.+\\.(?:tar|tar\\.zst|tzst))\\.(\\d{2,4})");
     private static final Pattern PART = Pattern.compile("(.+\\.(?:tar|tar\\.zst|tzst))\\.part(\\d{1,4})");
 
@@ -63,9 +71,23 @@ final class BundleInput {
                 if (!Files.isRegularFile(q)) break;
                 parts.add(q);
             }
-            return new BundleInput(p, kindOf(base.toLowerCase(Locale.ROOT)), Collections.unmodifiableList(parts));
+            return new BundleInput(p, kindOf(base.toLowerCase(Locale.ROOT)), Collections.unmodifiableList(parts), pat, base);
         }
-        throw new IllegalArgumentException(p + ": not a bundle (a directory, .tar, .tar.zst, or the first split part such as .tar.zst.000)");
+        throw new IllegalArgumentException(p + ": not a bundle (a directory, .tar, .tar.zst, or the first split part such as .tar.zst.00)");
+    }
+
+    /** SHA256SUMS beside split parts, or null (not split, or no such file). */
+    Path sumsFile() {
+        if (splitNaming == null) return null;
+        Path s = path.toAbsolutePath().resolveSibling("SHA256SUMS");
+        return Files.isRegularFile(s) ? s : null;
+    }
+
+    /** Whether a file name is one of this split archive's parts (present or not). */
+    boolean isPartName(String name) {
+        if (splitNaming == null) return false;
+        Matcher m = splitNaming.matcher(name);
+        return m.matches() && m.group(1).equals(splitBase);
     }
 
     /** The tar byte stream: parts concatenated in order, zstd-decoded when needed. */

@@ -97,7 +97,17 @@ public final class BundleTexts {
      * in a bundle made before, whose texts are then rendered as they were, byte for byte.
      */
     public record Meta(String title, List<String> authors, List<String> orcids, String date, String doi, String verifierVersion,
-                       String verifierJarSha256, String fingerprint, String verifierCommit, String license, String version) {
+                       String verifierJarSha256, String fingerprint, String verifierCommit, String license, String version,
+                       String repositoryCode) {
+        /**
+         * A bundle as made by 0.6.0: no Repository-Code (after 0.6.0, bag-info's Repository-Code
+         * is where the code of the solve lives, CITATION.cff's repository-code; optional).
+         */
+        public Meta(String title, List<String> authors, List<String> orcids, String date, String doi, String verifierVersion,
+                    String verifierJarSha256, String fingerprint, String verifierCommit, String license, String version) {
+            this(title, authors, orcids, date, doi, verifierVersion, verifierJarSha256, fingerprint, verifierCommit, license, version, null);
+        }
+
         /** A bundle as made before 0.6.0: no verifier commit, licence or version. */
         public Meta(String title, List<String> authors, List<String> orcids, String date, String doi, String verifierVersion,
                     String verifierJarSha256, String fingerprint) {
@@ -119,6 +129,11 @@ public final class BundleTexts {
     public static final String SOFTWARE_TITLE = "gamecert: proof certificates for solved games";
     public static final String SOFTWARE_AUTHOR = "gamecert developers";
     public static final String SOFTWARE_LICENSE = "Apache-2.0";
+
+    /** A URL as CITATION.cff's repository-code takes it: http or https, no spaces or control characters. */
+    public static boolean isRepositoryUrl(String url) {
+        return url != null && url.matches("https?://[^\\s\\p{Cntrl}\"]{1,500}");
+    }
 
     /** An SPDX licence identifier as CITATION.cff's license takes it (e.g. CC-BY-4.0, CC0-1.0). */
     public static boolean isLicenseId(String id) {
@@ -474,6 +489,7 @@ public final class BundleTexts {
         if (in.date() != null) s.append("date-released: ").append(yaml(in.date())).append('\n');
         if (in.doi() != null) s.append("doi: ").append(yaml(in.doi())).append('\n');
         if (in.license() != null) s.append("license: ").append(yaml(in.license())).append('\n');
+        if (in.repositoryCode() != null) s.append("repository-code: ").append(yaml(in.repositoryCode())).append('\n');
         s.append("abstract: ").append(yaml((comp ? "Proof certificates and compositional certificates (gamecert format, SPEC v1, §15) "
                 + "with their census, checkable with the " : "Proof certificates (gamecert format, SPEC v1) with their census, checkable with the ")
                 + "independent gamecert verifier " + in.verifierVersion() + " (jar sha256:" + in.verifierJarSha256() + ").")).append('\n');
@@ -608,7 +624,8 @@ public final class BundleTexts {
             s.append("## Signature\n\n`tagmanifest-sha256.txt.sig` is an Ed25519 signature (RFC 8032) over the exact bytes of ")
                     .append("`tagmanifest-sha256.txt`, which fixes the checksums of every other file. It holds one line: the base64 of ")
                     .append("the 64-byte signature. The signer's public key (base64 of its 32 raw bytes) is in `bag-info.txt` ")
-                    .append("(`Signature-Public-Key`); its fingerprint (first 16 hex digits of SHA-256 over the 32 raw bytes) is\n\n    ")
+                    .append("(`Signature-Public-Key`); its fingerprint (" + (fingerprint.length() == 19 ? "first 16 hex digits of SHA-256"
+                            : "SHA-256, 64 hex digits,") + " over the 32 raw bytes) is\n\n    ")
                     .append(fingerprint).append("\n\nCompare it with the fingerprint printed in the paper, or pass the author's key file ")
                     .append("with `--pubkey` so that the verifier checks it is this key that signed.\n\n");
         }

@@ -34,7 +34,7 @@ public final class BundleVerifier {
 
     private BundleVerifier() {}
 
-    /** True for a directory, a .tar / .tar.zst, or a split part of one (.tar.zst.000, .part01): what {@link #verify} accepts. */
+    /** True for a directory, a .tar / .tar.zst, or a split part of one (.tar.zst.00, .000, .part01): what {@link #verify} accepts. */
     public static boolean isBundle(Path path) {
         return BundleInput.looksLikeBundle(path);
     }
@@ -63,6 +63,12 @@ public final class BundleVerifier {
                 try { trusted = Signature.readPublicKey(options.pubkey); }
                 catch (IOException e) { r.errorMessage = "--pubkey: " + e.getMessage(); return r; }
                 r.pubkeyFingerprint = Signature.fingerprint(trusted);
+            }
+            // Split parts: SHA256SUMS beside them first, so that a damaged or missing part is named as such.
+            Problem sums = checkSums(input, progress);
+            if (sums != null) {
+                r.problems.add(sums);
+                return finish(r);
             }
             spool = Files.createTempDirectory("gamecert-bundle-");
             BagReader bag = new BagReader(options.maxTagFileBytes, spool);
@@ -272,9 +278,9 @@ public final class BundleVerifier {
         // The signing key's fingerprint is computed here, never read: bag-info's must equal it.
         String keyText = checker.first("Signature-Public-Key");
         byte[] key = keyText == null ? null : Signature.decode(keyText, 32);
-        String h = key == null ? null : BagReader.hex(BagReader.md("SHA-256").digest(key)); // the first 16 hex digits, by fours
-        String fingerprint = h == null ? null : h.substring(0, 4) + " " + h.substring(4, 8) + " " + h.substring(8, 12) + " " + h.substring(12, 16);
         String claimedPrint = checker.first("Signature-Key-Fingerprint");
+        // 64 hex digits by fours after 0.6.0; a bundle made up to 0.6.0 gives the first 16 (and its README says so)
+        String fingerprint = key == null ? null : Signature.fingerprintAsClaimed(key, claimedPrint);
         if (!java.util.Objects.equals(fingerprint, claimedPrint))
             r.problems.add(new Problem(BagChecker.BAG_INFO, "Signature-Key-Fingerprint is " + claimedPrint + " but the key's fingerprint is "
                     + fingerprint));
@@ -288,7 +294,7 @@ public final class BundleVerifier {
         BundleTexts.Meta meta = new BundleTexts.Meta(checker.first("Title"), authors, checker.info.getOrDefault("author-orcid", java.util.List.of()),
                 checker.first("Bagging-Date"), doi == null || !doi.startsWith("doi:") ? null : doi.substring(4), checker.first("Verifier-Version"),
                 checker.first("Verifier-Jar-SHA256"), fingerprint, checker.first("Verifier-Commit"), checker.first("Data-License"),
-                checker.first("Bundle-Version"));
+                checker.first("Bundle-Version"), checker.first("Repository-Code"));
         if (meta.title() == null) r.problems.add(new Problem(BagChecker.BAG_INFO, "has no Title"));
         if (meta.verifierVersion() == null || meta.verifierJarSha256() == null)
             r.problems.add(new Problem(BagChecker.BAG_INFO, "does not pin the verifier (Verifier-Version, Verifier-Jar-SHA256)"));
@@ -519,11 +525,51 @@ public final class BundleVerifier {
         return false;
     }
 
+    /**
+     * The SHA256SUMS beside a split bundle's parts (written by produce release --split-size, as
+     * beside the published tablebase's parts): every line that names a part of this archive must
+     * give that part's SHA-256, and when it names any, every part present must be listed. Null when
+     * it holds, or when there is no such file; else the problem, naming the part.
+     */
+    static Problem checkSums(BundleInput input, PrintStream progress) throws IOException {
+        Path sums = input.sumsFile();
+        if (sums == null) return null;
+        java.util.Set<String> listed = new java.util.TreeSet<>();
+        int lineNo = 0;
+        for (String line : Files.readAllLines(sums, java.nio.charset.StandardCharsets.UTF_8)) {
+            lineNo++;
+            if (line.isBlank()) continue;
+            if (line.length() < 67 || line.charAt(64) != ' ' || (line.charAt(65) != ' ' && line.charAt(65) != '*'))
+                return new Problem("SHA256SUMS", "line " + lineNo + " is not '<sha256>  <file>'");
+            String name = line.substring(66);
+            if (!input.isPartName(name)) continue;
+            listed.add(name);
+            Path part = sums.resolveSibling(name);
+            if (!Files.isRegularFile(part)) return new Problem(name, "listed in SHA256SUMS, is missing");
+            String got = BagReader.hex(sha256(part));
+            if (!got.equalsIgnoreCase(line.substring(0, 64)))
+                return new Problem(name, "fails its SHA-256 in SHA256SUMS (listed " + line.substring(0, 64) + ", found " + got + ")");
+            if (progress != null) progress.println("SHA256SUMS: " + name + " OK");
+        }
+        if (!listed.isEmpty())
+            for (Path p : input.parts)
+                if (!listed.contains(p.getFileName().toString()))
+                    return new Problem(p.getFileName().toString(), "is not listed in SHA256SUMS, which lists the other parts");
+        return null;
+    }
+
+    private static byte[] sha256(Path file) throws IOException {
+        java.security.MessageDigest md = BagReader.md("SHA-256");
+        byte[] buf = new byte[1 << 20];
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int n; (n = in.read(buf)) > 0; ) md.update(buf, 0, n);
+        }
+        return md.digest();
+    }
+
     static String toJson(BundleReport r) {
         StringBuilder s = new StringBuilder("{");
-        kv(s, "verdict", r.verdict).append(',');
-        kv(s, "exit_code", r.exitCode).append(',');
-        kv(s, "bundle", r.path).append(',');
+        s.append(org.gamecert.verifier.cli.JsonHead.of(r.path, "bundle", r.verdict, r.exitCode)).append(',');
         kv(s, "format", r.format).append(',');
         kv(s, "title", r.title).append(',');
         kv(s, "error", r.errorMessage).append(',');

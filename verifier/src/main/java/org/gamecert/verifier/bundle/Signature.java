@@ -11,7 +11,8 @@ import org.bouncycastle.crypto.signers.Ed25519Signer;
 /**
  * The bundle signature: tagmanifest-sha256.txt.sig holds one line, the base64 of a 64-byte Ed25519
  * signature (RFC 8032, Bouncy Castle) over the exact bytes of tagmanifest-sha256.txt. Keys are one
- * line of base64 of the 32 raw bytes; a fingerprint is the first 16 hex digits of SHA-256 over them.
+ * line of base64 of the 32 raw bytes; a fingerprint is SHA-256 over them, 64 hex digits in groups of
+ * four (bundles made up to 0.6.0 give the first 16 only: {@link #shortFingerprint}).
  */
 final class Signature {
     private Signature() {}
@@ -43,8 +44,21 @@ final class Signature {
         }
     }
 
+    /** The 256-bit fingerprint: all 64 hex digits of SHA-256(key), by fours. */
     static String fingerprint(byte[] publicKey) {
         String h = BagReader.hex(BagReader.md("SHA-256").digest(publicKey));
-        return h.substring(0, 4) + " " + h.substring(4, 8) + " " + h.substring(8, 12) + " " + h.substring(12, 16);
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < h.length(); i += 4) b.append(i == 0 ? "" : " ").append(h, i, i + 4);
+        return b.toString();
+    }
+
+    /** The fingerprint bundles made up to 0.6.0 carry: the first 16 hex digits, by fours. */
+    static String shortFingerprint(byte[] publicKey) {
+        return fingerprint(publicKey).substring(0, 19);
+    }
+
+    /** The fingerprint in the form a bundle's bag-info.txt claims it (short only when the claim is short). */
+    static String fingerprintAsClaimed(byte[] publicKey, String claimed) {
+        return claimed != null && claimed.length() == 19 ? shortFingerprint(publicKey) : fingerprint(publicKey);
     }
 }

@@ -113,13 +113,13 @@ final class CompositeReport {
         if (k != null && k.violation != null) {
             Violation v = k.violation;
             out.println();
-            out.println("first violation: " + v.rule());
+            out.println("first violation: " + Rules.withStatement(v.rule()));
             if (k.violationPart >= 0) out.println("  part      " + k.violationPart + " (" + c.parts.get(k.violationPart).commitment + ")");
             if (v.hasPosition()) out.println("  position  " + position(g, v.mover(), v.opponent()));
             out.println("  " + v.message());
             if (k.partViolation != null) {
                 Violation w = k.partViolation;
-                out.println("  the part's first violation: " + w.rule() + (w.block() >= 0 ? " block " + w.block() : "")
+                out.println("  the part's first violation: " + Rules.withStatement(w.rule()) + (w.block() >= 0 ? " block " + w.block() : "")
                         + (w.layer() >= 0 ? " layer " + w.layer() : "") + (w.entry() >= 0 ? " entry " + w.entry() : ""));
                 if (w.hasPosition()) out.println("    position  " + position(g, w.mover(), w.opponent()));
                 out.println("    " + w.message());
@@ -149,15 +149,15 @@ final class CompositeReport {
                 PositionText.claim(c.claimKinds, c.claimLo, c.claimHi), c.openCount(), c.entries);
     }
 
-    static String json(CompositeVerifier.Outcome c) {
+    static String json(CompositeVerifier.Outcome c, String input) {
         Result.Verdict verdict = c.verdict();
         Composition.Outcome k = c.composition;
         Manifest m = c.manifest;
         PartConclusion g = gameOf(c);
         PartConclusion root = rootPart(c);
         Json j = new Json().open(null, '{');
+        j.raw(JsonHead.of(input, "composite", verdict.name().toLowerCase(Locale.ROOT), VerifyMain.exitCode(verdict)));
         j.put("composite", k == null ? null : k.compositeId); // only when verified
-        j.put("verdict", verdict.name().toLowerCase(Locale.ROOT));
         j.put("manifest", c.manifestPath == null ? null : c.manifestPath.toString());
         if (m != null) {
             j.put("part_count", m.partCount());
@@ -180,8 +180,8 @@ final class CompositeReport {
         if (c.error != null) j.put("error", c.error);
         if (k != null && k.violation != null) {
             Violation v = k.violation;
-            j.open("violation", '{').put("rule", v.rule()).put("message", v.message());
-            j.put("part", k.violationPart);
+            j.open("violation", '{').put("rule", v.rule()).put("statement", Rules.statement(v.rule())).put("message", v.message());
+            j.putCount("part", k.violationPart);
             j.put("position", v.hasPosition() ? position(g, v.mover(), v.opponent()) : null);
             if (k.partViolation != null) violation(j.open("part_violation", '{'), g, k.partViolation).close('}');
             j.close('}');
@@ -195,7 +195,7 @@ final class CompositeReport {
             if (pc != null && p.note == null) {
                 j.put("root", position(g, pc.rootMover, pc.rootOpponent));
                 j.put("claim", PositionText.claim(pc.claimKinds, pc.claimLo, pc.claimHi));
-                j.put("open_entries", pc.openCount());
+                j.putCount("open_entries", pc.openCount());
                 j.put("entries", pc.entries);
             } else if (p.result != null && p.result.firstViolation() != null) {
                 violation(j.open("violation", '{'), g, p.result.firstViolation()).close('}');
@@ -229,9 +229,10 @@ final class CompositeReport {
 
     private static Json violation(Json j, PartConclusion g, Violation v) {
         j.put("rule", v.rule());
-        j.put("block", v.block());
-        j.put("layer", v.layer());
-        j.put("entry", v.entry());
+        j.put("statement", Rules.statement(v.rule()));
+        j.putCount("block", v.block());
+        j.putCount("layer", v.layer());
+        j.putCount("entry", v.entry());
         j.put("position", v.hasPosition() ? position(g, v.mover(), v.opponent()) : null);
         j.put("message", v.message());
         return j;

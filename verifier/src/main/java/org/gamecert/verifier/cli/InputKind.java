@@ -24,8 +24,16 @@ import java.util.Locale;
 enum InputKind {
     CERTIFICATE, BUNDLE, PEER, COMPOSITE;
 
-    /** The kind to check the input as, and what was seen in it (for messages). */
-    record Detection(InputKind kind, String what) {}
+    /**
+     * The kind to check the input as, and what was seen in it (for messages); refusal, when not
+     * null, says that no reader can check it, what it is, and what to run instead.
+     */
+    record Detection(InputKind kind, String what, String refusal) {
+        Detection(InputKind kind, String what) { this(kind, what, null); }
+    }
+
+    /** A table of the published tablebase: optimal_reopening_ab_table_all_{n}.txt. */
+    private static final java.util.regex.Pattern PEER_TABLE = java.util.regex.Pattern.compile("optimal_reopening_ab_table_all_(\\d+)\\.txt");
 
     /** Little-endian magic of the HEADER skippable frame (SPEC §2). */
     private static final int CERT_MAGIC = 0x184D2A50;
@@ -44,10 +52,17 @@ enum InputKind {
     static Detection describe(Path path) {
         if (Files.isDirectory(path) && Files.exists(path.resolve("composite.gscm")))
             return new Detection(COMPOSITE, "a directory holding composite.gscm (a composite)");
-        if (Files.isDirectory(path))
-            return Files.exists(path.resolve("bagit.txt")) ? new Detection(BUNDLE, "a directory holding bagit.txt (a BagIt bag)")
-                    : new Detection(PEER, "a directory without bagit.txt (tablebase tables)");
+        if (Files.isDirectory(path)) {
+            if (Files.exists(path.resolve("bagit.txt"))) return new Detection(BUNDLE, "a directory holding bagit.txt (a BagIt bag)");
+            String refusal = directoryRefusal(path);
+            return new Detection(PEER, "a directory without bagit.txt (tablebase tables)", refusal);
+        }
         String name = path.getFileName() == null ? "" : path.getFileName().toString().toLowerCase(Locale.ROOT);
+        java.util.regex.Matcher table = PEER_TABLE.matcher(name);
+        if (table.matches() && Files.isRegularFile(path))
+            return new Detection(PEER, "one table of the published 6x6 tablebase", path + " is one table of the published 6x6 tablebase "
+                    + "(its " + Integer.parseInt(table.group(1)) + "-disc records), whose records are checked against the next table's: "
+                    + "give the folder that holds the tables (scripts/verify " + parentName(path) + ")");
         if (!Files.isRegularFile(path))
             return new Detection(name.endsWith(".gscm") ? COMPOSITE : CERTIFICATE, "no regular file");
         byte[] head;
@@ -56,7 +71,9 @@ enum InputKind {
         } catch (IOException e) {
             return new Detection(CERTIFICATE, "a file that cannot be read (" + e.getMessage() + ")");
         }
-        if (head.length == 0) return new Detection(CERTIFICATE, "an empty file");
+        if (head.length == 0) return new Detection(CERTIFICATE, "an empty file", path + " is an empty file (0 bytes): nothing to verify");
+        String compressed = compressedRefusal(path, head);
+        if (compressed != null) return new Detection(CERTIFICATE, "compressed data", compressed);
         if (le32(head) == CERT_MAGIC) return new Detection(CERTIFICATE, "a gamecert certificate (magic 0x184D2A50)");
         if (le32(head) == MANIFEST_MAGIC) return new Detection(COMPOSITE, "a composite's manifest (magic 0x184D2A53)");
         if (name.endsWith(".gscm")) return new Detection(COMPOSITE, "a file named as a composite's manifest (.gscm)");
@@ -74,6 +91,65 @@ enum InputKind {
         if (name.endsWith(".csv")) return new Detection(PEER, "a .csv file (by its name) without the tablebase's header line");
         return new Detection(CERTIFICATE, looksLikeText(head) ? "text, not a certificate, tar archive or Zstandard frame"
                 : String.format("binary data starting %s: not a certificate, tar archive or Zstandard frame", hex(head)));
+    }
+
+    /**
+     * Why a folder with neither bagit.txt nor composite.gscm cannot be checked as one input, or null
+     * when it holds tablebase tables: it is empty, or it holds the parts of a split archive (give
+     * the first), or certificates (give one), or nothing any reader takes.
+     */
+    private static String directoryRefusal(Path dir) {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            s.forEach(p -> names.add(p.getFileName().toString()));
+        } catch (IOException e) {
+            return "cannot list the folder " + dir + ": " + e.getMessage();
+        }
+        java.util.Collections.sort(names);
+        if (names.isEmpty())
+            return dir + " is an empty folder: nothing to verify (give a certificate, a bundle, a composite's folder, or the folder "
+                    + "of the tablebase's tables)";
+        for (String n : names) if (PEER_TABLE.matcher(n.toLowerCase(Locale.ROOT)).matches()) return null;
+        for (String n : names)
+            if (n.toLowerCase(Locale.ROOT).matches(".*\\.(tar|tar\\.zst|tzst)\\.(0{2,4}|part0*[01]|aa)"))
+                return dir + " holds the parts of a split archive: give its first part (scripts/verify " + dir.resolve(n) + ")";
+        java.util.List<String> certs = names.stream().filter(n -> n.endsWith(".gsc")).toList();
+        if (!certs.isEmpty())
+            return dir + " holds " + certs.size() + " certificate" + (certs.size() == 1 ? "" : "s") + " but no composite.gscm: give one "
+                    + "certificate (scripts/verify " + dir.resolve(certs.get(0)) + ")";
+        for (String n : names)
+            if (n.endsWith(".tar") || n.endsWith(".tar.zst") || n.endsWith(".csv"))
+                return dir + " holds no tables, bagit.txt or composite.gscm: give the file (scripts/verify " + dir.resolve(n) + ")";
+        return dir + " holds neither bagit.txt (a bundle), composite.gscm (a composite) nor optimal_reopening_ab_table_all_{n}.txt "
+                + "(the tablebase's tables): nothing to verify";
+    }
+
+    /** scripts/verify's argument for the folder holding path. */
+    private static String parentName(Path path) {
+        Path parent = path.getParent();
+        return parent == null ? "." : parent.toString();
+    }
+
+    /**
+     * A compressed file no reader takes (bzip2, as the tablebase's CSV tables are stored; gzip; xz):
+     * what it is and the command that decompresses it, keeping the original; else null.
+     */
+    private static String compressedRefusal(Path path, byte[] head) {
+        String tool, ext;
+        if (head.length >= 4 && head[0] == 'B' && head[1] == 'Z' && head[2] == 'h' && head[3] >= '1' && head[3] <= '9') {
+            tool = "bzip2"; ext = ".bz2";
+        } else if (head.length >= 2 && (head[0] & 0xFF) == 0x1F && (head[1] & 0xFF) == 0x8B) {
+            tool = "gzip"; ext = ".gz";
+        } else if (head.length >= 6 && (head[0] & 0xFF) == 0xFD && head[1] == '7' && head[2] == 'z' && head[3] == 'X' && head[4] == 'Z' && head[5] == 0) {
+            tool = "xz"; ext = ".xz";
+        } else {
+            return null;
+        }
+        String name = path.toString();
+        String plain = name.endsWith(ext) ? name.substring(0, name.length() - ext.length()) : name + ".out";
+        String what = plain.toLowerCase(Locale.ROOT).endsWith(".csv") ? " (the tablebase's CSV tables are stored so)" : "";
+        return path + " is " + tool + "-compressed" + what + ": decompress it first, keeping the original, with "
+                + tool + " -dk " + name + " (" + tool + " writes " + plain + "), then scripts/verify " + plain;
     }
 
     private static int le32(byte[] b) {

@@ -33,6 +33,23 @@ final class Json {
         return this;
     }
 
+    /** A count, an index or a size: null when it is absent (negative), never -1. */
+    Json putCount(String key, long value) {
+        if (value >= 0) return put(key, value);
+        key(key);
+        sb.append("null");
+        needComma = true;
+        return this;
+    }
+
+    /** Raw JSON text (already rendered), e.g. {@link JsonHead#of}. */
+    Json raw(String json) {
+        if (needComma) sb.append(',');
+        sb.append(json);
+        needComma = true;
+        return this;
+    }
+
     Json put(String key, double value) {
         key(key);
         sb.append(Double.isFinite(value) ? String.format(java.util.Locale.ROOT, "%.3f", value) : "null");

@@ -96,7 +96,7 @@ final class Report {
         Violation v = r.firstViolation();
         if (v != null) {
             out.println();
-            out.println("first violation: " + v.rule());
+            out.println("first violation: " + Rules.withStatement(v.rule()));
             if (v.block() >= 0) out.println("  block     " + v.block());
             if (v.layer() >= 0) out.println("  layer     " + v.layer() + " discs");
             if (v.entry() >= 0) out.println("  entry     " + v.entry() + " (index within its layer)");
@@ -133,9 +133,9 @@ final class Report {
     /** How many open entries a report lists. */
     static final int OPEN_LISTED = 5;
 
-    static String json(Result r) {
+    static String json(Result r, String input) {
         Json j = new Json().open(null, '{');
-        j.put("verdict", verdictName(r.verdict));
+        j.raw(JsonHead.of(input, "certificate", verdictName(r.verdict), VerifyMain.exitCode(r.verdict)));
         j.put("game", PositionText.game(r));
         j.put("mode", PositionText.mode(r));
         if (r.header != null && r.header.leafEmpties > 0) j.put("leaf_empties", r.header.leafEmpties);
@@ -162,14 +162,14 @@ final class Report {
         }
         if (r.conclusion != null && r.header.part) {
             j.put("part_commitment", r.conclusion.commitmentId()); // names it in a manifest; proven only when verified
-            j.put("open_entries", r.conclusion.openCount());
+            j.putCount("open_entries", r.conclusion.openCount());
             openEntries(j, r.header, r.conclusion, OPEN_LISTED);
         }
-        j.put("entries", r.entries);
-        j.put("blocks", r.blocks);
-        j.put("region", r.region);
+        j.putCount("entries", r.entries);
+        j.putCount("blocks", r.blocks);
+        j.putCount("region", r.region); // null: not counted (nothing read)
         j.put("region_proven", r.verdict == Result.Verdict.VERIFIED && r.header != null && r.header.baseMode == 1);
-        j.put("unreached", r.unreached);
+        j.putCount("unreached", r.unreached);
         j.open("census", '[');
         for (long[] row : r.census)
         {
@@ -192,8 +192,8 @@ final class Report {
         double s = r.nanos / 1e9;
         j.put("seconds", s);
         j.put("entries_per_second", s > 0 ? r.entries / s : 0.0);
-        j.put("peak_table_bytes", r.peakTableBytes);
-        j.put("bytes_per_entry_held", r.bytesPerEntryHeld);
+        j.putCount("peak_table_bytes", r.peakTableBytes);
+        j.putCount("bytes_per_entry_held", r.bytesPerEntryHeld);
         j.put("split_layers", r.splitLayers);
         j.put("max_segments", r.maxSegments);
         return j.close('}').toString();
@@ -210,9 +210,10 @@ final class Report {
 
     private static Json violation(Json j, Result r, Violation v) {
         j.put("rule", v.rule());
-        j.put("block", v.block());
-        j.put("layer", v.layer());
-        j.put("entry", v.entry());
+        j.put("statement", Rules.statement(v.rule()));
+        j.putCount("block", v.block());
+        j.putCount("layer", v.layer());
+        j.putCount("entry", v.entry());
         j.put("position", v.hasPosition() ? PositionText.text(r, v.mover(), v.opponent()) : null);
         j.put("message", v.message());
         return j;

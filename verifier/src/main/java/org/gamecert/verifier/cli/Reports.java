@@ -17,7 +17,12 @@ public final class Reports {
     }
 
     public static String json(Result r) {
-        return Report.json(r);
+        return Report.json(r, null);
+    }
+
+    /** The JSON report of a certificate given as input (its path, as scripts/verify prints it). */
+    public static String json(Result r, String input) {
+        return Report.json(r, input);
     }
 
     public static void human(CompositeVerifier.Outcome c, String path, PrintStream out) {
@@ -25,7 +30,12 @@ public final class Reports {
     }
 
     public static String json(CompositeVerifier.Outcome c) {
-        return CompositeReport.json(c);
+        return CompositeReport.json(c, null);
+    }
+
+    /** The JSON report of a composite given as input. */
+    public static String json(CompositeVerifier.Outcome c, String input) {
+        return CompositeReport.json(c, input);
     }
 
     /**

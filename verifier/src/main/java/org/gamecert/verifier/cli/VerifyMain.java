@@ -29,7 +29,10 @@ import picocli.CommandLine.Parameters;
             "Exit codes: 0 verified; 1 rejected (the first violated rule is named); 2 unreadable input,"
                 + " not a certificate or manifest, bad usage, memory limit or internal error; 3 incomplete (a part with open"
                 + " entries checked on its own, a composite with parts not given).",
-            "Only a fully checked certificate or composite gets 0, and only then is its commitment id (composite id) printed."
+            "Only a fully checked certificate or composite gets 0, and only then is its commitment id (composite id) printed.",
+            "With --json, stdout holds one JSON object whatever happens, usage errors included; every input kind's object"
+                + " starts with input, kind, verdict and exit_code (absent numbers are null).",
+            "A report names a broken rule by its id and one-line statement; --explain RULE prints the rule, --explain all every one."
         })
 public final class VerifyMain implements Callable<Integer> {
     public static final int VERIFIED = 0, REJECTED = 1, ERROR = 2, INCOMPLETE = 3;
@@ -43,8 +46,11 @@ public final class VerifyMain implements Callable<Integer> {
         @Override public String[] getVersion() { return new String[] {versionLine()}; }
     }
 
-    @Parameters(index = "0", paramLabel = "PATH", description = "A certificate (.gsc), a composite (directory or .gscm), a release bundle, or peer 6x6 tables.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PATH", description = "A certificate (.gsc), a composite (directory or .gscm), a release bundle, or peer 6x6 tables.")
     Path path;
+
+    @Option(names = "--explain", paramLabel = "RULE", description = "Print what rule RULE (e.g. R-TB-1, PEER-PV-2) requires and where it is defined, then exit; 'all' lists every rule. No PATH needed.")
+    String explain;
 
     @Option(names = "--format", paramLabel = "KIND", description = "certificate, composite, bundle or peer (default: detected).")
     String format;
@@ -94,64 +100,90 @@ public final class VerifyMain implements Callable<Integer> {
         VerifyMain cmd = new VerifyMain();
         cmd.out = out;
         cmd.err = err;
-        return CommandRunner.execute(new CommandLine(cmd), args, out, err, ERROR);
+        // --json: a usage error too is one JSON object on stdout (the input named when it was given)
+        boolean json = java.util.Arrays.stream(args).takeWhile(a -> !a.equals("--")).anyMatch("--json"::equals);
+        return CommandRunner.execute(new CommandLine(cmd), args, out, err, ERROR,
+                json ? message -> out.println(JsonHead.error(cmd.path == null ? null : cmd.path.toString(), message)) : null, RANGES);
+    }
+
+    /** The allowed values of numeric options, for the message when a number does not even fit (--threads 99999999999). */
+    static final java.util.Map<String, String> RANGES = java.util.Map.of("--threads", "between 1 and 256");
+
+    /** A usage error or an input that cannot be checked: one line on stderr, and with --json one JSON object on stdout. */
+    private int fail(String message) {
+        err.println("error: " + message);
+        if (json) out.println(JsonHead.error(path == null ? null : path.toString(), message));
+        out.flush();
+        return ERROR;
     }
 
     @Override
     public Integer call() {
+        if (explain != null) return explain();
+        if (path == null) return fail("missing PATH: a certificate, composite, bundle or peer tables (see --help)");
+        return check();
+    }
+
+    /** --explain RULE: the rule's statement and where it is defined. */
+    private int explain() {
+        if (explain.trim().equalsIgnoreCase("all")) {
+            for (Rules.Rule r : Rules.all().values()) out.printf("%-14s %s  [%s]%n", r.id(), r.statement().replace("`", ""), r.where());
+            out.flush();
+            return VERIFIED;
+        }
+        Rules.Rule r = Rules.get(explain);
+        if (r == null) return fail("no rule " + explain + ": rule ids look like R-TB-1 or PEER-PV-2 (--explain all lists them)");
+        out.println(Rules.explain(r));
+        out.flush();
+        return VERIFIED;
+    }
+
+    private int check() {
         long room = tableHeapRoom(), limit = maxMemory == null ? Math.min(Options.DEFAULT_MAX_MEMORY, room) : parseSize(maxMemory);
         if (maxMemory == null && limit < 1) {
-            err.println("error: the JVM's " + mib(Runtime.getRuntime().maxMemory()) + " maximum heap leaves no room for the tables: raise it (e.g. GAMECERT_JAVA_OPTS=-Xmx2g)");
-            return ERROR;
+            return fail("the JVM's " + mib(Runtime.getRuntime().maxMemory()) + " maximum heap leaves no room for the tables: raise it (e.g. GAMECERT_JAVA_OPTS=-Xmx2g)");
         }
         if (limit <= 0) {
-            err.println("error: --max-memory: cannot read size '" + maxMemory + "' (e.g. 512m, 4g)");
-            return ERROR;
+            return fail("--max-memory: cannot read size '" + maxMemory + "' (e.g. 512m, 4g)");
         }
         if (limit > room) { // refused up front rather than an out-of-memory error once the tables grow
-            err.printf("error: --max-memory %s is more than this JVM's heap can hold for the tables: at most %s of its %s maximum heap."
-                    + " Lower --max-memory or raise the heap (e.g. GAMECERT_JAVA_OPTS=-Xmx8g)%n", maxMemory, mib(room), mib(Runtime.getRuntime().maxMemory()));
-            return ERROR;
+            return fail(String.format("--max-memory %s is more than this JVM's heap can hold for the tables: at most %s of its %s maximum heap."
+                    + " Lower --max-memory or raise the heap (e.g. GAMECERT_JAVA_OPTS=-Xmx8g)", maxMemory, mib(room), mib(Runtime.getRuntime().maxMemory())));
         }
         if (maxMemory == null && limit < Options.DEFAULT_MAX_MEMORY && !quiet)
             err.println("note: --max-memory fitted to the JVM heap: " + mib(limit) + " (of " + mib(Runtime.getRuntime().maxMemory()) + " maximum heap)");
-        if (threads < 1 || threads > 256) {
-            err.println("error: --threads must be between 1 and 256");
-            return ERROR;
-        }
+        if (threads < 1 || threads > 256) return fail("--threads must be " + RANGES.get("--threads") + ", not " + threads);
         InputKind kind;
         InputKind.Detection seen = null;
-        if (format == null) kind = (seen = InputKind.describe(path)).kind();
-        else {
+        if (!java.nio.file.Files.exists(path)) return fail("no such file or directory: " + path);
+        if (format == null) {
+            seen = InputKind.describe(path);
+            if (seen.refusal() != null) return fail(seen.refusal()); // nothing a reader could check: say what it is and what to do
+            kind = seen.kind();
+        } else {
             try { kind = InputKind.valueOf(format.trim().toUpperCase(Locale.ROOT)); }
             catch (IllegalArgumentException e) {
-                err.println("error: --format must be certificate, composite, bundle or peer");
-                return ERROR;
+                return fail("--format must be certificate, composite, bundle or peer");
             }
         }
         // An option for another kind of input would be ignored: the user would get less checked than asked for.
         if (pubkey != null && kind != InputKind.BUNDLE) {
-            err.println("error: --pubkey checks a release bundle's signature, but " + path + " is read as " + kindName(kind)
+            return fail("--pubkey checks a release bundle's signature, but " + path + " is read as " + kindName(kind)
                     + ", with no signature: nothing would be checked against the key (drop --pubkey, or give the bundle)");
-            return ERROR;
         }
         if (partsDir != null && kind != InputKind.BUNDLE) {
-            err.println("error: --parts gives the parts of a composite released by reference in a bundle, but " + path + " is read as "
+            return fail("--parts gives the parts of a composite released by reference in a bundle, but " + path + " is read as "
                     + kindName(kind) + (kind == InputKind.COMPOSITE ? " (its parts are read beside its manifest)" : ""));
-            return ERROR;
         }
         if (partsDir != null && !java.nio.file.Files.isDirectory(partsDir)) {
-            err.println("error: --parts: no such directory " + partsDir);
-            return ERROR;
+            return fail("--parts: no such directory " + partsDir);
         }
         if (pubkey != null && !(java.nio.file.Files.isRegularFile(pubkey) && java.nio.file.Files.isReadable(pubkey))) {
-            err.println("error: --pubkey: cannot read the key file " + pubkey);
-            return ERROR;
+            return fail("--pubkey: cannot read the key file " + pubkey);
         }
         if (kind != InputKind.PEER && (root != null || tmp != null || state != null)) {
-            err.println("error: " + (root != null ? "--root" : tmp != null ? "--tmp" : "--state") + " applies to peer tables only, but " + path
+            return fail((root != null ? "--root" : tmp != null ? "--tmp" : "--state") + " applies to peer tables only, but " + path
                     + " is read as " + kindName(kind) + (root != null ? " (a certificate's root is its header's)" : ""));
-            return ERROR;
         }
         Options o = new Options();
         o.maxMemory = limit;
@@ -175,7 +207,7 @@ public final class VerifyMain implements Callable<Integer> {
         }
         Result r = Verifier.verify(path, o);
         progress.done();
-        if (json) out.println(Report.json(r));
+        if (json) out.println(Report.json(r, path.toString()));
         else Report.human(r, path.toString(), threads, out);
         out.flush();
         // Not even a certificate's frames: say what the input looked like, so a mislabelled bundle
@@ -194,7 +226,7 @@ public final class VerifyMain implements Callable<Integer> {
     /** A composite (SPEC §15): its parts checked by the engine, composed by the kernel. */
     private int verifyComposite(Options o) {
         CompositeVerifier.Outcome c = CompositeVerifier.verify(path, o, quiet ? null : err);
-        if (json) out.println(CompositeReport.json(c));
+        if (json) out.println(CompositeReport.json(c, path.toString()));
         else CompositeReport.human(c, path.toString(), out);
         out.flush();
         return exitCode(c.verdict());
@@ -254,16 +286,42 @@ public final class VerifyMain implements Callable<Integer> {
         }
     }
 
-    /** Progress on stderr, only for runs over two seconds, at most once a second. */
+    /**
+     * Whether stderr is a terminal. Java cannot ask about stderr itself: scripts/verify tells it
+     * ({@code -Dgamecert.stderr.tty=true|false}, from {@code [ -t 2 ]}); without that, a console on
+     * stdin and stdout is taken as a terminal.
+     */
+    static boolean stderrIsTerminal() {
+        String p = System.getProperty("gamecert.stderr.tty");
+        return p != null ? Boolean.parseBoolean(p) : System.console() != null;
+    }
+
+    /**
+     * Progress on stderr, only for runs over two seconds. On a terminal one line redrawn in place
+     * (\r) at most once a second; in a log (stderr not a terminal) a whole line every 30 s, so
+     * that a log holds no \r and stays short. The verifier reads the file twice (pass 1: frames and
+     * hash chain, by file offset; pass 2: the entries' rules, by entries): each pass has its own
+     * percentage and ETA, and pass 2's is the whole check's.
+     */
     static final class Progress implements Options.Progress {
         private final PrintStream err;
-        private final long start = System.nanoTime();
-        private long last, passStart = start;
+        private final boolean terminal;
+        private final long start, every;
+        private long last, passStart;
         private int pass = 1;
         private boolean printed;
 
-        Progress(PrintStream err) {
+        Progress(PrintStream err) { this(err, stderrIsTerminal()); }
+
+        Progress(PrintStream err, boolean terminal) { this(err, terminal, System.nanoTime()); }
+
+        /** As if started at {@code start} (System.nanoTime()): tests. */
+        Progress(PrintStream err, boolean terminal, long start) {
             this.err = err;
+            this.terminal = terminal;
+            this.start = start;
+            this.passStart = start;
+            this.every = terminal ? 1_000_000_000L : 30_000_000_000L;
             this.last = start;
         }
 
@@ -271,24 +329,41 @@ public final class VerifyMain implements Callable<Integer> {
         public void update(long entries, int layers, long bytesRead, long fileSize, int pass) {
             if (err == null) return;
             long now = System.nanoTime();
-            if (pass != this.pass) { // rates and ETA per pass
+            boolean newPass = pass != this.pass;
+            if (newPass) { // rates and ETA per pass; a new pass is shown at once
                 this.pass = pass;
                 passStart = now;
             }
-            if (now - start < 2_000_000_000L || now - last < 1_000_000_000L) return;
+            if (now - start < 2_000_000_000L || (now - last < every && !newPass)) return;
             last = now;
+            err.print(terminal ? "\r" + line(entries, layers, bytesRead, fileSize, pass, now) + "   "
+                    : line(entries, layers, bytesRead, fileSize, pass, now) + System.lineSeparator());
+            err.flush();
+            printed = terminal;
+        }
+
+        String line(long entries, int layers, long bytesRead, long fileSize, int pass, long now) {
             double s = Math.max(1e-3, (now - passStart) / 1e9);
             String eta = "";
             if (fileSize > 0 && bytesRead > 0) { // pass 1: file offsets; pass 2: entries
                 double frac = Math.min(1, (double) bytesRead / fileSize);
-                eta = String.format(", %.0f%% done, ETA pass %d %.0f s", 100 * frac, pass, s / frac - s);
+                eta = String.format(Locale.ROOT, ", %.0f%% of the pass, ETA %s %s", 100 * frac,
+                        pass >= 2 ? "of the whole check" : "of pass 1 (then pass 2)", duration(s / frac - s));
             }
-            err.printf("\rpass %d: %,d entries, %d layers done, %,.0f entries/s%s   ", pass, entries, layers, entries / s, eta);
-            printed = true;
+            return String.format(Locale.ROOT, "[%s] pass %d of 2: %,d entries, %d layer%s done, %,.0f entries/s%s",
+                    duration((now - start) / 1e9), pass, entries, layers, layers == 1 ? "" : "s", entries / s, eta);
         }
 
         void done() {
             if (printed) err.println();
         }
+    }
+
+    /** "45 s", "12 min 5 s", "3 h 20 min". */
+    static String duration(double seconds) {
+        long s = Math.round(Math.max(0, seconds));
+        if (s < 60) return s + " s";
+        if (s < 3600) return s / 60 + " min " + s % 60 + " s";
+        return s / 3600 + " h " + s % 3600 / 60 + " min";
     }
 }

@@ -37,7 +37,7 @@ public final class PeerReport {
         for (String note : r.notes) out.println("note:     " + note);
         if (r.violation != null) {
             PeerViolation v = r.violation;
-            out.println("violation: " + v.rule + (v.layer >= 0 ? " in table " + v.layer : "") + (v.entry >= 0 ? ", record " + v.entry : ""));
+            out.println("violation: " + org.gamecert.verifier.cli.Rules.withStatement(v.rule) + (v.layer >= 0 ? " in table " + v.layer : "") + (v.entry >= 0 ? ", record " + v.entry : ""));
             if (v.position != null) out.println("          position " + v.position);
             out.println("          " + v.message);
         }
@@ -56,11 +56,10 @@ public final class PeerReport {
     public static String json(PeerResult r) {
         StringBuilder sb = new StringBuilder(1024);
         sb.append('{');
-        field(sb, "verdict", r.verdict().text()).append(',');
+        sb.append(org.gamecert.verifier.cli.JsonHead.of(r.input, "peer", r.verdict().text(), r.exitCode())).append(',');
         field(sb, "game", "othello:6x6").append(',');
         field(sb, "mode", "semi-strong").append(',');
         field(sb, "format", "peer-6x6").append(',');
-        field(sb, "input", r.input).append(',');
         field(sb, "input_kind", r.inputKind).append(',');
         sb.append("\"root_value\":").append(r.rootValue == null ? "null" : r.rootValue.toString()).append(','); // proven only
         field(sb, "root_open", r.rootOpen).append(',');
@@ -116,6 +115,7 @@ public final class PeerReport {
             PeerViolation v = r.violation;
             sb.append('{');
             field(sb, "rule", v.rule).append(',');
+            field(sb, "statement", org.gamecert.verifier.cli.Rules.statement(v.rule)).append(',');
             sb.append("\"block\":null,");
             sb.append("\"layer\":").append(v.layer < 0 ? "null" : Integer.toString(v.layer)).append(',');
             sb.append("\"entry\":").append(v.entry < 0 ? "null" : Long.toString(v.entry)).append(',');

@@ -73,6 +73,8 @@ class CompositeMainTest {
         assertEquals(0, run(good.toString(), "--json", "--threads", "1"));
         String json = outErr[0].trim();
         assertEquals(1, json.lines().count());
+        // the keys every JSON report starts with, whatever the input
+        assertTrue(json.startsWith("{\"input\":\"" + good + "\",\"kind\":\"composite\",\"verdict\":\"verified\",\"exit_code\":0,"), json);
         for (String key : new String[] {"\"composite\":\"" + comp.compositeId() + "\"", "\"verdict\":\"verified\"",
                 "\"parts\":[{\"index\":0,\"commitment\":\"sha256:" + comp.parts.get(0).hex() + "\"", "\"claim\":\"P value " + value + "\"",
                 "\"open_entries\":", "\"entries\":", "\"root\":", "\"region_union\":", "\"claim_proven\":true"})
@@ -97,7 +99,7 @@ class CompositeMainTest {
         printExpected(outErr[0]);
         assertTrue(outErr[0].contains("first violation: R-COMP-4"), outErr[0]);
         assertEquals(1, run(rejected.toString(), "--json"));
-        assertTrue(outErr[0].contains("\"violation\":{\"rule\":\"R-COMP-4\""), outErr[0]);
+        assertTrue(outErr[0].contains("\"violation\":{\"rule\":\"R-COMP-4\",\"statement\":\"a discharging part's root is the open entry's position\""), outErr[0]);
         assertTrue(outErr[0].contains("\"composite\":null"), outErr[0]);
     }
 

@@ -116,7 +116,8 @@ class VerifyMainTest {
     @Test
     void errorsAndUsage() throws Exception {
         assertEquals(2, run(dir.resolve("missing.gsc").toString()));
-        assertTrue(outErr[0].contains("no such file"));
+        assertEquals("error: no such file or directory: " + dir.resolve("missing.gsc") + "\n", outErr[1], "one line");
+        assertEquals("", outErr[0], "no report for a file that is not there");
         Path junk = Files.write(dir.resolve("junk.bin"), new byte[] {1, 2, 3});
         assertEquals(2, run(junk.toString(), "--json"));
         assertTrue(outErr[0].contains("\"verdict\":\"error\""));
@@ -188,7 +189,8 @@ class VerifyMainTest {
         assertEquals(2, run(valid.toString(), "--pubkey", key.toString()));
         assertTrue(outErr[1].contains("--pubkey") && outErr[1].contains("a certificate"), outErr[1]);
         assertEquals("", outErr[0], "nothing verified, nothing reported");
-        Path peerDir = Files.createDirectories(dir.resolve("peer-tables")); // a directory without bagit.txt: peer tables
+        Path peerDir = Files.createDirectories(dir.resolve("peer-tables")); // a directory of tables, without bagit.txt: peer tables
+        Files.write(peerDir.resolve("optimal_reopening_ab_table_all_30.txt"), new byte[0]);
         assertEquals(2, run(peerDir.toString(), "--pubkey", key.toString()));
         assertTrue(outErr[1].contains("peer tables"), outErr[1]);
         // a key file that cannot be read, where a key applies
@@ -209,7 +211,8 @@ class VerifyMainTest {
         assertEquals(2, run(valid.toString(), "--max-memory", Long.toString(room + 1)));
         assertTrue(outErr[1].contains("more than this JVM's heap can hold") && outErr[1].contains(VerifyMain.mib(heap) + " maximum heap"), outErr[1]);
         assertEquals(2, run(valid.toString(), "--max-memory", "1024g", "--json"));
-        assertEquals("", outErr[0]);
+        assertTrue(outErr[0].startsWith("{\"input\":\"" + valid + "\",\"kind\":null,\"verdict\":\"error\",\"exit_code\":2,\"error\":\"--max-memory 1024g"),
+                "a usage error under --json is a JSON object too: " + outErr[0]);
         assertEquals(0, run(valid.toString(), "--max-memory", Long.toString(room)));
         assertEquals(0, run(valid.toString()), "the default, fitted to the heap when it is smaller");
     }
@@ -220,5 +223,114 @@ class VerifyMainTest {
         assertEquals(4L << 30, VerifyMain.parseSize("4G"));
         assertEquals(1000, VerifyMain.parseSize("1000"));
         assertEquals(-1, VerifyMain.parseSize("-5"));
+    }
+
+    // ---- inputs that no reader can check: one line, saying what it is and what to run ----
+
+    @Test
+    void inputsNoReaderCanCheckGetOneLineSayingWhatTheyAreAndWhatToRun() throws Exception {
+        Path empty = Files.createDirectories(dir.resolve("empty-folder"));
+        Path emptyFile = Files.write(dir.resolve("empty.gsc"), new byte[0]);
+        Path tables = Files.createDirectories(dir.resolve("one-table"));
+        Path table = Files.write(tables.resolve("optimal_reopening_ab_table_all_26.txt"), new byte[13]);
+        Path bz2 = Files.write(dir.resolve("postprocess_26.csv.bz2"), "BZh91AY&SY-not-really".getBytes(StandardCharsets.US_ASCII));
+        Path certs = Files.createDirectories(dir.resolve("certs"));
+        Files.write(certs.resolve("a.gsc"), validBytes);
+        String[][] cases = {
+            {dir.resolve("nonexist.gsc").toString(), "no such file or directory"},
+            {empty.toString(), "is an empty folder: nothing to verify"},
+            {emptyFile.toString(), "is an empty file (0 bytes)"},
+            {table.toString(), "is one table of the published 6x6 tablebase (its 26-disc records)", "scripts/verify " + tables},
+            {bz2.toString(), "is bzip2-compressed (the tablebase's CSV tables are stored so)", "bzip2 -dk " + bz2,
+                    "scripts/verify " + dir.resolve("postprocess_26.csv")},
+            {certs.toString(), "holds 1 certificate but no composite.gscm", "scripts/verify " + certs.resolve("a.gsc")},
+        };
+        for (String[] c : cases) {
+            assertEquals(2, run(c[0]), c[0]);
+            assertEquals("", outErr[0], "no report: " + c[0]);
+            assertEquals(1, outErr[1].lines().count(), "one line: " + outErr[1]);
+            for (int i = 1; i < c.length; i++) assertTrue(outErr[1].contains(c[i]), c[i] + " in: " + outErr[1]);
+            assertEquals(2, run(c[0], "--json"));
+            assertTrue(outErr[0].startsWith("{\"input\":\"" + c[0] + "\",\"kind\":null,\"verdict\":\"error\",\"exit_code\":2,\"error\":\""),
+                    outErr[0]);
+            assertEquals(1, outErr[0].trim().lines().count());
+        }
+    }
+
+    // ---- JSON ----
+
+    @Test
+    void everyJsonObjectStartsWithInputKindVerdictAndExitCode() throws Exception {
+        assertEquals(0, run(valid.toString(), "--json"));
+        assertTrue(outErr[0].startsWith("{\"input\":\"" + valid + "\",\"kind\":\"certificate\",\"verdict\":\"verified\",\"exit_code\":0,"), outErr[0]);
+        assertEquals(1, run(rejected.toString(), "--json"));
+        assertTrue(outErr[0].startsWith("{\"input\":\"" + rejected + "\",\"kind\":\"certificate\",\"verdict\":\"rejected\",\"exit_code\":1,"), outErr[0]);
+        // usage errors too (picocli's, and the verifier's own checks)
+        for (String[] args : new String[][] {{valid.toString(), "--json", "--bogus"}, {valid.toString(), "--json", "--threads", "0"},
+                {"--json"}}) {
+            assertEquals(2, run(args), String.join(" ", args));
+            assertTrue(outErr[0].matches("\\{\"input\":(null|\"[^\"]*\"),\"kind\":null,\"verdict\":\"error\",\"exit_code\":2,\"error\":\".+\"}\\s*"),
+                    String.join(" ", args) + ": " + outErr[0]);
+        }
+    }
+
+    @Test
+    void absentNumbersAreNullNeverMinusOne() throws Exception {
+        Path junk = Files.write(dir.resolve("junk-numbers.bin"), new byte[] {9, 8, 7, 6, 5});
+        assertEquals(2, run(junk.toString(), "--json"));
+        assertTrue(outErr[0].contains("\"region\":null") && outErr[0].contains("\"unreached\":null"), outErr[0]);
+        assertFalse(outErr[0].matches("(?s).*:-1[,}].*"), outErr[0]);
+        assertEquals(1, run(rejected.toString(), "--json")); // R-ROOT-2: a violation without block, layer or entry
+        assertTrue(outErr[0].contains("\"violation\":{\"rule\":\"R-ROOT-2\",\"statement\":\"semi-strong root is P with the claimed value\""), outErr[0]);
+        assertFalse(outErr[0].matches("(?s).*:-1[,}].*"), outErr[0]);
+    }
+
+    // ---- rules ----
+
+    @Test
+    void theFirstViolationGivesTheRulesStatementBesideItsId() {
+        assertEquals(1, run(rejected.toString()));
+        assertTrue(outErr[0].contains("first violation: R-ROOT-2 (semi-strong root is P with the claimed value)"), outErr[0]);
+    }
+
+    @Test
+    void explainPrintsTheRuleAndWhereItIsDefined() {
+        assertEquals(0, run("--explain", "R-TB-1"));
+        assertTrue(outErr[0].startsWith("R-TB-1: canonical move under TB (P, A', P')\n  defined in format-spec/SPEC.md §9"), outErr[0]);
+        assertEquals(0, run("--explain", "peer-pv-2"));
+        assertTrue(outErr[0].startsWith("PEER-PV-2: PV: no move is worth more than the value"), outErr[0]);
+        assertEquals(0, run("--explain", "all"));
+        for (String id : Rules.all().keySet()) assertTrue(outErr[0].contains(id + " "), id);
+        assertEquals(2, run("--explain", "R-NOPE-1"));
+        assertTrue(outErr[1].contains("no rule R-NOPE-1") && outErr[1].contains("--explain all"), outErr[1]);
+    }
+
+    @Test
+    void threadsBeyondAnIntGetTheRangeNotAJavaTypeName() {
+        assertEquals(2, run(valid.toString(), "--threads", "99999999999"));
+        assertTrue(outErr[1].startsWith("error: --threads must be between 1 and 256, not '99999999999'"), outErr[1]);
+        assertFalse(outErr[1].contains("is not an int"), outErr[1]);
+    }
+
+    // ---- progress ----
+
+    @Test
+    void progressRedrawsInPlaceOnlyOnATerminalAndWritesWholeLinesToALog() {
+        long started = System.nanoTime() - 100_000_000_000L; // 100 s ago: past every threshold
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream(), tty = new java.io.ByteArrayOutputStream();
+        VerifyMain.Progress toLog = new VerifyMain.Progress(new PrintStream(log, true, StandardCharsets.UTF_8), false, started);
+        VerifyMain.Progress toTty = new VerifyMain.Progress(new PrintStream(tty, true, StandardCharsets.UTF_8), true, started);
+        for (VerifyMain.Progress p : new VerifyMain.Progress[] {toLog, toTty}) {
+            p.update(1000, 2, 500, 1000, 1);
+            p.update(2000, 3, 600, 1000, 1); // within the interval: not printed
+            p.update(3000, 4, 3000, 6000, 2);
+            p.done();
+        }
+        String l = log.toString(StandardCharsets.UTF_8), t = tty.toString(StandardCharsets.UTF_8);
+        assertFalse(l.contains("\r"), "no carriage return in a log: " + l);
+        assertEquals(2, l.lines().count(), l); // a line for each pass: the log's interval starts anew with the pass
+        assertTrue(l.startsWith("[1 min 40 s] pass 1 of 2: 1,000 entries, 2 layers done") && l.contains("50% of the pass, ETA of pass 1 (then pass 2)"), l);
+        assertTrue(l.contains("pass 2 of 2") && l.contains("ETA of the whole check"), l);
+        assertTrue(t.startsWith("\r[1 min 40 s] pass 1 of 2") && t.endsWith("\n"), "redrawn in place on a terminal: " + t);
     }
 }

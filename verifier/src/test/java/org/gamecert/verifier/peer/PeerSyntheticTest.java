@@ -331,7 +331,7 @@ class PeerSyntheticTest {
         int code = PeerMain.run(new String[] {d.toString(), "--json", "--max-memory", "256m"}, new PrintStream(out), new PrintStream(err));
         assertEquals(PeerMain.EXIT_VERIFIED, code);
         String json = out.toString(StandardCharsets.UTF_8);
-        assertTrue(json.startsWith("{\"verdict\":\"verified\""), json);
+        assertTrue(json.startsWith("{\"input\":\"" + d + "\",\"kind\":\"peer\",\"verdict\":\"verified\",\"exit_code\":0,"), json);
         assertTrue(json.contains("\"root_value\":" + rootValue));
         assertTrue(json.contains("\"census\":[{\"discs\":" + tables.firstKey()));
         out.reset();
