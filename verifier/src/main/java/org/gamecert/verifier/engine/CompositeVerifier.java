@@ -350,7 +350,7 @@ public final class CompositeVerifier {
             while ((rec = ct.nextBlockRecord()) != null) {
                 if (rec.rawLen > 1 << 24 || rec.compLen > rec.rawLen + (rec.rawLen >> 8) + 128) return null;
                 byte[] raw = DataFrame.decompress(ct.readDataFrame(rec), (int) rec.rawLen, rec.index);
-                chain = org.gamecert.verifier.kernel.Kernel.chain(chain, rec, raw);
+                chain = org.gamecert.verifier.kernel.Chain.chain(chain, rec, raw);
             }
             // Bytes after the trailer break R-CON-1 but are outside the commitment (§3), so it is
             // computed (§15.2's closed list: the file is then the part, given and rejected).

@@ -98,6 +98,8 @@ public final class SliceEngine {
 
         /** Open addressing over the entries (index + 1; 0: empty): one random access a key. */
         int[] slots = new int[1];
+        /** The layer's index of this table's first entry. */
+        long base;
 
         void index() {
             int size = Integer.highestOneBit(Math.max(2, 2 * n - 1)) << 1;
@@ -150,10 +152,7 @@ public final class SliceEngine {
                 res.errorMessage = e.getMessage();
                 return Result.withVerdict(res, Result.Verdict.ERROR);
             } catch (FileMap.HeaderViolation hv) {
-                Result res = new Result();
-                res.violations.add(hv.violation);
-                res.violationCounts.put(hv.violation.rule(), 1L);
-                return Result.withVerdict(res, Result.Verdict.REJECTED);
+                return rejectedHeader(hv);
             }
             return run(ct, map, options, pool);
         } catch (InterruptedException e) {
@@ -163,6 +162,28 @@ public final class SliceEngine {
             pool.shutdownNow();
         }
     }
+
+    /** The file needs more memory than --max-memory allows. */
+    public static final class OutOfBudget extends RuntimeException {
+        OutOfBudget(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** A header that breaks a rule: the verdict, as the Combiner would give it. */
+    static Result rejectedHeader(FileMap.HeaderViolation hv) {
+        Result res = new Result();
+        res.violations.add(hv.violation);
+        res.violationCounts.put(hv.violation.rule(), 1L);
+        return Result.withVerdict(res, Result.Verdict.REJECTED);
+    }
+
+    /** Bytes the engine's table holds per entry of the layer below (columns and hash slots). */
+    static final long TABLE_BYTES_PER_ENTRY = 19 + 12;
+    /** Bytes the counts of marks take per entry (facts, and facts per flag bit). */
+    static final long COUNT_BYTES_PER_ENTRY = 20;
+    /** Bytes a slice's kernel holds per entry and per request, about (columns, keys, answers). */
+    static final long SLICE_BYTES_PER_ENTRY = 40, BYTES_PER_REQUEST = 28;
 
     private Result run(Container ct, FileMap map, Options o, ExecutorService pool)
             throws IOException, InterruptedException {
@@ -179,31 +200,27 @@ public final class SliceEngine {
         }
         Setup setup = new Setup(openBefore, o.composite, o.compositePart, regionKeyBudget, o.all,
                 o.maxViolationsPerRule);
-        int uMin = map.game().uMin, uMax = map.game().uMax;
         boolean weak = h.baseMode != Header.SEMI_STRONG;
+        // blocks in flight: a frame and its decoded columns per thread
+        long fixed = (long) threads * (2L * h.maxBlockBytes + 40L * h.maxBlockEntries) + (1 << 20);
         long[][] previous = null; // per slice of the layer due: {has, occ, mover}
         int previousLi = -1;
-        long entriesDone = 0;
+        long entriesDone = 0, peak = 0;
+        int splitLayers = 0, maxSegments = 0;
         int[][] factsIn = null; // per slice of the layer due: facts per entry
         int[][][] bitsIn = null; // and per flag bit
         for (int li = map.layers() - 1; li >= 0; li--) {
             Slice[] slices = plan(map, li);
-            if (previousLi != li)
-                previous = previousKeys(slices, decodeLayer(ct, map, li, weak, uMin, uMax));
             int below = map.below(li);
-            Table under = below < 0 ? new Table() : decodeLayer(ct, map, below, weak, uMin, uMax);
             Slice[] underSlices = below < 0 ? new Slice[0] : plan(map, below);
-            List<Future<Checked>> futures = new ArrayList<>();
-            for (int s = 0; s < slices.length; s++) {
-                Slice sl = slices[s];
-                int[] facts = factsIn == null ? new int[(int) sl.count] : factsIn[s];
-                int[][] bits = bitsIn == null ? new int[4][(int) sl.count] : bitsIn[s];
-                faults.counts(sl.li, sl.first, facts, bits);
-                long[] prev = previous[s];
-                Table und = under;
-                futures.add(pool.submit(() -> checkSlice(ct, map, sl, prev, und, facts, bits,
-                        setup, faults)));
-            }
+            long counts = COUNT_BYTES_PER_ENTRY * (map.size(li) + (below < 0 ? 0 : map.size(below)));
+            long room = o.maxMemory - fixed - counts;
+            long tableRoom = room / 2, waveRoom = room - tableRoom;
+            long[][] segments = below < 0 ? new long[0][] : segments(map, below, tableRoom, o.maxHeldEntries);
+            if (segments.length > 1) splitLayers++;
+            maxSegments = Math.max(maxSegments, segments.length);
+            if (previousLi != li)
+                previous = previousKeys(ct, map, li, slices, weak);
             // what this layer sends the layer below, counted per entry there as slices end
             int[][] nextFacts = new int[underSlices.length][];
             int[][][] nextBits = new int[underSlices.length][4][];
@@ -211,27 +228,61 @@ public final class SliceEngine {
                 nextFacts[q] = new int[(int) underSlices[q].count];
                 for (int b = 0; b < 4; b++) nextBits[q][b] = new int[(int) underSlices[q].count];
             }
+            long[][] underPrevious = new long[underSlices.length][];
             List<SliceReport> reports = new ArrayList<>();
-            for (int k = 0; k < futures.size(); k++) {
-                Future<Checked> f = futures.get(k);
-                futures.set(k, null); // its marks are counted below, then let go
-                Checked c;
-                try {
-                    c = f.get();
-                } catch (ExecutionException e) {
-                    Throwable cause = e.getCause();
-                    if (cause instanceof RuntimeException re) throw re;
-                    if (cause instanceof IOException io) throw io;
-                    throw new IOException(cause);
+            int s = 0;
+            while (s < slices.length) { // a wave: as many slices as waveRoom holds, checked together
+                List<Held> wave = new ArrayList<>();
+                long held = 0;
+                while (s < slices.length && (wave.isEmpty() || held < waveRoom)) {
+                    List<Future<Held>> started = new ArrayList<>();
+                    for (int t = 0; t < threads && s < slices.length; t++, s++) {
+                        Slice sl = slices[s];
+                        int[] facts = factsIn == null ? new int[(int) sl.count] : factsIn[s];
+                        int[][] bits = bitsIn == null ? new int[4][(int) sl.count] : bitsIn[s];
+                        if (factsIn != null) { // handed over: let the engine's copy go
+                            factsIn[s] = null;
+                            bitsIn[s] = null;
+                        }
+                        faults.counts(sl.li, sl.first, facts, bits);
+                        long[] prev = previous[s];
+                        started.add(pool.submit(() -> startSlice(ct, map, sl, prev, facts, bits,
+                                setup, faults)));
+                    }
+                    for (Future<Held> f : started) {
+                        Held x = get(f);
+                        wave.add(x);
+                        held += SLICE_BYTES_PER_ENTRY * x.slice.count
+                                + BYTES_PER_REQUEST * x.requests[0].length;
+                    }
+                    if (segments.length <= 1 && held >= waveRoom && wave.size() > threads)
+                        break; // one table: answer these before holding more
                 }
-                reports.add(c.report);
-                for (int j = 0; j < c.marksIndex.length; j++) {
-                    long at = c.marksIndex[j];
-                    int q = byIndex(underSlices, at);
-                    int i = (int) (at - underSlices[q].base);
-                    nextFacts[q][i]++;
-                    for (int b = 0; b < 4; b++)
-                        if ((c.marksFlags[j] >>> b & 1) != 0) nextBits[q][b][i]++;
+                if (held > waveRoom && wave.size() > threads)
+                    throw new OutOfBudget(budgetMessage(o, map, li));
+                for (long[] seg : segments) { // the layer below, a run of its blocks at a time
+                    Table under = decodeBlocks(ct, map, (int) seg[0], (int) seg[1], weak, seg[2]);
+                    peak = Math.max(peak, counts + held + TABLE_BYTES_PER_ENTRY * under.n);
+                    notePrevious(underSlices, underPrevious, under);
+                    List<Future<?>> answering = new ArrayList<>();
+                    for (Held x : wave) answering.add(pool.submit(() -> answer(x, under)));
+                    for (Future<?> f : answering) get(f);
+                }
+                List<Future<Checked>> checking = new ArrayList<>();
+                for (Held x : wave) checking.add(pool.submit(() -> finishSlice(x, faults)));
+                wave = null;
+                for (int k = 0; k < checking.size(); k++) {
+                    Checked c = get(checking.get(k));
+                    checking.set(k, null); // its marks are counted below, then let go
+                    reports.add(c.report);
+                    for (int j = 0; j < c.marksIndex.length; j++) {
+                        long at = c.marksIndex[j];
+                        int q = byIndex(underSlices, at);
+                        int i = (int) (at - underSlices[q].base);
+                        nextFacts[q][i]++;
+                        for (int b = 0; b < 4; b++)
+                            if ((c.marksFlags[j] >>> b & 1) != 0) nextBits[q][b][i]++;
+                    }
                 }
             }
             combiner.layer(li, faults.reports(li, reports));
@@ -242,10 +293,117 @@ public final class SliceEngine {
             boolean next = below >= 0 && below == li - 1;
             factsIn = next ? nextFacts : null;
             bitsIn = next ? nextBits : null;
-            previous = previousKeys(underSlices, under); // the layer below is due next
+            for (int q = 0; q < underPrevious.length; q++) // blocks that failed to decode: none
+                if (underPrevious[q] == null) underPrevious[q] = new long[3];
+            previous = underPrevious; // the layer below is due next
             previousLi = below;
         }
-        return combiner.conclude();
+        Result res = combiner.conclude();
+        res.peakTableBytes = peak; // the engine's tables, counts and held slices, as estimated
+        res.bytesPerEntryHeld = TABLE_BYTES_PER_ENTRY;
+        res.splitLayers = splitLayers;
+        res.maxSegments = maxSegments;
+        return res;
+    }
+
+    private static String budgetMessage(Options o, FileMap map, int li) {
+        return "--max-memory " + o.maxMemory + " bytes is too little for layer " + li + " ("
+                + map.size(li) + " entries; raise --max-memory, or lower --threads)";
+    }
+
+    private static <T> T get(Future<T> f) throws IOException, InterruptedException {
+        try {
+            return f.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) throw re;
+            if (cause instanceof Error err) throw err;
+            if (cause instanceof IOException io) throw io;
+            throw new IOException(cause);
+        }
+    }
+
+    /**
+     * The layer's blocks cut into runs whose table fits in room: {first block, end block, index of
+     * the first entry in the layer}.
+     */
+    private static long[][] segments(FileMap map, int li, long room, long maxHeld) {
+        List<long[]> out = new ArrayList<>();
+        int b = map.firstBlock(li);
+        long base = 0;
+        while (b < map.endBlock(li)) {
+            int first = b;
+            long count = 0;
+            do count += map.record(b++).count;
+            while (b < map.endBlock(li) && count + map.record(b).count <= maxHeld
+                    && TABLE_BYTES_PER_ENTRY * (count + map.record(b).count) <= room);
+            if (TABLE_BYTES_PER_ENTRY * count > room && map.size(li) > count)
+                throw new OutOfBudget("--max-memory is too little for one block of layer " + li
+                        + " beside the rest (raise --max-memory, or lower --threads)");
+            out.add(new long[] {first, b, base});
+            base += count;
+        }
+        return out.toArray(new long[0][]);
+    }
+
+    /** A slice between its third and fourth steps: its kernel, its requests, their answers. */
+    private static final class Held {
+        final Slice slice;
+        final SliceCheck check;
+        final long[][] requests;
+        final long[] index;
+        final byte[] kind, lo, hi;
+
+        Held(Slice slice, SliceCheck check, long[][] requests) {
+            this.slice = slice;
+            this.check = check;
+            this.requests = requests;
+            int n = requests[0].length;
+            index = new long[n];
+            java.util.Arrays.fill(index, -1); // absent unless a segment holds it
+            kind = new byte[n];
+            lo = new byte[n];
+            hi = new byte[n];
+        }
+    }
+
+    /** Steps 1–3 of a slice's kernel: counts, decoding, requests. */
+    private static Held startSlice(Container ct, FileMap map, Slice s, long[] honest, int[] facts,
+            int[][] bits, Setup setup, Faults faults) throws IOException {
+        long[] previous = faults.previous(s.li, s.first, honest.clone());
+        SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, previous[0] != 0,
+                previous[1], previous[2], setup.all, setup.maxPerRule);
+        if (setup.openBefore != null)
+            check.partSetup(faults.openBefore(s.li, s.first, setup.openBefore[s.first]),
+                    setup.composite, setup.part, setup.regionKeyBudget);
+        check.takeCounts(facts, bits);
+        for (int b = s.first; b < s.end; b++) {
+            BlockRecord r = map.record(b);
+            check.decode(b, ct.read(r.frameOffset, (int) r.compLen));
+        }
+        return new Held(s, check, check.requests());
+    }
+
+    /** The requests of a held slice that one run of the layer below holds. */
+    private static void answer(Held x, Table under) {
+        long[] occ = x.requests[0], mover = x.requests[1];
+        for (int j = 0; j < occ.length; j++) {
+            if (x.index[j] >= 0) continue;
+            int i = under.find(occ[j], mover[j]);
+            if (i < 0) continue;
+            x.index[j] = under.base + i;
+            x.kind[j] = under.kind[i];
+            x.lo[j] = under.lo[i];
+            x.hi[j] = under.hi[i];
+        }
+    }
+
+    /** Step 4 of a slice's kernel: the obligations, from the answers. */
+    private static Checked finishSlice(Held x, Faults faults) {
+        Slice s = x.slice;
+        faults.answers(s.li, s.first, x.requests, x.index, x.kind, x.lo, x.hi);
+        SliceReport report = x.check.check(x.index, x.kind, x.lo, x.hi);
+        return new Checked(report, x.check.marksIndex(), x.check.marksFlags());
     }
 
     private record Checked(SliceReport report, long[] marksIndex, byte[] marksFlags) {}
@@ -276,49 +434,31 @@ public final class SliceEngine {
         return before;
     }
 
-    /** One slice, the four steps of its kernel (on a thread of the pool). */
-    /** For each slice, the key of the entry before it in its layer: {1, occ, mover}, or 0s. */
-    private static long[][] previousKeys(Slice[] slices, Table layer) {
+    /** For each slice of layer li, the key of the entry before it: {1, occ, mover}, or 0s. */
+    private static long[][] previousKeys(Container ct, FileMap map, int li, Slice[] slices,
+            boolean weak) throws IOException {
         long[][] out = new long[slices.length][];
         for (int q = 0; q < slices.length; q++) {
-            long at = slices[q].base - 1;
-            boolean has = at >= 0 && at < layer.n;
-            out[q] = new long[] {has ? 1 : 0, has ? layer.occ[(int) at] : 0,
-                has ? layer.mover[(int) at] : 0};
+            out[q] = new long[3];
+            if (q == 0) continue;
+            Table t = decodeBlocks(ct, map, slices[q].first - 1, slices[q].first, weak,
+                    slices[q].base - map.record(slices[q].first - 1).count);
+            if (t.n > 0) out[q] = new long[] {1, t.occ[t.n - 1], t.mover[t.n - 1]};
         }
         return out;
     }
 
-    private static Checked checkSlice(Container ct, FileMap map, Slice s, long[] honest,
-            Table under, int[] facts, int[][] bits, Setup setup, Faults faults)
-            throws IOException {
-        long[] previous = faults.previous(s.li, s.first, honest.clone());
-        SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, previous[0] != 0,
-                previous[1], previous[2], setup.all, setup.maxPerRule);
-        if (setup.openBefore != null)
-            check.partSetup(faults.openBefore(s.li, s.first, setup.openBefore[s.first]),
-                    setup.composite, setup.part, setup.regionKeyBudget);
-        check.takeCounts(facts, bits);
-        for (int b = s.first; b < s.end; b++) {
-            BlockRecord r = map.record(b);
-            check.decode(b, ct.read(r.frameOffset, (int) r.compLen));
-        }
-        long[][] req = check.requests();
-        int n = req[0].length;
-        long[] index = new long[n];
-        byte[] kind = new byte[n], lo = new byte[n], hi = new byte[n];
-        for (int j = 0; j < n; j++) {
-            int i = under.find(req[0][j], req[1][j]);
-            index[j] = i;
-            if (i >= 0) {
-                kind[j] = under.kind[i];
-                lo[j] = under.lo[i];
-                hi[j] = under.hi[i];
+    /** The keys before the slices of the layer below that fall in a run of it (as above). */
+    private static void notePrevious(Slice[] slices, long[][] out, Table run) {
+        for (int q = 0; q < slices.length; q++) {
+            if (q == 0) {
+                out[q] = new long[3];
+                continue;
             }
+            long at = slices[q].base - 1 - run.base;
+            if (at >= 0 && at < run.n)
+                out[q] = new long[] {1, run.occ[(int) at], run.mover[(int) at]};
         }
-        faults.answers(s.li, s.first, req, index, kind, lo, hi);
-        SliceReport report = check.check(index, kind, lo, hi);
-        return new Checked(report, check.marksIndex(), check.marksFlags());
     }
 
     /** Layer li cut into slices of about sliceEntries entries, at block boundaries. */
@@ -348,23 +488,31 @@ public final class SliceEngine {
         return a;
     }
 
-    /** The engine's own decoding of layer li, up to its first block that fails to decode. */
-    private static Table decodeLayer(Container ct, FileMap map, int li, boolean weak, int uMin,
-            int uMax) throws IOException {
+    /**
+     * The engine's own decoding of blocks [first, end) of one layer, whose first entry is the
+     * layer's entry base, up to the first block that fails to decode.
+     */
+    private static Table decodeBlocks(Container ct, FileMap map, int first, int end, boolean weak,
+            long base) throws IOException {
         Table t = new Table();
-        int cap = (int) Math.min(map.size(li), Integer.MAX_VALUE - 8);
+        t.base = base;
+        long size = 0;
+        for (int b = first; b < end; b++) size += map.record(b).count;
+        int cap = (int) Math.min(size, Integer.MAX_VALUE - 8);
         t.occ = new long[cap];
         t.mover = new long[cap];
         t.kind = new byte[cap];
         t.lo = new byte[cap];
         t.hi = new byte[cap];
-        for (int b = map.firstBlock(li); b < map.endBlock(li); b++) {
+        int uMin = map.game().uMin, uMax = map.game().uMax;
+        for (int b = first; b < end; b++) {
             BlockRecord r = map.record(b);
             try {
                 byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
                         (int) r.rawLen, r.index);
                 Payload p = Payload.decode(raw, (int) r.count, weak, map.header().part, uMin,
                         uMax, r.index, null);
+                if (p.count > cap - t.n) break;
                 System.arraycopy(p.occ, 0, t.occ, t.n, p.count);
                 System.arraycopy(p.mover, 0, t.mover, t.n, p.count);
                 System.arraycopy(p.kind, 0, t.kind, t.n, p.count);

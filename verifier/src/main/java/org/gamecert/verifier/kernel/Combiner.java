@@ -72,7 +72,7 @@ public final class Combiner {
     public void partOf(org.gamecert.verifier.kernel.format.Manifest m, int partIndex,
             boolean regionKeys) {
         if (nextLayer != map.layers() - 1 || keptForPart >= 0 || regionKeysAsked)
-            throw new Kernel.EngineFault("a part's setup after its first layer, or twice");
+            throw new EngineFault("a part's setup after its first layer, or twice");
         keptFor = m;
         keptForPart = m == null ? -1 : partIndex;
         regionKeysAsked = regionKeys;
@@ -86,7 +86,7 @@ public final class Combiner {
     /** Layer li's slices' reports, in any order (the engine's list is read once). */
     public void layer(int li, List<SliceReport> given) {
         if (li != nextLayer)
-            throw new Kernel.EngineFault("layer " + li + " given where layer " + nextLayer
+            throw new EngineFault("layer " + li + " given where layer " + nextLayer
                     + " was due");
         nextLayer--;
         List<SliceReport> slices = new ArrayList<>(given);
@@ -100,7 +100,7 @@ public final class Combiner {
         byte[] sealKey = map.sealKey();
         for (SliceReport r : slices) {
             if (!r.sealedWith(sealKey)) // made by this map's slices, as they made it
-                throw new Kernel.EngineFault("a report of layer " + discs + " that no slice of"
+                throw new EngineFault("a report of layer " + discs + " that no slice of"
                         + " this check made (or one changed since)");
             long count = 0;
             for (int b = r.firstBlock; b < r.endBlock && b < map.endBlock(li); b++)
@@ -108,7 +108,7 @@ public final class Combiner {
             if (!Arrays.equals(r.map(), fingerprint) || r.li != li || r.firstBlock != nextBlock
                     || r.endBlock <= r.firstBlock || r.endBlock > map.endBlock(li)
                     || r.base != entries || r.count != count)
-                throw new Kernel.EngineFault("the slices of layer " + discs + " do not tile it"
+                throw new EngineFault("the slices of layer " + discs + " do not tile it"
                         + " (blocks " + r.firstBlock + ".." + (r.endBlock - 1) + " where block "
                         + nextBlock + " was due), or one was checked against another file");
             // R-LAY-3 across slices: the key a slice assumed before it is the last of the one
@@ -117,19 +117,19 @@ public final class Combiner {
                     : best != null || cut || (r.hasPrevious && r.previousOcc == before.lastOcc
                             && r.previousMover == before.lastMover);
             if (!previousHolds)
-                throw new Kernel.EngineFault("a slice of layer " + discs + " assumed another key"
+                throw new EngineFault("a slice of layer " + discs + " assumed another key"
                         + " before its first entry than the slice before ended with (blocks "
                         + r.firstBlock + ".." + (r.endBlock - 1) + ")");
             nextBlock = r.endBlock;
             entries += count;
-            if (r.first != null && (best == null || Kernel.before(r.first, best))) best = r.first;
+            if (r.first != null && (best == null || Violation.before(r.first, best))) best = r.first;
             taken += r.takenSum;
             sent += r.sentSum;
             before = r;
             cut |= !r.decodedAll; // a block that failed to decode ends the layer's check
         }
         if (nextBlock != map.endBlock(li) || entries != map.size(li))
-            throw new Kernel.EngineFault("the slices of layer " + discs + " end at block "
+            throw new EngineFault("the slices of layer " + discs + " end at block "
                     + nextBlock + ", the layer at " + map.endBlock(li));
         if (best != null && (found == null || earlier(best, found))) found = best;
         // What the layer above sent must be what this layer's slices took. A slice cut by a
@@ -139,13 +139,13 @@ public final class Combiner {
         boolean decodedAll = true;
         for (SliceReport r : slices) decodedAll &= r.decodedAll;
         if (decodedAll && taken != sentTo[li])
-            throw new Kernel.EngineFault("the child facts layer " + discs + " took are not those"
+            throw new EngineFault("the child facts layer " + discs + " took are not those"
                     + " the layer above sent (dropped, repeated, moved or altered)");
         if (below >= 0) {
             sentTo[below] += sent;
             sentAny[below] = true;
         } else if (found == null && sent != 0) {
-            throw new Kernel.EngineFault("layer " + discs + " was given records of a layer"
+            throw new EngineFault("layer " + discs + " was given records of a layer"
                     + " below that has no entries");
         }
         tally(li, discs, slices);
@@ -162,7 +162,7 @@ public final class Combiner {
      * violation comes where its block was due, after every entry of the blocks before it.
      */
     private boolean earlier(Violation x, Violation y) {
-        return Kernel.before(x.block() < 0 && x == map.readingViolation() ? atBlock(x) : x,
+        return Violation.before(x.block() < 0 && x == map.readingViolation() ? atBlock(x) : x,
                 y.block() < 0 && y == map.readingViolation() ? atBlock(y) : y);
     }
 
@@ -203,7 +203,7 @@ public final class Combiner {
      */
     public Result conclude() {
         if (nextLayer != -1 && map.readingViolation() == null && found == null)
-            throw new Kernel.EngineFault("concluded before every layer was checked");
+            throw new EngineFault("concluded before every layer was checked");
         Result res = new Result();
         res.header = h;
         res.entries = map.entries();
@@ -238,7 +238,7 @@ public final class Combiner {
         PartConclusion c = PartConclusion.of(h, h.tb.clone(), commitment, rootKey[0], rootKey[1],
                 root.rootKind, map.entries(), open, keptFor, keptForPart, rows, keys);
         if (open.total() > 0) return Result.openPart(res, c);
-        return Result.verified(res, "sha256:" + Kernel.hex(commitment), c);
+        return Result.verified(res, "sha256:" + Chain.hex(commitment), c);
     }
 
     private void tallyInto(Result res, long[][] rows) {
@@ -313,7 +313,7 @@ public final class Combiner {
         for (int j = reports.size() - 1; j >= 0; j--) // reports: shallowest layer first
             for (SliceReport r : reports.get(j)) {
                 if (r.openBefore != before)
-                    throw new Kernel.EngineFault("a slice assumed " + r.openBefore + " open"
+                    throw new EngineFault("a slice assumed " + r.openBefore + " open"
                             + " entries before it; the slices before hold " + before);
                 before += r.openCount;
                 int kept = r.open.size();
@@ -339,11 +339,11 @@ public final class Combiner {
         int k = root.rootKind;
         if (Payload.isOpen(k))
             return new Violation(Rule.OPEN_1, -1, rootDiscs, -1, true, rm, ro, "the root's entry"
-                    + " is open " + Kernel.kindName(k) + ": a part proves its own root");
+                    + " is open " + Kinds.kindName(k) + ": a part proves its own root");
         if (h.part) return partClaim(rm, ro);
-        if (!weak && ((k & Kernel.P) == 0 || root.rootLo != h.rootValue))
+        if (!weak && ((k & Kinds.P) == 0 || root.rootLo != h.rootValue))
             return new Violation(Rule.ROOT_2, -1, rootDiscs, -1, true, rm, ro, "root entry has"
-                    + " kinds " + Kernel.kindName(k) + " and value " + root.rootLo
+                    + " kinds " + Kinds.kindName(k) + " and value " + root.rootLo
                     + "; the header claims P with value " + h.rootValue);
         if (weak && (root.rootLo != h.rootValue || root.rootHi != h.rootValue))
             return new Violation(Rule.ROOT_3, -1, rootDiscs, -1, true, rm, ro, "root entry"
@@ -359,14 +359,14 @@ public final class Combiner {
     private Violation partClaim(long rm, long ro) {
         int claim = h.rootKinds, k = root.rootKind;
         boolean holds = true;
-        for (int need : new int[] {Kernel.P, Kernel.AP, Kernel.PP})
-            if ((claim & need) != 0) holds &= Kernel.serves(k, need) && root.rootLo == h.rootValue;
-        if ((claim & Kernel.C) != 0) holds &= root.rootLo >= h.rootValue;
-        if ((claim & Kernel.A) != 0) holds &= root.rootHi <= h.rootUpper;
+        for (int need : new int[] {Kinds.P, Kinds.AP, Kinds.PP})
+            if ((claim & need) != 0) holds &= Kinds.serves(k, need) && root.rootLo == h.rootValue;
+        if ((claim & Kinds.C) != 0) holds &= root.rootLo >= h.rootValue;
+        if ((claim & Kinds.A) != 0) holds &= root.rootHi <= h.rootUpper;
         if (holds) return null;
         return new Violation(Rule.PART_1, -1, rootDiscs, -1, true, rm, ro, "root entry has kinds "
-                + Kernel.kindName(k) + " and bounds [" + root.rootLo + ", " + root.rootHi
-                + "]; the header claims " + Kernel.kindName(claim) + " with [" + h.rootValue
+                + Kinds.kindName(k) + " and bounds [" + root.rootLo + ", " + root.rootHi
+                + "]; the header claims " + Kinds.kindName(claim) + " with [" + h.rootValue
                 + ", " + h.rootUpper + "]");
     }
 

@@ -11,7 +11,7 @@ import org.gamecert.verifier.kernel.format.Manifest;
  * A part the caller says was rejected can only make the composite rejected.
  */
 public final class Composition {
-    static final int P = Kernel.P, AP = Kernel.AP, PP = Kernel.PP, A = Kernel.A, C = Kernel.C;
+    static final int P = Kinds.P, AP = Kinds.AP, PP = Kinds.PP, A = Kinds.A, C = Kinds.C;
 
     private Composition() {}
 
@@ -149,9 +149,9 @@ public final class Composition {
                     + m.linkPart(j) + " is another position");
         if (p != null && !implies(q, p.openKind(e), p.openLo(e), p.openHi(e)))
             return at(Rule.COMP_5, occ, mover, "link " + j + ": part " + m.linkPart(j)
-                    + " claims " + Kernel.kindName(q.claimKinds) + " [" + q.claimLo + ", "
+                    + " claims " + Kinds.kindName(q.claimKinds) + " [" + q.claimLo + ", "
                     + q.claimHi + "], which does not imply the open entry's "
-                    + Kernel.kindName(p.openKind(e)) + " [" + p.openLo(e) + ", " + p.openHi(e)
+                    + Kinds.kindName(p.openKind(e)) + " [" + p.openLo(e) + ", " + p.openHi(e)
                     + "]");
         return null;
     }
@@ -164,7 +164,7 @@ public final class Composition {
     static boolean implies(PartConclusion q, int k, int lo, int hi) {
         boolean holds = true;
         for (int need : new int[] {P, AP, PP})
-            if ((k & need) != 0) holds &= Kernel.serves(q.claimKinds, need) && q.claimLo == lo;
+            if ((k & need) != 0) holds &= Kinds.serves(q.claimKinds, need) && q.claimLo == lo;
         if ((k & C) != 0) holds &= q.claimLo >= lo;
         if ((k & A) != 0) holds &= q.claimHi <= hi;
         return holds;

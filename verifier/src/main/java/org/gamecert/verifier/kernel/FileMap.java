@@ -230,7 +230,7 @@ public final class FileMap implements java.io.Serializable {
     }
 
     private byte[] computeFingerprint() {
-        MessageDigest md = Kernel.sha256();
+        MessageDigest md = Chain.sha256();
         md.update(h0);
         byte[] b = new byte[48];
         for (BlockRecord r : records) {
@@ -282,7 +282,7 @@ public final class FileMap implements java.io.Serializable {
             } catch (FormatException e) {
                 throw new HeaderFault(Violation.general(e.rule(), e.getMessage()));
             }
-            h0 = Kernel.sha(new byte[] {0}, headerContent);
+            h0 = Chain.sha(new byte[] {0}, headerContent);
             rootRules();
             long lastLayer = -1;
             BlockRecord rec = null;
@@ -378,7 +378,7 @@ public final class FileMap implements java.io.Serializable {
                         + " but its size holds " + (frameSize - 52) / 20);
                 return;
             }
-            MessageDigest md = Kernel.sha256();
+            MessageDigest md = Chain.sha256();
             md.update((byte) 2);
             md.update(records.isEmpty() ? h0 : records.get(records.size() - 1).chain());
             md.update(head);
@@ -410,7 +410,7 @@ public final class FileMap implements java.io.Serializable {
                         + " blocks, " + entries + " entries");
             else if (!Arrays.equals(stored, commitment))
                 trailerViolation = Violation.general(Rule.HASH_3, "stored commitment "
-                        + Kernel.hex(stored) + " != computed " + Kernel.hex(commitment));
+                        + Chain.hex(stored) + " != computed " + Chain.hex(commitment));
         }
     }
 

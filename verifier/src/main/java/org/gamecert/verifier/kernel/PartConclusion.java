@@ -69,7 +69,7 @@ public final class PartConclusion implements java.io.Serializable {
 
     /** The commitment id the kernel computed (SPEC §3). */
     public String commitmentId() {
-        return "sha256:" + Kernel.hex(commitment);
+        return "sha256:" + Chain.hex(commitment);
     }
 
     boolean hasCommitment(byte[] c) {

@@ -70,7 +70,7 @@ public final class RankedKernel {
         this.map = map;
         h = map.header();
         if (h.mode != org.gamecert.verifier.kernel.format.Header.WEAK_RANKED)
-            throw new Kernel.EngineFault("RankedKernel given a file of mode " + h.mode);
+            throw new EngineFault("RankedKernel given a file of mode " + h.mode);
         game = map.game();
         tb = h.tb.clone();
         group = h.symmetry == 0 ? 1 : game.symmetryCount;
@@ -155,7 +155,7 @@ public final class RankedKernel {
         byte[] commitment = map.commitment();
         PartConclusion c = PartConclusion.of(h, tb, commitment, rootOcc, rootMover, rootKind,
                 map.entries(), new OpenEntries(), null, -1, new long[0][], null);
-        return Result.verified(res, "sha256:" + Kernel.hex(commitment), c);
+        return Result.verified(res, "sha256:" + Chain.hex(commitment), c);
     }
 
     /** The root entry's stored move stated in the root's own orientation (SPEC §7.4). */
@@ -186,11 +186,11 @@ public final class RankedKernel {
             try {
                 byte[] frame = ct.read(rec.frameOffset, Math.toIntExact(rec.compLen));
                 byte[] raw = DataFrame.decompress(frame, Math.toIntExact(rec.rawLen), rec.index);
-                byte[] chain = Kernel.chain(map.chainBefore(b), rec, raw);
+                byte[] chain = Chain.chain(map.chainBefore(b), rec, raw);
                 if (!java.util.Arrays.equals(chain, rec.chain()))
                     throw new FormatException(Rule.HASH_1, "block " + rec.index
-                            + ": stored chain value " + Kernel.hex(rec.chain()) + " != computed "
-                            + Kernel.hex(chain));
+                            + ": stored chain value " + Chain.hex(rec.chain()) + " != computed "
+                            + Chain.hex(chain));
                 p = Payload.decode(raw, Math.toIntExact(rec.count), true, false, game.uMin,
                         game.uMax, rec.index, null);
             } catch (FormatException e) {
@@ -213,7 +213,7 @@ public final class RankedKernel {
     /** R-LAY-3: within a layer keys increase; no key is in two layers. Then the entry is held. */
     private void add(BlockRecord rec, Payload p, int i, int index) {
         long o = p.occ[i], m = p.mover[i];
-        if (index > 0 && n > 0 && !KeyRange.after(o, m, occ[n - 1], mover[n - 1])) {
+        if (index > 0 && n > 0 && !SliceCheck.keyAfter(o, m, occ[n - 1], mover[n - 1])) {
             violation(Rule.LAY_3, rec.index, rec.layer, index, true, m, o & ~m,
                     "the key is not greater than the previous entry's", true);
         }

@@ -117,7 +117,7 @@ public final class SliceCheck {
         this.maxPerRule = Math.max(1, maxPerRule);
         if (li < 0 || li >= map.layers() || firstBlock < map.firstBlock(li)
                 || endBlock <= firstBlock || endBlock > map.endBlock(li))
-            throw new Kernel.EngineFault("a slice outside layer " + li + " of the file");
+            throw new EngineFault("a slice outside layer " + li + " of the file");
         this.map = map;
         h = map.header();
         game = FileMap.gameOf(h);
@@ -143,7 +143,7 @@ public final class SliceCheck {
             if (b < firstBlock) before += map.record(b).count;
             else in += map.record(b).count;
         if (in > Integer.MAX_VALUE - 8)
-            throw new Kernel.EngineFault("a slice of " + in + " entries");
+            throw new EngineFault("a slice of " + in + " entries");
         base = before;
         count = (int) in;
         int below = map.below(li);
@@ -163,7 +163,7 @@ public final class SliceCheck {
 
     private void step(int expected, String what) {
         if (step > expected || (expected == 1 && step == 2))
-            throw new Kernel.EngineFault("slice of layer " + discs + ": " + what
+            throw new EngineFault("slice of layer " + discs + ": " + what
                     + " out of turn");
         step = expected;
     }
@@ -179,10 +179,10 @@ public final class SliceCheck {
     public void partSetup(long openBefore, org.gamecert.verifier.kernel.format.Manifest keptFor,
             int partIndex, int regionKeyBudget) {
         if (step > 1 || this.openBefore != 0 || keptForPart >= 0 || this.regionKeyBudget >= 0)
-            throw new Kernel.EngineFault("a part's setup after its blocks, or twice");
+            throw new EngineFault("a part's setup after its blocks, or twice");
         if (openBefore < 0 || (keptFor != null && (partIndex < 0
                 || partIndex >= keptFor.partCount())))
-            throw new Kernel.EngineFault("a part's setup out of range");
+            throw new EngineFault("a part's setup out of range");
         this.openBefore = openBefore;
         this.keptFor = keptFor;
         keptForPart = keptFor == null ? -1 : partIndex;
@@ -202,17 +202,17 @@ public final class SliceCheck {
         int[] f = facts.clone();
         int[][] b = new int[FactHash.FLAGS][];
         if (f.length != count || bits.length != FactHash.FLAGS)
-            throw new Kernel.EngineFault("counts for " + f.length + " entries and "
+            throw new EngineFault("counts for " + f.length + " entries and "
                     + bits.length + " flags, for a slice of " + count);
         for (int q = 0; q < FactHash.FLAGS; q++) {
             b[q] = bits[q].clone();
             if (b[q].length != count)
-                throw new Kernel.EngineFault("flag counts for " + b[q].length + " entries");
+                throw new EngineFault("flag counts for " + b[q].length + " entries");
         }
         for (int i = 0; i < count; i++)
             for (int q = -1; q < FactHash.FLAGS; q++)
                 if ((q < 0 ? f[i] : b[q][i]) < 0)
-                    throw new Kernel.EngineFault("a negative count of facts");
+                    throw new EngineFault("a negative count of facts");
         factCount = f;
         flagCount = b;
     }
@@ -227,7 +227,7 @@ public final class SliceCheck {
     public void decode(int b, byte[] frame) {
         if (step < 2) step = 2;
         if (step != 2 || b != nextBlock || b >= endBlock)
-            throw new Kernel.EngineFault("slice of layer " + discs + ": block " + b
+            throw new EngineFault("slice of layer " + discs + ": block " + b
                     + " where block " + nextBlock + " was due");
         nextBlock++;
         if (decodeFailure != null) return;
@@ -237,12 +237,12 @@ public final class SliceCheck {
         try {
             int rawLen = Math.toIntExact(rec.rawLen); // R-CON-2 held: below 2^25
             byte[] raw = DataFrame.decompress(own, rawLen, rec.index);
-            byte[] chain = Kernel.chain(map.chainBefore(b), rec, raw);
+            byte[] chain = Chain.chain(map.chainBefore(b), rec, raw);
             byte[] stored = rec.chain();
             if (!Arrays.equals(chain, stored))
                 throw new FormatException(Rule.HASH_1, "block " + rec.index
-                        + ": stored chain value " + Kernel.hex(stored) + " != computed "
-                        + Kernel.hex(chain));
+                        + ": stored chain value " + Chain.hex(stored) + " != computed "
+                        + Chain.hex(chain));
             int n = Math.toIntExact(rec.count);
             Payload p = Payload.decode(raw, n, weak, part, game.uMin, game.uMax, rec.index, null);
             int over = countOpen(p.kind, n);
@@ -278,13 +278,13 @@ public final class SliceCheck {
     /** Counts the open kinds; the place of the first over the cap (R-OPEN-2), or -1. */
     private int countOpen(byte[] kinds, int n) {
         for (int i = 0; i < n; i++)
-            if (Payload.isOpen(kinds[i]) && openBefore + ++openCount > Kernel.MAX_OPEN) return i;
+            if (Payload.isOpen(kinds[i]) && openBefore + ++openCount > Kinds.MAX_OPEN) return i;
         return -1;
     }
 
     private Violation openCap(BlockRecord rec, long entry) {
         return new Violation(Rule.OPEN_2, rec.index, rec.layer, entry, false, 0, 0,
-                "more than 2^24 = " + Kernel.MAX_OPEN + " open entries in the part");
+                "more than 2^24 = " + Kinds.MAX_OPEN + " open entries in the part");
     }
 
     // ------------------------------------------------------------ 3. the entries' own rules
@@ -296,7 +296,7 @@ public final class SliceCheck {
      */
     public long[][] requests() {
         if (step > 2 || (decodeFailure == null && nextBlock != endBlock))
-            throw new Kernel.EngineFault("slice of layer " + discs + ": requests before its"
+            throw new EngineFault("slice of layer " + discs + ": requests before its"
                     + " blocks, or twice");
         step = 3;
         takeFacts();
@@ -367,7 +367,7 @@ public final class SliceCheck {
         boolean hasLast = i > 0 || hasPrevious;
         long lastOcc = i > 0 ? occ[i - 1] : previousOcc;
         long lastMover = i > 0 ? mover[i - 1] : previousMover;
-        if (hasLast && !KeyRange.after(o, m, lastOcc, lastMover))
+        if (hasLast && !keyAfter(o, m, lastOcc, lastMover))
             return at(i, Rule.LAY_3, o == lastOcc && m == lastMover
                     ? "the key repeats the previous entry's"
                     : "the key is smaller than the previous entry's");
@@ -456,7 +456,7 @@ public final class SliceCheck {
      * report. The facts it sends the layer below: {@link #marksIndex}, {@link #marksFlags}.
      */
     public SliceReport check(long[] index, byte[] kinds, byte[] los, byte[] his) {
-        if (step != 3) throw new Kernel.EngineFault("slice of layer " + discs
+        if (step != 3) throw new EngineFault("slice of layer " + discs
                 + ": answers before requests, or twice");
         step = 4;
         ansIndex = index.clone();
@@ -465,12 +465,12 @@ public final class SliceCheck {
         ansHi = his.clone();
         if (ansIndex.length != nReq || ansKind.length != nReq || ansLo.length != nReq
                 || ansHi.length != nReq)
-            throw new Kernel.EngineFault("slice of layer " + discs + ": " + ansIndex.length
+            throw new EngineFault("slice of layer " + discs + ": " + ansIndex.length
                     + " answers for " + nReq + " requests");
         for (int r = 0; r < nReq; r++)
             if (ansIndex[r] >= 0 && (ansIndex[r] >= sizeBelow || ansLo[r] < game.uMin
                     || ansLo[r] > game.uMax || ansHi[r] < game.uMin || ansHi[r] > game.uMax))
-                throw new Kernel.EngineFault("an answer with index " + ansIndex[r] + " and bounds ["
+                throw new EngineFault("an answer with index " + ansIndex[r] + " and bounds ["
                         + ansLo[r] + ", " + ansHi[r] + "], not a record of the layer below");
         outIndex = new long[Math.max(16, nReq)];
         outFlags = new byte[outIndex.length];
@@ -597,7 +597,7 @@ public final class SliceCheck {
                     int alo = ansLo[r], ahi = ansHi[r];
                     clo = type == Game.CHILD ? -ahi : alo;
                     chi = type == Game.CHILD ? -alo : ahi;
-                    int needs = type == Game.PASS_CHILD ? Kernel.passNeeds(need) : need;
+                    int needs = type == Game.PASS_CHILD ? Kinds.passNeeds(need) : need;
                     send(r, needs | (entryFlags & REACHED));
                 }
                 r++;
@@ -648,11 +648,11 @@ public final class SliceCheck {
         int ck = mKind[j];
         if (ck == TERMINAL) return null;
         boolean pass = mType[j] == Game.PASS_CHILD;
-        int eff = pass ? Kernel.passNeed(need) : need;
-        if (ck != MISSING && Kernel.serves(ck, eff)) return null;
+        int eff = pass ? Kinds.passNeed(need) : need;
+        if (ck != MISSING && Kinds.serves(ck, eff)) return null;
         return at(e, Rule.SERVE_1, claim + " entry: the child after " + game.moveName(mCode[j])
-                + (pass ? " (and a pass)" : "") + " needs " + Kernel.kindName(eff) + ", found "
-                + (ck == MISSING ? "no entry" : "kinds " + Kernel.kindName(ck)));
+                + (pass ? " (and a pass)" : "") + " needs " + Kinds.kindName(eff) + ", found "
+                + (ck == MISSING ? "no entry" : "kinds " + Kinds.kindName(ck)));
     }
 
     /** R-P-1 and R-PP-1: the exact value is the maximum over the moves. */
@@ -751,5 +751,10 @@ public final class SliceCheck {
     private void canonical(long m, long opp) {
         cOcc = game.canonical(m, opp, group, images);
         cMover = images[8];
+    }
+
+    /** Key (occ, mover) comes strictly after key (o, m): unsigned occ, then unsigned mover (§6). */
+    static boolean keyAfter(long occ, long mover, long o, long m) {
+        return occ == o ? Long.compareUnsigned(mover, m) > 0 : Long.compareUnsigned(occ, o) > 0;
     }
 }

@@ -143,7 +143,7 @@ public final class SliceReport implements java.io.Serializable {
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }
-        return Kernel.sha(new byte[] {3}, bytes.toByteArray());
+        return Chain.sha(new byte[] {3}, bytes.toByteArray());
     }
 
     private static void longs(java.io.DataOutputStream d, long[] a) throws java.io.IOException {

@@ -101,13 +101,14 @@ class DifferentialTest {
             return;
         }
         long entries = org.gamecert.verifier.legacy.check.Verifier.verify(file, new org.gamecert.verifier.legacy.check.Options()).entries;
-        int savedNew = Verifier.parallelMinEntries, savedOld = org.gamecert.verifier.legacy.check.Verifier.parallelMinEntries;
+        long savedNew = Verifier.sliceEntries;
+        int savedOld = org.gamecert.verifier.legacy.check.Verifier.parallelMinEntries;
         try {
             for (int threads = 1; threads <= 3; threads++)
                 for (boolean segments : new boolean[] {false, true})
                     for (boolean all : new boolean[] {false, true}) {
                         // small blocks are checked on several threads too
-                        Verifier.parallelMinEntries = threads > 1 ? 1 : savedNew;
+                        Verifier.sliceEntries = threads > 1 ? 1 : savedNew;
                         org.gamecert.verifier.legacy.check.Verifier.parallelMinEntries = threads > 1 ? 1 : savedOld;
                         Options now = new Options();
                         org.gamecert.verifier.legacy.check.Options before = new org.gamecert.verifier.legacy.check.Options();
@@ -118,7 +119,7 @@ class DifferentialTest {
                         assertEquals(describe(org.gamecert.verifier.legacy.check.Verifier.verify(file, before)), describe(Verifier.verify(file, now)), how);
                     }
         } finally {
-            Verifier.parallelMinEntries = savedNew;
+            Verifier.sliceEntries = savedNew;
             org.gamecert.verifier.legacy.check.Verifier.parallelMinEntries = savedOld;
         }
     }

@@ -58,7 +58,7 @@ class SliceEngineDifferentialTest {
     static void compareAll(Path file) throws IOException {
         Options o = new Options();
         o.all = true;
-        Result old = Verifier.verify(file, o);
+        Result old = LegacyVerifier.verify(file, o);
         Result now = new SliceEngine(2, 1).verify(file, o);
         String how = file.getFileName() + " --all";
         Violation first = now.firstViolation();
@@ -81,7 +81,7 @@ class SliceEngineDifferentialTest {
         for (boolean strict : new boolean[] {false, true}) {
             Options o = new Options();
             o.strict = strict;
-            Result old = Verifier.verify(file, o);
+            Result old = LegacyVerifier.verify(file, o);
             for (long slice : new long[] {1, 1 << 20})
                 for (int threads : new int[] {1, 2}) {
                     Result now;
