@@ -202,7 +202,10 @@ public final class SliceEngine {
                 o.maxViolationsPerRule);
         boolean weak = h.baseMode != Header.SEMI_STRONG;
         // blocks in flight: a frame and its decoded columns per thread
-        long fixed = (long) threads * (2L * h.maxBlockBytes + 40L * h.maxBlockEntries) + (1 << 20);
+        long fixed = (threads + 1L) * (2L * h.maxBlockBytes + 1024 + 40L * h.maxBlockEntries);
+        if (fixed > o.maxMemory)
+            throw new OutOfBudget("the header's block limits need " + fixed + " bytes with "
+                    + threads + " thread(s), more than --max-memory " + o.maxMemory);
         long[][] previous = null; // per slice of the layer due: {has, occ, mover}
         int previousLi = -1;
         long entriesDone = 0, peak = 0;
@@ -230,59 +233,66 @@ public final class SliceEngine {
             }
             long[][] underPrevious = new long[underSlices.length][];
             List<SliceReport> reports = new ArrayList<>();
-            int s = 0;
-            while (s < slices.length) { // a wave: as many slices as waveRoom holds, checked together
-                List<Held> wave = new ArrayList<>();
-                long held = 0;
-                while (s < slices.length && (wave.isEmpty() || held < waveRoom)) {
-                    List<Future<Held>> started = new ArrayList<>();
-                    for (int t = 0; t < threads && s < slices.length; t++, s++) {
-                        Slice sl = slices[s];
-                        int[] facts = factsIn == null ? new int[(int) sl.count] : factsIn[s];
-                        int[][] bits = bitsIn == null ? new int[4][(int) sl.count] : bitsIn[s];
-                        if (factsIn != null) { // handed over: let the engine's copy go
-                            factsIn[s] = null;
-                            bitsIn[s] = null;
+            Marks marks = new Marks(underSlices, nextFacts, nextBits, reports);
+            Inputs in = new Inputs(slices, factsIn, bitsIn, previous);
+            if (segments.length <= 1) { // the layer below fits whole: each slice start to end
+                Table under = segments.length == 0 ? new Table()
+                        : decodeRange(ct, map, below, 0, map.size(below), weak);
+                notePrevious(underSlices, underPrevious, under);
+                peak = Math.max(peak, counts + TABLE_BYTES_PER_ENTRY * under.n);
+                List<Future<Checked>> window = new ArrayList<>();
+                for (int s = 0, k = 0; k < slices.length; ) {
+                    if (s < slices.length && s - k < 2 * threads) { // a few ahead, in order
+                        int q = s++;
+                        Slice sl = slices[q];
+                        int[] facts = in.facts(q);
+                        int[][] bits = in.bits(q);
+                        long[] prev = in.previous(q);
+                        window.add(pool.submit(() -> {
+                            Held x = startSlice(ct, map, sl, prev, facts, bits, setup, faults);
+                            answer(x, under);
+                            return finishSlice(x, faults);
+                        }));
+                    } else {
+                        marks.take(get(window.set(k++, null)));
+                    }
+                }
+            } else {
+                int s = 0;
+                while (s < slices.length) { // a wave: as many slices as waveRoom holds
+                    List<Held> wave = new ArrayList<>();
+                    long held = 0;
+                    while (s < slices.length && (wave.isEmpty() || held < waveRoom)) {
+                        List<Future<Held>> started = new ArrayList<>();
+                        for (int t = 0; t < threads && s < slices.length; t++, s++) {
+                            Slice sl = slices[s];
+                            int[] facts = in.facts(s);
+                            int[][] bits = in.bits(s);
+                            long[] prev = in.previous(s);
+                            started.add(pool.submit(() -> startSlice(ct, map, sl, prev, facts,
+                                    bits, setup, faults)));
                         }
-                        faults.counts(sl.li, sl.first, facts, bits);
-                        long[] prev = previous[s];
-                        started.add(pool.submit(() -> startSlice(ct, map, sl, prev, facts, bits,
-                                setup, faults)));
+                        for (Future<Held> f : started) {
+                            Held x = get(f);
+                            wave.add(x);
+                            held += SLICE_BYTES_PER_ENTRY * x.slice.count
+                                    + BYTES_PER_REQUEST * x.requests[0].length;
+                        }
                     }
-                    for (Future<Held> f : started) {
-                        Held x = get(f);
-                        wave.add(x);
-                        held += SLICE_BYTES_PER_ENTRY * x.slice.count
-                                + BYTES_PER_REQUEST * x.requests[0].length;
+                    if (held > waveRoom && wave.size() > threads)
+                        throw new OutOfBudget(budgetMessage(o, map, li));
+                    for (long[] seg : segments) { // the layer below, one run of its blocks at a time
+                        Table under = decodeRange(ct, map, below, seg[0], seg[1], weak);
+                        peak = Math.max(peak, counts + held + TABLE_BYTES_PER_ENTRY * under.n);
+                        notePrevious(underSlices, underPrevious, under);
+                        List<Future<?>> answering = new ArrayList<>();
+                        for (Held x : wave) answering.add(pool.submit(() -> answer(x, under)));
+                        for (Future<?> f : answering) get(f);
                     }
-                    if (segments.length <= 1 && held >= waveRoom && wave.size() > threads)
-                        break; // one table: answer these before holding more
-                }
-                if (held > waveRoom && wave.size() > threads)
-                    throw new OutOfBudget(budgetMessage(o, map, li));
-                for (long[] seg : segments) { // the layer below, a run of its blocks at a time
-                    Table under = decodeBlocks(ct, map, (int) seg[0], (int) seg[1], weak, seg[2]);
-                    peak = Math.max(peak, counts + held + TABLE_BYTES_PER_ENTRY * under.n);
-                    notePrevious(underSlices, underPrevious, under);
-                    List<Future<?>> answering = new ArrayList<>();
-                    for (Held x : wave) answering.add(pool.submit(() -> answer(x, under)));
-                    for (Future<?> f : answering) get(f);
-                }
-                List<Future<Checked>> checking = new ArrayList<>();
-                for (Held x : wave) checking.add(pool.submit(() -> finishSlice(x, faults)));
-                wave = null;
-                for (int k = 0; k < checking.size(); k++) {
-                    Checked c = get(checking.get(k));
-                    checking.set(k, null); // its marks are counted below, then let go
-                    reports.add(c.report);
-                    for (int j = 0; j < c.marksIndex.length; j++) {
-                        long at = c.marksIndex[j];
-                        int q = byIndex(underSlices, at);
-                        int i = (int) (at - underSlices[q].base);
-                        nextFacts[q][i]++;
-                        for (int b = 0; b < 4; b++)
-                            if ((c.marksFlags[j] >>> b & 1) != 0) nextBits[q][b][i]++;
-                    }
+                    List<Future<Checked>> checking = new ArrayList<>();
+                    for (Held x : wave) checking.add(pool.submit(() -> finishSlice(x, faults)));
+                    wave = null;
+                    for (int k = 0; k < checking.size(); k++) marks.take(get(checking.set(k, null)));
                 }
             }
             combiner.layer(li, faults.reports(li, reports));
@@ -306,6 +316,70 @@ public final class SliceEngine {
         return res;
     }
 
+    /** What the layer above sent each slice (handed over once, then let go), and its key before. */
+    private final class Inputs {
+        final Slice[] slices;
+        final int[][] factsIn;
+        final int[][][] bitsIn;
+        final long[][] previous;
+
+        Inputs(Slice[] slices, int[][] factsIn, int[][][] bitsIn, long[][] previous) {
+            this.slices = slices;
+            this.factsIn = factsIn;
+            this.bitsIn = bitsIn;
+            this.previous = previous;
+        }
+
+        /** Called before bits(q): the counts of facts, as the engine hands them to slice q. */
+        int[] facts(int q) {
+            Slice sl = slices[q];
+            int[] facts = factsIn == null ? new int[(int) sl.count] : factsIn[q];
+            int[][] bits = bitsIn == null ? new int[4][(int) sl.count] : bitsIn[q];
+            faults.counts(sl.li, sl.first, facts, bits);
+            if (factsIn != null) factsIn[q] = null; // handed over: let the engine's copy go
+            handedBits = bits;
+            return facts;
+        }
+
+        private int[][] handedBits;
+
+        int[][] bits(int q) {
+            if (bitsIn != null) bitsIn[q] = null;
+            return handedBits;
+        }
+
+        long[] previous(int q) {
+            return previous[q];
+        }
+    }
+
+    /** The marks of a layer's slices, counted per entry of the slices of the layer below. */
+    private static final class Marks {
+        final Slice[] under;
+        final int[][] facts;
+        final int[][][] bits;
+        final List<SliceReport> reports;
+
+        Marks(Slice[] under, int[][] facts, int[][][] bits, List<SliceReport> reports) {
+            this.under = under;
+            this.facts = facts;
+            this.bits = bits;
+            this.reports = reports;
+        }
+
+        void take(Checked c) {
+            reports.add(c.report);
+            for (int j = 0; j < c.marksIndex.length; j++) {
+                long at = c.marksIndex[j];
+                int q = byIndex(under, at);
+                int i = (int) (at - under[q].base);
+                facts[q][i]++;
+                for (int b = 0; b < 4; b++)
+                    if ((c.marksFlags[j] >>> b & 1) != 0) bits[q][b][i]++;
+            }
+        }
+    }
+
     private static String budgetMessage(Options o, FileMap map, int li) {
         return "--max-memory " + o.maxMemory + " bytes is too little for layer " + li + " ("
                 + map.size(li) + " entries; raise --max-memory, or lower --threads)";
@@ -323,26 +397,15 @@ public final class SliceEngine {
         }
     }
 
-    /**
-     * The layer's blocks cut into runs whose table fits in room: {first block, end block, index of
-     * the first entry in the layer}.
-     */
+    /** The layer's entries cut into runs whose table fits in room: {first entry, end entry}. */
     private static long[][] segments(FileMap map, int li, long room, long maxHeld) {
+        long size = map.size(li);
+        long per = Math.min(Math.min(maxHeld, room / TABLE_BYTES_PER_ENTRY), Integer.MAX_VALUE - 8);
+        if (per < 1)
+            throw new OutOfBudget("--max-memory is too little to hold any of layer " + li
+                    + " beside the rest (raise --max-memory, or lower --threads)");
         List<long[]> out = new ArrayList<>();
-        int b = map.firstBlock(li);
-        long base = 0;
-        while (b < map.endBlock(li)) {
-            int first = b;
-            long count = 0;
-            do count += map.record(b++).count;
-            while (b < map.endBlock(li) && count + map.record(b).count <= maxHeld
-                    && TABLE_BYTES_PER_ENTRY * (count + map.record(b).count) <= room);
-            if (TABLE_BYTES_PER_ENTRY * count > room && map.size(li) > count)
-                throw new OutOfBudget("--max-memory is too little for one block of layer " + li
-                        + " beside the rest (raise --max-memory, or lower --threads)");
-            out.add(new long[] {first, b, base});
-            base += count;
-        }
+        for (long e = 0; e < size; e += per) out.add(new long[] {e, Math.min(size, e + per)});
         return out.toArray(new long[0][]);
     }
 
@@ -441,8 +504,7 @@ public final class SliceEngine {
         for (int q = 0; q < slices.length; q++) {
             out[q] = new long[3];
             if (q == 0) continue;
-            Table t = decodeBlocks(ct, map, slices[q].first - 1, slices[q].first, weak,
-                    slices[q].base - map.record(slices[q].first - 1).count);
+            Table t = decodeRange(ct, map, li, slices[q].base - 1, slices[q].base, weak);
             if (t.n > 0) out[q] = new long[] {1, t.occ[t.n - 1], t.mover[t.n - 1]};
         }
         return out;
@@ -489,39 +551,44 @@ public final class SliceEngine {
     }
 
     /**
-     * The engine's own decoding of blocks [first, end) of one layer, whose first entry is the
-     * layer's entry base, up to the first block that fails to decode.
+     * The engine's own decoding of entries [from, to) of layer li, up to the first block that
+     * fails to decode.
      */
-    private static Table decodeBlocks(Container ct, FileMap map, int first, int end, boolean weak,
-            long base) throws IOException {
+    private static Table decodeRange(Container ct, FileMap map, int li, long from, long to,
+            boolean weak) throws IOException {
         Table t = new Table();
-        t.base = base;
-        long size = 0;
-        for (int b = first; b < end; b++) size += map.record(b).count;
-        int cap = (int) Math.min(size, Integer.MAX_VALUE - 8);
+        t.base = from;
+        int cap = (int) Math.min(to - from, Integer.MAX_VALUE - 8);
         t.occ = new long[cap];
         t.mover = new long[cap];
         t.kind = new byte[cap];
         t.lo = new byte[cap];
         t.hi = new byte[cap];
         int uMin = map.game().uMin, uMax = map.game().uMax;
-        for (int b = first; b < end; b++) {
+        long base = 0; // the layer's index of the block's first entry
+        for (int b = map.firstBlock(li); b < map.endBlock(li) && base < to; b++) {
             BlockRecord r = map.record(b);
-            try {
-                byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
-                        (int) r.rawLen, r.index);
-                Payload p = Payload.decode(raw, (int) r.count, weak, map.header().part, uMin,
-                        uMax, r.index, null);
-                if (p.count > cap - t.n) break;
-                System.arraycopy(p.occ, 0, t.occ, t.n, p.count);
-                System.arraycopy(p.mover, 0, t.mover, t.n, p.count);
-                System.arraycopy(p.kind, 0, t.kind, t.n, p.count);
-                System.arraycopy(p.lo, 0, t.lo, t.n, p.count);
-                System.arraycopy(p.hi, 0, t.hi, t.n, p.count);
-                t.n += p.count;
-            } catch (FormatException e) {
-                break; // the slice that holds the block reports it
+            long end = base + r.count;
+            if (end > from) {
+                try {
+                    byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
+                            (int) r.rawLen, r.index);
+                    Payload p = Payload.decode(raw, (int) r.count, weak, map.header().part, uMin,
+                            uMax, r.index, null);
+                    int at = (int) (Math.max(from, base) - base);
+                    int n = (int) Math.min(p.count - at, Math.min(to, end) - Math.max(from, base));
+                    if (n < 0 || n > cap - t.n) break;
+                    System.arraycopy(p.occ, at, t.occ, t.n, n);
+                    System.arraycopy(p.mover, at, t.mover, t.n, n);
+                    System.arraycopy(p.kind, at, t.kind, t.n, n);
+                    System.arraycopy(p.lo, at, t.lo, t.n, n);
+                    System.arraycopy(p.hi, at, t.hi, t.n, n);
+                    t.n += n;
+                } catch (FormatException e) {
+                    break; // the slice that holds the block reports it
+                }
             }
+            base = end;
         }
         t.index();
         return t;

@@ -210,7 +210,8 @@ public final class Combiner {
         res.blocks = map.blocks();
         OpenEntries open = new OpenEntries();
         long[][] rows = censusRows();
-        if (all) {
+        if (all) { // every layer was checked: the counts are reported, verified or not
+            tallyInto(res, rows);
             if (everyViolation(res, open, rows))
                 return Result.withVerdict(res, Result.Verdict.REJECTED);
         } else {
@@ -227,7 +228,6 @@ public final class Combiner {
                 return Result.withVerdict(res, Result.Verdict.REJECTED);
             }
         }
-        if (all) tallyInto(res, rows);
         res.rootKind = root.rootKind;
         res.rootMove = rootMoveAsGiven(root.rootMove);
         byte[] commitment = map.commitment();

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import org.gamecert.verifier.kernel.Kernel;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.SliceReport;
 import org.gamecert.verifier.testcert.TestCert;
@@ -53,7 +52,7 @@ class SliceContractTest {
         try {
             Result r = new SliceEngine(1, 1, faults).verify(file, false);
             return r.verdict + " " + r.commitment + " " + r.region + " " + r.unreached;
-        } catch (Kernel.EngineFault e) {
+        } catch (org.gamecert.verifier.kernel.EngineFault e) {
             return "fault";
         } catch (java.io.IOException e) {
             throw new AssertionError(e);

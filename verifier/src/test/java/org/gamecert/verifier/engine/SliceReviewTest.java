@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.gamecert.verifier.kernel.Kernel;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.SliceReport;
 import org.gamecert.verifier.kernel.Violation;
@@ -36,7 +35,7 @@ class SliceReviewTest {
         try {
             Result r = new SliceEngine(1, 1, faults, true).verify(file, false);
             return r.verdict + " " + r.firstViolation();
-        } catch (Kernel.EngineFault e) {
+        } catch (org.gamecert.verifier.kernel.EngineFault e) {
             return "fault";
         } catch (IOException e) {
             throw new AssertionError(e);
@@ -145,7 +144,7 @@ class SliceReviewTest {
                     return reports;
                 }
             }).verify(f, false);
-        } catch (Kernel.EngineFault e) {
+        } catch (org.gamecert.verifier.kernel.EngineFault e) {
             throw new AssertionError(e);
         }
         assertTrue(refused[0], "a report of a one-JVM check was serialized");
