@@ -295,7 +295,7 @@ public final class SliceEngine {
                     for (int k = 0; k < checking.size(); k++) marks.take(get(checking.set(k, null)));
                 }
             }
-            combiner.layer(li, faults.reports(li, reports));
+            combiner.layer(li, faults.reports(li, reports).toArray(new SliceReport[0]));
             entriesDone += map.size(li);
             if (o.progress != null)
                 o.progress.update(entriesDone, map.layers() - li, entriesDone,

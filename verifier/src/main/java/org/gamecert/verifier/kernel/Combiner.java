@@ -71,8 +71,9 @@ public final class Combiner {
      */
     public void partOf(org.gamecert.verifier.kernel.format.Manifest m, int partIndex,
             boolean regionKeys) {
+        notFaulted();
         if (nextLayer != map.layers() - 1 || keptForPart >= 0 || regionKeysAsked)
-            throw new EngineFault("a part's setup after its first layer, or twice");
+            throw fault("a part's setup after its first layer, or twice");
         keptFor = m;
         keptForPart = m == null ? -1 : partIndex;
         regionKeysAsked = regionKeys;
@@ -83,13 +84,17 @@ public final class Combiner {
         return nextLayer;
     }
 
-    /** Layer li's slices' reports, in any order (the engine's list is read once). */
-    public void layer(int li, List<SliceReport> given) {
+    /** Layer li's slices' reports, in any order (the engine's array is copied first). */
+    public void layer(int li, SliceReport[] given) {
+        notFaulted();
+        SliceReport[] copy = given.clone(); // an array's clone: no engine code runs
+        for (SliceReport r : copy)
+            if (r == null) throw fault("a null report for layer " + li);
         if (li != nextLayer)
-            throw new EngineFault("layer " + li + " given where layer " + nextLayer
+            throw fault("layer " + li + " given where layer " + nextLayer
                     + " was due");
         nextLayer--;
-        List<SliceReport> slices = new ArrayList<>(given);
+        List<SliceReport> slices = new ArrayList<>(Arrays.asList(copy)); // the JDK's, on our copy
         slices.sort(Comparator.comparingInt((SliceReport r) -> r.firstBlock));
         int discs = map.discs(li), below = map.below(li);
         int nextBlock = map.firstBlock(li);
@@ -100,7 +105,7 @@ public final class Combiner {
         byte[] sealKey = map.sealKey();
         for (SliceReport r : slices) {
             if (!r.sealedWith(sealKey)) // made by this map's slices, as they made it
-                throw new EngineFault("a report of layer " + discs + " that no slice of"
+                throw fault("a report of layer " + discs + " that no slice of"
                         + " this check made (or one changed since)");
             long count = 0;
             for (int b = r.firstBlock; b < r.endBlock && b < map.endBlock(li); b++)
@@ -108,7 +113,7 @@ public final class Combiner {
             if (!Arrays.equals(r.map(), fingerprint) || r.li != li || r.firstBlock != nextBlock
                     || r.endBlock <= r.firstBlock || r.endBlock > map.endBlock(li)
                     || r.base != entries || r.count != count)
-                throw new EngineFault("the slices of layer " + discs + " do not tile it"
+                throw fault("the slices of layer " + discs + " do not tile it"
                         + " (blocks " + r.firstBlock + ".." + (r.endBlock - 1) + " where block "
                         + nextBlock + " was due), or one was checked against another file");
             // R-LAY-3 across slices: the key a slice assumed before it is the last of the one
@@ -117,19 +122,19 @@ public final class Combiner {
                     : best != null || cut || (r.hasPrevious && r.previousOcc == before.lastOcc
                             && r.previousMover == before.lastMover);
             if (!previousHolds)
-                throw new EngineFault("a slice of layer " + discs + " assumed another key"
+                throw fault("a slice of layer " + discs + " assumed another key"
                         + " before its first entry than the slice before ended with (blocks "
                         + r.firstBlock + ".." + (r.endBlock - 1) + ")");
             nextBlock = r.endBlock;
             entries += count;
             if (r.first != null && (best == null || Violation.before(r.first, best))) best = r.first;
-            taken += r.takenSum;
-            sent += r.sentSum;
+            taken = FactHash.add(taken, FactHash.reduce(r.takenSum));
+            sent = FactHash.add(sent, FactHash.reduce(r.sentSum));
             before = r;
             cut |= !r.decodedAll; // a block that failed to decode ends the layer's check
         }
         if (nextBlock != map.endBlock(li) || entries != map.size(li))
-            throw new EngineFault("the slices of layer " + discs + " end at block "
+            throw fault("the slices of layer " + discs + " end at block "
                     + nextBlock + ", the layer at " + map.endBlock(li));
         if (best != null && (found == null || earlier(best, found))) found = best;
         // What the layer above sent must be what this layer's slices took. A slice cut by a
@@ -139,13 +144,13 @@ public final class Combiner {
         boolean decodedAll = true;
         for (SliceReport r : slices) decodedAll &= r.decodedAll;
         if (decodedAll && taken != sentTo[li])
-            throw new EngineFault("the child facts layer " + discs + " took are not those"
+            throw fault("the child facts layer " + discs + " took are not those"
                     + " the layer above sent (dropped, repeated, moved or altered)");
         if (below >= 0) {
-            sentTo[below] += sent;
+            sentTo[below] = FactHash.add(sentTo[below], sent);
             sentAny[below] = true;
         } else if (found == null && sent != 0) {
-            throw new EngineFault("layer " + discs + " was given records of a layer"
+            throw fault("layer " + discs + " was given records of a layer"
                     + " below that has no entries");
         }
         tally(li, discs, slices);
@@ -202,8 +207,9 @@ public final class Combiner {
      * R-REACH-1 when strict; else VERIFIED with the commitment computed.
      */
     public Result conclude() {
+        notFaulted();
         if (nextLayer != -1 && map.readingViolation() == null && found == null)
-            throw new EngineFault("concluded before every layer was checked");
+            throw fault("concluded before every layer was checked");
         Result res = new Result();
         res.header = h;
         res.entries = map.entries();
@@ -313,7 +319,7 @@ public final class Combiner {
         for (int j = reports.size() - 1; j >= 0; j--) // reports: shallowest layer first
             for (SliceReport r : reports.get(j)) {
                 if (r.openBefore != before)
-                    throw new EngineFault("a slice assumed " + r.openBefore + " open"
+                    throw fault("a slice assumed " + r.openBefore + " open"
                             + " entries before it; the slices before hold " + before);
                 before += r.openCount;
                 int kept = r.open.size();
@@ -413,5 +419,20 @@ public final class Combiner {
             if (game.transform(h.rootMover | h.rootOpponent, g) == key[0]
                     && game.transform(h.rootMover, g) == key[1]) break;
         return game.mapMove(storedMove, game.inverse(g));
+    }
+
+    /** The engine fault seen, if any: once faulted, every later call is refused (no verdict). */
+    private String faulted;
+
+    /** Records an engine fault (SPEC §11.1) and returns it to throw. */
+    private EngineFault fault(String message) {
+        EngineFault e = new EngineFault(message);
+        if (faulted == null) faulted = e.getMessage();
+        return e;
+    }
+
+    /** Refuses a call after an engine fault: an engine that caught it cannot go on. */
+    private void notFaulted() {
+        if (faulted != null) throw new EngineFault("a call after " + faulted);
     }
 }

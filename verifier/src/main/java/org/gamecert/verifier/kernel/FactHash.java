@@ -4,12 +4,15 @@ package org.gamecert.verifier.kernel;
  * The multiset hash that binds child facts (SPEC §11.1): a parent's slice adds, for every child
  * record it was delivered, the hash of (index, key, kinds, bounds, flags) as delivered; the
  * child's slice adds the hash of (index, its own record at that index, flags) for every mark it
- * takes. The sums (modulo 2^64) agree for every layer exactly when the multisets agree, except
- * with probability about 2^-64 per layer for an engine that does not know the key (Blum et al.
- * 1991, offline memory checking; Clarke et al. 2003, additive multiset hashes).
+ * takes. The sums, modulo the prime p = 2^61 - 1, agree for every layer when the multisets
+ * agree; when they differ, the difference is a sum of c_a X_a with some c_a nonzero modulo p
+ * (counts are below 2^31 < p), which is 0 with probability 1/p, about 2^-61 per layer, if the
+ * terms X_a are uniform and independent under the key (Blum et al. 1991, offline memory
+ * checking; Clarke et al. 2003, additive multiset hashes). A prime modulus keeps that bound
+ * whatever the counts: modulo 2^64 a count changed by 2^30 would keep 30 low bits.
  *
  * <p>One field a round, the index first, each round a bijection of the state (an odd multiplier,
- * a xor-shift): two records give one state only if they are equal, and where a fact's record
+ * a xor-shift): two records that differ in one field give two states, and where a fact's record
  * lands depends on the key, which the engine never sees.
  *
  * <p>A fact's hash is its record's plus one term per flag bit it carries, so the sum over a
@@ -21,11 +24,33 @@ package org.gamecert.verifier.kernel;
 final class FactHash {
     private FactHash() {}
 
+    /** The modulus of the sums: the Mersenne prime 2^61 - 1. */
+    static final long MOD = (1L << 61) - 1;
+
+    /** h modulo MOD, for any 64 bits (2^61 is 1 modulo MOD). */
+    static long reduce(long h) {
+        long x = (h & MOD) + (h >>> 61);
+        return x >= MOD ? x - MOD : x;
+    }
+
+    /** a + b modulo MOD, both already reduced. */
+    static long add(long a, long b) {
+        long x = a + b;
+        return x >= MOD ? x - MOD : x;
+    }
+
+    /** count * h modulo MOD: count in [0, 2^31), h reduced (the product is below 2^92). */
+    static long times(long count, long h) {
+        long low = count * h, high = Math.multiplyHigh(count, h);
+        return reduce((low & MOD) + (low >>> 61) + (high << 3)); // 2^64 is 8 modulo MOD
+    }
+
     /** The hash of a fact: its record's, plus one term for each flag it carries. */
     static long of(long key, long index, long occ, long mover, int kinds, int lo, int hi,
             int flags) {
         long h = record(key, index, occ, mover, kinds, lo, hi);
-        for (int b = 0; b < FLAGS; b++) if ((flags >>> b & 1) != 0) h += flag(key, index, b);
+        for (int b = 0; b < FLAGS; b++)
+            if ((flags >>> b & 1) != 0) h = add(h, flag(key, index, b));
         return h;
     }
 
@@ -40,7 +65,7 @@ final class FactHash {
         h = (h ^ h >>> 32 ^ occ) * 0x9E3779B97F4A7C15L;
         h = (h ^ h >>> 32 ^ mover) * 0xC2B2AE3D27D4EB4FL;
         h = (h ^ h >>> 32 ^ w) * 0x165667B19E3779F9L;
-        return h ^ h >>> 32;
+        return reduce(h ^ h >>> 32);
     }
 
     /** The term of flag bit b sent to entry index (a round of its own, another constant). */
@@ -48,6 +73,6 @@ final class FactHash {
         long h = (key ^ index) * 0x94D049BB133111EBL;
         h = (h ^ h >>> 31 ^ (b + 1)) * 0xBF58476D1CE4E5B9L;
         h = (h ^ h >>> 29 ^ key) * 0xD6E8FEB86659FD93L;
-        return h ^ h >>> 32;
+        return reduce(h ^ h >>> 32);
     }
 }

@@ -117,7 +117,7 @@ public final class SliceCheck {
         this.maxPerRule = Math.max(1, maxPerRule);
         if (li < 0 || li >= map.layers() || firstBlock < map.firstBlock(li)
                 || endBlock <= firstBlock || endBlock > map.endBlock(li))
-            throw new EngineFault("a slice outside layer " + li + " of the file");
+            throw fault("a slice outside layer " + li + " of the file");
         this.map = map;
         h = map.header();
         game = FileMap.gameOf(h);
@@ -143,7 +143,7 @@ public final class SliceCheck {
             if (b < firstBlock) before += map.record(b).count;
             else in += map.record(b).count;
         if (in > Integer.MAX_VALUE - 8)
-            throw new EngineFault("a slice of " + in + " entries");
+            throw fault("a slice of " + in + " entries");
         base = before;
         count = (int) in;
         int below = map.below(li);
@@ -163,7 +163,7 @@ public final class SliceCheck {
 
     private void step(int expected, String what) {
         if (step > expected || (expected == 1 && step == 2))
-            throw new EngineFault("slice of layer " + discs + ": " + what
+            throw fault("slice of layer " + discs + ": " + what
                     + " out of turn");
         step = expected;
     }
@@ -178,11 +178,12 @@ public final class SliceCheck {
      */
     public void partSetup(long openBefore, org.gamecert.verifier.kernel.format.Manifest keptFor,
             int partIndex, int regionKeyBudget) {
+        notFaulted();
         if (step > 1 || this.openBefore != 0 || keptForPart >= 0 || this.regionKeyBudget >= 0)
-            throw new EngineFault("a part's setup after its blocks, or twice");
+            throw fault("a part's setup after its blocks, or twice");
         if (openBefore < 0 || (keptFor != null && (partIndex < 0
                 || partIndex >= keptFor.partCount())))
-            throw new EngineFault("a part's setup out of range");
+            throw fault("a part's setup out of range");
         this.openBefore = openBefore;
         this.keptFor = keptFor;
         keptForPart = keptFor == null ? -1 : partIndex;
@@ -197,22 +198,24 @@ public final class SliceCheck {
      * reached: FactHash.FLAGS arrays). Counted in the taken sum with this slice's own records.
      */
     public void takeCounts(int[] facts, int[][] bits) {
+        notFaulted();
         step(1, "counts");
         step = 2; // once
         int[] f = facts.clone();
         int[][] b = new int[FactHash.FLAGS][];
         if (f.length != count || bits.length != FactHash.FLAGS)
-            throw new EngineFault("counts for " + f.length + " entries and "
+            throw fault("counts for " + f.length + " entries and "
                     + bits.length + " flags, for a slice of " + count);
         for (int q = 0; q < FactHash.FLAGS; q++) {
             b[q] = bits[q].clone();
             if (b[q].length != count)
-                throw new EngineFault("flag counts for " + b[q].length + " entries");
+                throw fault("flag counts for " + b[q].length + " entries");
         }
         for (int i = 0; i < count; i++)
             for (int q = -1; q < FactHash.FLAGS; q++)
-                if ((q < 0 ? f[i] : b[q][i]) < 0)
-                    throw new EngineFault("a negative count of facts");
+                if ((q < 0 ? f[i] : b[q][i]) < 0 || q >= 0 && b[q][i] > f[i])
+                    throw fault("a negative count of facts, or more facts with a flag"
+                            + " than facts");
         factCount = f;
         flagCount = b;
     }
@@ -225,9 +228,10 @@ public final class SliceCheck {
      * violation the slice ends there: later blocks are taken and ignored.
      */
     public void decode(int b, byte[] frame) {
+        notFaulted();
         if (step < 2) step = 2;
         if (step != 2 || b != nextBlock || b >= endBlock)
-            throw new EngineFault("slice of layer " + discs + ": block " + b
+            throw fault("slice of layer " + discs + ": block " + b
                     + " where block " + nextBlock + " was due");
         nextBlock++;
         if (decodeFailure != null) return;
@@ -295,8 +299,9 @@ public final class SliceCheck {
      * Returns {occ, mover} (the engine's copies).
      */
     public long[][] requests() {
+        notFaulted();
         if (step > 2 || (decodeFailure == null && nextBlock != endBlock))
-            throw new EngineFault("slice of layer " + discs + ": requests before its"
+            throw fault("slice of layer " + discs + ": requests before its"
                     + " blocks, or twice");
         step = 3;
         takeFacts();
@@ -342,12 +347,14 @@ public final class SliceCheck {
     private void takeFacts() {
         for (int i = 0; factCount != null && i < decoded; i++) {
             if (factCount[i] != 0)
-                takenSum += factCount[i] * FactHash.record(factKey, base + i, occ[i], mover[i],
-                        kind[i] & 0xFF, lo[i], hi[i]);
+                takenSum = FactHash.add(takenSum, FactHash.times(factCount[i],
+                        FactHash.record(factKey, base + i, occ[i], mover[i], kind[i] & 0xFF,
+                                lo[i], hi[i])));
             for (int q = 0; q < FactHash.FLAGS; q++)
                 if (flagCount[q][i] != 0) {
                     flags[i] |= (byte) (1 << q);
-                    takenSum += flagCount[q][i] * FactHash.flag(factKey, base + i, q);
+                    takenSum = FactHash.add(takenSum,
+                            FactHash.times(flagCount[q][i], FactHash.flag(factKey, base + i, q)));
                 }
         }
         // entries after a block that failed to decode take nothing: the verdict is a rejection
@@ -456,7 +463,8 @@ public final class SliceCheck {
      * report. The facts it sends the layer below: {@link #marksIndex}, {@link #marksFlags}.
      */
     public SliceReport check(long[] index, byte[] kinds, byte[] los, byte[] his) {
-        if (step != 3) throw new EngineFault("slice of layer " + discs
+        notFaulted();
+        if (step != 3) throw fault("slice of layer " + discs
                 + ": answers before requests, or twice");
         step = 4;
         ansIndex = index.clone();
@@ -465,12 +473,12 @@ public final class SliceCheck {
         ansHi = his.clone();
         if (ansIndex.length != nReq || ansKind.length != nReq || ansLo.length != nReq
                 || ansHi.length != nReq)
-            throw new EngineFault("slice of layer " + discs + ": " + ansIndex.length
+            throw fault("slice of layer " + discs + ": " + ansIndex.length
                     + " answers for " + nReq + " requests");
         for (int r = 0; r < nReq; r++)
             if (ansIndex[r] >= 0 && (ansIndex[r] >= sizeBelow || ansLo[r] < game.uMin
                     || ansLo[r] > game.uMax || ansHi[r] < game.uMin || ansHi[r] > game.uMax))
-                throw new EngineFault("an answer with index " + ansIndex[r] + " and bounds ["
+                throw fault("an answer with index " + ansIndex[r] + " and bounds ["
                         + ansLo[r] + ", " + ansHi[r] + "], not a record of the layer below");
         outIndex = new long[Math.max(16, nReq)];
         outFlags = new byte[outIndex.length];
@@ -489,10 +497,12 @@ public final class SliceCheck {
      * carries (the engine counts them per child entry for takeCounts there).
      */
     public long[] marksIndex() {
+        notFaulted();
         return Arrays.copyOf(outIndex, nOut);
     }
 
     public byte[] marksFlags() {
+        notFaulted();
         return Arrays.copyOf(outFlags, nOut);
     }
 
@@ -618,8 +628,8 @@ public final class SliceCheck {
         }
         outIndex[nOut] = ansIndex[r];
         outFlags[nOut++] = (byte) bits;
-        sentSum += FactHash.of(factKey, ansIndex[r], reqOcc[r], reqMover[r], ansKind[r] & 0xFF,
-                ansLo[r], ansHi[r], bits);
+        sentSum = FactHash.add(sentSum, FactHash.of(factKey, ansIndex[r], reqOcc[r], reqMover[r],
+                ansKind[r] & 0xFF, ansLo[r], ansHi[r], bits));
     }
 
     /**
@@ -756,5 +766,20 @@ public final class SliceCheck {
     /** Key (occ, mover) comes strictly after key (o, m): unsigned occ, then unsigned mover (§6). */
     static boolean keyAfter(long occ, long mover, long o, long m) {
         return occ == o ? Long.compareUnsigned(mover, m) > 0 : Long.compareUnsigned(occ, o) > 0;
+    }
+
+    /** The engine fault seen, if any: once faulted, every later call is refused (no verdict). */
+    private String faulted;
+
+    /** Records an engine fault (SPEC §11.1) and returns it to throw. */
+    private EngineFault fault(String message) {
+        EngineFault e = new EngineFault(message);
+        if (faulted == null) faulted = e.getMessage();
+        return e;
+    }
+
+    /** Refuses a call after an engine fault: an engine that caught it cannot go on. */
+    private void notFaulted() {
+        if (faulted != null) throw new EngineFault("a call after " + faulted);
     }
 }
