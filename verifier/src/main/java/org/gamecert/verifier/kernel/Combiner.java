@@ -127,7 +127,8 @@ public final class Combiner {
                         + r.firstBlock + ".." + (r.endBlock - 1) + ")");
             nextBlock = r.endBlock;
             entries += count;
-            if (r.first != null && (best == null || Violation.before(r.first, best))) best = r.first;
+            if (r.first != null && (best == null || Violation.before(r.first, best)))
+                best = r.first;
             taken = FactHash.add(taken, FactHash.reduce(r.takenSum));
             sent = FactHash.add(sent, FactHash.reduce(r.sentSum));
             before = r;
