@@ -3,6 +3,7 @@ package org.gamecert.verifier.engine;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -92,39 +93,49 @@ public final class SliceEngine {
 
     /** One layer as the engine decoded it (its own copy: the kernel trusts none of it). */
     private static final class Table {
+        /** The decoded columns, until index() packs them into the slots and lets them go. */
         long[] occ = new long[0], mover = new long[0];
         byte[] kind = new byte[0], lo = new byte[0], hi = new byte[0];
         int n;
-
-        /** Open addressing over the entries (index + 1; 0: empty): one random access a key. */
-        int[] slots = new int[1];
         /** The layer's index of this table's first entry. */
         long base;
 
+        /**
+         * Open addressing, three longs a slot: occ, mover, and the answer packed (index << 24 |
+         * kind << 16 | lo << 8 | hi, plus one; 0: empty), so that a key costs one random access.
+         * About 1.5 slots an entry (range reduction by multiplication, no power of two).
+         */
+        long[] slots = new long[3];
+        int size = 1;
+
         void index() {
-            int size = Integer.highestOneBit(Math.max(2, 2 * n - 1)) << 1;
-            slots = new int[size];
-            int mask = size - 1;
+            size = (int) Math.min(Integer.MAX_VALUE / 3, n + (n >> 1) + 1);
+            slots = new long[3 * size];
             for (int i = 0; i < n; i++) {
-                int j = hash(occ[i], mover[i]) & mask;
-                while (slots[j] != 0) j = (j + 1) & mask;
-                slots[j] = i + 1;
+                int j = slot(occ[i], mover[i]);
+                while (slots[3 * j + 2] != 0) j = j + 1 == size ? 0 : j + 1;
+                slots[3 * j] = occ[i];
+                slots[3 * j + 1] = mover[i];
+                slots[3 * j + 2] = 1 + ((base + i) << 24 | (kind[i] & 0xFFL) << 16
+                        | (lo[i] & 0xFFL) << 8 | (hi[i] & 0xFFL));
+            }
+            occ = mover = new long[0];
+            kind = lo = hi = new byte[0];
+        }
+
+        /** The packed answer for the key (see slots), or -1: absent. */
+        long find(long o, long m) {
+            for (int j = slot(o, m); ; j = j + 1 == size ? 0 : j + 1) {
+                long packed = slots[3 * j + 2];
+                if (packed == 0) return -1;
+                if (slots[3 * j] == o && slots[3 * j + 1] == m) return packed - 1;
             }
         }
 
-        int find(long o, long m) {
-            int mask = slots.length - 1;
-            for (int j = hash(o, m) & mask; slots[j] != 0; j = (j + 1) & mask) {
-                int i = slots[j] - 1;
-                if (occ[i] == o && mover[i] == m) return i;
-            }
-            return -1;
-        }
-
-        private static int hash(long o, long m) {
+        private int slot(long o, long m) {
             long h = (o ^ SALT) * 0x9E3779B97F4A7C15L + m;
             h = (h ^ h >>> 32) * 0xD6E8FEB86659FD93L;
-            return (int) (h ^ h >>> 29);
+            return (int) (((h >>> 32) * size) >>> 32);
         }
     }
 
@@ -179,7 +190,7 @@ public final class SliceEngine {
     }
 
     /** Bytes the engine's table holds per entry of the layer below (columns and hash slots). */
-    static final long TABLE_BYTES_PER_ENTRY = 19 + 12;
+    static final long TABLE_BYTES_PER_ENTRY = 19 + 36; // columns and slots, while it is built
     /** Bytes the counts of marks take per entry (facts, and facts per flag bit). */
     static final long COUNT_BYTES_PER_ENTRY = 20;
     /** Bytes a slice's kernel holds per entry and per request, about (columns, keys, answers). */
@@ -210,8 +221,8 @@ public final class SliceEngine {
         int previousLi = -1;
         long entriesDone = 0, peak = 0;
         int splitLayers = 0, maxSegments = 0;
-        int[][] factsIn = null; // per slice of the layer due: facts per entry
-        int[][][] bitsIn = null; // and per flag bit
+        int[] factsIn = null; // per entry of the layer due: facts
+        int[][] bitsIn = null; // and facts per flag bit
         for (int li = map.layers() - 1; li >= 0; li--) {
             Slice[] slices = plan(map, li);
             int below = map.below(li);
@@ -225,20 +236,18 @@ public final class SliceEngine {
             if (previousLi != li)
                 previous = previousKeys(ct, map, li, slices, weak);
             // what this layer sends the layer below, counted per entry there as slices end
-            int[][] nextFacts = new int[underSlices.length][];
-            int[][][] nextBits = new int[underSlices.length][4][];
-            for (int q = 0; q < underSlices.length; q++) {
-                nextFacts[q] = new int[(int) underSlices[q].count];
-                for (int b = 0; b < 4; b++) nextBits[q][b] = new int[(int) underSlices[q].count];
-            }
+            int belowSize = below < 0 ? 0 : (int) map.size(below); // FileMap: below 2^31
+            int[] nextFacts = new int[belowSize];
+            int[][] nextBits = new int[4][belowSize];
             long[][] underPrevious = new long[underSlices.length][];
             List<SliceReport> reports = new ArrayList<>();
-            Marks marks = new Marks(underSlices, nextFacts, nextBits, reports);
+            Marks marks = new Marks(nextFacts, nextBits, reports);
             Inputs in = new Inputs(slices, factsIn, bitsIn, previous);
             if (segments.length <= 1) { // the layer below fits whole: each slice start to end
                 Table under = segments.length == 0 ? new Table()
                         : decodeRange(ct, map, below, 0, map.size(below), weak);
                 notePrevious(underSlices, underPrevious, under);
+                under.index();
                 peak = Math.max(peak, counts + TABLE_BYTES_PER_ENTRY * under.n);
                 List<Future<Checked>> window = new ArrayList<>();
                 for (int s = 0, k = 0; k < slices.length; ) {
@@ -285,6 +294,7 @@ public final class SliceEngine {
                         Table under = decodeRange(ct, map, below, seg[0], seg[1], weak);
                         peak = Math.max(peak, counts + held + TABLE_BYTES_PER_ENTRY * under.n);
                         notePrevious(underSlices, underPrevious, under);
+                        under.index();
                         List<Future<?>> answering = new ArrayList<>();
                         for (Held x : wave) answering.add(pool.submit(() -> answer(x, under)));
                         for (Future<?> f : answering) get(f);
@@ -316,14 +326,15 @@ public final class SliceEngine {
         return res;
     }
 
-    /** What the layer above sent each slice (handed over once, then let go), and its key before. */
+    /** What the layer above sent each slice (a copy of its range), and the key before it. */
     private final class Inputs {
         final Slice[] slices;
-        final int[][] factsIn;
-        final int[][][] bitsIn;
+        final int[] factsIn;
+        final int[][] bitsIn;
         final long[][] previous;
+        private int[][] handedBits;
 
-        Inputs(Slice[] slices, int[][] factsIn, int[][][] bitsIn, long[][] previous) {
+        Inputs(Slice[] slices, int[] factsIn, int[][] bitsIn, long[][] previous) {
             this.slices = slices;
             this.factsIn = factsIn;
             this.bitsIn = bitsIn;
@@ -333,18 +344,19 @@ public final class SliceEngine {
         /** Called before bits(q): the counts of facts, as the engine hands them to slice q. */
         int[] facts(int q) {
             Slice sl = slices[q];
-            int[] facts = factsIn == null ? new int[(int) sl.count] : factsIn[q];
-            int[][] bits = bitsIn == null ? new int[4][(int) sl.count] : bitsIn[q];
+            int from = (int) sl.base, to = (int) (sl.base + sl.count);
+            int[] facts = factsIn == null ? new int[(int) sl.count]
+                    : Arrays.copyOfRange(factsIn, from, to);
+            int[][] bits = new int[4][];
+            for (int b = 0; b < 4; b++)
+                bits[b] = bitsIn == null ? new int[(int) sl.count]
+                        : Arrays.copyOfRange(bitsIn[b], from, to);
             faults.counts(sl.li, sl.first, facts, bits);
-            if (factsIn != null) factsIn[q] = null; // handed over: let the engine's copy go
             handedBits = bits;
             return facts;
         }
 
-        private int[][] handedBits;
-
         int[][] bits(int q) {
-            if (bitsIn != null) bitsIn[q] = null;
             return handedBits;
         }
 
@@ -353,15 +365,13 @@ public final class SliceEngine {
         }
     }
 
-    /** The marks of a layer's slices, counted per entry of the slices of the layer below. */
+    /** The marks of a layer's slices, counted per entry of the layer below. */
     private static final class Marks {
-        final Slice[] under;
-        final int[][] facts;
-        final int[][][] bits;
+        final int[] facts;
+        final int[][] bits;
         final List<SliceReport> reports;
 
-        Marks(Slice[] under, int[][] facts, int[][][] bits, List<SliceReport> reports) {
-            this.under = under;
+        Marks(int[] facts, int[][] bits, List<SliceReport> reports) {
             this.facts = facts;
             this.bits = bits;
             this.reports = reports;
@@ -370,12 +380,10 @@ public final class SliceEngine {
         void take(Checked c) {
             reports.add(c.report);
             for (int j = 0; j < c.marksIndex.length; j++) {
-                long at = c.marksIndex[j];
-                int q = byIndex(under, at);
-                int i = (int) (at - under[q].base);
-                facts[q][i]++;
-                for (int b = 0; b < 4; b++)
-                    if ((c.marksFlags[j] >>> b & 1) != 0) bits[q][b][i]++;
+                int at = (int) c.marksIndex[j]; // the kernel checked it: within the layer below
+                facts[at]++;
+                int f = c.marksFlags[j];
+                for (int b = 0; b < 4; b++) bits[b][at] += f >>> b & 1;
             }
         }
     }
@@ -452,12 +460,12 @@ public final class SliceEngine {
         long[] occ = x.requests[0], mover = x.requests[1];
         for (int j = 0; j < occ.length; j++) {
             if (x.index[j] >= 0) continue;
-            int i = under.find(occ[j], mover[j]);
-            if (i < 0) continue;
-            x.index[j] = under.base + i;
-            x.kind[j] = under.kind[i];
-            x.lo[j] = under.lo[i];
-            x.hi[j] = under.hi[i];
+            long packed = under.find(occ[j], mover[j]);
+            if (packed < 0) continue;
+            x.index[j] = packed >>> 24;
+            x.kind[j] = (byte) (packed >>> 16);
+            x.lo[j] = (byte) (packed >>> 8);
+            x.hi[j] = (byte) packed;
         }
     }
 
@@ -539,17 +547,6 @@ public final class SliceEngine {
         return out.toArray(new Slice[0]);
     }
 
-    /** The slice whose entries hold the index. */
-    private static int byIndex(Slice[] slices, long index) {
-        int a = 0, b = slices.length - 1;
-        while (a < b) {
-            int mid = (a + b + 1) >>> 1;
-            if (slices[mid].base > index) b = mid - 1;
-            else a = mid;
-        }
-        return a;
-    }
-
     /**
      * The engine's own decoding of entries [from, to) of layer li, up to the first block that
      * fails to decode.
@@ -590,7 +587,6 @@ public final class SliceEngine {
             }
             base = end;
         }
-        t.index();
         return t;
     }
 }
