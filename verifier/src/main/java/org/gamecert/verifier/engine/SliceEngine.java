@@ -91,53 +91,36 @@ public final class SliceEngine {
     /** Salts the engine's hash index, so that no file can aim at its slots. */
     private static final long SALT = new java.security.SecureRandom().nextLong();
 
-    /** One layer as the engine decoded it (its own copy: the kernel trusts none of it). */
+    /**
+     * A run of entries of one layer as the engine decoded it (its own copy: the kernel trusts
+     * none of it), in key order with a bucket index (Layer: 16 bytes an entry and about one of
+     * index); base: the layer's index of its first entry.
+     */
     private static final class Table {
-        /** The decoded columns, until index() packs them into the slots and lets them go. */
-        long[] occ = new long[0], mover = new long[0];
-        byte[] kind = new byte[0], lo = new byte[0], hi = new byte[0];
-        int n;
-        /** The layer's index of this table's first entry. */
-        long base;
-
-        /**
-         * Open addressing, three longs a slot: occ, mover, and the answer packed (index << 24 |
-         * kind << 16 | lo << 8 | hi, plus one; 0: empty), so that a key costs one random access.
-         * About 1.5 slots an entry (range reduction by multiplication, no power of two).
-         */
-        long[] slots = new long[3];
-        int size = 1;
-
-        void index() {
-            size = (int) Math.min(Integer.MAX_VALUE / 3, n + (n >> 1) + 1);
-            slots = new long[3 * size];
-            for (int i = 0; i < n; i++) {
-                int j = slot(occ[i], mover[i]);
-                while (slots[3 * j + 2] != 0) j = j + 1 == size ? 0 : j + 1;
-                slots[3 * j] = occ[i];
-                slots[3 * j + 1] = mover[i];
-                slots[3 * j + 2] = 1 + ((base + i) << 24 | (kind[i] & 0xFFL) << 16
-                        | (lo[i] & 0xFFL) << 8 | (hi[i] & 0xFFL));
-            }
-            occ = mover = new long[0];
-            kind = lo = hi = new byte[0];
+        final Layer layer;
+        final long base;
+        /** The keys at the entries asked for up front (the entries before slices of the layer). */
+        Table(Layer layer, long base) {
+            this.layer = layer;
+            this.base = base;
         }
 
-        /** The packed answer for the key (see slots), or -1: absent. */
-        long find(long o, long m) {
-            for (int j = slot(o, m); ; j = j + 1 == size ? 0 : j + 1) {
-                long packed = slots[3 * j + 2];
-                if (packed == 0) return -1;
-                if (slots[3 * j] == o && slots[3 * j + 1] == m) return packed - 1;
-            }
-        }
-
-        private int slot(long o, long m) {
-            long h = (o ^ SALT) * 0x9E3779B97F4A7C15L + m;
-            h = (h ^ h >>> 32) * 0xD6E8FEB86659FD93L;
-            return (int) (((h >>> 32) * size) >>> 32);
+        int n() {
+            return layer.size;
         }
     }
+
+    /** Bytes the engine's table holds per entry of the layer below (keys, fields and index). */
+    private static Layer newLayer(FileMap map) {
+        org.gamecert.verifier.kernel.rules.Game g = map.game();
+        int width = 32 - Integer.numberOfLeadingZeros(g.uMax) + 1;
+        int boardBits = 64 - Long.numberOfLeadingZeros(g.boardMask);
+        int moveBits = 32 - Integer.numberOfLeadingZeros(g.moveCodes - 1);
+        return new Layer(boardBits, width, moveBits, map.header().part);
+    }
+
+    /** The engine's memory for its tables is accounted here (SliceEngine's budget), not in Layer. */
+    private static final Layer.Budget UNBOUNDED = new Layer.Budget(Long.MAX_VALUE, 0);
 
     /** A slice: blocks [first, end) of layer li, entries base .. base + count - 1. */
     private record Slice(int li, int first, int end, long base, long count) {}
@@ -190,7 +173,7 @@ public final class SliceEngine {
     }
 
     /** Bytes the engine's table holds per entry of the layer below (columns and hash slots). */
-    static final long TABLE_BYTES_PER_ENTRY = 19 + 36; // columns and slots, while it is built
+    static final long TABLE_BYTES_PER_ENTRY = 20 + 2; // keys and fields (Othello 8x8: 20), index
     /** Bytes the counts of marks take per entry (facts, and facts per flag bit). */
     static final long COUNT_BYTES_PER_ENTRY = 20;
     /** Bytes a slice's kernel holds per entry and per request, about (columns, keys, answers). */
@@ -244,11 +227,10 @@ public final class SliceEngine {
             Marks marks = new Marks(nextFacts, nextBits, reports);
             Inputs in = new Inputs(slices, factsIn, bitsIn, previous);
             if (segments.length <= 1) { // the layer below fits whole: each slice start to end
-                Table under = segments.length == 0 ? new Table()
+                Table under = segments.length == 0 ? new Table(newLayer(map), 0)
                         : decodeRange(ct, map, below, 0, map.size(below), weak);
                 notePrevious(underSlices, underPrevious, under);
-                under.index();
-                peak = Math.max(peak, counts + TABLE_BYTES_PER_ENTRY * under.n);
+                peak = Math.max(peak, counts + TABLE_BYTES_PER_ENTRY * under.n());
                 List<Future<Checked>> window = new ArrayList<>();
                 for (int s = 0, k = 0; k < slices.length; ) {
                     if (s < slices.length && s - k < 2 * threads) { // a few ahead, in order
@@ -292,9 +274,8 @@ public final class SliceEngine {
                         throw new OutOfBudget(budgetMessage(o, map, li));
                     for (long[] seg : segments) { // the layer below, one run of its blocks at a time
                         Table under = decodeRange(ct, map, below, seg[0], seg[1], weak);
-                        peak = Math.max(peak, counts + held + TABLE_BYTES_PER_ENTRY * under.n);
+                        peak = Math.max(peak, counts + held + TABLE_BYTES_PER_ENTRY * under.n());
                         notePrevious(underSlices, underPrevious, under);
-                        under.index();
                         List<Future<?>> answering = new ArrayList<>();
                         for (Held x : wave) answering.add(pool.submit(() -> answer(x, under)));
                         for (Future<?> f : answering) get(f);
@@ -460,12 +441,12 @@ public final class SliceEngine {
         long[] occ = x.requests[0], mover = x.requests[1];
         for (int j = 0; j < occ.length; j++) {
             if (x.index[j] >= 0) continue;
-            long packed = under.find(occ[j], mover[j]);
-            if (packed < 0) continue;
-            x.index[j] = packed >>> 24;
-            x.kind[j] = (byte) (packed >>> 16);
-            x.lo[j] = (byte) (packed >>> 8);
-            x.hi[j] = (byte) packed;
+            int i = under.layer.find(occ[j], mover[j]);
+            if (i < 0) continue;
+            x.index[j] = under.base + i;
+            x.kind[j] = (byte) under.layer.kind(i);
+            x.lo[j] = (byte) under.layer.lo(i);
+            x.hi[j] = (byte) under.layer.hi(i);
         }
     }
 
@@ -513,7 +494,8 @@ public final class SliceEngine {
             out[q] = new long[3];
             if (q == 0) continue;
             Table t = decodeRange(ct, map, li, slices[q].base - 1, slices[q].base, weak);
-            if (t.n > 0) out[q] = new long[] {1, t.occ[t.n - 1], t.mover[t.n - 1]};
+            int n = t.n();
+            if (n > 0) out[q] = new long[] {1, t.layer.occ(n - 1), t.layer.mover(n - 1)};
         }
         return out;
     }
@@ -526,8 +508,8 @@ public final class SliceEngine {
                 continue;
             }
             long at = slices[q].base - 1 - run.base;
-            if (at >= 0 && at < run.n)
-                out[q] = new long[] {1, run.occ[(int) at], run.mover[(int) at]};
+            if (at >= 0 && at < run.n())
+                out[q] = new long[] {1, run.layer.occ((int) at), run.layer.mover((int) at)};
         }
     }
 
@@ -553,16 +535,12 @@ public final class SliceEngine {
      */
     private static Table decodeRange(Container ct, FileMap map, int li, long from, long to,
             boolean weak) throws IOException {
-        Table t = new Table();
-        t.base = from;
-        int cap = (int) Math.min(to - from, Integer.MAX_VALUE - 8);
-        t.occ = new long[cap];
-        t.mover = new long[cap];
-        t.kind = new byte[cap];
-        t.lo = new byte[cap];
-        t.hi = new byte[cap];
+        Layer layer = newLayer(map);
+        int cap = (int) Math.min(to - from, Layer.MAX_ENTRIES);
+        layer.ensure(cap, UNBOUNDED, true);
         int uMin = map.game().uMin, uMax = map.game().uMax;
         long base = 0; // the layer's index of the block's first entry
+        Payload reuse = null;
         for (int b = map.firstBlock(li); b < map.endBlock(li) && base < to; b++) {
             BlockRecord r = map.record(b);
             long end = base + r.count;
@@ -571,22 +549,21 @@ public final class SliceEngine {
                     byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
                             (int) r.rawLen, r.index);
                     Payload p = Payload.decode(raw, (int) r.count, weak, map.header().part, uMin,
-                            uMax, r.index, null);
+                            uMax, r.index, reuse);
+                    reuse = p;
                     int at = (int) (Math.max(from, base) - base);
                     int n = (int) Math.min(p.count - at, Math.min(to, end) - Math.max(from, base));
-                    if (n < 0 || n > cap - t.n) break;
-                    System.arraycopy(p.occ, at, t.occ, t.n, n);
-                    System.arraycopy(p.mover, at, t.mover, t.n, n);
-                    System.arraycopy(p.kind, at, t.kind, t.n, n);
-                    System.arraycopy(p.lo, at, t.lo, t.n, n);
-                    System.arraycopy(p.hi, at, t.hi, t.n, n);
-                    t.n += n;
+                    if (n < 0 || n > cap - layer.size) break;
+                    for (int j = at; j < at + n; j++)
+                        layer.add(p.occ[j], p.mover[j], p.kind[j] & 0xFF, p.lo[j], p.hi[j],
+                                Payload.hasMove(p.kind[j] & 0xFF) ? p.move[j] & 0xFF : 0);
                 } catch (FormatException e) {
                     break; // the slice that holds the block reports it
                 }
             }
             base = end;
         }
-        return t;
+        layer.index(UNBOUNDED);
+        return new Table(layer, from);
     }
 }
