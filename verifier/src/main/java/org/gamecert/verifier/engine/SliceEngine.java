@@ -3,7 +3,6 @@ package org.gamecert.verifier.engine;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -204,8 +203,7 @@ public final class SliceEngine {
         int previousLi = -1;
         long entriesDone = 0, peak = 0;
         int splitLayers = 0, maxSegments = 0;
-        int[] factsIn = null; // per entry of the layer due: facts
-        int[][] bitsIn = null; // and facts per flag bit
+        int[] countsIn = null; // per entry of the layer due: facts, then facts per flag bit
         for (int li = map.layers() - 1; li >= 0; li--) {
             Slice[] slices = plan(map, li);
             int below = map.below(li);
@@ -219,13 +217,15 @@ public final class SliceEngine {
             if (previousLi != li)
                 previous = previousKeys(ct, map, li, slices, weak);
             // what this layer sends the layer below, counted per entry there as slices end
-            int belowSize = below < 0 ? 0 : (int) map.size(below); // FileMap: below 2^31
-            int[] nextFacts = new int[belowSize];
-            int[][] nextBits = new int[4][belowSize];
+            long belowSize = below < 0 ? 0 : map.size(below);
+            if (5 * belowSize > Integer.MAX_VALUE - 8)
+                throw new OutOfBudget("layer " + map.discs(below) + " has more entries than this"
+                        + " engine counts marks for (" + belowSize + ")");
+            int[] nextCounts = new int[(int) (5 * belowSize)]; // one cache line a mark
             long[][] underPrevious = new long[underSlices.length][];
             List<SliceReport> reports = new ArrayList<>();
-            Marks marks = new Marks(nextFacts, nextBits, reports);
-            Inputs in = new Inputs(slices, factsIn, bitsIn, previous);
+            Marks marks = new Marks(nextCounts, reports);
+            Inputs in = new Inputs(slices, countsIn, previous);
             if (segments.length <= 1) { // the layer below fits whole: each slice start to end
                 Table under = segments.length == 0 ? new Table(newLayer(map), 0)
                         : decodeRange(ct, map, below, 0, map.size(below), weak);
@@ -292,8 +292,7 @@ public final class SliceEngine {
                 o.progress.update(entriesDone, map.layers() - li, entriesDone,
                         Math.max(1, map.entries()), 2);
             boolean next = below >= 0 && below == li - 1;
-            factsIn = next ? nextFacts : null;
-            bitsIn = next ? nextBits : null;
+            countsIn = next ? nextCounts : null;
             for (int q = 0; q < underPrevious.length; q++) // blocks that failed to decode: none
                 if (underPrevious[q] == null) underPrevious[q] = new long[3];
             previous = underPrevious; // the layer below is due next
@@ -307,31 +306,30 @@ public final class SliceEngine {
         return res;
     }
 
-    /** What the layer above sent each slice (a copy of its range), and the key before it. */
+    /** What the layer above sent each slice (copied out of its range), and the key before it. */
     private final class Inputs {
         final Slice[] slices;
-        final int[] factsIn;
-        final int[][] bitsIn;
+        final int[] countsIn;
         final long[][] previous;
         private int[][] handedBits;
 
-        Inputs(Slice[] slices, int[] factsIn, int[][] bitsIn, long[][] previous) {
+        Inputs(Slice[] slices, int[] countsIn, long[][] previous) {
             this.slices = slices;
-            this.factsIn = factsIn;
-            this.bitsIn = bitsIn;
+            this.countsIn = countsIn;
             this.previous = previous;
         }
 
         /** Called before bits(q): the counts of facts, as the engine hands them to slice q. */
         int[] facts(int q) {
             Slice sl = slices[q];
-            int from = (int) sl.base, to = (int) (sl.base + sl.count);
-            int[] facts = factsIn == null ? new int[(int) sl.count]
-                    : Arrays.copyOfRange(factsIn, from, to);
-            int[][] bits = new int[4][];
-            for (int b = 0; b < 4; b++)
-                bits[b] = bitsIn == null ? new int[(int) sl.count]
-                        : Arrays.copyOfRange(bitsIn[b], from, to);
+            int n = (int) sl.count;
+            int[] facts = new int[n];
+            int[][] bits = new int[4][n];
+            if (countsIn != null)
+                for (int i = 0, at = 5 * (int) sl.base; i < n; i++, at += 5) {
+                    facts[i] = countsIn[at];
+                    for (int b = 0; b < 4; b++) bits[b][i] = countsIn[at + 1 + b];
+                }
             faults.counts(sl.li, sl.first, facts, bits);
             handedBits = bits;
             return facts;
@@ -346,25 +344,23 @@ public final class SliceEngine {
         }
     }
 
-    /** The marks of a layer's slices, counted per entry of the layer below. */
+    /** The marks of a layer's slices, counted per entry of the layer below (five ints each). */
     private static final class Marks {
-        final int[] facts;
-        final int[][] bits;
+        final int[] counts;
         final List<SliceReport> reports;
 
-        Marks(int[] facts, int[][] bits, List<SliceReport> reports) {
-            this.facts = facts;
-            this.bits = bits;
+        Marks(int[] counts, List<SliceReport> reports) {
+            this.counts = counts;
             this.reports = reports;
         }
 
         void take(Checked c) {
             reports.add(c.report);
             for (int j = 0; j < c.marksIndex.length; j++) {
-                int at = (int) c.marksIndex[j]; // the kernel checked it: within the layer below
-                facts[at]++;
+                int at = 5 * (int) c.marksIndex[j]; // the kernel checked it: in the layer below
+                counts[at]++;
                 int f = c.marksFlags[j];
-                for (int b = 0; b < 4; b++) bits[b][at] += f >>> b & 1;
+                for (int b = 0; b < 4; b++) counts[at + 1 + b] += f >>> b & 1;
             }
         }
     }

@@ -49,8 +49,10 @@ final class FactHash {
     static long of(long key, long index, long occ, long mover, int kinds, int lo, int hi,
             int flags) {
         long h = record(key, index, occ, mover, kinds, lo, hi);
+        if (flags == 0) return h;
+        long mix = indexMix(key, index);
         for (int b = 0; b < FLAGS; b++)
-            if ((flags >>> b & 1) != 0) h = add(h, flag(key, index, b));
+            if ((flags >>> b & 1) != 0) h = add(h, flagOf(mix, b));
         return h;
     }
 
@@ -68,11 +70,23 @@ final class FactHash {
         return reduce(h ^ h >>> 32);
     }
 
-    /** The term of flag bit b sent to entry index (a round of its own, another constant). */
+    /** The term of flag bit b sent to entry index (a round of its own per bit, from one mix). */
     static long flag(long key, long index, int b) {
+        return flagOf(indexMix(key, index), b);
+    }
+
+    /** The part of the flag terms of an entry that does not depend on the bit (two rounds). */
+    static long indexMix(long key, long index) {
         long h = (key ^ index) * 0x94D049BB133111EBL;
-        h = (h ^ h >>> 31 ^ (b + 1)) * 0xBF58476D1CE4E5B9L;
-        h = (h ^ h >>> 29 ^ key) * 0xD6E8FEB86659FD93L;
+        return (h ^ h >>> 31 ^ key) * 0xBF58476D1CE4E5B9L;
+    }
+
+    /** Flag bit b's term from its entry's indexMix: one more round, a constant per bit. */
+    static long flagOf(long mix, int b) {
+        long h = (mix ^ mix >>> 29 ^ FLAG_CONSTANTS[b]) * 0xD6E8FEB86659FD93L;
         return reduce(h ^ h >>> 32);
     }
+
+    private static final long[] FLAG_CONSTANTS = {
+        0x2545F4914F6CDD1DL, 0x5851F42D4C957F2DL, 0x14057B7EF767814FL, 0x6C8E9CF570932BD5L};
 }

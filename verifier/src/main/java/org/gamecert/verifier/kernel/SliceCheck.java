@@ -351,11 +351,13 @@ public final class SliceCheck {
                 takenSum = FactHash.add(takenSum, FactHash.times(factCount[i],
                         FactHash.record(factKey, base + i, occ[i], mover[i], kind[i] & 0xFF,
                                 lo[i], hi[i])));
+            long mix = 0;
             for (int q = 0; q < FactHash.FLAGS; q++)
                 if (flagCount[q][i] != 0) {
                     flags[i] |= (byte) (1 << q);
+                    if (mix == 0) mix = FactHash.indexMix(factKey, base + i);
                     takenSum = FactHash.add(takenSum,
-                            FactHash.times(flagCount[q][i], FactHash.flag(factKey, base + i, q)));
+                            FactHash.times(flagCount[q][i], FactHash.flagOf(mix, q)));
                 }
         }
         // entries after a block that failed to decode take nothing: the verdict is a rejection
