@@ -103,10 +103,15 @@ public final class Combiner {
         SliceReport before = null;
         boolean cut = false;
         byte[] sealKey = map.sealKey();
+        byte[] setup = SliceReport.setupTag(all, maxPerRule, keptFor, keptForPart,
+                regionKeysAsked);
         for (SliceReport r : slices) {
             if (!r.sealedWith(sealKey)) // made by this map's slices, as they made it
                 throw fault("a report of layer " + discs + " that no slice of"
                         + " this check made (or one changed since)");
+            if (!r.setUpAs(setup))
+                throw fault("a report of layer " + discs + " from a slice set up otherwise"
+                        + " (--all, or the composite and part) than this check");
             long count = 0;
             for (int b = r.firstBlock; b < r.endBlock && b < map.endBlock(li); b++)
                 count += map.record(b).count;

@@ -732,7 +732,8 @@ public final class SliceCheck {
                         : move[root] & 0xFF, openBefore, openCount, open, unnamedKept,
                 regionKeyBudget < 0 ? null : regionKeysOver ? new long[0] : regionKeys.toPairs(),
                 regionKeysOver, decoded == count, all ? decodeFailure : null, kept, counts,
-                map.cluster(), map.sealKey());
+                map.cluster(), SliceReport.setupTag(all, maxPerRule, keptFor, keptForPart,
+                        regionKeyBudget >= 0), map.sealKey());
     }
 
     private void keepRegionKey(long o, long m) {

@@ -35,6 +35,8 @@ public final class SliceReport implements java.io.Serializable {
     private final long[] counts;
     /** Made for a map read for a cluster (only then may this report be serialized). */
     private final boolean cluster;
+    /** How the slice was set up (setupTag): the Combiner takes only reports set up as it is. */
+    private final byte[] setup;
     /** SHA-256 of the map's seal key and every field: the Combiner takes no report without it. */
     private final byte[] seal;
 
@@ -46,7 +48,7 @@ public final class SliceReport implements java.io.Serializable {
             int rootLo, int rootHi, int rootMove, long openBefore, long openCount,
             OpenEntries open, boolean unnamedKept, long[] regionKeys, boolean regionKeysOver,
             boolean decodedAll, Violation fatal, java.util.List<Violation> kept,
-            java.util.Map<String, Long> counts, boolean cluster, byte[] sealKey) {
+            java.util.Map<String, Long> counts, boolean cluster, byte[] setup, byte[] sealKey) {
         this.map = map.clone();
         this.li = li;
         this.firstBlock = firstBlock;
@@ -88,7 +90,37 @@ public final class SliceReport implements java.io.Serializable {
         this.counts = new long[countedRules.length];
         for (int i = 0; i < countedRules.length; i++) this.counts[i] = counts.get(countedRules[i]);
         this.cluster = cluster;
+        this.setup = setup.clone();
         seal = seal(sealKey);
+    }
+
+    /**
+     * The mode and part setup a slice or the Combiner works under: --all and the violations kept
+     * a rule, the composite's commitment and the part its open entries are kept for (none: alone),
+     * whether region keys are kept. A slice set up otherwise than its Combiner could hide a
+     * violation (--all slices report none as first) or open entries (kept for another composite).
+     */
+    static byte[] setupTag(boolean all, int maxPerRule, org.gamecert.verifier.kernel.format.Manifest
+            keptFor, int keptForPart, boolean regionKeys) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream d = new java.io.DataOutputStream(bytes);
+        try {
+            d.writeBoolean(all);
+            d.writeInt(all ? Math.max(1, maxPerRule) : 0);
+            byte[] m = keptFor == null ? new byte[0] : keptFor.commitment();
+            d.writeInt(m.length);
+            d.write(m);
+            d.writeInt(keptFor == null ? -1 : keptForPart);
+            d.writeBoolean(regionKeys);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e); // in memory
+        }
+        return bytes.toByteArray();
+    }
+
+    /** Whether the report was made by a slice set up as the tag says. */
+    boolean setUpAs(byte[] tag) {
+        return java.util.Arrays.equals(setup, tag);
     }
 
     /** Whether the seal is the one the key gives the fields as they are now. */
@@ -108,6 +140,8 @@ public final class SliceReport implements java.io.Serializable {
         try {
             d.write(key);
             d.write(map);
+            d.writeInt(setup.length);
+            d.write(setup);
             d.writeInt(li);
             d.writeInt(firstBlock);
             d.writeInt(endBlock);
