@@ -90,9 +90,7 @@ class ForgedCertificateTest {
      */
     @Test
     void irregularBlocksCountEachEntryOnce() throws Exception {
-        TestCert t = new TinySolver(1, 4, 4, 0, null).build(
-                new TinySolver(1, 4, 4, 0, null).othelloStart()[0],
-                new TinySolver(1, 4, 4, 0, null).othelloStart()[1], 1);
+        TestCert t = othello4x4(1);
         List<TestCert.Entry> list = new ArrayList<>(t.entries);
         list.sort(java.util.Comparator.comparingInt((TestCert.Entry e) -> -e.layer())
                 .thenComparing((x, y) -> x.occ != y.occ ? Long.compareUnsigned(x.occ, y.occ)
@@ -311,9 +309,7 @@ class ForgedCertificateTest {
      */
     @Test
     void anotherHeaderOverTheSameBlocksIsRejected() throws Exception {
-        TestCert t1 = new TinySolver(1, 4, 4, 0, null).build(
-                new TinySolver(1, 4, 4, 0, null).othelloStart()[0],
-                new TinySolver(1, 4, 4, 0, null).othelloStart()[1], 1);
+        TestCert t1 = othello4x4(1);
         t1.chunk = 4;
         TestCert t2 = t1.copy();
         t2.chunk = 4;

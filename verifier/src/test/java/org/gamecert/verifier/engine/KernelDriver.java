@@ -60,7 +60,7 @@ class KernelDriver {
         return honest;
     }
 
-    /** Called after a slice's step 2 .. 4 each took its data (the engine's arrays in hand). */
+    /** Called after block b's frame was handed to its slice (the engine's array, still in hand). */
     void afterDecode(int b, byte[] handed) {}
 
     void answers(int li, int first, long[][] req, long[] index, byte[] kind, byte[] lo, byte[] hi) {}

@@ -196,9 +196,9 @@ class SliceProtocolTest {
     /**
      * A slice's steps out of turn or twice: requests before the blocks or after only the first
      * (SliceAttackTest: a slice ended after its first block), blocks out of order, a block twice,
-     * the counts after a block, the requests or the answers twice, a report before the answers
-     * (review 4/5: an engine that ended pass 2 before the layers, or took the census before pass
-     * 2). Each an engine fault, the first time the slice is driven wrong.
+     * the counts after a block or never, the requests or the answers twice, answers before the
+     * requests (reviews 4 and 5: an engine that ended pass 2 before the layers, or took the
+     * census before pass 2). Each an engine fault, the first time the slice is driven wrong.
      */
     @Test
     void aSlicesStepsOutOfTurnOrTwiceAreEngineFaults() throws Exception {
@@ -248,6 +248,12 @@ class SliceProtocolTest {
                 c.decode(s.first(), honestFrame(s.first()));
                 c.takeCounts(f, b);
                 for (int x = s.first() + 1; x < s.end(); x++) c.decode(x, honestFrame(x));
+                return rest(c, u);
+            }
+        });
+        wrong.put("no counts at all (a slice of a layer its parents sent facts to)", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
                 return rest(c, u);
             }
         });
