@@ -30,6 +30,9 @@ class KernelDriver {
     final FileMap map;
     final Container ct;
     boolean strict, all;
+    /** A part: the composite its slices, and its Combiner, are told it is checked for. */
+    org.gamecert.verifier.kernel.format.Manifest slicesFor, combinerFor;
+    int slicesPart = -1, combinerPart = -1;
     int maxPerRule = 10;
     long sliceEntries = 1;
 
@@ -212,7 +215,7 @@ class KernelDriver {
     Result runOrThrow() throws IOException {
         Combiner combiner = combiner();
         long[] open = map.header().part ? openBefore() : null;
-        if (open != null) combiner.partOf(null, -1, false);
+        if (open != null) combiner.partOf(combinerFor, combinerPart, false);
         Map<Integer, int[]> factsTo = new HashMap<>();
         Map<Integer, int[][]> bitsTo = new HashMap<>();
         for (int li : layerOrder()) {
@@ -228,7 +231,7 @@ class KernelDriver {
                 long[] prev = own.keys.isEmpty() || !has ? new long[2] : own.keys.get((int) s.base - 1);
                 SliceCheck check = new SliceCheck(sliceMap(li, s.first), li, s.first, s.end, has,
                         prev[0], prev[1], all, maxPerRule);
-                if (open != null) check.partSetup(open[s.first], null, -1, -1);
+                if (open != null) check.partSetup(open[s.first], slicesFor, slicesPart, -1);
                 int[] f = java.util.Arrays.copyOfRange(facts, (int) s.base, (int) (s.base + s.count));
                 int[][] bs = new int[4][];
                 for (int q = 0; q < 4; q++)

@@ -643,6 +643,111 @@ class SliceProtocolTest {
     }
 
     /**
+     * A part's slices told it is checked for one composite, its Combiner told it is checked alone
+     * or for another composite (or the other way round): the open entries the slices kept are
+     * those of m2's links (and the first that none names), but a conclusion "checked alone" says
+     * they are all of them, and Composition takes it for any manifest (or, kept "for m", it lacks
+     * the first entry m's links do not name). The root part of a composite with at least three
+     * open entries; m links the first two, m2 the first only: Composition rejects m with the
+     * honest conclusion (R-COMP-3), and must with the mixed one.
+     */
+    @Test
+    void aPartsSlicesAndCombinerToldOfDifferentCompositesCannotHideOpenEntries() throws Exception {
+        org.gamecert.verifier.testcert.TinySolver ts =
+                new org.gamecert.verifier.testcert.TinySolver(1, 4, 4, 0, null);
+        long[] start = ts.othelloStart();
+        org.gamecert.verifier.testcert.TestComposite comp =
+                org.gamecert.verifier.testcert.TestComposite.split(ts, start[0], start[1], 1, 5);
+        List<long[]> rootLinks = new ArrayList<>();
+        for (long[] l : comp.links) if (l[0] == 0) rootLinks.add(l);
+        assertTrue(rootLinks.size() >= 3, "the root part has at least three open entries");
+        org.gamecert.verifier.testcert.TestComposite mComp =
+                CompositionInputTest.sub(comp, rootLinks.subList(0, 2));
+        org.gamecert.verifier.kernel.format.Manifest m =
+                org.gamecert.verifier.kernel.format.Manifest.parse(mComp.manifest());
+        org.gamecert.verifier.kernel.format.Manifest m2 =
+                org.gamecert.verifier.kernel.format.Manifest.parse(
+                        CompositionInputTest.sub(comp, rootLinks.subList(0, 1)).manifest());
+        Path root = dir.resolve("root.gsc");
+        java.nio.file.Files.write(root, comp.parts.get(0).bytes);
+        org.gamecert.verifier.kernel.PartConclusion[] honestParts =
+                new org.gamecert.verifier.kernel.PartConclusion[m.partCount()];
+        honestParts[0] = new KernelDriver(root).run().conclusion;
+        for (int i = 1; i < mComp.parts.size(); i++) {
+            Path f = dir.resolve("part" + i + ".gsc");
+            java.nio.file.Files.write(f, mComp.parts.get(i).bytes);
+            honestParts[i] = new KernelDriver(f).run().conclusion;
+            assertTrue(honestParts[i] != null, "part " + i);
+        }
+        org.gamecert.verifier.kernel.Composition.Outcome honest =
+                org.gamecert.verifier.kernel.Composition.decide(m, honestParts,
+                        new org.gamecert.verifier.kernel.Violation[honestParts.length]);
+        assertEquals(Result.Verdict.REJECTED, honest.verdict);
+        assertEquals("R-COMP-3", honest.violation.rule());
+        List<String> verified = new ArrayList<>();
+        String[] mixes = {"slices for m2, Combiner alone", "slices alone, Combiner for m2",
+            "slices for m2, Combiner for m"};
+        for (int mix = 0; mix < mixes.length; mix++) {
+            KernelDriver d = new KernelDriver(root);
+            if (mix != 1) {
+                d.slicesFor = m2;
+                d.slicesPart = 0;
+            }
+            if (mix != 0) {
+                d.combinerFor = mix == 1 ? m2 : m;
+                d.combinerPart = 0;
+            }
+            Result r = d.run();
+            String how = mixes[mix] + ": " + AttackCerts.show(r);
+            if (r.verdict != Result.Verdict.INCOMPLETE) {
+                assertTrue(r.verdict == Result.Verdict.ERROR || r.verdict == Result.Verdict.REJECTED, how);
+                continue;
+            }
+            org.gamecert.verifier.kernel.PartConclusion[] given = honestParts.clone();
+            given[0] = r.conclusion;
+            org.gamecert.verifier.kernel.Composition.Outcome o =
+                    org.gamecert.verifier.kernel.Composition.decide(m, given,
+                            new org.gamecert.verifier.kernel.Violation[given.length]);
+            if (o.verdict == Result.Verdict.VERIFIED)
+                verified.add(how + "; open entries kept " + r.conclusion.openKept() + " of "
+                        + r.conclusion.openCount() + ": composite m VERIFIED");
+        }
+        assertTrue(verified.isEmpty(), String.join("\n", verified));
+    }
+
+    /**
+     * The engine chooses the mode of each SliceCheck (all: every violation) and of the Combiner
+     * (first violation) through their public constructors. A slice in --all mode keeps its
+     * violations in its kept list and counts and reports no first violation; a Combiner in
+     * first-violation mode reads only the first: slices made with all = true under a Combiner
+     * made with all = false must not hide a violation. On the Othello 4x4 certificate with one P
+     * entry of 8 discs claiming a wrong value (honest: R-P-1 at block 1401, layer 8) this was
+     * VERIFIED, with a commitment, when the test was written (2026-11-29; the other mix, slices
+     * in first-violation mode under an --all Combiner, is rejected). A fix: the report carries
+     * its mode under the seal and the Combiner requires its own, or the Combiner in
+     * first-violation mode takes the slices' kept violations too.
+     */
+    @Test
+    void slicesInAllModeUnderAFirstViolationCombinerCannotHideAViolation() throws Exception {
+        Path p = bad();
+        for (boolean slicesAll : new boolean[] {true, false}) {
+            KernelDriver d = new KernelDriver(p) {
+                @Override
+                Combiner combiner() {
+                    return new Combiner(map, strict, !slicesAll, maxPerRule);
+                }
+            };
+            d.all = slicesAll;
+            Result r = d.run();
+            String how = "slices all=" + slicesAll + ", Combiner all=" + !slicesAll + ": "
+                    + AttackCerts.show(r) + " " + r.commitment;
+            assertNotEquals(Result.Verdict.VERIFIED, r.verdict, how);
+            assertTrue(r.verdict == Result.Verdict.REJECTED || r.verdict == Result.Verdict.ERROR,
+                    how);
+        }
+    }
+
+    /**
      * A slice whose every answer is "absent" (SliceAttackTest: absent answers) only makes the
      * kernel know less: rejected on a valid file, never VERIFIED on a false one.
      */
