@@ -130,6 +130,8 @@ public final class CompositeVerifier {
             out.error = "cannot read the manifest: " + e.getMessage();
         } catch (Manifest.NotAManifest e) {
             out.error = e.getMessage();
+        } catch (org.gamecert.verifier.kernel.EngineFault e) {
+            out.error = e.getMessage();
         } catch (OutOfMemoryError e) {
             out.error = "out of memory (raise the JVM heap, e.g. GAMECERT_JAVA_OPTS=-Xmx8g, or lower --threads)";
         } catch (Throwable e) {
@@ -188,7 +190,7 @@ public final class CompositeVerifier {
                 p.note = "could not be checked: " + r.errorMessage;
             }
         }
-        out.composition = Composition.decide(m, concluded, rejected);
+        out.composition = Composition.decide(m, concluded, rejected, checker != null);
         sumCensus(out, concluded);
         countUnion(out, concluded);
     }

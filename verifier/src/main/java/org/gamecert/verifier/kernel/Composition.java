@@ -74,12 +74,26 @@ public final class Composition {
      * rejected, or null. Neither: the part is not given.
      */
     public static Outcome decide(Manifest m, PartConclusion[] given, Violation[] givenRejected) {
+        return decide(m, given, givenRejected, false);
+    }
+
+    /**
+     * As above; acrossJvms: the parts were checked in other JVMs (a cluster engine), so their
+     * conclusions arrive as serial forms and carry no seal of this JVM (SPEC §11.1: there the
+     * check detects faults, and trust is in the code the executors run).
+     */
+    public static Outcome decide(Manifest m, PartConclusion[] given, Violation[] givenRejected,
+            boolean acrossJvms) {
         int n = m.partCount();
         if (given.length != n || givenRejected.length != n)
             throw new IllegalArgumentException("one conclusion and one violation slot per part");
         // The engine's arrays, read once: an engine thread cannot swap a part once it is checked.
         PartConclusion[] concluded = given.clone();
         Violation[] rejected = givenRejected.clone();
+        for (PartConclusion c : concluded)
+            if (c != null && !acrossJvms && !c.madeInThisJvm())
+                throw new EngineFault("a part's conclusion that the kernel did not make in this"
+                        + " JVM (or one changed since)");
         PartConclusion[] part = new PartConclusion[n];
         for (int i = 0; i < n; i++)
             if (concluded[i] != null && concluded[i].hasCommitment(m.part(i))

@@ -249,7 +249,7 @@ class KernelDriver {
                     }
                 }
             }
-            combiner.layer(li, reports(li, reports));
+            combiner.layer(li, reports(li, reports).toArray(new SliceReport[0]));
         }
         return combiner.conclude();
     }

@@ -156,7 +156,7 @@ class SliceProtocolTest {
         Combiner c = new Combiner(mapOf(empty), false);
         Result r;
         try {
-            for (int li = reports.size() - 1; li >= 0; li--) c.layer(li, reports.get(li));
+            for (int li = reports.size() - 1; li >= 0; li--) c.layer(li, reports.get(li).toArray(new SliceReport[0]));
             r = c.conclude();
         } catch (RuntimeException e) {
             r = AttackCerts.faultAsResult(e);
