@@ -21,9 +21,10 @@ import picocli.CommandLine.Parameters;
 @Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Checks a certificate, a composite or peer 6x6 tables on Spark (local[*] unless --master is given) and prints what"
                 + " scripts/verify prints.",
-            "A certificate: pass 1 (hash chain, counts, key order) by the kernel in the driver, then its layers from the"
-                + " root's down, each cut into slices of blocks checked by kernels in the executors, child lookups joined by key"
-                + " across them (--whole-file: one task for the whole file). A composite's parts are Spark"
+            "A certificate: the driver reads its map (header, block records, trailer), then its layers from the root's down,"
+                + " each cut into slices of blocks checked by the sequential kernel in the executors, the children they consult"
+                + " joined by key against the layer below, marks and terminal positions counted by key across them; the driver"
+                + " combines the slices' reports (--whole-file: one task for the whole file). A composite's parts are Spark"
                 + " tasks, composed by the kernel in the driver. On a cluster, PATH (and a composite's parts) must be on a path"
                 + " every executor can read.",
             "Peer tables (a directory, .csv, .tar, .tar.zst or split .tar.zst parts): one Spark task per slice of a table n"
