@@ -45,6 +45,10 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
             + " entries across the executors (default " + org.gamecert.spark.verify.SparkSliced.DEFAULT_SLICE_ENTRIES + ").")
     long sliceEntries;
 
+    @Option(names = "--terminal-partitions", paramLabel = "N", description = "A certificate in slices: the terminal positions"
+            + " of a layer are counted by kernels in N partitions of their keys (default: Spark's default parallelism).")
+    int terminalPartitions;
+
     @Option(names = "--whole-file", description = "Check a certificate as one Spark task (the kernel over the whole file in one"
             + " executor) instead of in slices.")
     boolean wholeFile;
@@ -101,6 +105,11 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
             return SparkMain.ERROR;
         }
         s.sliceEntries = sliceEntries;
+        if (terminalPartitions < 0 || terminalPartitions > org.gamecert.verifier.kernel.TerminalCount.MAX_PARTITIONS) {
+            err.println("error: --terminal-partitions must be from 1 to " + org.gamecert.verifier.kernel.TerminalCount.MAX_PARTITIONS);
+            return SparkMain.ERROR;
+        }
+        s.terminalPartitions = terminalPartitions;
         s.wholeFile = wholeFile;
         s.progress = quiet || json ? null : err;
         if (maxMemory != null) {
@@ -131,8 +140,8 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
             err.println("error: --slice-records applies to peer tables only, but " + path + " is read as a " + kind);
             return SparkMain.ERROR;
         }
-        if (!kind.equals("certificate") && (sliceEntries != 0 || wholeFile)) {
-            err.println("error: " + (wholeFile ? "--whole-file" : "--slice-entries") + " applies to a certificate only, but "
+        if (!kind.equals("certificate") && (sliceEntries != 0 || wholeFile || terminalPartitions != 0)) {
+            err.println("error: " + (wholeFile ? "--whole-file" : sliceEntries != 0 ? "--slice-entries" : "--terminal-partitions") + " applies to a certificate only, but "
                     + path + " is read as a " + kind);
             return SparkMain.ERROR;
         }

@@ -464,7 +464,7 @@ public final class SparkSliced implements Serializable {
         List<Slice> before = new ArrayList<>(Arrays.asList(slices).subList(0,
                 Math.max(0, slices.length - 1)));
         long[][] out = new long[slices.length][];
-        out[0] = new long[3];
+        if (slices.length > 0) out[0] = new long[3];
         if (before.isEmpty()) return out;
         List<long[]> last = sc.parallelize(before, partitions(before.size())).map(s -> {
             FileMap map = job.map();
