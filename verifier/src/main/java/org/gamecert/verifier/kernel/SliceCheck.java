@@ -339,8 +339,9 @@ public final class SliceCheck {
     // ------------------------------------------------------------ 3. the entries' own rules
 
     /**
-     * The facts taken (flags and the taken sum), then each entry's own rules in order, up to the first that fails; the
-     * keys of the children the obligations consult, in the order check will want their records.
+     * The facts taken (flags and the taken sum), then each entry's own rules in order, up to the
+     * first that fails; the keys of the children the obligations consult, in the order check will
+     * want their records.
      * Returns {occ, mover} (the engine's copies).
      */
     public long[][] requests() {
