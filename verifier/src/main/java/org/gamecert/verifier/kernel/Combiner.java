@@ -86,10 +86,22 @@ public final class Combiner {
 
     /** Layer li's slices' reports, in any order (the engine's array is copied first). */
     public void layer(int li, SliceReport[] given) {
+        layer(li, given, new TerminalCount.Report[0]);
+    }
+
+    /**
+     * Layer li's slices' reports and, when its slices counted their terminal keys in partitions
+     * (SliceCheck.partitionTerminals), the reports of the TerminalCounts of its partitions, each
+     * once, in any order (SPEC §10.3, §11.1). Both arrays are copied first: no engine code runs.
+     */
+    public void layer(int li, SliceReport[] given, TerminalCount.Report[] givenCounts) {
         notFaulted();
-        SliceReport[] copy = given.clone(); // an array's clone: no engine code runs
+        SliceReport[] copy = given.clone();
+        TerminalCount.Report[] counts = givenCounts.clone();
         for (SliceReport r : copy)
             if (r == null) throw fault("a null report for layer " + li);
+        for (TerminalCount.Report r : counts)
+            if (r == null) throw fault("a null terminal count for layer " + li);
         if (li != nextLayer)
             throw fault("layer " + li + " given where layer " + nextLayer
                     + " was due");
@@ -159,7 +171,7 @@ public final class Combiner {
             throw fault("layer " + discs + " was given records of a layer"
                     + " below that has no entries");
         }
-        tally(li, discs, slices);
+        tally(li, discs, slices, new ArrayList<>(Arrays.asList(counts)));
         reports.add(slices);
         for (SliceReport r : slices) {
             long[] keys = r.regionKeys();
@@ -182,7 +194,36 @@ public final class Combiner {
     }
 
     /** SPEC §10: region, auxiliary entries, unreached entries, terminal positions. */
-    private void tally(int li, int discs, List<SliceReport> slices) {
+    private void tally(int li, int discs, List<SliceReport> slices,
+            List<TerminalCount.Report> counts) {
+        int partitions = slices.isEmpty() ? 0 : slices.get(0).terminalPartitions;
+        long sentKeys = 0, takenKeys = 0, distinct = 0, proofOnlyKeys = 0;
+        for (SliceReport r : slices) {
+            if (r.terminalPartitions != partitions)
+                throw fault("the slices of layer " + discs + " counted their"
+                        + " terminal keys in different partitions");
+            sentKeys += r.terminalSum;
+        }
+        if (counts.size() != partitions)
+            throw fault(counts.size() + " terminal counts for layer " + discs
+                    + ", whose slices sent their keys to " + partitions + " partitions");
+        boolean[] seen = new boolean[partitions];
+        byte[] sealKey = map.sealKey();
+        for (TerminalCount.Report c : counts) {
+            if (!c.sealedWith(sealKey) || !c.of(fingerprint) || c.li != li
+                    || c.partitions != partitions || c.partition < 0
+                    || c.partition >= partitions || seen[c.partition])
+                throw fault("a terminal count of layer " + discs + " that no"
+                        + " counter of this check made for it, or a partition counted twice");
+            seen[c.partition] = true;
+            takenKeys += c.takenSum;
+            distinct += c.distinct;
+            proofOnlyKeys += c.proofOnly;
+        }
+        // every key a slice sent was taken by its partition's counter, once (SPEC §11.1)
+        if (sentKeys != takenKeys)
+            throw fault("the terminal keys the partitions of layer " + discs
+                    + " took are not those its slices sent (dropped, repeated, moved or altered)");
         PairSet terminals = new PairSet(), proof = new PairSet();
         for (SliceReport r : slices) {
             if (discs < region.length) {
@@ -201,9 +242,9 @@ public final class Combiner {
             for (int i = 0; i + 1 < pairs.length; i += 2)
                 if (!terminals.contains(pairs[i], pairs[i + 1])) proof.add(pairs[i], pairs[i + 1]);
         }
-        if (discs + 1 < region.length) {
-            region[discs + 1] += terminals.size();
-            proofOnly[discs + 1] += proof.size();
+        if (discs + 1 < region.length) { // one of the two is 0: listed or partitioned keys
+            region[discs + 1] += terminals.size() + distinct;
+            proofOnly[discs + 1] += proof.size() + proofOnlyKeys;
         }
     }
 

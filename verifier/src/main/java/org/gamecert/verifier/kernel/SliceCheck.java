@@ -83,6 +83,11 @@ public final class SliceCheck {
     private final PairSet regionKeys = new PairSet();
     private boolean regionKeysOver;
 
+    /** Terminal keys counted in this many partitions (TerminalCount); 0: listed in the report. */
+    private int terminalPartitions;
+    private long[] termOcc = new long[0], termMover = new long[0], termRoute = new long[0];
+    private long terminalSum;
+
     private int[] factCount;
     private int[][] flagCount;
     private long takenSum;
@@ -188,6 +193,50 @@ public final class SliceCheck {
         this.keptFor = keptFor;
         keptForPart = keptFor == null ? -1 : partIndex;
         this.regionKeyBudget = Math.max(-1, regionKeyBudget);
+    }
+
+    /**
+     * The census's terminal keys (SPEC §10.3) counted in partitions (TerminalCount) rather than
+     * listed in the report: after check, {@link #terminalKeys} gives them with their routes, and
+     * the report carries the multiset hash of what they send each partition. Before the blocks.
+     */
+    public void partitionTerminals(int partitions) {
+        if (step > 1 || terminalPartitions != 0)
+            throw fault("terminal partitions set after the blocks, or twice");
+        if (partitions < 1 || partitions > TerminalCount.MAX_PARTITIONS)
+            throw fault(partitions + " terminal partitions");
+        terminalPartitions = partitions;
+    }
+
+    /**
+     * After check, with partitionTerminals: the terminal keys the slice names, each once a set,
+     * as {occ, mover, route}: the engine sends each to the TerminalCount of partition
+     * TerminalCount.partitionOf(route) of this layer, route and all (the engine's copies).
+     */
+    public long[][] terminalKeys() {
+        if (step != 4 || terminalPartitions == 0)
+            throw fault("terminal keys before the check, or not partitioned");
+        return new long[][] {termOcc.clone(), termMover.clone(), termRoute.clone()};
+    }
+
+    /** The keys of both sets routed, and the multiset hash of what goes to each partition. */
+    private void routeTerminals() {
+        long[] t = terminals.toPairs(), p = proofTerminals.toPairs();
+        int n = (t.length + p.length) / 2;
+        termOcc = new long[n];
+        termMover = new long[n];
+        termRoute = new long[n];
+        for (int j = 0; j < n; j++) {
+            boolean proof = 2 * j >= t.length;
+            long[] from = proof ? p : t;
+            int at = proof ? 2 * j - t.length : 2 * j;
+            long o = from[at], m = from[at + 1];
+            int q = TerminalCount.partition(factKey, o, m, terminalPartitions);
+            termOcc[j] = o;
+            termMover[j] = m;
+            termRoute[j] = TerminalCount.route(q, proof);
+            terminalSum += TerminalCount.element(factKey, li, q, o, m, proof);
+        }
     }
 
     // ------------------------------------------------------------ 1. facts from the layer above
@@ -719,6 +768,8 @@ public final class SliceCheck {
         }
         if (first == null && !all) first = decodeFailure; // entries come before its block
         boolean whole = first == null && decodeFailure == null;
+        boolean partitioned = terminalPartitions > 0;
+        if (partitioned) routeTerminals();
         return new SliceReport(map.fingerprint(), li, firstBlock, endBlock, base, count, first,
                 hasPrevious, previousOcc, previousMover,
                 whole && count > 0 ? occ[count - 1] : 0, whole && count > 0 ? mover[count - 1] : 0,
@@ -726,7 +777,9 @@ public final class SliceCheck {
                 firstUnreached < 0 ? -1 : base + firstUnreached,
                 firstUnreached < 0 ? 0 : mover[firstUnreached],
                 firstUnreached < 0 ? 0 : occ[firstUnreached] & ~mover[firstUnreached],
-                terminals.toPairs(), proofTerminals.toPairs(), sentSum, takenSum,
+                partitioned ? new long[0] : terminals.toPairs(),
+                partitioned ? new long[0] : proofTerminals.toPairs(), terminalPartitions,
+                terminalSum, sentSum, takenSum,
                 root >= 0, root < 0 ? 0 : kind[root] & 0xFF, root < 0 ? 0 : lo[root],
                 root < 0 ? 0 : hi[root], root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1
                         : move[root] & 0xFF, openBefore, openCount, open, unnamedKept,

@@ -16,6 +16,9 @@ public final class SliceReport implements java.io.Serializable {
     final long previousOcc, previousMover, lastOcc, lastMover;
     final long region, aux, unreached, firstUnreached, unreachedMover, unreachedOpponent;
     private final long[] terminals, proofTerminals;
+    /** Terminal keys counted in this many partitions (TerminalCount), the hash of those sent. */
+    final int terminalPartitions;
+    final long terminalSum;
     final long sentSum, takenSum;
     final boolean hasRoot;
     final int rootKind, rootLo, rootHi, rootMove;
@@ -44,7 +47,8 @@ public final class SliceReport implements java.io.Serializable {
             Violation first, boolean hasPrevious, long previousOcc, long previousMover,
             long lastOcc, long lastMover, long region, long aux, long unreached,
             long firstUnreached, long unreachedMover, long unreachedOpponent, long[] terminals,
-            long[] proofTerminals, long sentSum, long takenSum, boolean hasRoot, int rootKind,
+            long[] proofTerminals, int terminalPartitions, long terminalSum, long sentSum,
+            long takenSum, boolean hasRoot, int rootKind,
             int rootLo, int rootHi, int rootMove, long openBefore, long openCount,
             OpenEntries open, boolean unnamedKept, long[] regionKeys, boolean regionKeysOver,
             boolean decodedAll, Violation fatal, java.util.List<Violation> kept,
@@ -69,6 +73,8 @@ public final class SliceReport implements java.io.Serializable {
         this.unreachedOpponent = unreachedOpponent;
         this.terminals = terminals.clone();
         this.proofTerminals = proofTerminals.clone();
+        this.terminalPartitions = terminalPartitions;
+        this.terminalSum = terminalSum;
         this.sentSum = sentSum;
         this.takenSum = takenSum;
         this.hasRoot = hasRoot;
@@ -147,7 +153,8 @@ public final class SliceReport implements java.io.Serializable {
             d.writeInt(endBlock);
             for (long x : new long[] {base, count, previousOcc, previousMover, lastOcc, lastMover,
                 region, aux, unreached, firstUnreached, unreachedMover, unreachedOpponent,
-                sentSum, takenSum, openBefore, openCount, rootKind, rootLo, rootHi, rootMove})
+                terminalPartitions, terminalSum, sentSum, takenSum, openBefore, openCount,
+                rootKind, rootLo, rootHi, rootMove})
                 d.writeLong(x);
             for (boolean b : new boolean[] {hasPrevious, hasRoot, unnamedKept, regionKeysOver,
                 decodedAll, cluster})
