@@ -21,9 +21,10 @@ import picocli.CommandLine.Parameters;
 @Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Checks a certificate, a composite or peer 6x6 tables on Spark (local[*] unless --master is given) and prints what"
                 + " scripts/verify prints.",
-            "A certificate: pass 1 (hash chain, counts, key order) by the kernel in the driver, then its layers from the"
-                + " root's down, each cut into slices of blocks checked by kernels in the executors, child lookups joined by key"
-                + " across them (--whole-file: one task for the whole file). A composite's parts are Spark"
+            "A certificate: the driver reads its map (header, block records, trailer), then its layers from the root's down,"
+                + " each cut into slices of blocks checked by the sequential kernel in the executors, the children they consult"
+                + " joined by key against the layer below, marks and terminal positions counted by key across them; the driver"
+                + " combines the slices' reports (--whole-file: one task for the whole file). A composite's parts are Spark"
                 + " tasks, composed by the kernel in the driver. On a cluster, PATH (and a composite's parts) must be on a path"
                 + " every executor can read.",
             "Peer tables (a directory, .csv, .tar, .tar.zst or split .tar.zst parts): one Spark task per slice of a table n"
@@ -43,6 +44,10 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
     @Option(names = "--slice-entries", paramLabel = "N", description = "A certificate's layers are checked in slices of about N"
             + " entries across the executors (default " + org.gamecert.spark.verify.SparkSliced.DEFAULT_SLICE_ENTRIES + ").")
     long sliceEntries;
+
+    @Option(names = "--terminal-partitions", paramLabel = "N", description = "A certificate in slices: the terminal positions"
+            + " of a layer are counted by kernels in N partitions of their keys (default: Spark's default parallelism).")
+    int terminalPartitions;
 
     @Option(names = "--whole-file", description = "Check a certificate as one Spark task (the kernel over the whole file in one"
             + " executor) instead of in slices.")
@@ -100,6 +105,11 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
             return SparkMain.ERROR;
         }
         s.sliceEntries = sliceEntries;
+        if (terminalPartitions < 0 || terminalPartitions > org.gamecert.verifier.kernel.TerminalCount.MAX_PARTITIONS) {
+            err.println("error: --terminal-partitions must be from 1 to " + org.gamecert.verifier.kernel.TerminalCount.MAX_PARTITIONS);
+            return SparkMain.ERROR;
+        }
+        s.terminalPartitions = terminalPartitions;
         s.wholeFile = wholeFile;
         s.progress = quiet || json ? null : err;
         if (maxMemory != null) {
@@ -130,8 +140,8 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
             err.println("error: --slice-records applies to peer tables only, but " + path + " is read as a " + kind);
             return SparkMain.ERROR;
         }
-        if (!kind.equals("certificate") && (sliceEntries != 0 || wholeFile)) {
-            err.println("error: " + (wholeFile ? "--whole-file" : "--slice-entries") + " applies to a certificate only, but "
+        if (!kind.equals("certificate") && (sliceEntries != 0 || wholeFile || terminalPartitions != 0)) {
+            err.println("error: " + (wholeFile ? "--whole-file" : sliceEntries != 0 ? "--slice-entries" : "--terminal-partitions") + " applies to a certificate only, but "
                     + path + " is read as a " + kind);
             return SparkMain.ERROR;
         }

@@ -13,7 +13,7 @@ import org.gamecert.verifier.kernel.Result;
  * Result, moved to the driver by Java serialization and never altered: the Spark code makes no
  * result of its own but errors. A composite's part is checked on its own (the kernel keeps all
  * its open entries, at most 2^24 by R-OPEN-2): the kernel's keeping of only the open entries a
- * manifest's links name (Kernel.partOf) holds for that manifest object in that JVM alone, which a
+ * manifest's links name (the Combiner's partOf) holds for that manifest object in that JVM alone, which a
  * conclusion moved to the driver does not serve (PartConclusion.openEntriesFor).
  */
 public final class PartTask implements Serializable {

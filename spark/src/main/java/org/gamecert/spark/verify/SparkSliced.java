@@ -2,118 +2,537 @@ package org.gamecert.spark.verify;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.Serializable;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.HashPartitioner;
+import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.Optional;
 import org.apache.spark.storage.StorageLevel;
 import org.gamecert.verifier.engine.Options;
-import org.gamecert.verifier.engine.Slices;
-import org.gamecert.verifier.kernel.JoinedLayer;
-import org.gamecert.verifier.kernel.Kernel;
-import org.gamecert.verifier.kernel.SliceResult;
+import org.gamecert.verifier.kernel.Combiner;
+import org.gamecert.verifier.kernel.FileMap;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.kernel.SliceCheck;
+import org.gamecert.verifier.kernel.SliceReport;
+import org.gamecert.verifier.kernel.TerminalCount;
+import org.gamecert.verifier.kernel.format.BlockRecord;
+import org.gamecert.verifier.kernel.format.Container;
+import org.gamecert.verifier.kernel.format.DataFrame;
+import org.gamecert.verifier.kernel.format.FormatException;
+import org.gamecert.verifier.kernel.format.Header;
+import org.gamecert.verifier.kernel.format.Payload;
 import scala.Tuple2;
 
 /**
- * Pass 2 of one certificate across Spark executors (SPEC §11.1, Slices): layer by layer from the
- * root's down, each layer cut into slices of blocks; per layer three stages joined by slice id:
- * the slices' child requests are sent (shuffled) to the slices of the layer below whose key
- * ranges hold them, answered there from their own records, and the answers shuffled back; each
- * slice is then checked by a kernel of its own in an executor, with the marks (flags) the layer
- * above sent it, and sends its marks on to the layer below's slices. The driver's kernel, which
- * read the file (pass 1: chain, counts, order), takes the slices' results (JoinedLayer) and
- * concludes. Nothing here is trusted: SlicedVerifier does the same in one JVM, and the kernel
- * refuses any result, answer or mark that is not the honest one (an engine fault).
+ * A certificate checked across Spark executors by the sequential kernel (SPEC §11.1,
+ * docs/kernel-redesign.md), fed as engine/SliceEngine feeds it on one machine. The driver reads
+ * the file's map (FileMap.readForCluster: header, block records, trailer; it travels to the
+ * executors) and then, layer by layer from the root's down, cuts the layer into slices of
+ * consecutive blocks, each checked by a SliceCheck of its own in an executor, which reads its
+ * blocks' bytes from the file:
+ * <ol>
+ * <li>the records of the layer below (key → index, kind, bounds), decoded by the executors;
+ * <li>each slice's requests (its kernel run up to requests()), joined by key against those
+ * records (a cogroup: no lookup callback); the answers grouped back by slice;
+ * <li>each slice's kernel again, from the start with the same data, through check(answers): its
+ * report, its marks, and (for a game that counts terminal positions) its terminal keys;
+ * <li>the marks, routed as counts per child entry (facts, and facts per flag bit) to the slices
+ * of the layer below (a shuffle), for their takeCounts;
+ * <li>the terminal keys, routed to the partition the kernel named for each, where a
+ * TerminalCount kernel counts the distinct ones (SPEC §10.3) and reports what it took.
+ * </ol>
+ * The driver gives each layer's slice reports and partition counts to the Combiner, shallowest
+ * layer first, and concludes. Its memory is O(layers + slices + partitions + blocks): no key, no
+ * entry, no mark passes through it. Nothing here is trusted: whatever it does wrong ends in an
+ * engine fault (an error) or a rejection.
  */
-public final class SparkSliced implements Options.SlicedPass2 {
-    /** Entries per slice by default: a slice's answers and marks take ~0.3-1 KB per entry. */
+public final class SparkSliced implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Entries per slice by default: a slice's requests and answers take ~0.3-1 KB per entry. */
     public static final long DEFAULT_SLICE_ENTRIES = 1L << 18;
 
-    private final JavaSparkContext sc;
+    private final transient JavaSparkContext sc;
     private final long sliceEntries;
-    private final PrintStream progress;
+    private final transient PrintStream progress;
+    private final int terminalPartitions;
+    private final transient Faults faults;
 
-    public SparkSliced(JavaSparkContext sc, long sliceEntries, PrintStream progress) {
-        this.sc = sc;
-        this.sliceEntries = sliceEntries > 0 ? sliceEntries : DEFAULT_SLICE_ENTRIES;
-        this.progress = progress;
+    /** terminalPartitions: partitions the terminal keys are counted in (0: Spark's parallelism). */
+    public SparkSliced(JavaSparkContext sc, long sliceEntries, int terminalPartitions,
+            PrintStream progress) {
+        this(sc, sliceEntries, terminalPartitions, progress, Faults.NONE);
     }
 
-    @Override
-    public void run(Kernel kernel, Slices.Job job, long[] firstOcc, long[] firstMover)
-            throws IOException {
-        JavaPairRDD<Integer, Slices.MarkBatch> marksIn = null;
-        JavaRDD<Slices.Checked> previous = null;
-        long done = 0, total = 0;
-        for (int li = 0; li < kernel.layers(); li++) total += kernel.size(li);
-        try {
-            for (int li = kernel.layers() - 1; li >= 0; li--) {
-                long t0 = System.nanoTime();
-                int below = kernel.below(li);
-                Slices.Slice[] slices = Slices.plan(kernel, li, sliceEntries, firstOcc, firstMover);
-                Slices.Slice[] under = below < 0 ? new Slices.Slice[0]
-                        : Slices.plan(kernel, below, sliceEntries, firstOcc, firstMover);
-                long sizeBelow = below < 0 ? 0 : kernel.size(below);
-                HashPartitioner byParent = new HashPartitioner(partitions(slices.length));
-                JavaPairRDD<Integer, Slices.Answers> answers;
-                if (under.length == 0) {
-                    answers = JavaPairRDD.fromJavaRDD(sc.<Tuple2<Integer, Slices.Answers>>emptyRDD());
-                } else {
-                    answers = sc.parallelize(Arrays.asList(slices), partitions(slices.length))
-                            .flatMapToPair(s -> {
-                                List<Tuple2<Integer, Slices.Requests>> out = new ArrayList<>();
-                                for (Slices.Requests r : Slices.requests(job, s, under))
-                                    out.add(new Tuple2<>(r.child, r));
-                                return out.iterator();
-                            })
-                            .groupByKey(new HashPartitioner(partitions(under.length)))
-                            .flatMapToPair(t -> {
-                                List<Tuple2<Integer, Slices.Answers>> out = new ArrayList<>();
-                                for (Slices.Answers a : Slices.answer(job, under[t._1()], t._2()))
-                                    out.add(new Tuple2<>(a.parent, a));
-                                return out.iterator();
-                            });
-                }
-                List<Tuple2<Integer, Integer>> ids = new ArrayList<>();
-                for (Slices.Slice s : slices) ids.add(new Tuple2<>(s.id(), s.id()));
-                JavaPairRDD<Integer, Integer> parents = sc.parallelizePairs(ids, partitions(slices.length));
-                JavaPairRDD<Integer, Slices.MarkBatch> in = marksIn != null ? marksIn
-                        : JavaPairRDD.fromJavaRDD(sc.<Tuple2<Integer, Slices.MarkBatch>>emptyRDD());
-                JavaRDD<Slices.Checked> checked = parents.cogroup(answers, in, byParent)
-                        .filter(t -> t._2()._1().iterator().hasNext()) // marks for no slice: left out
-                        .map(t -> Slices.check(job, slices[t._1()], sizeBelow, under, t._2()._2(),
-                                t._2()._3()));
-                checked.persist(StorageLevel.MEMORY_AND_DISK_SER());
-                JoinedLayer joined = kernel.beginJoinedLayer(li);
-                for (SliceResult r : checked.map(c -> c.result).collect()) joined.add(r);
-                joined.finish();
-                marksIn = checked.flatMapToPair(c -> {
-                    List<Tuple2<Integer, Slices.MarkBatch>> out = new ArrayList<>();
-                    for (Slices.MarkBatch m : c.marks) out.add(new Tuple2<>(m.child, m));
-                    return out.iterator();
-                });
-                if (previous != null) previous.unpersist(false);
-                previous = checked;
-                done += kernel.size(li);
-                if (progress != null)
-                    progress.printf("pass 2: layer %d (%d entries, %d slices) in %.1f s; %.1f%% of"
-                            + " the entries%n", kernel.discs(li), kernel.size(li), slices.length,
-                            (System.nanoTime() - t0) / 1e9, 100.0 * done / Math.max(1, total));
-            }
-        } catch (Kernel.EngineFault | Kernel.Stop e) {
-            throw e; // the driver's kernel's own
-        } catch (Exception e) { // a task failed (SparkException, thrown unchecked by Scala)
-            throw new IOException("the Spark job failed: " + rootMessage(e), e);
-        } finally {
-            if (previous != null) previous.unpersist(false);
+    SparkSliced(JavaSparkContext sc, long sliceEntries, int terminalPartitions,
+            PrintStream progress, Faults faults) {
+        this.sc = sc;
+        this.sliceEntries = sliceEntries > 0 ? sliceEntries : DEFAULT_SLICE_ENTRIES;
+        this.terminalPartitions = Math.min(TerminalCount.MAX_PARTITIONS, terminalPartitions > 0
+                ? terminalPartitions : Math.max(1, sc.defaultParallelism()));
+        this.progress = progress;
+        this.faults = faults;
+    }
+
+    /**
+     * What a faulty engine would do (tests: none of it may end in VERIFIED). Applied in the
+     * driver to the honest data (an RDD's functions must be serializable).
+     */
+    interface Faults {
+        Faults NONE = new Faults() {};
+
+        /** The terminal keys of layer li as routed: partition → {occ, mover, route}. */
+        default JavaPairRDD<Integer, long[]> terminalKeys(int li,
+                JavaPairRDD<Integer, long[]> honest) {
+            return honest;
+        }
+
+        /** The partition counts of layer li as given to the Combiner. */
+        default List<TerminalCount.Report> counts(int li, List<TerminalCount.Report> honest) {
+            return honest;
+        }
+
+        /** The counts per entry routed to the slices of the layer below layer li. */
+        default JavaPairRDD<Integer, Counts> marks(int li, JavaPairRDD<Integer, Counts> honest) {
+            return honest;
         }
     }
 
-    private int partitions(int slices) {
-        return Math.max(1, Math.min(slices, 4 * sc.defaultParallelism()));
+    /** A slice: blocks [first, end) of layer li, entries base .. base + count - 1 of it. */
+    record Slice(int id, int li, int first, int end, long base, int count)
+            implements Serializable {}
+
+    /** A key of the layer below (occ, mover). */
+    record Key(long occ, long mover) implements Serializable {}
+
+    /** A record of the layer below: its index in the layer, kind byte, bounds. */
+    record Rec(long index, byte kind, byte lo, byte hi) implements Serializable {}
+
+    /** The answer to request j of a slice. */
+    record Answer(int j, long index, byte kind, byte lo, byte hi) implements Serializable {}
+
+    /** What a slice's entries were sent: facts per entry and per flag bit (dense or sparse). */
+    static final class Counts implements Serializable {
+        private static final long serialVersionUID = 1L;
+        /** Sparse: the entries (local indices) counted; null when dense (every entry). */
+        int[] at;
+        int size;
+        int[] facts;
+        int[][] bits = new int[4][];
+
+        static Counts dense(int size) {
+            Counts c = new Counts();
+            c.size = size;
+            c.facts = new int[size];
+            for (int b = 0; b < 4; b++) c.bits[b] = new int[size];
+            return c;
+        }
+
+        Counts add(Counts o) {
+            for (int k = 0; k < o.facts.length; k++) {
+                int i = o.at == null ? k : o.at[k];
+                facts[i] += o.facts[k];
+                for (int b = 0; b < 4; b++) bits[b][i] += o.bits[b][k];
+            }
+            return this;
+        }
+    }
+
+    /** A slice's kernel's output: its report, its marks per slice below, its terminal keys. */
+    record Checked(SliceReport report, List<Tuple2<Integer, Counts>> marks, long[][] terminals)
+            implements Serializable {}
+
+    /** What every task of one check needs (shipped with the closures). */
+    record Job(String path, FileMap map, boolean strict, boolean all, int maxPerRule,
+            long[] openBefore, int partitions) implements Serializable {}
+
+    /** Verifies the certificate (modes 1–3); an error for a failure, never an exception. */
+    public Result verify(Path file, Options o) {
+        long t0 = System.nanoTime();
+        Result out;
+        try (Container ct = new Container(file)) {
+            FileMap map;
+            try {
+                map = FileMap.readForCluster(ct);
+            } catch (FileMap.TooLarge e) {
+                return error(e.getMessage(), t0);
+            } catch (FileMap.HeaderViolation hv) {
+                Result res = new Result();
+                res.violations.add(hv.violation);
+                res.violationCounts.put(hv.violation.rule(), 1L);
+                out = Result.withVerdict(res, Result.Verdict.REJECTED);
+                out.nanos = System.nanoTime() - t0;
+                return out;
+            }
+            out = run(file.toAbsolutePath().toString(), map, o);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            Throwable cause = e.getCause() instanceof IOException ? e.getCause() : e;
+            return error("cannot read the input: " + cause.getMessage(), t0);
+        } catch (Exception e) { // SparkException is thrown unchecked by Scala
+            if (isEngineFault(e)) return error(e.getMessage(), t0); // the driver's Combiner's
+            return error("the Spark job failed: " + rootMessage(e), t0); // a task's, or Spark's
+        } catch (OutOfMemoryError e) {
+            return error("out of memory in the Spark driver", t0);
+        }
+        out.nanos = System.nanoTime() - t0;
+        return out;
+    }
+
+    private static Result error(String message, long t0) {
+        Result res = new Result();
+        res.errorMessage = message;
+        Result r = Result.withVerdict(res, Result.Verdict.ERROR);
+        r.nanos = System.nanoTime() - t0;
+        return r;
+    }
+
+    /** The kernel's engine fault (its class is the kernel's; its message names it). */
+    static boolean isEngineFault(Throwable e) {
+        return e.getClass().getSimpleName().equals("EngineFault");
+    }
+
+    private Result run(String path, FileMap map, Options o) throws IOException {
+        Combiner combiner = new Combiner(map, o.strict, o.all, o.maxViolationsPerRule);
+        Header h = map.header();
+        long[] openBefore = null;
+        if (h.part) {
+            openBefore = openBefore(path, map);
+            combiner.partOf(null, 0, false);
+        }
+        int partitions = h.family == Header.OTHELLO ? 0 : terminalPartitions; // no terminals
+        Job job = new Job(path, map, o.strict, o.all, Math.max(1, o.maxViolationsPerRule),
+                openBefore, partitions);
+        JavaPairRDD<Integer, Counts> countsIn = null; // for the slices of the layer due
+        long done = 0, total = Math.max(1, map.entries());
+        try {
+            for (int li = map.layers() - 1; li >= 0; li--) {
+                long t0 = System.nanoTime();
+                Slice[] slices = plan(map, li, sliceEntries);
+                int below = map.below(li);
+                Slice[] under = below < 0 ? new Slice[0] : plan(map, below, sliceEntries);
+                long[][] previous = previousKeys(job, slices);
+                JavaPairRDD<Integer, Tuple2<Slice, Optional<Counts>>> sl = withCounts(slices,
+                        countsIn);
+                // 1. the records of the layer below, by key
+                JavaPairRDD<Key, Rec> records = records(job, under);
+                // 2. the requests, joined by key against them, the answers back by slice
+                JavaPairRDD<Key, Long> requests = sl.flatMapToPair(t -> {
+                    SliceCheck c = start(job, t._2()._1(), previous, t._2()._2());
+                    long[][] req = c.requests();
+                    List<Tuple2<Key, Long>> outs = new ArrayList<>(req[0].length);
+                    long id = (long) t._1() << 32;
+                    for (int j = 0; j < req[0].length; j++)
+                        outs.add(new Tuple2<>(new Key(req[0][j], req[1][j]), id | j));
+                    return outs.iterator();
+                });
+                int joinParts = partitions(Math.max(slices.length, under.length));
+                JavaPairRDD<Integer, Answer> answers = requests
+                        .cogroup(records, new HashPartitioner(joinParts))
+                        .flatMapToPair(t -> {
+                            Rec best = null; // a key held twice: the first (R-LAY-3 fails there)
+                            for (Rec r : t._2()._2()) if (best == null || r.index < best.index) best = r;
+                            List<Tuple2<Integer, Answer>> outs = new ArrayList<>();
+                            if (best == null) return outs.iterator(); // absent: the default
+                            for (long q : t._2()._1())
+                                outs.add(new Tuple2<>((int) (q >>> 32), new Answer((int) q,
+                                        best.index, best.kind, best.lo, best.hi)));
+                            return outs.iterator();
+                        });
+                // 3. each slice's kernel through check
+                JavaRDD<Checked> checked = sl
+                        .cogroup(answers, new HashPartitioner(partitions(slices.length)))
+                        .flatMap(t -> {
+                            List<Checked> outs = new ArrayList<>(1);
+                            for (Tuple2<Slice, Optional<Counts>> s : t._2()._1())
+                                outs.add(check(job, s._1(), previous, s._2(), t._2()._2(), under));
+                            return outs.iterator();
+                        });
+                checked.persist(StorageLevel.MEMORY_AND_DISK_SER());
+                try {
+                    List<SliceReport> reports = checked.map(Checked::report).collect();
+                    // 5. the terminal keys, counted in their partitions
+                    List<TerminalCount.Report> counts = partitions == 0 ? List.of()
+                            : terminalCounts(job, li, checked);
+                    combiner.layer(li, reports.toArray(new SliceReport[0]),
+                            faults.counts(li, counts).toArray(new TerminalCount.Report[0]));
+                    // 4. the marks, as counts per entry of the layer below's slices
+                    JavaPairRDD<Integer, Counts> next = null;
+                    if (below >= 0 && below == li - 1) {
+                        next = faults.marks(li, checked.flatMapToPair(c -> c.marks().iterator())
+                                .combineByKey(s -> Counts.dense(s.size).add(s),
+                                        Counts::add, Counts::add,
+                                        new HashPartitioner(partitions(under.length)), false,
+                                        null));
+                        next.persist(StorageLevel.MEMORY_AND_DISK_SER());
+                        next.count(); // made before the slices' outputs are let go
+                    }
+                    if (countsIn != null) countsIn.unpersist(false);
+                    countsIn = next;
+                } finally {
+                    checked.unpersist(false);
+                }
+                done += map.size(li);
+                if (progress != null)
+                    progress.printf("layer %d (%d entries, %d slices) in %.1f s; %.1f%% of the"
+                            + " entries%n", map.discs(li), map.size(li), slices.length,
+                            (System.nanoTime() - t0) / 1e9, 100.0 * done / total);
+            }
+        } finally {
+            if (countsIn != null) countsIn.unpersist(false);
+        }
+        return combiner.conclude();
+    }
+
+    /** The layer's slices with the counts their entries were sent (none: zeros). */
+    private JavaPairRDD<Integer, Tuple2<Slice, Optional<Counts>>> withCounts(Slice[] slices,
+            JavaPairRDD<Integer, Counts> countsIn) {
+        List<Tuple2<Integer, Slice>> ids = new ArrayList<>();
+        for (Slice s : slices) ids.add(new Tuple2<>(s.id(), s));
+        HashPartitioner p = new HashPartitioner(partitions(slices.length));
+        JavaPairRDD<Integer, Slice> sl = sc.parallelizePairs(ids, partitions(slices.length));
+        if (countsIn == null) return sl.mapValues(s -> new Tuple2<>(s, Optional.<Counts>empty()));
+        return sl.leftOuterJoin(countsIn, p);
+    }
+
+    /** The records of the layer below (its slices' blocks decoded in the executors), by key. */
+    private JavaPairRDD<Key, Rec> records(Job job, Slice[] under) {
+        if (under.length == 0) return JavaPairRDD.fromJavaRDD(sc.<Tuple2<Key, Rec>>emptyRDD());
+        return sc.parallelize(Arrays.asList(under), partitions(under.length)).flatMapToPair(s -> {
+            List<Tuple2<Key, Rec>> outs = new ArrayList<>(s.count());
+            FileMap map = job.map();
+            Header h = map.header();
+            boolean weak = h.baseMode != Header.SEMI_STRONG;
+            try (Container ct = new Container(Path.of(job.path()))) {
+                long index = s.base();
+                for (int b = s.first(); b < s.end(); b++) {
+                    BlockRecord r = map.record(b);
+                    try {
+                        Payload p = decodeBlock(ct, map, r, weak);
+                        for (int i = 0; i < p.count; i++)
+                            outs.add(new Tuple2<>(new Key(p.occ[i], p.mover[i]), new Rec(
+                                    index + i, p.kind[i], p.lo[i], p.hi[i])));
+                    } catch (FormatException e) {
+                        break; // the slice that holds the block reports it
+                    }
+                    index += r.count;
+                }
+            }
+            return outs.iterator();
+        });
+    }
+
+    private static Payload decodeBlock(Container ct, FileMap map, BlockRecord r, boolean weak)
+            throws IOException, FormatException {
+        byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
+                (int) r.rawLen, r.index);
+        return Payload.decode(raw, (int) r.count, weak, map.header().part, map.game().uMin,
+                map.game().uMax, r.index, null);
+    }
+
+    /** A slice's kernel, set up and given its counts and blocks, up to its requests. */
+    private static SliceCheck start(Job job, Slice s, long[][] previous, Optional<Counts> in)
+            throws IOException {
+        FileMap map = job.map();
+        long[] prev = previous[s.id()];
+        SliceCheck check = new SliceCheck(map, s.li(), s.first(), s.end(), prev[0] != 0, prev[1],
+                prev[2], job.all(), job.maxPerRule());
+        if (job.openBefore() != null)
+            check.partSetup(job.openBefore()[s.first()], null, 0, -1);
+        if (job.partitions() > 0) check.partitionTerminals(job.partitions());
+        Counts c = in.isPresent() ? in.get() : Counts.dense(s.count());
+        check.takeCounts(c.facts, c.bits);
+        try (Container ct = new Container(Path.of(job.path()))) {
+            for (int b = s.first(); b < s.end(); b++) {
+                BlockRecord r = map.record(b);
+                check.decode(b, ct.read(r.frameOffset, (int) r.compLen));
+            }
+        }
+        return check;
+    }
+
+    /** A slice's kernel through check, with the answers to its requests (absent: -1). */
+    private static Checked check(Job job, Slice s, long[][] previous, Optional<Counts> in,
+            Iterable<Answer> given, Slice[] under) throws IOException {
+        SliceCheck c = start(job, s, previous, in);
+        int n = c.requests()[0].length;
+        long[] index = new long[n];
+        Arrays.fill(index, -1);
+        byte[] kind = new byte[n], lo = new byte[n], hi = new byte[n];
+        for (Answer a : given) {
+            if (a.j() < 0 || a.j() >= n)
+                throw new IllegalStateException("an answer for request " + a.j() + " of " + n);
+            index[a.j()] = a.index();
+            kind[a.j()] = a.kind();
+            lo[a.j()] = a.lo();
+            hi[a.j()] = a.hi();
+        }
+        SliceReport report = c.check(index, kind, lo, hi);
+        long[][] terminals = job.partitions() > 0 ? c.terminalKeys() : null;
+        return new Checked(report, marks(c.marksIndex(), c.marksFlags(), under), terminals);
+    }
+
+    /** The marks as sparse counts per slice of the layer below (sorted by child index). */
+    private static List<Tuple2<Integer, Counts>> marks(long[] index, byte[] flags, Slice[] under) {
+        List<Tuple2<Integer, Counts>> out = new ArrayList<>();
+        int m = index.length;
+        if (m == 0) return out;
+        long[] packed = new long[m]; // index << 4 | flags (four flag bits)
+        for (int j = 0; j < m; j++) packed[j] = index[j] << 4 | (flags[j] & 0x0F);
+        Arrays.sort(packed);
+        int j = 0;
+        while (j < m) {
+            int q = byIndex(under, packed[j] >>> 4);
+            Slice u = under[q];
+            long end = u.base() + u.count();
+            int k = j, distinct = 0;
+            for (long last = -1; k < m && packed[k] >>> 4 < end; k++)
+                if (packed[k] >>> 4 != last) {
+                    distinct++;
+                    last = packed[k] >>> 4;
+                }
+            Counts c = new Counts();
+            c.size = u.count();
+            c.at = new int[distinct];
+            c.facts = new int[distinct];
+            for (int b = 0; b < 4; b++) c.bits[b] = new int[distinct];
+            int d = -1;
+            for (long last = -1; j < k; j++) {
+                long at = packed[j] >>> 4;
+                if (at != last) {
+                    c.at[++d] = (int) (at - u.base());
+                    last = at;
+                }
+                c.facts[d]++;
+                for (int b = 0; b < 4; b++) if ((packed[j] >>> b & 1) != 0) c.bits[b][d]++;
+            }
+            out.add(new Tuple2<>(q, c));
+        }
+        return out;
+    }
+
+    /** Layer li's terminal keys sent to their partitions, each counted by a TerminalCount. */
+    private List<TerminalCount.Report> terminalCounts(Job job, int li, JavaRDD<Checked> checked) {
+        int parts = job.partitions();
+        JavaPairRDD<Integer, long[]> keys = checked.flatMapToPair(c -> {
+            long[][] t = c.terminals();
+            List<Tuple2<Integer, long[]>> outs = new ArrayList<>(t[0].length);
+            for (int j = 0; j < t[0].length; j++)
+                outs.add(new Tuple2<>(TerminalCount.partitionOf(t[2][j]),
+                        new long[] {t[0][j], t[1][j], t[2][j]}));
+            return outs.iterator();
+        });
+        return faults.terminalKeys(li, keys).partitionBy(new Exact(parts))
+                .mapPartitionsWithIndex((p, it) -> {
+                    TerminalCount count = new TerminalCount(job.map(), li, p, parts);
+                    while (it.hasNext()) {
+                        long[] k = it.next()._2();
+                        count.take(k[0], k[1], k[2]);
+                    }
+                    Iterator<TerminalCount.Report> one = List.of(count.report()).iterator();
+                    return one;
+                }, true).collect();
+    }
+
+    /** Partition p holds the keys routed to partition p (an Integer key, 0 .. n - 1). */
+    static final class Exact extends Partitioner {
+        private static final long serialVersionUID = 1L;
+        private final int n;
+
+        Exact(int n) {
+            this.n = n;
+        }
+
+        @Override
+        public int numPartitions() {
+            return n;
+        }
+
+        @Override
+        public int getPartition(Object key) {
+            return Math.floorMod((Integer) key, n);
+        }
+    }
+
+    /** For each slice, the key of the entry before it in its layer: {1, occ, mover}, or 0s. */
+    private long[][] previousKeys(Job job, Slice[] slices) {
+        List<Slice> before = new ArrayList<>(Arrays.asList(slices).subList(0,
+                Math.max(0, slices.length - 1)));
+        long[][] out = new long[slices.length][];
+        if (slices.length > 0) out[0] = new long[3];
+        if (before.isEmpty()) return out;
+        List<long[]> last = sc.parallelize(before, partitions(before.size())).map(s -> {
+            FileMap map = job.map();
+            BlockRecord r = map.record(s.end() - 1);
+            try (Container ct = new Container(Path.of(job.path()))) {
+                Payload p = decodeBlock(ct, map, r,
+                        map.header().baseMode != Header.SEMI_STRONG);
+                if (p.count == 0) return new long[3];
+                return new long[] {1, p.occ[p.count - 1], p.mover[p.count - 1]};
+            } catch (FormatException e) {
+                return new long[3]; // the slice that holds it reports it; the layer is cut
+            }
+        }).collect();
+        for (int q = 1; q < slices.length; q++) out[q] = last.get(q - 1);
+        return out;
+    }
+
+    /** A part: the open entries before each block, by the executors' decoding of the kinds. */
+    private long[] openBefore(String path, FileMap map) {
+        List<Integer> blocks = new ArrayList<>();
+        for (int b = 0; b < map.blocks(); b++) blocks.add(b);
+        List<Long> open = sc.parallelize(blocks, partitions(blocks.size())).map(b -> {
+            BlockRecord r = map.record(b);
+            try (Container ct = new Container(Path.of(path))) {
+                Payload p = decodeBlock(ct, map, r,
+                        map.header().baseMode != Header.SEMI_STRONG);
+                long n = 0;
+                for (int i = 0; i < p.count; i++) if (Payload.isOpen(p.kind[i])) n++;
+                return n;
+            } catch (FormatException e) {
+                return 0L; // that block's slice reports it; nothing after it counts
+            }
+        }).collect();
+        long[] before = new long[map.blocks() + 1];
+        for (int b = 0; b < map.blocks(); b++) before[b + 1] = before[b] + open.get(b);
+        return before;
+    }
+
+    /** Layer li cut into slices of about sliceEntries entries, at block boundaries. */
+    static Slice[] plan(FileMap map, int li, long sliceEntries) {
+        List<Slice> out = new ArrayList<>();
+        int b = map.firstBlock(li);
+        long base = 0;
+        while (b < map.endBlock(li)) {
+            int first = b;
+            long count = 0;
+            do count += map.record(b++).count;
+            while (b < map.endBlock(li) && count + map.record(b).count <= sliceEntries);
+            out.add(new Slice(out.size(), li, first, b, base, (int) count));
+            base += count;
+        }
+        return out.toArray(new Slice[0]);
+    }
+
+    /** The slice whose entries hold the index. */
+    private static int byIndex(Slice[] slices, long index) {
+        int a = 0, b = slices.length - 1;
+        while (a < b) {
+            int mid = (a + b + 1) >>> 1;
+            if (slices[mid].base() > index) b = mid - 1;
+            else a = mid;
+        }
+        return a;
+    }
+
+    private int partitions(int n) {
+        return Math.max(1, Math.min(n, 4 * sc.defaultParallelism()));
     }
 
     /** The innermost cause's message (a kernel's engine fault in an executor names itself). */

@@ -39,29 +39,40 @@ public final class SparkVerifier {
         public boolean wholeFile;
         /** Entries per slice of a layer (0: SparkSliced.DEFAULT_SLICE_ENTRIES). */
         public long sliceEntries;
-        /** Progress of a sliced pass 2, or null. */
+        /** Partitions a layer's terminal keys are counted in (0: Spark's default parallelism). */
+        public int terminalPartitions;
+        /** Progress of a sliced check (a line a layer), or null. */
         public java.io.PrintStream progress;
     }
 
     /**
-     * A certificate in slices: pass 1 (chain, counts, order) by the kernel in the driver, pass 2
-     * layer by layer across the executors (SparkSliced), the trailer and census in the driver.
-     * A file the kernel does not let be sliced (a violation in pass 1, --all, a part, mode 4) is
-     * checked as one task (certificate).
+     * A certificate in slices (SparkSliced): the sequential kernel's slices in the executors, the
+     * driver's Combiner taking their reports layer by layer. A file that is not a certificate of
+     * modes 1-3 (mode 4 is RankedKernel's, not sliced; an unreadable file) is checked as one
+     * task (certificate), which gives scripts/verify's report for it.
      */
     public static Result sliced(JavaSparkContext sc, Path file, Settings s) {
-        long t0 = System.nanoTime();
         Options o = new Options();
-        o.threads = Math.max(1, Runtime.getRuntime().availableProcessors());
         o.strict = s.strict;
         o.all = s.all;
         o.maxViolationsPerRule = s.all ? 10 : 1;
-        if (s.maxMemory > 0) o.maxMemory = s.maxMemory;
-        if (s.all) return certificate(sc, file, s);
-        o.sliced = new SparkSliced(sc, s.sliceEntries, s.progress);
-        Result r = org.gamecert.verifier.engine.Verifier.verify(file, o);
-        r.nanos = System.nanoTime() - t0;
-        return r;
+        if (!sliceable(file)) return certificate(sc, file, s);
+        return new SparkSliced(sc, s.sliceEntries, s.terminalPartitions, s.progress).verify(file, o);
+    }
+
+    /** A certificate whose header does not say mode 4 (a header that breaks a rule: sliced). */
+    static boolean sliceable(Path file) {
+        try (org.gamecert.verifier.kernel.format.Container ct = new org.gamecert.verifier.kernel.format.Container(file)) {
+            if (!ct.isCertificate()) return false;
+            try {
+                return org.gamecert.verifier.kernel.format.Header.parse(ct.readHeaderContent()).mode
+                        != org.gamecert.verifier.kernel.format.Header.WEAK_RANKED;
+            } catch (org.gamecert.verifier.kernel.format.FormatException e) {
+                return true;
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** A certificate: one task; the kernel in the executor uses the executor's cores. */

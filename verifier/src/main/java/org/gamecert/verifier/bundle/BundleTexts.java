@@ -166,7 +166,7 @@ public final class BundleTexts {
 
     /** A claim about a root (SPEC §15.1) as the texts write it, e.g. "P value +2", "C, A: value in [-1, +1]" (as the composite report). */
     public static String claim(int kinds, int lo, int hi) {
-        String names = org.gamecert.verifier.kernel.Kernel.kindName(kinds);
+        String names = org.gamecert.verifier.kernel.Kinds.kindName(kinds);
         names = names.substring(1, names.length() - 1); // without the braces
         int exact = org.gamecert.verifier.kernel.format.Payload.P | org.gamecert.verifier.kernel.format.Payload.AP
                 | org.gamecert.verifier.kernel.format.Payload.PP;

@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.Locale;
 import org.gamecert.verifier.engine.CompositeVerifier;
 import org.gamecert.verifier.kernel.Composition;
-import org.gamecert.verifier.kernel.Kernel;
+import org.gamecert.verifier.kernel.Kinds;
 import org.gamecert.verifier.kernel.PartConclusion;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.Violation;
@@ -171,7 +171,7 @@ final class CompositeReport {
             j.put("root", position(g, root.rootMover, root.rootOpponent));
             j.put("root_is_initial_position", initial(root));
             j.put("claim", PositionText.claim(root.claimKinds, root.claimLo, root.claimHi));
-            j.put("claim_kinds", Kernel.kindName(root.claimKinds));
+            j.put("claim_kinds", Kinds.kindName(root.claimKinds));
             j.put("claim_lo", root.claimLo);
             j.put("claim_hi", root.claimHi);
         }

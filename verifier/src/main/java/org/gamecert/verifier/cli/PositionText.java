@@ -149,7 +149,7 @@ final class PositionText {
 
     /** A claim about a root (SPEC §15.1), e.g. "A' value +2", "C: value >= +1", "C, A: value in [-1, +1]". */
     static String claim(int kinds, int lo, int hi) {
-        String names = org.gamecert.verifier.kernel.Kernel.kindName(kinds);
+        String names = org.gamecert.verifier.kernel.Kinds.kindName(kinds);
         names = names.substring(1, names.length() - 1); // without the braces
         if ((kinds & (Payload.P | Payload.AP | Payload.PP)) != 0) return names + " value " + String.format("%+d", lo);
         if (kinds == Payload.C) return names + ": value >= " + String.format("%+d", lo);

@@ -155,7 +155,7 @@ final class Report {
         if (r.header != null && r.header.part) {
             j.put("part", true);
             j.put("claim", PositionText.claim(r.header.rootKinds, r.header.rootValue, r.header.rootUpper));
-            j.put("claim_kinds", org.gamecert.verifier.kernel.Kernel.kindName(r.header.rootKinds));
+            j.put("claim_kinds", org.gamecert.verifier.kernel.Kinds.kindName(r.header.rootKinds));
             j.put("claim_lo", r.header.rootValue);
             j.put("claim_hi", r.header.rootUpper);
             j.put("claim_proven", r.verdict == Result.Verdict.VERIFIED);

@@ -130,6 +130,8 @@ public final class CompositeVerifier {
             out.error = "cannot read the manifest: " + e.getMessage();
         } catch (Manifest.NotAManifest e) {
             out.error = e.getMessage();
+        } catch (org.gamecert.verifier.kernel.EngineFault e) {
+            out.error = e.getMessage();
         } catch (OutOfMemoryError e) {
             out.error = "out of memory (raise the JVM heap, e.g. GAMECERT_JAVA_OPTS=-Xmx8g, or lower --threads)";
         } catch (Throwable e) {
@@ -188,7 +190,7 @@ public final class CompositeVerifier {
                 p.note = "could not be checked: " + r.errorMessage;
             }
         }
-        out.composition = Composition.decide(m, concluded, rejected);
+        out.composition = Composition.decide(m, concluded, rejected, checker != null);
         sumCensus(out, concluded);
         countUnion(out, concluded);
     }
@@ -350,7 +352,7 @@ public final class CompositeVerifier {
             while ((rec = ct.nextBlockRecord()) != null) {
                 if (rec.rawLen > 1 << 24 || rec.compLen > rec.rawLen + (rec.rawLen >> 8) + 128) return null;
                 byte[] raw = DataFrame.decompress(ct.readDataFrame(rec), (int) rec.rawLen, rec.index);
-                chain = org.gamecert.verifier.kernel.Kernel.chain(chain, rec, raw);
+                chain = org.gamecert.verifier.kernel.Chain.chain(chain, rec, raw);
             }
             // Bytes after the trailer break R-CON-1 but are outside the commitment (§3), so it is
             // computed (§15.2's closed list: the file is then the part, given and rejected).

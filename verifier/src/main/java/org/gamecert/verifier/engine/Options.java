@@ -13,29 +13,16 @@ public final class Options implements Cloneable {
     public boolean all;
     /** At most this many violations are kept per rule with {@link #all} (all are counted). */
     public int maxViolationsPerRule = 10;
-    /** At most this many entries in one layer table; a bigger layer is checked in segments (tests). */
+    /** At most this many entries in the engine's table of a layer below; a bigger one is held in runs (tests). */
     public long maxHeldEntries = Long.MAX_VALUE;
     /**
      * Keep the keys of the region for a composite's union census (SPEC §15.4), as far as this
      * allowance (shared by the parts checked at once) grants room; null: none.
      */
     public org.gamecert.verifier.kernel.RegionKeys.Allowance regionKeys;
-    /** The composite the file is checked as part compositePart of (Kernel.partOf), or null. */
+    /** The composite the file is checked as part compositePart of (SliceCheck.partSetup), or null. */
     public org.gamecert.verifier.kernel.format.Manifest composite;
     public int compositePart = -1;
-    /**
-     * Pass 2 in slices by another engine (Spark; SlicedVerifier), when the kernel allows it
-     * (Kernel.sliceable: pass 1 found nothing, no --all, not a part, not mode 4); null: here.
-     */
-    public SlicedPass2 sliced;
-
-    /** Runs pass 2 as slices (Slices) and gives their results to the kernel (JoinedLayer). */
-    public interface SlicedPass2 {
-        /** firstOcc/firstMover: each block's first key, noted in pass 1. */
-        void run(org.gamecert.verifier.kernel.Kernel kernel, Slices.Job job, long[] firstOcc,
-                long[] firstMover) throws java.io.IOException;
-    }
-
     /** Told about progress now and then; may be null. */
     public Progress progress;
 

@@ -11,7 +11,7 @@ import org.gamecert.verifier.kernel.format.Manifest;
  * A part the caller says was rejected can only make the composite rejected.
  */
 public final class Composition {
-    static final int P = Kernel.P, AP = Kernel.AP, PP = Kernel.PP, A = Kernel.A, C = Kernel.C;
+    static final int P = Kinds.P, AP = Kinds.AP, PP = Kinds.PP, A = Kinds.A, C = Kinds.C;
 
     private Composition() {}
 
@@ -74,12 +74,26 @@ public final class Composition {
      * rejected, or null. Neither: the part is not given.
      */
     public static Outcome decide(Manifest m, PartConclusion[] given, Violation[] givenRejected) {
+        return decide(m, given, givenRejected, false);
+    }
+
+    /**
+     * As above; acrossJvms: the parts were checked in other JVMs (a cluster engine), so their
+     * conclusions arrive as serial forms and carry no seal of this JVM (SPEC §11.1: there the
+     * check detects faults, and trust is in the code the executors run).
+     */
+    public static Outcome decide(Manifest m, PartConclusion[] given, Violation[] givenRejected,
+            boolean acrossJvms) {
         int n = m.partCount();
         if (given.length != n || givenRejected.length != n)
             throw new IllegalArgumentException("one conclusion and one violation slot per part");
         // The engine's arrays, read once: an engine thread cannot swap a part once it is checked.
         PartConclusion[] concluded = given.clone();
         Violation[] rejected = givenRejected.clone();
+        for (PartConclusion c : concluded)
+            if (c != null && !acrossJvms && !c.madeInThisJvm())
+                throw new EngineFault("a part's conclusion that the kernel did not make in this"
+                        + " JVM (or one changed since)");
         PartConclusion[] part = new PartConclusion[n];
         for (int i = 0; i < n; i++)
             if (concluded[i] != null && concluded[i].hasCommitment(m.part(i))
@@ -149,9 +163,9 @@ public final class Composition {
                     + m.linkPart(j) + " is another position");
         if (p != null && !implies(q, p.openKind(e), p.openLo(e), p.openHi(e)))
             return at(Rule.COMP_5, occ, mover, "link " + j + ": part " + m.linkPart(j)
-                    + " claims " + Kernel.kindName(q.claimKinds) + " [" + q.claimLo + ", "
+                    + " claims " + Kinds.kindName(q.claimKinds) + " [" + q.claimLo + ", "
                     + q.claimHi + "], which does not imply the open entry's "
-                    + Kernel.kindName(p.openKind(e)) + " [" + p.openLo(e) + ", " + p.openHi(e)
+                    + Kinds.kindName(p.openKind(e)) + " [" + p.openLo(e) + ", " + p.openHi(e)
                     + "]");
         return null;
     }
@@ -164,7 +178,7 @@ public final class Composition {
     static boolean implies(PartConclusion q, int k, int lo, int hi) {
         boolean holds = true;
         for (int need : new int[] {P, AP, PP})
-            if ((k & need) != 0) holds &= Kernel.serves(q.claimKinds, need) && q.claimLo == lo;
+            if ((k & need) != 0) holds &= Kinds.serves(q.claimKinds, need) && q.claimLo == lo;
         if ((k & C) != 0) holds &= q.claimLo >= lo;
         if ((k & A) != 0) holds &= q.claimHi <= hi;
         return holds;

@@ -17,7 +17,7 @@ final class OpenEntries implements java.io.Serializable {
 
     void add(long o, long m, int k, int lo, int hi) {
         if (frozen) throw new IllegalStateException("an open entry added after the conclusion");
-        if (size == occ.length) resize(Math.min(Kernel.MAX_OPEN, Math.max(16, 2 * size)));
+        if (size == occ.length) resize(Math.min(Kinds.MAX_OPEN, Math.max(16, 2 * size)));
         occ[size] = o;
         mover[size] = m;
         kind[size] = (byte) k;

@@ -29,6 +29,18 @@ public final class PartConclusion implements java.io.Serializable {
     private final int keptForPart;
     private final long[][] census;
     private final RegionKeys regionKeys;
+    /**
+     * SHA-256 keyed by a secret of this JVM over every field: a conclusion read back from a serial
+     * form (which an engine can write as it likes) is not one the kernel made here, and
+     * Composition takes it only from another JVM (a cluster, where trust is in the code the
+     * executors run: SPEC §11.1).
+     */
+    private final byte[] seal;
+    private static final byte[] SEAL_KEY = new byte[32];
+
+    static {
+        new java.security.SecureRandom().nextBytes(SEAL_KEY);
+    }
 
     private PartConclusion(Header h, int[] tb, byte[] commitment, long rootOcc,
             long rootCanonicalMover,
@@ -57,6 +69,26 @@ public final class PartConclusion implements java.io.Serializable {
         this.keptForPart = keptForPart;
         this.census = census;
         this.regionKeys = keys;
+        this.seal = seal();
+    }
+
+    private byte[] seal() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.write(SEAL_KEY);
+            out.writeObject(new Object[] {commitment, new long[] {family, width, height, utility,
+                symmetry, baseMode, part ? 1 : 0, rootMover, rootOpponent, rootOcc,
+                rootCanonicalMover, claimKinds, claimLo, claimHi, rootKind, entries, keptForPart},
+                tb, open, keptFor == null ? null : keptFor.commitment(), census, regionKeys});
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e); // in memory
+        }
+        return Chain.sha(SEAL_KEY, bytes.toByteArray());
+    }
+
+    /** Whether the kernel made this conclusion in this JVM, as it is now. */
+    boolean madeInThisJvm() {
+        return seal != null && java.security.MessageDigest.isEqual(seal, seal());
     }
 
     /** Kernel.conclude only: open and keys are frozen, census is the kernel's own copy. */
@@ -69,7 +101,7 @@ public final class PartConclusion implements java.io.Serializable {
 
     /** The commitment id the kernel computed (SPEC §3). */
     public String commitmentId() {
-        return "sha256:" + Kernel.hex(commitment);
+        return "sha256:" + Chain.hex(commitment);
     }
 
     boolean hasCommitment(byte[] c) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.security.SecureRandom;
 import org.gamecert.verifier.kernel.format.BlockRecord;
 import org.gamecert.verifier.kernel.format.Container;
+import org.gamecert.verifier.kernel.format.DataFrame;
 import org.gamecert.verifier.kernel.format.FormatException;
 import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.kernel.rules.Game;
@@ -38,9 +39,18 @@ public final class RankedKernel {
      */
     public static final long ENTRIES_PER_FILE_BYTE = 64;
 
-    private final Kernel k;
+    private final FileMap map;
+    private final org.gamecert.verifier.kernel.format.Header h;
     private final Game game;
+    private final int[] tb;
+    private final int group;
+    private final long rootOcc, rootMover;
+    private final boolean strict, all;
+    private final int maxPerRule;
     private final long maxEntries;
+    /** Every violation found (--all: at most maxPerRule kept a rule, the earliest), counted. */
+    private final java.util.List<Violation> violations = new java.util.ArrayList<>();
+    private final java.util.Map<String, Long> counts = new java.util.TreeMap<>();
     private final long salt = new SecureRandom().nextLong() | 1;
 
     // the entries, in file order
@@ -55,31 +65,79 @@ public final class RankedKernel {
     /** Entries that broke a rule of checkPosition (only with all violations asked for). */
     private final java.util.BitSet positionFailed = new java.util.BitSet();
 
-    /** The kernel after its header (R-HDR-1, R-HDR-2); maxMemory bounds the entries held. */
-    public RankedKernel(Kernel kernel, long maxMemory) {
-        if (!kernel.freshForRanked())
-            throw kernel.engineFault("RankedKernel given a kernel that is not a fresh mode-4 one");
-        k = kernel;
-        game = kernel.game;
+    /** A mode-4 file's map (FileMap); maxMemory bounds the entries held. */
+    public RankedKernel(FileMap map, long maxMemory, boolean strict, boolean all, int maxPerRule) {
+        this.map = map;
+        h = map.header();
+        if (h.mode != org.gamecert.verifier.kernel.format.Header.WEAK_RANKED)
+            throw new EngineFault("RankedKernel given a file of mode " + h.mode);
+        game = map.game();
+        tb = h.tb.clone();
+        group = h.symmetry == 0 ? 1 : game.symmetryCount;
+        long[] s9 = new long[9];
+        rootOcc = game.canonical(h.rootMover, h.rootOpponent, group, s9);
+        rootMover = s9[8];
+        this.strict = strict;
+        this.all = all;
+        this.maxPerRule = Math.max(1, maxPerRule);
         // about 48 bytes an entry, its table slots included; at most 2^28 entries (int indexes)
         maxEntries = Math.min(1L << 28, Math.max(1024, maxMemory / 48));
     }
 
-    /** Checks the file; returns the verdict's result (throws Kernel.Stop on a rejection). */
-    public Result run(Container ct, Result res) throws IOException {
-        k.endStreaming();
-        read(ct);
-        int root = find(k.rootOcc, k.rootMover);
-        if (root >= 0) {
-            k.rootFound = true;
-            k.rootKind = kind[root] & 0xFF;
-            k.rootLo = bound(root, true);
-            k.rootHi = bound(root, false);
+    /** Ends the check at a violation (the first one, or a fatal one with all). */
+    private static final class Stop extends RuntimeException {
+        Stop() {
+            super(null, null, false, false);
         }
-        k.trailer(ct); // R-CON-1, R-HASH-2, R-HASH-3, R-ROOT-1, R-ROOT-3
-        if (k.trailerRows != 0) // R-CENSUS-1: mode 4 has no census rows
-            k.fatal(Rule.CENSUS_1, "trailer has " + k.trailerRows
-                    + " census rows; a weak-ranked certificate has none");
+    }
+
+    private void violation(String rule, long block, long layer, long entry, boolean pos,
+            long m, long o, String msg, boolean fatal) {
+        long count = counts.merge(rule, 1L, Long::sum);
+        if (count <= maxPerRule || violations.isEmpty())
+            violations.add(new Violation(rule, block, layer, entry, pos, m, o, msg));
+        if (fatal || !all) throw new Stop();
+    }
+
+    private void violation(Violation v) {
+        violation(v.rule(), v.block(), v.layer(), v.entry(), v.hasPosition(), v.mover(),
+                v.opponent(), v.message(), true);
+    }
+
+    /** Checks the file, reading its blocks from ct; the verdict's result. */
+    public Result run(Container ct) throws IOException {
+        Result res = new Result();
+        res.header = h;
+        res.entries = map.entries();
+        res.blocks = map.blocks();
+        try {
+            return verdict(ct, res);
+        } catch (Stop stop) {
+            res.violations.addAll(violations);
+            res.violationCounts.putAll(counts);
+            return Result.withVerdict(res, Result.Verdict.REJECTED);
+        }
+    }
+
+    private Result verdict(Container ct, Result res) throws IOException {
+        read(ct);
+        if (map.readingViolation() != null) violation(map.readingViolation());
+        int root = find(rootOcc, rootMover);
+        if (map.trailerViolation() != null) violation(map.trailerViolation());
+        long rm = h.rootMover, ro = h.rootOpponent;
+        int rootDiscs = Long.bitCount(rm | ro);
+        if (root < 0)
+            violation(Rule.ROOT_1, -1, rootDiscs, -1, true, rm, ro,
+                    "no entry for the root's canonical form", true);
+        int rootLo = bound(root, true), rootHi = bound(root, false);
+        if (rootLo != h.rootValue || rootHi != h.rootValue)
+            violation(Rule.ROOT_3, -1, rootDiscs, -1, true, rm, ro, "root entry bounds ["
+                    + rootLo + ", " + rootHi + "] are not [" + h.rootValue + ", "
+                    + h.rootValue + "]", true);
+        if (map.trailerRows() != 0) // R-CENSUS-1: mode 4 has no census rows
+            violation(Rule.CENSUS_1, -1, -1, -1, false, 0, 0, "trailer has "
+                    + map.trailerRows() + " census rows; a weak-ranked certificate has none",
+                    true);
         for (int i = 0; i < n; i++) check(i);
         boolean[] reached = reach(root);
         long unreached = 0;
@@ -87,13 +145,26 @@ public final class RankedKernel {
         for (int i = 0; i < n; i++)
             if (!reached[i] && unreached++ == 0) firstUnreached = i;
         res.unreached = unreached;
-        if (k.strict && unreached > 0) report(Rule.REACH_1, firstUnreached, unreached
+        if (strict && unreached > 0) report(Rule.REACH_1, firstUnreached, unreached
                 + " entries are unreached (--strict)", true);
-        if (k.anyViolation) throw new Kernel.Stop();
-        res.rootKind = k.rootKind;
-        // the cut move in the root's own orientation (SPEC §7.4); root >= 0: R-ROOT-1 held
-        res.rootMove = (k.rootKind & C) != 0 ? k.rootMoveAsGiven(move[root] & 0xFF) : -1;
-        return k.concludeRanked(res);
+        if (!violations.isEmpty()) throw new Stop();
+        int rootKind = kind[root] & 0xFF;
+        res.rootKind = rootKind;
+        // the cut move in the root's own orientation (SPEC §7.4)
+        res.rootMove = (rootKind & C) != 0 ? moveAsGiven(move[root] & 0xFF) : -1;
+        byte[] commitment = map.commitment();
+        PartConclusion c = PartConclusion.of(h, tb, commitment, rootOcc, rootMover, rootKind,
+                map.entries(), new OpenEntries(), null, -1, new long[0][], null);
+        return Result.verified(res, "sha256:" + Chain.hex(commitment), c);
+    }
+
+    /** The root entry's stored move stated in the root's own orientation (SPEC §7.4). */
+    private int moveAsGiven(int storedMove) {
+        int g = 0;
+        for (; g < group; g++)
+            if (game.transform(h.rootMover | h.rootOpponent, g) == rootOcc
+                    && game.transform(h.rootMover, g) == rootMover) break;
+        return game.mapMove(storedMove, game.inverse(g));
     }
 
     // ------------------------------------------------------------------ reading
@@ -102,27 +173,32 @@ public final class RankedKernel {
         long lastLayer = -1;
         int inLayer = 0;
         long sizeCap = ENTRIES_PER_FILE_BYTE * ct.size;
-        while (true) {
-            BlockRecord rec = null;
+        for (int b = 0; b < map.blocks(); b++) {
+            BlockRecord rec = map.record(b);
+            // Before the block is decompressed: the work a file can cause stays in
+            // proportion to its size (a decompression bomb is an error, not a verdict).
+            if (n + rec.count > sizeCap)
+                throw new TooLarge("block " + rec.index + " would bring the entries held to "
+                        + (n + rec.count) + ", more than " + ENTRIES_PER_FILE_BYTE
+                        + " per byte of the " + ct.size + "-byte file (SPEC §9.2): refused as"
+                        + " a decompression bomb");
             Payload p;
             try {
-                rec = ct.nextBlockRecord();
-                if (rec == null) return; // the trailer
-                byte[] before = k.admitBlockRecord(rec); // R-LAY-1 (ranks up), R-CON-2
-                if (rec.layer > Integer.MAX_VALUE) // ranks are kept as int
-                    k.violation(Rule.LAY_1, rec.index, rec.layer, 0, false, 0, 0,
-                            "rank " + rec.layer + " is not below 2^31", true);
-                // Before the block is decompressed: the work a file can cause stays in
-                // proportion to its size (a decompression bomb is an error, not a verdict).
-                if (n + rec.count > sizeCap)
-                    throw new TooLarge("block " + rec.index + " would bring the entries held to "
-                            + (n + rec.count) + ", more than " + ENTRIES_PER_FILE_BYTE
-                            + " per byte of the " + ct.size + "-byte file (SPEC §9.2): refused as"
-                            + " a decompression bomb");
-                byte[] frame = ct.readDataFrame(rec);
-                p = k.decode(rec, frame, before, null); // R-CON-3, R-HASH-1, decoding
+                byte[] frame = ct.read(rec.frameOffset, Math.toIntExact(rec.compLen));
+                byte[] raw = DataFrame.decompress(frame, Math.toIntExact(rec.rawLen), rec.index);
+                byte[] chain = Chain.chain(map.chainBefore(b), rec, raw);
+                if (!java.util.Arrays.equals(chain, rec.chain()))
+                    throw new FormatException(Rule.HASH_1, "block " + rec.index
+                            + ": stored chain value " + Chain.hex(rec.chain()) + " != computed "
+                            + Chain.hex(chain));
+                p = Payload.decode(raw, Math.toIntExact(rec.count), true, false, game.uMin,
+                        game.uMax, rec.index, null);
             } catch (FormatException e) {
-                k.blockFailure(rec, e);
+                long entry = e instanceof Payload.EntryFormatException ef && ef.entry >= 0
+                        ? ef.entry + (rec.layer == lastLayer ? inLayer : 0) : -1;
+                boolean named = entry >= 0 || e.getMessage().startsWith("block ");
+                violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
+                        (named ? "" : "block " + rec.index + ": ") + e.getMessage(), true);
                 return;
             }
             if (rec.layer != lastLayer) inLayer = 0;
@@ -131,20 +207,19 @@ public final class RankedKernel {
                 add(rec, p, i, inLayer++);
                 checkPosition(n - 1); // a violation is fatal here: the rest is not read
             }
-            k.acceptRanked(rec, p.count);
         }
     }
 
     /** R-LAY-3: within a layer keys increase; no key is in two layers. Then the entry is held. */
     private void add(BlockRecord rec, Payload p, int i, int index) {
         long o = p.occ[i], m = p.mover[i];
-        if (index > 0 && n > 0 && !KeyRange.after(o, m, occ[n - 1], mover[n - 1])) {
-            k.violation(Rule.LAY_3, rec.index, rec.layer, index, true, m, o & ~m,
+        if (index > 0 && n > 0 && !SliceCheck.keyAfter(o, m, occ[n - 1], mover[n - 1])) {
+            violation(Rule.LAY_3, rec.index, rec.layer, index, true, m, o & ~m,
                     "the key is not greater than the previous entry's", true);
         }
         int other = find(o, m);
         if (other >= 0)
-            k.violation(Rule.LAY_3, rec.index, rec.layer, index, true, m, o & ~m,
+            violation(Rule.LAY_3, rec.index, rec.layer, index, true, m, o & ~m,
                     "the position already has an entry at rank " + rank[other], true);
         if (n >= maxEntries)
             throw new TooLarge("a weak-ranked certificate is held whole: more than " + maxEntries
@@ -215,7 +290,7 @@ public final class RankedKernel {
     // ------------------------------------------------------------------ the entries
 
     private void report(String rule, int i, String msg, boolean fatal) {
-        k.violation(rule, blockOf[i], rank[i], place[i], true, mover[i], occ[i] & ~mover[i], msg,
+        violation(rule, blockOf[i], rank[i], place[i], true, mover[i], occ[i] & ~mover[i], msg,
                 fatal);
     }
 
@@ -231,7 +306,7 @@ public final class RankedKernel {
             report(Rule.POS_1, i, "not a legal position", false);
             return;
         }
-        long co = game.canonical(m, o, k.group, scratch);
+        long co = game.canonical(m, o, group, scratch);
         if (co != occ[i] || scratch[8] != m) {
             positionFailed.set(i);
             report(Rule.POS_3, i, "the key is not the canonical form", false);
@@ -264,8 +339,8 @@ public final class RankedKernel {
                         + w + " < lower bound " + lo[i], false);
         }
         if ((kd & A) == 0) return;
-        for (int t = 0; t < k.tb.length; t++) {
-            int code = k.tb[t];
+        for (int t = 0; t < tb.length; t++) {
+            int code = tb[t];
             if (((legal >>> code) & 1) == 0) continue;
             int w = moveBound(i, m, o, code, false);
             if (w == NO) return;
@@ -299,7 +374,7 @@ public final class RankedKernel {
 
     /** The entry of the child in out[0..1] (canonical key), or -1. */
     private int childEntry() {
-        long co = game.canonical(out[0], out[1], k.group, scratch);
+        long co = game.canonical(out[0], out[1], group, scratch);
         return find(co, scratch[8]);
     }
 

@@ -23,6 +23,23 @@ public final class RegionKeys implements java.io.Serializable {
         this.allowance = allowance;
     }
 
+    /** The keys the slices kept (occ, mover pairs, distinct), or none when over their budget. */
+    static RegionKeys of(long[] pairs, boolean over) {
+        RegionKeys k = new RegionKeys(null);
+        k.over = over;
+        if (!over) {
+            k.size = pairs.length / 2;
+            k.occ = new long[k.size];
+            k.mover = new long[k.size];
+            for (int i = 0; i < k.size; i++) {
+                k.occ[i] = pairs[2 * i];
+                k.mover[i] = pairs[2 * i + 1];
+            }
+        }
+        k.frozen = true;
+        return k;
+    }
+
     void add(long o, long m) {
         if (frozen) throw new IllegalStateException("a region key added after the conclusion");
         if (over) return;

@@ -12,6 +12,11 @@ public record Violation(String rule, long block, long layer, long entry, boolean
         return new Violation(rule, -1, -1, -1, false, 0, 0, message);
     }
 
+    /** x's entry comes before y's in the file (stable for violations of one entry). */
+    static boolean before(Violation x, Violation y) {
+        return x.block() != y.block() ? x.block() < y.block() : x.entry() < y.entry();
+    }
+
     @Override
     public String toString() {
         return rule + (block >= 0 ? " block " + block : "") + (layer >= 0 ? " layer " + layer : "")

@@ -101,50 +101,78 @@ class DifferentialTest {
             return;
         }
         long entries = org.gamecert.verifier.legacy.check.Verifier.verify(file, new org.gamecert.verifier.legacy.check.Options()).entries;
-        int savedNew = Verifier.parallelMinEntries, savedOld = org.gamecert.verifier.legacy.check.Verifier.parallelMinEntries;
+        long savedNew = Verifier.sliceEntries;
+        int savedOld = org.gamecert.verifier.legacy.check.Verifier.parallelMinEntries;
         try {
             for (int threads = 1; threads <= 3; threads++)
                 for (boolean segments : new boolean[] {false, true})
                     for (boolean all : new boolean[] {false, true}) {
                         // small blocks are checked on several threads too
-                        Verifier.parallelMinEntries = threads > 1 ? 1 : savedNew;
+                        Verifier.sliceEntries = threads > 1 ? 1 : savedNew;
                         org.gamecert.verifier.legacy.check.Verifier.parallelMinEntries = threads > 1 ? 1 : savedOld;
                         Options now = new Options();
                         org.gamecert.verifier.legacy.check.Options before = new org.gamecert.verifier.legacy.check.Options();
                         now.threads = before.threads = threads;
                         now.all = before.all = all;
-                        if (segments) now.maxHeldEntries = before.maxHeldEntries = Math.max(2, entries / 20);
+                        // the legacy checker held whole: in segments under --all it knew less of some
+                        // children than whole (messages with "?"), the sequential kernel never does
+                        if (segments) now.maxHeldEntries = Math.max(2, entries / 20);
                         String how = file.getFileName() + " threads " + threads + (segments ? " in segments" : "") + (all ? " --all" : "");
-                        assertEquals(describe(org.gamecert.verifier.legacy.check.Verifier.verify(file, before)), describe(Verifier.verify(file, now)), how);
+                        org.gamecert.verifier.legacy.check.Result legacy = org.gamecert.verifier.legacy.check.Verifier.verify(file, before);
+                        Result result = Verifier.verify(file, now);
+                        Violation first = result.firstViolation();
+                        if (all && first != null && java.util.Set.of("R-LAY-2", "R-LAY-3", "R-LEAF-1").contains(first.rule())) {
+                            // --all on an entry out of order: the sequential kernel keeps it in its place
+                            // and layer, the legacy checker dropped it and renumbered the rest
+                            // (docs/kernel-redesign.md), so only the verdict and first violation agree
+                            assertEquals(String.valueOf(legacy.verdict), String.valueOf(result.verdict), how);
+                            assertEquals(String.valueOf(legacy.violations.get(0)), String.valueOf(first), how);
+                            continue;
+                        }
+                        assertEquals(describe(legacy), describe(result), how);
                     }
         } finally {
-            Verifier.parallelMinEntries = savedNew;
+            Verifier.sliceEntries = savedNew;
             org.gamecert.verifier.legacy.check.Verifier.parallelMinEntries = savedOld;
         }
     }
 
     /** Everything a report shows of the outcome, as text (the time and memory figures aside). */
-    static String describe(Result r) {
+    /**
+     * What both checkers must agree on: the verdict, error, commitment, the violations and their
+     * counts, and — when the file verified — entries, blocks, census, region, unreached and root.
+     * Two things are not compared on a rejection, by design of the sequential kernel
+     * (docs/kernel-redesign.md): entries and blocks (the legacy checker counted those it read
+     * before it stopped; the sequential kernel's map counts every record), and the census of a
+     * rejected file (the sequential kernel takes no census of a file it rejects).
+     */
+    static String describe(String verdict, String error, String commitment, long entries,
+            long blocks, long region, long unreached, int rootKind, int rootMove,
+            List<long[]> census, java.util.Map<String, Long> counts, List<String> violations) {
         StringBuilder sb = new StringBuilder();
-        sb.append(r.verdict).append(" error=").append(r.errorMessage).append(" commitment=").append(r.commitment);
-        sb.append(" entries=").append(r.entries).append(" blocks=").append(r.blocks).append(" region=").append(r.region);
-        sb.append(" unreached=").append(r.unreached).append(" rootKind=").append(r.rootKind).append(" rootMove=").append(r.rootMove);
-        sb.append("\ncensus:");
-        for (long[] row : r.census) sb.append(' ').append(Arrays.toString(row));
-        sb.append("\ncounts: ").append(r.violationCounts);
-        for (Violation v : r.violations) sb.append("\n").append(v).append(" at ").append(v.hasPosition()).append(" ").append(v.mover()).append("/").append(v.opponent());
+        sb.append(verdict).append(" error=").append(error).append(" commitment=").append(commitment);
+        if ("VERIFIED".equals(verdict)) {
+            sb.append(" entries=").append(entries).append(" blocks=").append(blocks).append(" region=").append(region);
+            sb.append(" unreached=").append(unreached).append(" rootKind=").append(rootKind).append(" rootMove=").append(rootMove);
+            sb.append("\ncensus:");
+            for (long[] row : census) sb.append(' ').append(Arrays.toString(row));
+        }
+        sb.append("\ncounts: ").append(new java.util.TreeMap<>(counts));
+        for (String v : violations) sb.append("\n").append(v);
         return sb.toString();
     }
 
+    static String describe(Result r) {
+        List<String> vs = new ArrayList<>();
+        for (Violation v : r.violations) vs.add(v + " at " + v.hasPosition() + " " + v.mover() + "/" + v.opponent());
+        return describe(String.valueOf(r.verdict), r.errorMessage, r.commitment, r.entries, r.blocks, r.region,
+                r.unreached, r.rootKind, r.rootMove, r.census, r.violationCounts, vs);
+    }
+
     static String describe(org.gamecert.verifier.legacy.check.Result r) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(r.verdict).append(" error=").append(r.errorMessage).append(" commitment=").append(r.commitment);
-        sb.append(" entries=").append(r.entries).append(" blocks=").append(r.blocks).append(" region=").append(r.region);
-        sb.append(" unreached=").append(r.unreached).append(" rootKind=").append(r.rootKind).append(" rootMove=").append(r.rootMove);
-        sb.append("\ncensus:");
-        for (long[] row : r.census) sb.append(' ').append(Arrays.toString(row));
-        sb.append("\ncounts: ").append(r.violationCounts);
-        for (org.gamecert.verifier.legacy.check.Violation v : r.violations) sb.append("\n").append(v).append(" at ").append(v.hasPosition()).append(" ").append(v.mover()).append("/").append(v.opponent());
-        return sb.toString();
+        List<String> vs = new ArrayList<>();
+        for (org.gamecert.verifier.legacy.check.Violation v : r.violations) vs.add(v + " at " + v.hasPosition() + " " + v.mover() + "/" + v.opponent());
+        return describe(String.valueOf(r.verdict), r.errorMessage, r.commitment, r.entries, r.blocks, r.region,
+                r.unreached, r.rootKind, r.rootMove, r.census, r.violationCounts, vs);
     }
 }

@@ -77,14 +77,14 @@ class RuleViolationTest {
         Options par = new Options();
         par.threads = 3;
         par.strict = o.strict;
-        int saved = Verifier.parallelMinEntries;
-        Verifier.parallelMinEntries = 1;
+        long saved = Verifier.sliceEntries;
+        Verifier.sliceEntries = 1;
         try {
             Result rp = verify(file, par);
             assertEquals(Result.Verdict.REJECTED, rp.verdict);
             assertEquals(r.firstViolation().toString(), rp.firstViolation().toString());
         } finally {
-            Verifier.parallelMinEntries = saved;
+            Verifier.sliceEntries = saved;
         }
         // The same first violation when no layer fits in memory (every layer checked in
         // segments of a few entries), on one thread and on several.

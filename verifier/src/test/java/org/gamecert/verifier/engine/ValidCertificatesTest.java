@@ -48,13 +48,13 @@ class ValidCertificatesTest {
             threads.threads = 3;
             t.maxBlockEntries = 7;
             assertVerified(t, threads);
-            int saved = Verifier.parallelMinEntries;
-            Verifier.parallelMinEntries = 1; // entries checked on several threads too
+            long saved = Verifier.sliceEntries;
+            Verifier.sliceEntries = 1; // entries checked on several threads too
             try {
                 t.maxBlockEntries = 1 << 16;
                 assertVerified(t, threads);
             } finally {
-                Verifier.parallelMinEntries = saved;
+                Verifier.sliceEntries = saved;
             }
         }
     }
@@ -65,7 +65,7 @@ class ValidCertificatesTest {
         TinySolver oth = new TinySolver(1, 4, 4, 1, null);
         long[] start = oth.othelloStart();
         TestCert[] certs = {oth.build(start[0], start[1], 1), oth.build(start[0], start[1], 2), new TinySolver(2, 4, 4, 2, null).build(0, 0, 1)};
-        int saved = Verifier.parallelMinEntries;
+        long saved = Verifier.sliceEntries;
         try {
             for (TestCert t : certs) {
                 long biggest = maxLayer(t);
@@ -74,7 +74,7 @@ class ValidCertificatesTest {
                         Options o = new Options();
                         o.threads = threads;
                         o.maxHeldEntries = limit;
-                        Verifier.parallelMinEntries = threads == 1 ? saved : 1;
+                        Verifier.sliceEntries = threads == 1 ? saved : 1;
                         Result r = assertVerified(t, o);
                         assertTrue(r.splitLayers > 0, "layers split: " + r.splitLayers);
                         assertEquals((biggest + limit - 1) / limit, r.maxSegments, "segments of the biggest layer");
@@ -82,7 +82,7 @@ class ValidCertificatesTest {
                 }
             }
         } finally {
-            Verifier.parallelMinEntries = saved;
+            Verifier.sliceEntries = saved;
         }
     }
 

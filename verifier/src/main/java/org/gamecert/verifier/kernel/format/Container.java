@@ -117,6 +117,26 @@ public final class Container implements Closeable {
     }
 
     /**
+     * Steps over the data frame that follows a record whose limits (R-CON-2) have been checked,
+     * with readDataFrame's checks of its magic and extent (R-CON-1) but without reading it: the
+     * reading kernel (FileMap) frames the file; each slice's kernel decodes its own blocks.
+     */
+    public void skipDataFrame(BlockRecord r) throws IOException, FormatException {
+        if (pos + 4 > size)
+            throw new FormatException(Rule.CON_1, "the file ends before the data frame of block "
+                    + r.index);
+        int magic = (int) Bytes.u32(read(pos, 4), 0);
+        if (magic != ZSTD_MAGIC)
+            throw new FormatException(Rule.CON_1,
+                    String.format("block %d: expected a zstd data frame, found magic 0x%08X",
+                    r.index, magic));
+        if (r.compLen < 4 || pos + r.compLen > size)
+            throw new FormatException(Rule.CON_1, "block " + r.index + ": data frame of comp_len "
+                    + r.compLen + " does not fit in the file");
+        pos += r.compLen;
+    }
+
+    /**
      * The TRAILER frame's extent (R-CON-1): returns the content size; the frame must end exactly at
      * the end of the file.
      */

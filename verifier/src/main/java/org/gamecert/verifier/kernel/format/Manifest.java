@@ -171,6 +171,11 @@ public final class Manifest {
         return parts.length / 32;
     }
 
+    /** The manifest's own commitment, the 32 raw bytes (a copy). */
+    public byte[] commitment() {
+        return commitment.clone();
+    }
+
     /** Part i's commitment, the 32 raw bytes (a copy). */
     public byte[] part(int i) {
         return Arrays.copyOfRange(parts, 32 * i, 32 * i + 32);

@@ -472,37 +472,9 @@ public final class Kernel {
         res.blocks = blocks;
     }
 
-    /** Mode 4: a block RankedKernel has taken (R-HASH-1 held); counts it. */
-    void acceptRanked(BlockRecord rec, int count) {
-        if (!ranked || admitted.pollFirst() != rec)
-            throw engineFault("a mode-4 block not admitted in turn");
-        lastAcceptedChain = rec.chain();
-        nextFrameAt = rec.frameOffset + rec.compLen;
-        entries += count;
-        blocks++;
-        res.entries = entries;
-        res.blocks = blocks;
-    }
-
-    /** A kernel that read a mode-4 header and nothing else yet: what RankedKernel starts from. */
-    boolean freshForRanked() {
-        return ranked && headerRead && h != null && blocks == 0 && admitted.isEmpty()
-                && !pass1Ended && !pass2Begun && !trailerRead && engineFault == null;
-    }
-
     /** True for a weak-ranked certificate (mode 4): the engine hands it to RankedKernel. */
     public boolean ranked() {
         return ranked;
-    }
-
-    /** Mode 4's verdict, once RankedKernel found no violation (SPEC §9.2). */
-    Result concludeRanked(Result from) {
-        if (engineFault != null || anyViolation) throw new Stop();
-        if (!ranked || !trailerRead) throw engineFault("mode 4 concluded without its trailer");
-        openEntries.freeze();
-        PartConclusion c = PartConclusion.of(h, tb, commitment, rootOcc, rootMover, rootKind,
-                entries, openEntries, null, -1, new long[0][], null);
-        return Result.verified(from, commitmentHex, c);
     }
 
     /** The file's blocks are all read (the trailer comes next). */

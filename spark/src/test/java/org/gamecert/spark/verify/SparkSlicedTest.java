@@ -1,0 +1,236 @@
+package org.gamecert.spark.verify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.gamecert.spark.SparkTestContext;
+import org.gamecert.verifier.engine.Options;
+import org.gamecert.verifier.engine.SliceEngine;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.kernel.TerminalCount;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import scala.Tuple2;
+
+/**
+ * SparkSliced, the sequential kernel's slices in Spark executors (local[2]), against the
+ * one-machine SliceEngine: the same report (verdict, first violation, census, commitment, open
+ * entries) on certificates of three games, verified, rejected (by an entry's rule, the hash
+ * chain, the census), a part, and with terminal positions counted in partitions; and an engine
+ * that routes terminal keys or counts wrongly never ends in VERIFIED.
+ */
+class SparkSlicedTest {
+    static final Path ROOT = Paths.get("..").toAbsolutePath().normalize();
+    static final Path CONNECT4 = ROOT.resolve("testdata/valid/connect4-4x4-8discs.gsc");
+    static JavaSparkContext sc;
+
+    @BeforeAll
+    static void start() {
+        sc = SparkTestContext.open(2);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (sc != null) sc.stop();
+    }
+
+    static final String[] FILES = {
+        "testdata/valid/connect4-4x4-8discs.gsc", // terminal positions
+        "testdata/valid/connect4-5x4-11discs-weak.gsc",
+        "format-spec/vectors/edge-valid-nogo-1x9.gsc",
+        "format-spec/vectors/edge-valid-connect4-mirror.gsc",
+        "testdata/valid/othello4x4-10discs.gsc",
+        "testdata/valid/othello4x4-8discs-weak.gsc",
+        "testdata/crafted/c4-1x63-empty-claimed-win.gsc", // rejected, R-SERVE-1, terminals
+        "format-spec/vectors/gap-rejected-pos-3-connect4-mirror.gsc",
+        "testdata/mutants/exact-value-shift.gsc",
+        "testdata/mutants/entry-duplicated.gsc",
+        "testdata/mutants/frame-bit-flip.gsc",
+        "testdata/mutants/census-altered.gsc",
+        "testdata/mutants/header-game-changed.gsc",
+        // a part, incomplete alone (open entries)
+        "format-spec/vectors/a0513ce6eefe488499ab67aec35d3780a7ffe7da5c4481c68e9e2f9729a42b86.gsc",
+    };
+
+    static Result oneMachine(Path file, Options o) throws Exception {
+        return new SliceEngine(2, 40).verify(file, o);
+    }
+
+    static Options options(boolean strict, boolean all) {
+        Options o = new Options();
+        o.strict = strict;
+        o.all = all;
+        o.maxViolationsPerRule = all ? 10 : 1;
+        return o;
+    }
+
+    static void same(Path file, Result one, Result spark) {
+        String at = file.getFileName() + ": " + spark.errorMessage + " " + spark.firstViolation();
+        assertEquals(one.verdict, spark.verdict, at);
+        assertEquals(String.valueOf(one.firstViolation()), String.valueOf(spark.firstViolation()), at);
+        assertEquals(String.valueOf(one.violations), String.valueOf(spark.violations), at);
+        assertEquals(one.violationCounts, spark.violationCounts, at);
+        assertEquals(one.commitment, spark.commitment, at);
+        assertEquals(one.errorMessage, spark.errorMessage, at);
+        assertEquals(one.entries, spark.entries, at);
+        assertEquals(one.region, spark.region, at);
+        assertEquals(one.unreached, spark.unreached, at);
+        assertEquals(one.census.size(), spark.census.size(), at);
+        for (int i = 0; i < one.census.size(); i++)
+            assertEquals(Arrays.toString(one.census.get(i)), Arrays.toString(spark.census.get(i)), at);
+        assertEquals(one.conclusion == null, spark.conclusion == null, at);
+        if (one.conclusion != null) {
+            assertEquals(one.conclusion.commitmentId(), spark.conclusion.commitmentId(), at);
+            assertEquals(one.conclusion.openCount(), spark.conclusion.openCount(), at);
+        }
+    }
+
+    @Test
+    void sparkSlicesGiveTheOneMachineEnginesReport() throws Exception {
+        for (String f : FILES) {
+            Path file = ROOT.resolve(f);
+            for (boolean all : new boolean[] {false, true}) {
+                Options o = options(!all, all);
+                Result one = oneMachine(file, o);
+                // slices of one block or a few, terminal keys in 1 and 3 partitions
+                same(file, one, new SparkSliced(sc, 40, 3, null).verify(file, o));
+                if (!all) same(file, one, new SparkSliced(sc, 1 << 20, 1, null).verify(file, o));
+            }
+        }
+        Result c4 = new SparkSliced(sc, 40, 3, null).verify(CONNECT4, options(false, false));
+        assertEquals(Result.Verdict.VERIFIED, c4.verdict, c4.errorMessage);
+        assertTrue(c4.census.size() > 2);
+    }
+
+    @Test
+    void modesOneToThreeAreSlicedAndModeFourIsOneTask() {
+        SparkVerifier.Settings s = new SparkVerifier.Settings();
+        s.sliceEntries = 40;
+        assertTrue(SparkVerifier.sliceable(CONNECT4));
+        Path loa = ROOT.resolve("format-spec/vectors/edge-valid-weak-ranked-loa-4x4.gsc");
+        assertTrue(!SparkVerifier.sliceable(loa));
+        assertEquals(Result.Verdict.VERIFIED, SparkVerifier.sliced(sc, loa, s).verdict);
+        assertEquals(Result.Verdict.VERIFIED, SparkVerifier.sliced(sc, CONNECT4, s).verdict);
+    }
+
+    // ------------------------------------------------------------ a faulty engine
+
+    /** Terminal keys of every layer changed by fault (an RDD function: serializable). */
+    static final class KeyFault implements SparkSliced.Faults {
+        final org.apache.spark.api.java.function.Function<JavaPairRDD<Integer, long[]>,
+                JavaPairRDD<Integer, long[]>> fault;
+
+        KeyFault(org.apache.spark.api.java.function.Function<JavaPairRDD<Integer, long[]>,
+                JavaPairRDD<Integer, long[]>> fault) {
+            this.fault = fault;
+        }
+
+        @Override
+        public JavaPairRDD<Integer, long[]> terminalKeys(int li, JavaPairRDD<Integer, long[]> honest) {
+            try {
+                return fault.call(honest);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    static Result faulty(SparkSliced.Faults f) {
+        return new SparkSliced(sc, 40, 3, null, f).verify(CONNECT4, options(false, false));
+    }
+
+    static void notVerified(String what, Result r) {
+        assertNotEquals(Result.Verdict.VERIFIED, r.verdict, what);
+        assertTrue(r.verdict == Result.Verdict.ERROR && r.errorMessage.contains("engine fault")
+                || r.verdict == Result.Verdict.REJECTED, what + ": " + r.verdict + " " + r.errorMessage);
+    }
+
+    /** The first key (in the RDD's order) of each layer with keys: the one the faults change. */
+    static JavaPairRDD<Tuple2<Integer, long[]>, Long> indexed(JavaPairRDD<Integer, long[]> keys) {
+        return keys.zipWithIndex();
+    }
+
+    @Test
+    void terminalKeyDroppedRepeatedOrMovedBetweenPartitionsIsNeverVerified() {
+        Result honest = faulty(new KeyFault(k -> k));
+        assertEquals(Result.Verdict.VERIFIED, honest.verdict, honest.errorMessage);
+        notVerified("a key dropped", faulty(new KeyFault(k -> JavaPairRDD.fromJavaRDD(
+                indexed(k).filter(t -> t._2() != 0).map(t -> t._1())))));
+        notVerified("every key dropped", faulty(new KeyFault(k -> k.filter(t -> false))));
+        notVerified("a key repeated", faulty(new KeyFault(k -> JavaPairRDD.fromJavaRDD(
+                indexed(k).flatMap(t -> (t._2() == 0 ? List.of(t._1(), t._1())
+                        : List.of(t._1())).iterator())))));
+        // moved: to the next partition as it is (its route names the old one), or with its
+        // route rewritten for the new one
+        notVerified("a key moved", faulty(new KeyFault(k -> JavaPairRDD.fromJavaRDD(
+                indexed(k).map(t -> t._2() != 0 ? t._1()
+                        : new Tuple2<>(t._1()._1() + 1, t._1()._2()))))));
+        notVerified("a key moved and rerouted", faulty(new KeyFault(k -> JavaPairRDD.fromJavaRDD(
+                indexed(k).map(t -> {
+                    if (t._2() != 0) return t._1();
+                    long[] v = t._1()._2().clone();
+                    int q = (TerminalCount.partitionOf(v[2]) + 1) % 3;
+                    v[2] = (long) q << 1 | (v[2] & 1);
+                    return new Tuple2<>(q, v);
+                })))));
+        notVerified("a key's set changed", faulty(new KeyFault(k -> JavaPairRDD.fromJavaRDD(
+                indexed(k).map(t -> {
+                    if (t._2() != 0) return t._1();
+                    long[] v = t._1()._2().clone();
+                    v[2] ^= 1;
+                    return new Tuple2<>(t._1()._1(), v);
+                })))));
+        notVerified("a key altered", faulty(new KeyFault(k -> JavaPairRDD.fromJavaRDD(
+                indexed(k).map(t -> {
+                    if (t._2() != 0) return t._1();
+                    long[] v = t._1()._2().clone();
+                    v[1] ^= v[0] & -v[0];
+                    return new Tuple2<>(t._1()._1(), v);
+                })))));
+    }
+
+    @Test
+    void partitionCountDroppedOrRepeatedIsNeverVerified() {
+        notVerified("a partition's count dropped", faulty(new SparkSliced.Faults() {
+            @Override
+            public List<TerminalCount.Report> counts(int li, List<TerminalCount.Report> honest) {
+                return honest.subList(1, honest.size());
+            }
+        }));
+        notVerified("a partition's count given twice", faulty(new SparkSliced.Faults() {
+            @Override
+            public List<TerminalCount.Report> counts(int li, List<TerminalCount.Report> honest) {
+                List<TerminalCount.Report> out = new ArrayList<>(honest);
+                out.set(1, out.get(0));
+                return out;
+            }
+        }));
+    }
+
+    @Test
+    void marksDroppedOrRepeatedAreNeverVerified() {
+        notVerified("a slice's counts dropped", faulty(new SparkSliced.Faults() {
+            @Override
+            public JavaPairRDD<Integer, SparkSliced.Counts> marks(int li,
+                    JavaPairRDD<Integer, SparkSliced.Counts> honest) {
+                return honest.filter(t -> t._1() != 0);
+            }
+        }));
+        notVerified("a slice's counts doubled", faulty(new SparkSliced.Faults() {
+            @Override
+            public JavaPairRDD<Integer, SparkSliced.Counts> marks(int li,
+                    JavaPairRDD<Integer, SparkSliced.Counts> honest) {
+                return honest.mapValues(c -> SparkSliced.Counts.dense(c.size).add(c).add(c));
+            }
+        }));
+    }
+}

@@ -1,0 +1,565 @@
+package org.gamecert.verifier.engine;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.gamecert.verifier.kernel.Combiner;
+import org.gamecert.verifier.kernel.FileMap;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.kernel.SliceCheck;
+import org.gamecert.verifier.kernel.SliceReport;
+import org.gamecert.verifier.kernel.format.BlockRecord;
+import org.gamecert.verifier.kernel.format.Container;
+import org.gamecert.verifier.kernel.format.DataFrame;
+import org.gamecert.verifier.kernel.format.FormatException;
+import org.gamecert.verifier.kernel.format.Header;
+import org.gamecert.verifier.kernel.format.Payload;
+
+/**
+ * The one-machine engine of the sequential kernel (SPEC §11.1): the reading kernel maps the file
+ * (FileMap); each layer, shallowest first, is cut into slices of consecutive blocks, each checked
+ * by a SliceCheck of its own on one of this engine's threads; the engine answers each slice's
+ * requests from its own decoded copy of the layer below (a binary search by key) and routes the
+ * marks each slice sends to the slices of the layer below, in memory; the Combiner takes the
+ * reports. Untrusted: whatever it does wrong ends in a rejection or an engine fault.
+ */
+public final class SliceEngine {
+    private final int threads;
+    private final long sliceEntries;
+
+    private final Faults faults;
+
+    public SliceEngine(int threads, long sliceEntries) {
+        this(threads, sliceEntries, Faults.NONE);
+    }
+
+    SliceEngine(int threads, long sliceEntries, Faults faults) {
+        this(threads, sliceEntries, faults, false);
+    }
+
+    /** cluster: the map is read as for a check across JVMs (its reports can be serialized). */
+    SliceEngine(int threads, long sliceEntries, Faults faults, boolean cluster) {
+        this.threads = Math.max(1, threads);
+        this.sliceEntries = Math.max(1, sliceEntries);
+        this.faults = faults;
+        this.cluster = cluster;
+    }
+
+    private final boolean cluster;
+
+    /**
+     * What a faulty engine would do at each step (tests: none of it may end in VERIFIED). Each
+     * hook gets the honest data and returns what the engine hands over instead.
+     */
+    interface Faults {
+        Faults NONE = new Faults() {};
+
+        /** The answers for one slice's requests: index, kind, lo, hi (changed in place). */
+        default void answers(int li, int first, long[][] requests, long[] index, byte[] kind,
+                byte[] lo, byte[] hi) {}
+
+        /** The counts for one slice: facts per entry, and per flag bit (changed in place). */
+        default void counts(int li, int first, int[] facts, int[][] bits) {}
+
+        /** The reports of one layer, as given to the Combiner. */
+        default List<SliceReport> reports(int li, List<SliceReport> honest) {
+            return honest;
+        }
+
+        /** The key the engine says precedes a slice: {hasPrevious (0/1), occ, mover}. */
+        default long[] previous(int li, int first, long[] honest) {
+            return honest;
+        }
+
+        /** The open entries the engine says precede a slice. */
+        default long openBefore(int li, int first, long honest) {
+            return honest;
+        }
+    }
+
+    /** Whether this engine checks the file's kind: modes 1–3, first violation (else the old path). */
+    public static boolean handles(Header h, Options o) {
+        return h.mode != Header.WEAK_RANKED;
+    }
+
+    /** Salts the engine's hash index, so that no file can aim at its slots. */
+    private static final long SALT = new java.security.SecureRandom().nextLong();
+
+    /**
+     * A run of entries of one layer as the engine decoded it (its own copy: the kernel trusts
+     * none of it), in key order with a bucket index (Layer: 16 bytes an entry and about one of
+     * index); base: the layer's index of its first entry.
+     */
+    private static final class Table {
+        final Layer layer;
+        final long base;
+        /** The keys at the entries asked for up front (the entries before slices of the layer). */
+        Table(Layer layer, long base) {
+            this.layer = layer;
+            this.base = base;
+        }
+
+        int n() {
+            return layer.size;
+        }
+    }
+
+    /** Bytes the engine's table holds per entry of the layer below (keys, fields and index). */
+    private static Layer newLayer(FileMap map) {
+        org.gamecert.verifier.kernel.rules.Game g = map.game();
+        int width = 32 - Integer.numberOfLeadingZeros(g.uMax) + 1;
+        int boardBits = 64 - Long.numberOfLeadingZeros(g.boardMask);
+        int moveBits = 32 - Integer.numberOfLeadingZeros(g.moveCodes - 1);
+        return new Layer(boardBits, width, moveBits, map.header().part);
+    }
+
+    /** The engine's memory for its tables is accounted here (SliceEngine's budget), not in Layer. */
+    private static final Layer.Budget UNBOUNDED = new Layer.Budget(Long.MAX_VALUE, 0);
+
+    /** A slice: blocks [first, end) of layer li, entries base .. base + count - 1. */
+    private record Slice(int li, int first, int end, long base, long count) {}
+
+    public Result verify(Path file, boolean strict) throws IOException {
+        Options o = new Options();
+        o.strict = strict;
+        return verify(file, o);
+    }
+
+    public Result verify(Path file, Options options) throws IOException {
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "slice-check");
+            t.setDaemon(true);
+            return t;
+        });
+        try (Container ct = new Container(file)) {
+            FileMap map;
+            try {
+                map = cluster ? FileMap.readForCluster(ct) : FileMap.read(ct);
+            } catch (FileMap.TooLarge e) {
+                Result res = new Result();
+                res.errorMessage = e.getMessage();
+                return Result.withVerdict(res, Result.Verdict.ERROR);
+            } catch (FileMap.HeaderViolation hv) {
+                return rejectedHeader(hv);
+            }
+            return run(ct, map, options, pool);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The file needs more memory than --max-memory allows. */
+    public static final class OutOfBudget extends RuntimeException {
+        OutOfBudget(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** A header that breaks a rule: the verdict, as the Combiner would give it. */
+    static Result rejectedHeader(FileMap.HeaderViolation hv) {
+        Result res = new Result();
+        res.violations.add(hv.violation);
+        res.violationCounts.put(hv.violation.rule(), 1L);
+        return Result.withVerdict(res, Result.Verdict.REJECTED);
+    }
+
+    /** Bytes the engine's table holds per entry of the layer below (columns and hash slots). */
+    static final long TABLE_BYTES_PER_ENTRY = 20 + 2; // keys and fields (Othello 8x8: 20), index
+    /** Bytes the counts of marks take per entry (facts, and facts per flag bit). */
+    static final long COUNT_BYTES_PER_ENTRY = 20;
+    /** Bytes a slice's kernel holds per entry and per request, about (columns, keys, answers). */
+    static final long SLICE_BYTES_PER_ENTRY = 40, BYTES_PER_REQUEST = 28;
+
+    private Result run(Container ct, FileMap map, Options o, ExecutorService pool)
+            throws IOException, InterruptedException {
+        Combiner combiner = new Combiner(map, o.strict, o.all, o.maxViolationsPerRule);
+        Header h = map.header();
+        long[] openBefore = h.part ? openBefore(ct, map) : null;
+        int regionKeyBudget = -1;
+        if (h.part) {
+            if (o.regionKeys != null) { // the union census's room, asked for once, up front
+                long want = Math.min(Integer.MAX_VALUE / 2, 2 * map.entries() + 1024);
+                regionKeyBudget = o.regionKeys.grant((int) want) ? (int) want : 0;
+            }
+            combiner.partOf(o.composite, o.compositePart, regionKeyBudget >= 0);
+        }
+        Setup setup = new Setup(openBefore, o.composite, o.compositePart, regionKeyBudget, o.all,
+                o.maxViolationsPerRule);
+        boolean weak = h.baseMode != Header.SEMI_STRONG;
+        // blocks in flight: a frame and its decoded columns per thread
+        long fixed = (threads + 1L) * (2L * h.maxBlockBytes + 1024 + 40L * h.maxBlockEntries);
+        if (fixed > o.maxMemory)
+            throw new OutOfBudget("the header's block limits need " + fixed + " bytes with "
+                    + threads + " thread(s), more than --max-memory " + o.maxMemory);
+        long[][] previous = null; // per slice of the layer due: {has, occ, mover}
+        int previousLi = -1;
+        long entriesDone = 0, peak = 0;
+        int splitLayers = 0, maxSegments = 0;
+        int[] countsIn = null; // per entry of the layer due: facts, then facts per flag bit
+        for (int li = map.layers() - 1; li >= 0; li--) {
+            Slice[] slices = plan(map, li);
+            int below = map.below(li);
+            Slice[] underSlices = below < 0 ? new Slice[0] : plan(map, below);
+            long counts = COUNT_BYTES_PER_ENTRY * (map.size(li) + (below < 0 ? 0 : map.size(below)));
+            long room = o.maxMemory - fixed - counts;
+            long tableRoom = room / 2, waveRoom = room - tableRoom;
+            long[][] segments = below < 0 ? new long[0][] : segments(map, below, tableRoom, o.maxHeldEntries);
+            if (segments.length > 1) splitLayers++;
+            maxSegments = Math.max(maxSegments, segments.length);
+            if (previousLi != li)
+                previous = previousKeys(ct, map, li, slices, weak);
+            // what this layer sends the layer below, counted per entry there as slices end
+            long belowSize = below < 0 ? 0 : map.size(below);
+            if (5 * belowSize > Integer.MAX_VALUE - 8)
+                throw new OutOfBudget("layer " + map.discs(below) + " has more entries than this"
+                        + " engine counts marks for (" + belowSize + ")");
+            int[] nextCounts = new int[(int) (5 * belowSize)]; // one cache line a mark
+            long[][] underPrevious = new long[underSlices.length][];
+            List<SliceReport> reports = new ArrayList<>();
+            Marks marks = new Marks(nextCounts, reports);
+            Inputs in = new Inputs(slices, countsIn, previous);
+            if (segments.length <= 1) { // the layer below fits whole: each slice start to end
+                Table under = segments.length == 0 ? new Table(newLayer(map), 0)
+                        : decodeRange(ct, map, below, 0, map.size(below), weak);
+                notePrevious(underSlices, underPrevious, under);
+                peak = Math.max(peak, counts + TABLE_BYTES_PER_ENTRY * under.n());
+                List<Future<Checked>> window = new ArrayList<>();
+                for (int s = 0, k = 0; k < slices.length; ) {
+                    if (s < slices.length && s - k < 2 * threads) { // a few ahead, in order
+                        int q = s++;
+                        Slice sl = slices[q];
+                        int[] facts = in.facts(q);
+                        int[][] bits = in.bits(q);
+                        long[] prev = in.previous(q);
+                        window.add(pool.submit(() -> {
+                            Held x = startSlice(ct, map, sl, prev, facts, bits, setup, faults);
+                            answer(x, under);
+                            return finishSlice(x, faults);
+                        }));
+                    } else {
+                        marks.take(get(window.set(k++, null)));
+                    }
+                }
+            } else {
+                int s = 0;
+                while (s < slices.length) { // a wave: as many slices as waveRoom holds
+                    List<Held> wave = new ArrayList<>();
+                    long held = 0;
+                    while (s < slices.length && (wave.isEmpty() || held < waveRoom)) {
+                        List<Future<Held>> started = new ArrayList<>();
+                        for (int t = 0; t < threads && s < slices.length; t++, s++) {
+                            Slice sl = slices[s];
+                            int[] facts = in.facts(s);
+                            int[][] bits = in.bits(s);
+                            long[] prev = in.previous(s);
+                            started.add(pool.submit(() -> startSlice(ct, map, sl, prev, facts,
+                                    bits, setup, faults)));
+                        }
+                        for (Future<Held> f : started) {
+                            Held x = get(f);
+                            wave.add(x);
+                            held += SLICE_BYTES_PER_ENTRY * x.slice.count
+                                    + BYTES_PER_REQUEST * x.requests[0].length;
+                        }
+                    }
+                    if (held > waveRoom && wave.size() > threads)
+                        throw new OutOfBudget(budgetMessage(o, map, li));
+                    for (long[] seg : segments) { // the layer below, one run of its blocks at a time
+                        Table under = decodeRange(ct, map, below, seg[0], seg[1], weak);
+                        peak = Math.max(peak, counts + held + TABLE_BYTES_PER_ENTRY * under.n());
+                        notePrevious(underSlices, underPrevious, under);
+                        List<Future<?>> answering = new ArrayList<>();
+                        for (Held x : wave) answering.add(pool.submit(() -> answer(x, under)));
+                        for (Future<?> f : answering) get(f);
+                    }
+                    List<Future<Checked>> checking = new ArrayList<>();
+                    for (Held x : wave) checking.add(pool.submit(() -> finishSlice(x, faults)));
+                    wave = null;
+                    for (int k = 0; k < checking.size(); k++) marks.take(get(checking.set(k, null)));
+                }
+            }
+            combiner.layer(li, faults.reports(li, reports).toArray(new SliceReport[0]));
+            entriesDone += map.size(li);
+            if (o.progress != null)
+                o.progress.update(entriesDone, map.layers() - li, entriesDone,
+                        Math.max(1, map.entries()), 2);
+            boolean next = below >= 0 && below == li - 1;
+            countsIn = next ? nextCounts : null;
+            for (int q = 0; q < underPrevious.length; q++) // blocks that failed to decode: none
+                if (underPrevious[q] == null) underPrevious[q] = new long[3];
+            previous = underPrevious; // the layer below is due next
+            previousLi = below;
+        }
+        Result res = combiner.conclude();
+        res.peakTableBytes = peak; // the engine's tables, counts and held slices, as estimated
+        res.bytesPerEntryHeld = TABLE_BYTES_PER_ENTRY;
+        res.splitLayers = splitLayers;
+        res.maxSegments = maxSegments;
+        return res;
+    }
+
+    /** What the layer above sent each slice (copied out of its range), and the key before it. */
+    private final class Inputs {
+        final Slice[] slices;
+        final int[] countsIn;
+        final long[][] previous;
+        private int[][] handedBits;
+
+        Inputs(Slice[] slices, int[] countsIn, long[][] previous) {
+            this.slices = slices;
+            this.countsIn = countsIn;
+            this.previous = previous;
+        }
+
+        /** Called before bits(q): the counts of facts, as the engine hands them to slice q. */
+        int[] facts(int q) {
+            Slice sl = slices[q];
+            int n = (int) sl.count;
+            int[] facts = new int[n];
+            int[][] bits = new int[4][n];
+            if (countsIn != null)
+                for (int i = 0, at = 5 * (int) sl.base; i < n; i++, at += 5) {
+                    facts[i] = countsIn[at];
+                    for (int b = 0; b < 4; b++) bits[b][i] = countsIn[at + 1 + b];
+                }
+            faults.counts(sl.li, sl.first, facts, bits);
+            handedBits = bits;
+            return facts;
+        }
+
+        int[][] bits(int q) {
+            return handedBits;
+        }
+
+        long[] previous(int q) {
+            return previous[q];
+        }
+    }
+
+    /** The marks of a layer's slices, counted per entry of the layer below (five ints each). */
+    private static final class Marks {
+        final int[] counts;
+        final List<SliceReport> reports;
+
+        Marks(int[] counts, List<SliceReport> reports) {
+            this.counts = counts;
+            this.reports = reports;
+        }
+
+        void take(Checked c) {
+            reports.add(c.report);
+            for (int j = 0; j < c.marksIndex.length; j++) {
+                int at = 5 * (int) c.marksIndex[j]; // the kernel checked it: in the layer below
+                counts[at]++;
+                int f = c.marksFlags[j];
+                for (int b = 0; b < 4; b++) counts[at + 1 + b] += f >>> b & 1;
+            }
+        }
+    }
+
+    private static String budgetMessage(Options o, FileMap map, int li) {
+        return "--max-memory " + o.maxMemory + " bytes is too little for layer " + li + " ("
+                + map.size(li) + " entries; raise --max-memory, or lower --threads)";
+    }
+
+    private static <T> T get(Future<T> f) throws IOException, InterruptedException {
+        try {
+            return f.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) throw re;
+            if (cause instanceof Error err) throw err;
+            if (cause instanceof IOException io) throw io;
+            throw new IOException(cause);
+        }
+    }
+
+    /** The layer's entries cut into runs whose table fits in room: {first entry, end entry}. */
+    private static long[][] segments(FileMap map, int li, long room, long maxHeld) {
+        long size = map.size(li);
+        long per = Math.min(Math.min(maxHeld, room / TABLE_BYTES_PER_ENTRY), Integer.MAX_VALUE - 8);
+        if (per < 1)
+            throw new OutOfBudget("--max-memory is too little to hold any of layer " + li
+                    + " beside the rest (raise --max-memory, or lower --threads)");
+        List<long[]> out = new ArrayList<>();
+        for (long e = 0; e < size; e += per) out.add(new long[] {e, Math.min(size, e + per)});
+        return out.toArray(new long[0][]);
+    }
+
+    /** A slice between its third and fourth steps: its kernel, its requests, their answers. */
+    private static final class Held {
+        final Slice slice;
+        final SliceCheck check;
+        final long[][] requests;
+        final long[] index;
+        final byte[] kind, lo, hi;
+
+        Held(Slice slice, SliceCheck check, long[][] requests) {
+            this.slice = slice;
+            this.check = check;
+            this.requests = requests;
+            int n = requests[0].length;
+            index = new long[n];
+            java.util.Arrays.fill(index, -1); // absent unless a segment holds it
+            kind = new byte[n];
+            lo = new byte[n];
+            hi = new byte[n];
+        }
+    }
+
+    /** Steps 1–3 of a slice's kernel: counts, decoding, requests. */
+    private static Held startSlice(Container ct, FileMap map, Slice s, long[] honest, int[] facts,
+            int[][] bits, Setup setup, Faults faults) throws IOException {
+        long[] previous = faults.previous(s.li, s.first, honest.clone());
+        SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, previous[0] != 0,
+                previous[1], previous[2], setup.all, setup.maxPerRule);
+        if (setup.openBefore != null)
+            check.partSetup(faults.openBefore(s.li, s.first, setup.openBefore[s.first]),
+                    setup.composite, setup.part, setup.regionKeyBudget);
+        check.takeCounts(facts, bits);
+        for (int b = s.first; b < s.end; b++) {
+            BlockRecord r = map.record(b);
+            check.decode(b, ct.read(r.frameOffset, (int) r.compLen));
+        }
+        return new Held(s, check, check.requests());
+    }
+
+    /** The requests of a held slice that one run of the layer below holds. */
+    private static void answer(Held x, Table under) {
+        long[] occ = x.requests[0], mover = x.requests[1];
+        for (int j = 0; j < occ.length; j++) {
+            if (x.index[j] >= 0) continue;
+            int i = under.layer.find(occ[j], mover[j]);
+            if (i < 0) continue;
+            x.index[j] = under.base + i;
+            x.kind[j] = (byte) under.layer.kind(i);
+            x.lo[j] = (byte) under.layer.lo(i);
+            x.hi[j] = (byte) under.layer.hi(i);
+        }
+    }
+
+    /** Step 4 of a slice's kernel: the obligations, from the answers. */
+    private static Checked finishSlice(Held x, Faults faults) {
+        Slice s = x.slice;
+        faults.answers(s.li, s.first, x.requests, x.index, x.kind, x.lo, x.hi);
+        SliceReport report = x.check.check(x.index, x.kind, x.lo, x.hi);
+        return new Checked(report, x.check.marksIndex(), x.check.marksFlags());
+    }
+
+    private record Checked(SliceReport report, long[] marksIndex, byte[] marksFlags) {}
+
+    /** A part's setup for its slices (SliceCheck.partSetup); openBefore null: not a part. */
+    private record Setup(long[] openBefore, org.gamecert.verifier.kernel.format.Manifest composite,
+            int part, int regionKeyBudget, boolean all, int maxPerRule) {}
+
+    /** A part: the open entries before each block, by the engine's own decoding of the kinds. */
+    private static long[] openBefore(Container ct, FileMap map) throws IOException {
+        Header h = map.header();
+        boolean weak = h.baseMode != Header.SEMI_STRONG;
+        long[] before = new long[map.blocks() + 1];
+        for (int b = 0; b < map.blocks(); b++) {
+            BlockRecord r = map.record(b);
+            long n = 0;
+            try {
+                byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
+                        (int) r.rawLen, r.index);
+                Payload p = Payload.decode(raw, (int) r.count, weak, true, map.game().uMin,
+                        map.game().uMax, r.index, null);
+                for (int i = 0; i < p.count; i++) if (Payload.isOpen(p.kind[i])) n++;
+            } catch (FormatException e) {
+                n = 0; // that block's slice reports it; nothing after it counts
+            }
+            before[b + 1] = before[b] + n;
+        }
+        return before;
+    }
+
+    /** For each slice of layer li, the key of the entry before it: {1, occ, mover}, or 0s. */
+    private static long[][] previousKeys(Container ct, FileMap map, int li, Slice[] slices,
+            boolean weak) throws IOException {
+        long[][] out = new long[slices.length][];
+        for (int q = 0; q < slices.length; q++) {
+            out[q] = new long[3];
+            if (q == 0) continue;
+            Table t = decodeRange(ct, map, li, slices[q].base - 1, slices[q].base, weak);
+            int n = t.n();
+            if (n > 0) out[q] = new long[] {1, t.layer.occ(n - 1), t.layer.mover(n - 1)};
+        }
+        return out;
+    }
+
+    /** The keys before the slices of the layer below that fall in a run of it (as above). */
+    private static void notePrevious(Slice[] slices, long[][] out, Table run) {
+        for (int q = 0; q < slices.length; q++) {
+            if (q == 0) {
+                out[q] = new long[3];
+                continue;
+            }
+            long at = slices[q].base - 1 - run.base;
+            if (at >= 0 && at < run.n())
+                out[q] = new long[] {1, run.layer.occ((int) at), run.layer.mover((int) at)};
+        }
+    }
+
+    /** Layer li cut into slices of about sliceEntries entries, at block boundaries. */
+    private Slice[] plan(FileMap map, int li) {
+        List<Slice> out = new ArrayList<>();
+        int b = map.firstBlock(li);
+        long base = 0;
+        while (b < map.endBlock(li)) {
+            int first = b;
+            long count = 0;
+            do count += map.record(b++).count;
+            while (b < map.endBlock(li) && count + map.record(b).count <= sliceEntries);
+            out.add(new Slice(li, first, b, base, count));
+            base += count;
+        }
+        return out.toArray(new Slice[0]);
+    }
+
+    /**
+     * The engine's own decoding of entries [from, to) of layer li, up to the first block that
+     * fails to decode.
+     */
+    private static Table decodeRange(Container ct, FileMap map, int li, long from, long to,
+            boolean weak) throws IOException {
+        Layer layer = newLayer(map);
+        int cap = (int) Math.min(to - from, Layer.MAX_ENTRIES);
+        layer.ensure(cap, UNBOUNDED, true);
+        int uMin = map.game().uMin, uMax = map.game().uMax;
+        long base = 0; // the layer's index of the block's first entry
+        Payload reuse = null;
+        for (int b = map.firstBlock(li); b < map.endBlock(li) && base < to; b++) {
+            BlockRecord r = map.record(b);
+            long end = base + r.count;
+            if (end > from) {
+                try {
+                    byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
+                            (int) r.rawLen, r.index);
+                    Payload p = Payload.decode(raw, (int) r.count, weak, map.header().part, uMin,
+                            uMax, r.index, reuse);
+                    reuse = p;
+                    int at = (int) (Math.max(from, base) - base);
+                    int n = (int) Math.min(p.count - at, Math.min(to, end) - Math.max(from, base));
+                    if (n < 0 || n > cap - layer.size) break;
+                    for (int j = at; j < at + n; j++)
+                        layer.add(p.occ[j], p.mover[j], p.kind[j] & 0xFF, p.lo[j], p.hi[j],
+                                Payload.hasMove(p.kind[j] & 0xFF) ? p.move[j] & 0xFF : 0);
+                } catch (FormatException e) {
+                    break; // the slice that holds the block reports it
+                }
+            }
+            base = end;
+        }
+        layer.index(UNBOUNDED);
+        return new Table(layer, from);
+    }
+}

@@ -1,0 +1,842 @@
+package org.gamecert.verifier.kernel;
+
+import java.util.Arrays;
+import org.gamecert.verifier.kernel.format.BlockRecord;
+import org.gamecert.verifier.kernel.format.DataFrame;
+import org.gamecert.verifier.kernel.format.FormatException;
+import org.gamecert.verifier.kernel.format.Header;
+import org.gamecert.verifier.kernel.format.Payload;
+import org.gamecert.verifier.kernel.rules.Game;
+
+/**
+ * One slice of one layer (consecutive blocks of it) checked against the layer below, sequentially,
+ * by one thread (SPEC §9, §10, §11.1). An engine drives it through four steps, each once and in
+ * this order, and gives it only data, which it copies:
+ * <ol>
+ * <li>{@link #takeCounts}: what the layer above sent to this slice's entries: per entry, how
+ * many facts (answers a parent was given) named it and how many carried each flag (§10.1
+ * needs, §10.2 reached); none for the shallowest layer;
+ * <li>{@link #decode}, block by block: R-CON-3, R-HASH-1 and the payload's rules, into the
+ * slice's own columns;
+ * <li>{@link #requests}: the entries' own rules (R-LAY-2, R-LAY-3, R-LEAF-1, R-POS-1..3,
+ * R-MOVE-1); returns the canonical key of every child the obligations consult, in the order
+ * the obligations will consult them;
+ * <li>{@link #check}: the records of the layer below for those keys, in that order ("absent" is
+ * an answer); the obligations (R-SERVE-1 .. R-ALL-1, R-LEAF-2); returns the SliceReport.
+ * </ol>
+ * Nothing here calls an engine. A record an engine delivers is a fact the check uses and the
+ * kernel of the child's slice confirms: both add FactHash of (index, key, kinds, bounds, flags)
+ * to a sum, which the Combiner compares layer by layer (SPEC §11.1).
+ */
+public final class SliceCheck {
+    static final int P = Payload.P, AP = Payload.AP, PP = Payload.PP, A = Payload.A, C = Payload.C;
+    static final int NEEDS = P | AP | PP, REACHED = 0x08;
+    private static final int TERMINAL = 0x100, MISSING = -1;
+
+    private final FileMap map;
+    private final Header h;
+    private final Game game;
+    private final int[] tb;
+    private final int[] tbPlace = new int[64];
+    private final int group, leafEmpties, rootNeeds, rootDiscs;
+    private final boolean weak, countTerminals;
+    private final long rootOcc, rootMover, factKey;
+    private final LeafSearch leaves;
+
+    private final int li, firstBlock, endBlock, discs;
+    /** The slice's entries are entries base .. base + count - 1 of its layer. */
+    private final long base;
+    private final int count;
+    private final long sizeBelow;
+    private final boolean hasPrevious;
+    private final long previousOcc, previousMover;
+
+    // the entries decoded, in file order
+    private final long[] occ, mover;
+    private final byte[] kind, lo, hi, move, flags;
+    private int decoded, nextBlock;
+    /**
+     * Entries [0, checked) are checked (first-violation mode: up to the first that broke a rule);
+     * the first violation, or null; a block that failed to decode (it ends the slice).
+     */
+    private int checked;
+    private Violation first, decodeFailure;
+    /** Every violation (--all): each entry's, up to maxPerRule a rule kept (earliest), counted. */
+    private final boolean all;
+    private final int maxPerRule;
+    private final java.util.List<Violation> kept = new java.util.ArrayList<>();
+    private final java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+    private java.util.BitSet ownFailed;
+
+    // a part of a composite (SPEC §15): open entries
+    private final boolean part;
+    /** Open entries in the file before this slice, as the engine counted them (Combiner checks). */
+    private long openBefore;
+    private long openCount;
+    /** The composite this part is checked for (only the open entries its links name are kept). */
+    private org.gamecert.verifier.kernel.format.Manifest keptFor;
+    private int keptForPart = -1;
+    private final OpenEntries open = new OpenEntries();
+    private boolean unnamedKept;
+    /** Region keys for a composite's union census (SPEC §15.4): at most this many; -1: none. */
+    private int regionKeyBudget = -1;
+    private final PairSet regionKeys = new PairSet();
+    private boolean regionKeysOver;
+
+    /** Terminal keys counted in this many partitions (TerminalCount); 0: listed in the report. */
+    private int terminalPartitions;
+    private long[] termOcc = new long[0], termMover = new long[0], termRoute = new long[0];
+    private long terminalSum;
+
+    private int[] factCount;
+    private int[][] flagCount;
+    private long takenSum;
+
+    /** Requests: the children's keys; entry i's are [reqStart[i], reqStart[i + 1]). */
+    private long[] reqOcc = new long[0], reqMover = new long[0];
+    private int[] reqStart;
+    private int nReq;
+    private int step;
+
+    // scratch for one entry's moves, in TB order
+    private final int[] mCode = new int[64], mType = new int[64], mKind = new int[64];
+    private final int[] mLo = new int[64], mHi = new int[64];
+    private final boolean[] mLeaf = new boolean[64];
+    private final long[] out = new long[3], images = new long[9];
+    private long cOcc, cMover;
+
+    /**
+     * Blocks [firstBlock, endBlock) of layer li of the map. previous: the key of the entry before
+     * the slice in its layer (for R-LAY-3), as the engine read it; the Combiner holds the engine
+     * to it (the last key of the slice before).
+     */
+    public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean hasPrevious,
+            long previousOcc, long previousMover) {
+        this(map, li, firstBlock, endBlock, hasPrevious, previousOcc, previousMover, false, 1);
+    }
+
+    /** all: every violation, not only the first (at most maxPerRule kept a rule, all counted). */
+    public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean hasPrevious,
+            long previousOcc, long previousMover, boolean all, int maxPerRule) {
+        this.all = all;
+        this.maxPerRule = Math.max(1, maxPerRule);
+        if (li < 0 || li >= map.layers() || firstBlock < map.firstBlock(li)
+                || endBlock <= firstBlock || endBlock > map.endBlock(li))
+            throw fault("a slice outside layer " + li + " of the file");
+        this.map = map;
+        h = map.header();
+        game = FileMap.gameOf(h);
+        tb = h.tb.clone();
+        for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;
+        group = h.symmetry == 0 ? 1 : game.symmetryCount;
+        leafEmpties = h.leafEmpties;
+        weak = h.baseMode != Header.SEMI_STRONG;
+        part = h.part;
+        rootNeeds = weak ? 0 : h.rootKinds & NEEDS; // a certificate that is not a part: P
+        countTerminals = h.family != Header.OTHELLO;
+        rootDiscs = Long.bitCount(h.rootMover | h.rootOpponent);
+        rootOcc = game.canonical(h.rootMover, h.rootOpponent, group, images);
+        rootMover = images[8];
+        factKey = map.factKey();
+        leaves = new LeafSearch(game);
+        this.li = li;
+        this.firstBlock = firstBlock;
+        this.endBlock = endBlock;
+        discs = map.discs(li);
+        long before = 0, in = 0;
+        for (int b = map.firstBlock(li); b < endBlock; b++)
+            if (b < firstBlock) before += map.record(b).count;
+            else in += map.record(b).count;
+        if (in > Integer.MAX_VALUE - 8)
+            throw fault("a slice of " + in + " entries");
+        base = before;
+        count = (int) in;
+        int below = map.below(li);
+        sizeBelow = below < 0 ? 0 : map.size(below);
+        this.hasPrevious = hasPrevious;
+        this.previousOcc = previousOcc;
+        this.previousMover = previousMover;
+        occ = new long[count];
+        mover = new long[count];
+        kind = new byte[count];
+        lo = new byte[count];
+        hi = new byte[count];
+        move = new byte[count];
+        flags = new byte[count];
+        nextBlock = firstBlock;
+    }
+
+    private void step(int expected, String what) {
+        if (step > expected || (expected == 1 && step == 2))
+            throw fault("slice of layer " + discs + ": " + what
+                    + " out of turn");
+        step = expected;
+    }
+
+    // ------------------------------------------------------------ 0. a part's setup
+
+    /**
+     * A part (SPEC §15): openBefore, the open entries of the file's blocks before this slice (the
+     * engine's count, which the Combiner compares with the slices before); keptFor/partIndex: the
+     * composite it is checked for (null: alone, every open entry kept); regionKeyBudget: keys of
+     * R to keep for a union census (-1: none). Before the blocks.
+     */
+    public void partSetup(long openBefore, org.gamecert.verifier.kernel.format.Manifest keptFor,
+            int partIndex, int regionKeyBudget) {
+        notFaulted();
+        if (step > 1 || this.openBefore != 0 || keptForPart >= 0 || this.regionKeyBudget >= 0)
+            throw fault("a part's setup after its blocks, or twice");
+        if (openBefore < 0 || (keptFor != null && (partIndex < 0
+                || partIndex >= keptFor.partCount())))
+            throw fault("a part's setup out of range");
+        this.openBefore = openBefore;
+        this.keptFor = keptFor;
+        keptForPart = keptFor == null ? -1 : partIndex;
+        this.regionKeyBudget = Math.max(-1, regionKeyBudget);
+    }
+
+    /**
+     * The census's terminal keys (SPEC §10.3) counted in partitions (TerminalCount) rather than
+     * listed in the report: after check, {@link #terminalKeys} gives them with their routes, and
+     * the report carries the multiset hash of what they send each partition. Before the blocks.
+     */
+    public void partitionTerminals(int partitions) {
+        if (step > 1 || terminalPartitions != 0)
+            throw fault("terminal partitions set after the blocks, or twice");
+        if (partitions < 1 || partitions > TerminalCount.MAX_PARTITIONS)
+            throw fault(partitions + " terminal partitions");
+        terminalPartitions = partitions;
+    }
+
+    /**
+     * After check, with partitionTerminals: the terminal keys the slice names, each once a set,
+     * as {occ, mover, route}: the engine sends each to the TerminalCount of partition
+     * TerminalCount.partitionOf(route) of this layer, route and all (the engine's copies).
+     */
+    public long[][] terminalKeys() {
+        if (step != 4 || terminalPartitions == 0)
+            throw fault("terminal keys before the check, or not partitioned");
+        return new long[][] {termOcc.clone(), termMover.clone(), termRoute.clone()};
+    }
+
+    /** The keys of both sets routed, and the multiset hash of what goes to each partition. */
+    private void routeTerminals() {
+        long[] t = terminals.toPairs(), p = proofTerminals.toPairs();
+        int n = (t.length + p.length) / 2;
+        termOcc = new long[n];
+        termMover = new long[n];
+        termRoute = new long[n];
+        for (int j = 0; j < n; j++) {
+            boolean proof = 2 * j >= t.length;
+            long[] from = proof ? p : t;
+            int at = proof ? 2 * j - t.length : 2 * j;
+            long o = from[at], m = from[at + 1];
+            int q = TerminalCount.partition(factKey, o, m, terminalPartitions);
+            termOcc[j] = o;
+            termMover[j] = m;
+            termRoute[j] = TerminalCount.route(q, proof);
+            terminalSum += TerminalCount.element(factKey, li, q, o, m, proof);
+        }
+    }
+
+    // ------------------------------------------------------------ 1. facts from the layer above
+
+    /**
+     * What the layer above sent this slice, per entry of the slice: how many facts (records the
+     * parents were given) named it, and how many of those carried each flag bit (P, A', P',
+     * reached: FactHash.FLAGS arrays). Counted in the taken sum with this slice's own records.
+     */
+    public void takeCounts(int[] facts, int[][] bits) {
+        notFaulted();
+        step(1, "counts");
+        step = 2; // once
+        int[] f = facts.clone();
+        int[][] b = new int[FactHash.FLAGS][];
+        if (f.length != count || bits.length != FactHash.FLAGS)
+            throw fault("counts for " + f.length + " entries and "
+                    + bits.length + " flags, for a slice of " + count);
+        for (int q = 0; q < FactHash.FLAGS; q++) {
+            b[q] = bits[q].clone();
+            if (b[q].length != count)
+                throw fault("flag counts for " + b[q].length + " entries");
+        }
+        for (int i = 0; i < count; i++)
+            for (int q = -1; q < FactHash.FLAGS; q++)
+                if ((q < 0 ? f[i] : b[q][i]) < 0 || q >= 0 && b[q][i] > f[i])
+                    throw fault("a negative count of facts, or more facts with a flag"
+                            + " than facts");
+        factCount = f;
+        flagCount = b;
+    }
+
+    // ------------------------------------------------------------ 2. the blocks
+
+    /**
+     * Block b, the slice's next, as its data frame's bytes (copied): R-CON-3, R-HASH-1 against
+     * the chain value before it, then the payload's rules (SPEC §5, §9 order of checks). After a
+     * violation the slice ends there: later blocks are taken and ignored.
+     */
+    public void decode(int b, byte[] frame) {
+        notFaulted();
+        if (step < 2) step = 2;
+        if (step != 2 || b != nextBlock || b >= endBlock)
+            throw fault("slice of layer " + discs + ": block " + b
+                    + " where block " + nextBlock + " was due");
+        nextBlock++;
+        if (decodeFailure != null) return;
+        BlockRecord rec = map.record(b);
+        byte[] own = frame.clone();
+        int layerIndexOfBlock = (int) (decoded + base);
+        try {
+            int rawLen = Math.toIntExact(rec.rawLen); // R-CON-2 held: below 2^25
+            byte[] raw = DataFrame.decompress(own, rawLen, rec.index);
+            byte[] chain = Chain.chain(map.chainBefore(b), rec, raw);
+            byte[] stored = rec.chain();
+            if (!Arrays.equals(chain, stored))
+                throw new FormatException(Rule.HASH_1, "block " + rec.index
+                        + ": stored chain value " + Chain.hex(stored) + " != computed "
+                        + Chain.hex(chain));
+            int n = Math.toIntExact(rec.count);
+            Payload p = Payload.decode(raw, n, weak, part, game.uMin, game.uMax, rec.index, null);
+            int over = countOpen(p.kind, n);
+            if (over >= 0) {
+                decodeFailure = openCap(rec, layerIndexOfBlock + over);
+                return;
+            }
+            System.arraycopy(p.occ, 0, occ, decoded, n);
+            System.arraycopy(p.mover, 0, mover, decoded, n);
+            System.arraycopy(p.kind, 0, kind, decoded, n);
+            System.arraycopy(p.lo, 0, lo, decoded, n);
+            System.arraycopy(p.hi, 0, hi, decoded, n);
+            System.arraycopy(p.move, 0, move, decoded, n);
+            decoded += n;
+        } catch (FormatException e) {
+            // the open entries among the kinds read before the failure come first (R-OPEN-2)
+            if (e instanceof Payload.EntryFormatException ef && ef.kindsBefore != null) {
+                int over = countOpen(ef.kindsBefore, ef.kindsBefore.length);
+                if (over >= 0) {
+                    decodeFailure = openCap(rec, layerIndexOfBlock + over);
+                    return;
+                }
+            }
+            long entry = -1;
+            if (e instanceof Payload.EntryFormatException ef && ef.entry >= 0)
+                entry = ef.entry + layerIndexOfBlock;
+            boolean named = entry >= 0 || e.getMessage().startsWith("block ");
+            decodeFailure = new Violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
+                    (named ? "" : "block " + rec.index + ": ") + e.getMessage());
+        }
+    }
+
+    /** Counts the open kinds; the place of the first over the cap (R-OPEN-2), or -1. */
+    private int countOpen(byte[] kinds, int n) {
+        for (int i = 0; i < n; i++)
+            if (Payload.isOpen(kinds[i]) && openBefore + ++openCount > Kinds.MAX_OPEN) return i;
+        return -1;
+    }
+
+    private Violation openCap(BlockRecord rec, long entry) {
+        return new Violation(Rule.OPEN_2, rec.index, rec.layer, entry, false, 0, 0,
+                "more than 2^24 = " + Kinds.MAX_OPEN + " open entries in the part");
+    }
+
+    // ------------------------------------------------------------ 3. the entries' own rules
+
+    /**
+     * The facts taken (flags and the taken sum), then each entry's own rules in order, up to the
+     * first that fails; the keys of the children the obligations consult, in the order check will
+     * want their records.
+     * Returns {occ, mover} (the engine's copies).
+     */
+    public long[][] requests() {
+        notFaulted();
+        if (step > 2 || (decodeFailure == null && nextBlock != endBlock))
+            throw fault("slice of layer " + discs + ": requests before its"
+                    + " blocks, or twice");
+        step = 3;
+        takeFacts();
+        reqStart = new int[decoded + 1];
+        reqOcc = new long[Math.max(16, 4 * decoded)];
+        reqMover = new long[reqOcc.length];
+        checked = decoded;
+        ownFailed = new java.util.BitSet();
+        for (int i = 0; i < decoded; i++) {
+            reqStart[i] = nReq;
+            Violation v = ownRules(i);
+            if (v != null) {
+                ownFailed.set(i); // no obligation of it is checked
+                if (found(v)) { // an entry before any block that failed to decode
+                    checked = i;
+                    break;
+                }
+                continue;
+            }
+            if (Payload.isOpen(kind[i])) keepOpen(i);
+            else addRequests(i);
+        }
+        reqStart[checked] = nReq;
+        return new long[][] {Arrays.copyOf(reqOcc, nReq), Arrays.copyOf(reqMover, nReq)};
+    }
+
+    /**
+     * Records a violation (null: none); true when the slice stops there (first-violation mode).
+     * With all, it is counted and kept if among the first maxPerRule of its rule.
+     */
+    private boolean found(Violation x) {
+        if (x == null) return false;
+        if (!all) {
+            first = x;
+            return true;
+        }
+        long n = counts.merge(x.rule(), 1L, Long::sum);
+        if (n <= maxPerRule) kept.add(x); // found in file order: the earliest are kept
+        return false;
+    }
+
+    /** The flags sent, OR-ed into the entries; every fact counted (FactHash). */
+    private void takeFacts() {
+        for (int i = 0; factCount != null && i < decoded; i++) {
+            if (factCount[i] != 0)
+                takenSum = FactHash.add(takenSum, FactHash.times(factCount[i],
+                        FactHash.record(factKey, base + i, occ[i], mover[i], kind[i] & 0xFF,
+                                lo[i], hi[i])));
+            long mix = 0;
+            for (int q = 0; q < FactHash.FLAGS; q++)
+                if (flagCount[q][i] != 0) {
+                    flags[i] |= (byte) (1 << q);
+                    if (mix == 0) mix = FactHash.indexMix(factKey, base + i);
+                    takenSum = FactHash.add(takenSum,
+                            FactHash.times(flagCount[q][i], FactHash.flagOf(mix, q)));
+                }
+        }
+        // entries after a block that failed to decode take nothing: the verdict is a rejection
+        if (discs == rootDiscs) // the seeds of R and of reachability (SPEC §10.1, §10.2)
+            for (int i = 0; i < decoded; i++)
+                if (occ[i] == rootOcc && mover[i] == rootMover)
+                    flags[i] |= (byte) (REACHED | rootNeeds);
+    }
+
+    /** R-LAY-2, R-LAY-3, R-LEAF-1, R-POS-1, R-POS-3, R-POS-2, R-MOVE-1 of entry i; or null. */
+    private Violation ownRules(int i) {
+        long o = occ[i], m = mover[i], opp = o & ~m;
+        int k = kind[i] & 0xFF;
+        if (Long.bitCount(o) != discs)
+            return at(i, Rule.LAY_2, "entry has " + Long.bitCount(o) + " discs in a block of"
+                    + " layer " + map.record(blockOf(i)).layer);
+        boolean hasLast = i > 0 || hasPrevious;
+        long lastOcc = i > 0 ? occ[i - 1] : previousOcc;
+        long lastMover = i > 0 ? mover[i - 1] : previousMover;
+        if (hasLast && !keyAfter(o, m, lastOcc, lastMover))
+            return at(i, Rule.LAY_3, o == lastOcc && m == lastMover
+                    ? "the key repeats the previous entry's"
+                    : "the key is smaller than the previous entry's");
+        if (isLeaf(discs))
+            return at(i, Rule.LEAF_1, "an entry with " + (game.cells - discs) + " empty cells: at"
+                    + " most leaf_empties = " + leafEmpties + ", a leaf has no entry");
+        if (!game.isLegalPosition(m, opp)) return at(i, Rule.POS_1, "not a legal position");
+        // A reached entry was named by a parent's canonical key (a fact the Combiner confirms).
+        if ((flags[i] & REACHED) == 0) {
+            canonical(m, opp);
+            if (cOcc != o || cMover != m)
+                return at(i, Rule.POS_3, "the key is not the canonical form of its position");
+        }
+        long legal = game.legalMoveCodes(m, opp);
+        if (!game.storable(m, opp, legal))
+            return at(i, Rule.POS_2, game.isTerminal(m, opp) ? "the position is terminal"
+                    : "the mover must pass");
+        int mv = move[i] & 0xFF;
+        if (!Payload.isOpen(k) && Payload.hasMove(k)
+                && (mv >= game.moveCodes || ((legal >>> mv) & 1) == 0))
+            return at(i, Rule.MOVE_1, "stored move " + (mv >= game.moveCodes ? "code " + mv
+                    : game.moveName(mv)) + " is not legal");
+        return null;
+    }
+
+    /**
+     * Keeps open entry i for R-COMP-3..5 (SPEC §15.3): checked for a composite, those its links
+     * name and the first that none names (R-COMP-3 fails there, so the rest cannot matter);
+     * checked alone, all of them.
+     */
+    private void keepOpen(int i) {
+        boolean named = keptFor == null || keptFor.findLink(keptForPart, occ[i], mover[i]) >= 0;
+        if (named || !unnamedKept)
+            open.add(occ[i], mover[i], kind[i] & 0xFF & ~Payload.O, lo[i], hi[i]);
+        else open.skip();
+        unnamedKept |= !named;
+    }
+
+    /** The children entry i's obligations consult that the layer below may hold. */
+    private void addRequests(int i) {
+        long m = mover[i], opp = occ[i] & ~m;
+        for (long order = moveOrder(i, game.legalMoveCodes(m, opp)); order != 0;
+                order &= order - 1) {
+            int code = tb[Long.numberOfTrailingZeros(order)];
+            int type = game.child(m, opp, code, out);
+            if (type == Game.TERMINAL || isLeaf(Long.bitCount(out[0] | out[1]))) continue;
+            canonical(out[0], out[1]);
+            if (nReq == reqOcc.length) {
+                reqOcc = Arrays.copyOf(reqOcc, 2 * nReq);
+                reqMover = Arrays.copyOf(reqMover, 2 * nReq);
+            }
+            reqOcc[nReq] = cOcc;
+            reqMover[nReq++] = cMover;
+        }
+    }
+
+    /** The moves entry i consults, as places in TB order: a lone C only its cut move. */
+    private long moveOrder(int i, long legal) {
+        int k = kind[i] & 0xFF;
+        long order = 0;
+        for (long bits = k == C ? 1L << (move[i] & 0xFF) : legal; bits != 0; bits &= bits - 1)
+            order |= 1L << tbPlace[Long.numberOfTrailingZeros(bits)];
+        return order;
+    }
+
+    // ------------------------------------------------------------ 4. the obligations
+
+    // the answers, the kernel's copies
+    private long[] ansIndex;
+    private byte[] ansKind, ansLo, ansHi;
+    // what check sends down and counts
+    private long[] outIndex = new long[0];
+    private byte[] outFlags = new byte[0];
+    private int nOut;
+    private long sentSum;
+    private final PairSet terminals = new PairSet(), proofTerminals = new PairSet();
+    // the entry being checked
+    private int e, k, n, star, entryFlags, v, vHi;
+    private long eMover, eOpp, eLegal;
+    private int eMove;
+
+    /**
+     * The records of the layer below for the keys requests returned, in that order: index in the
+     * layer below (-1: absent), kind byte, bounds as stored. Checks every entry's obligations
+     * (SPEC §9, in the order P, A', P', C, A) up to the first that fails, and returns the slice's
+     * report. The facts it sends the layer below: {@link #marksIndex}, {@link #marksFlags}.
+     */
+    public SliceReport check(long[] index, byte[] kinds, byte[] los, byte[] his) {
+        notFaulted();
+        if (step != 3) throw fault("slice of layer " + discs
+                + ": answers before requests, or twice");
+        step = 4;
+        ansIndex = index.clone();
+        ansKind = kinds.clone();
+        ansLo = los.clone();
+        ansHi = his.clone();
+        if (ansIndex.length != nReq || ansKind.length != nReq || ansLo.length != nReq
+                || ansHi.length != nReq)
+            throw fault("slice of layer " + discs + ": " + ansIndex.length
+                    + " answers for " + nReq + " requests");
+        for (int r = 0; r < nReq; r++)
+            if (ansIndex[r] >= 0 && (ansIndex[r] >= sizeBelow || ansLo[r] < game.uMin
+                    || ansLo[r] > game.uMax || ansHi[r] < game.uMin || ansHi[r] > game.uMax))
+                throw fault("an answer with index " + ansIndex[r] + " and bounds ["
+                        + ansLo[r] + ", " + ansHi[r] + "], not a record of the layer below");
+        outIndex = new long[Math.max(16, nReq)];
+        outFlags = new byte[outIndex.length];
+        for (e = 0; e < checked; e++) {
+            if (Payload.isOpen(kind[e]) || ownFailed.get(e)) continue;
+            if (obligations()) {
+                checked = e; // the entries after it are not the slice's to tally
+                break;
+            }
+        }
+        return report();
+    }
+
+    /**
+     * The facts for the layer below, one per record given: the child's index and the flags it
+     * carries (the engine counts them per child entry for takeCounts there).
+     */
+    public long[] marksIndex() {
+        notFaulted();
+        return Arrays.copyOf(outIndex, nOut);
+    }
+
+    public byte[] marksFlags() {
+        notFaulted();
+        return Arrays.copyOf(outFlags, nOut);
+    }
+
+    /** Entry e's obligations, each violation to found(); true: the slice stops there. */
+    private boolean obligations() {
+        eMover = mover[e];
+        eOpp = occ[e] & ~eMover;
+        k = kind[e] & 0xFF;
+        eMove = move[e] & 0xFF;
+        v = lo[e];
+        vHi = hi[e];
+        entryFlags = flags[e] & 0xFF;
+        eLegal = game.legalMoveCodes(eMover, eOpp);
+        children();
+        if ((k & P) != 0) {
+            for (int j = 0; j < n; j++) if (found(serve(j, j == star ? P : AP, "P"))) return true;
+            if (found(maxIs("P", Rule.P_1)) || found(tieBreak("P"))) return true;
+        }
+        if ((k & AP) != 0) {
+            if (found(serve(star, PP, "A'"))) return true;
+            if ((mLo[star] != v || mHi[star] != v)
+                    && found(at(e, Rule.AP_1, "A' value " + v + " but its move "
+                            + game.moveName(eMove) + " is worth " + range(star))))
+                return true;
+            for (int j = 0; j < star; j++)
+                if (mHi[j] >= v && found(at(e, Rule.TB_1, "A' move " + game.moveName(eMove)
+                        + ": the earlier move " + game.moveName(mCode[j]) + " may be worth "
+                        + mHi[j] + " >= " + v)))
+                    return true;
+            for (int j = star + 1; j < n; j++)
+                if (mHi[j] > v && found(at(e, Rule.AP_2, "A' value " + v + ": the later move "
+                        + game.moveName(mCode[j]) + " is not refuted, it may be worth "
+                        + mHi[j])))
+                    return true;
+        }
+        if ((k & PP) != 0) {
+            for (int j = 0; j < n; j++) if (found(serve(j, AP, "P'"))) return true;
+            if (found(maxIs("P'", Rule.PP_1)) || found(tieBreak("P'"))) return true;
+        }
+        if ((k & C) != 0 && mLo[star] < v
+                && found(mLeaf[star]
+                        ? at(e, Rule.LEAF_2, "lower bound " + v + " but the cut move "
+                                + game.moveName(eMove) + " leads to a leaf that the verifier's"
+                                + " search finds worth less")
+                        : at(e, Rule.CUT_1, "lower bound " + v + " but the cut move "
+                                + game.moveName(eMove) + " is only known to be worth "
+                                + range(star))))
+            return true;
+        if ((k & A) != 0)
+            for (int j = 0; j < n; j++)
+                if (mHi[j] > vHi && found(mLeaf[j]
+                        ? at(e, Rule.LEAF_2, "upper bound " + vHi + " but move "
+                                + game.moveName(mCode[j]) + " leads to a leaf that the"
+                                + " verifier's search finds worth more")
+                        : at(e, Rule.ALL_1, "upper bound " + vHi + " but move "
+                                + game.moveName(mCode[j]) + " may be worth " + mHi[j])))
+                    return true;
+        return false;
+    }
+
+    /**
+     * What is known of each consulted move's child, in TB order: its terminal value, a leaf's
+     * bound decided by search (R-LEAF-2), the record delivered, or MISSING. The entry's flags go
+     * to the children it consults (SPEC §10.2) with the needs of §10.1, one fact per record.
+     */
+    private void children() {
+        n = 0;
+        star = -1;
+        int r = reqStart[e];
+        for (long order = moveOrder(e, eLegal); order != 0; order &= order - 1) {
+            int code = tb[Long.numberOfTrailingZeros(order)];
+            int type = game.child(eMover, eOpp, code, out);
+            mCode[n] = code;
+            mType[n] = type;
+            if (code == eMove) star = n;
+            int need = (entryFlags & P) != 0 ? (code == eMove ? P : AP) : 0;
+            if ((entryFlags & AP) != 0 && code == eMove) need |= PP;
+            if ((entryFlags & PP) != 0) need |= AP;
+            int ck = MISSING, clo = game.uMin, chi = game.uMax;
+            boolean leaf = false;
+            if (type == Game.TERMINAL) {
+                ck = TERMINAL;
+                clo = chi = (int) out[2];
+                if (countTerminals && need != 0) {
+                    canonical(out[0], out[1]);
+                    terminals.add(cOcc, cMover);
+                }
+                if (countTerminals && consultedForBound(code)) {
+                    canonical(out[0], out[1]);
+                    proofTerminals.add(cOcc, cMover);
+                }
+            } else if (isLeaf(Long.bitCount(out[0] | out[1]))) {
+                leaf = true;
+                ck = TERMINAL; // decided here, like a terminal move: R-LEAF-2
+                clo = (k & C) != 0 && code == eMove && leafMoveAtLeast(type, v) ? v : game.uMin;
+                chi = (k & A) != 0 && leafMoveAtMost(type, vHi) ? vHi : game.uMax;
+            } else {
+                if (r >= reqStart[e + 1])
+                    throw new IllegalStateException("a child without its request");
+                if (ansIndex[r] >= 0) {
+                    ck = ansKind[r] & 0xFF;
+                    int alo = ansLo[r], ahi = ansHi[r];
+                    clo = type == Game.CHILD ? -ahi : alo;
+                    chi = type == Game.CHILD ? -alo : ahi;
+                    int needs = type == Game.PASS_CHILD ? Kinds.passNeeds(need) : need;
+                    send(r, needs | (entryFlags & REACHED));
+                }
+                r++;
+            }
+            mKind[n] = ck;
+            mLo[n] = clo;
+            mHi[n] = chi;
+            mLeaf[n] = leaf;
+            n++;
+        }
+    }
+
+    /** One fact for the layer below: the record delivered for request r, and the flags. */
+    private void send(int r, int bits) {
+        if (nOut == outIndex.length) {
+            outIndex = Arrays.copyOf(outIndex, 2 * nOut);
+            outFlags = Arrays.copyOf(outFlags, 2 * nOut);
+        }
+        outIndex[nOut] = ansIndex[r];
+        outFlags[nOut++] = (byte) bits;
+        sentSum = FactHash.add(sentSum, FactHash.of(factKey, ansIndex[r], reqOcc[r], reqMover[r],
+                ansKind[r] & 0xFF, ansLo[r], ansHi[r], bits));
+    }
+
+    /**
+     * The move's value is read for a bound (SPEC §10.3 term_d): every move of A, the cut move of
+     * C, and the refuted moves of an A' entry that is neither P nor P'.
+     */
+    private boolean consultedForBound(int code) {
+        return (k & A) != 0 || ((k & C) != 0 && code == eMove)
+                || ((k & AP) != 0 && (k & (P | PP)) == 0 && code != eMove);
+    }
+
+    /** R-LEAF-2: the move to the leaf in out is worth at least b (w = -V, or V after a pass). */
+    private boolean leafMoveAtLeast(int type, int b) {
+        return type == Game.CHILD ? !leaves.atLeast(out[0], out[1], -b + 1)
+                : leaves.atLeast(out[0], out[1], b);
+    }
+
+    /** R-LEAF-2: the move to the leaf in out is worth at most b. */
+    private boolean leafMoveAtMost(int type, int b) {
+        return type == Game.CHILD ? leaves.atLeast(out[0], out[1], -b)
+                : !leaves.atLeast(out[0], out[1], b + 1);
+    }
+
+    /** R-SERVE-1: the child after move j has an entry of a kind that serves the need. */
+    private Violation serve(int j, int need, String claim) {
+        int ck = mKind[j];
+        if (ck == TERMINAL) return null;
+        boolean pass = mType[j] == Game.PASS_CHILD;
+        int eff = pass ? Kinds.passNeed(need) : need;
+        if (ck != MISSING && Kinds.serves(ck, eff)) return null;
+        return at(e, Rule.SERVE_1, claim + " entry: the child after " + game.moveName(mCode[j])
+                + (pass ? " (and a pass)" : "") + " needs " + Kinds.kindName(eff) + ", found "
+                + (ck == MISSING ? "no entry" : "kinds " + Kinds.kindName(ck)));
+    }
+
+    /** R-P-1 and R-PP-1: the exact value is the maximum over the moves. */
+    private Violation maxIs(String claim, String rule) {
+        int best = Integer.MIN_VALUE;
+        for (int j = 0; j < n; j++) best = Math.max(best, mLo[j]);
+        if (best == v) return null;
+        StringBuilder sb = new StringBuilder(claim + " value " + v
+                + " is not the maximum over the moves, " + best + "; found move values");
+        for (int j = 0; j < n; j++)
+            sb.append(' ').append(game.moveName(mCode[j])).append('=').append(range(j));
+        return at(e, rule, sb.toString());
+    }
+
+    /** R-TB-1: the stored move is worth the value and no earlier move is. */
+    private Violation tieBreak(String claim) {
+        if (mLo[star] != v || mHi[star] != v)
+            return at(e, Rule.TB_1, claim + " move " + game.moveName(eMove) + " is worth "
+                    + range(star) + ", not the value " + v);
+        for (int j = 0; j < star; j++)
+            if (mLo[j] == v && mHi[j] == v)
+                return at(e, Rule.TB_1, claim + " move " + game.moveName(eMove) + " is not"
+                        + " canonical: the earlier move " + game.moveName(mCode[j])
+                        + " is also worth " + v);
+        return null;
+    }
+
+    private String range(int j) {
+        return mLo[j] == mHi[j] ? Integer.toString(mLo[j]) : "[" + mLo[j] + ", " + mHi[j] + "]";
+    }
+
+    // ------------------------------------------------------------ the report
+
+    private SliceReport report() {
+        long region = 0, aux = 0, unreached = 0;
+        int firstUnreached = -1, root = -1;
+        for (int i = 0; i < checked; i++) {
+            int f = flags[i], kk = kind[i] & 0xFF;
+            boolean isOpen = Payload.isOpen(kk);
+            if ((f & NEEDS) != 0 && !isOpen) {
+                region++;
+                keepRegionKey(occ[i], mover[i]);
+            }
+            if (!isOpen && !Payload.isExact(kk)) aux++;
+            if ((f & REACHED) == 0 && unreached++ == 0) firstUnreached = i;
+            if (discs == rootDiscs && occ[i] == rootOcc && mover[i] == rootMover) root = i;
+        }
+        if (regionKeyBudget >= 0) { // terminal positions of R are region keys too (§10.3)
+            long[] t = terminals.toPairs();
+            for (int j = 0; j + 1 < t.length; j += 2) keepRegionKey(t[j], t[j + 1]);
+        }
+        if (first == null && !all) first = decodeFailure; // entries come before its block
+        boolean whole = first == null && decodeFailure == null;
+        boolean partitioned = terminalPartitions > 0;
+        if (partitioned) routeTerminals();
+        return new SliceReport(map.fingerprint(), li, firstBlock, endBlock, base, count, first,
+                hasPrevious, previousOcc, previousMover,
+                whole && count > 0 ? occ[count - 1] : 0, whole && count > 0 ? mover[count - 1] : 0,
+                region, aux, unreached,
+                firstUnreached < 0 ? -1 : base + firstUnreached,
+                firstUnreached < 0 ? 0 : mover[firstUnreached],
+                firstUnreached < 0 ? 0 : occ[firstUnreached] & ~mover[firstUnreached],
+                partitioned ? new long[0] : terminals.toPairs(),
+                partitioned ? new long[0] : proofTerminals.toPairs(), terminalPartitions,
+                terminalSum, sentSum, takenSum,
+                root >= 0, root < 0 ? 0 : kind[root] & 0xFF, root < 0 ? 0 : lo[root],
+                root < 0 ? 0 : hi[root], root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1
+                        : move[root] & 0xFF, openBefore, openCount, open, unnamedKept,
+                regionKeyBudget < 0 ? null : regionKeysOver ? new long[0] : regionKeys.toPairs(),
+                regionKeysOver, decoded == count, all ? decodeFailure : null, kept, counts,
+                map.cluster(), SliceReport.setupTag(all, maxPerRule, keptFor, keptForPart,
+                        regionKeyBudget >= 0), map.sealKey());
+    }
+
+    private void keepRegionKey(long o, long m) {
+        if (regionKeyBudget < 0 || regionKeysOver) return;
+        regionKeys.add(o, m);
+        regionKeysOver = regionKeys.size() > regionKeyBudget;
+    }
+
+    // ------------------------------------------------------------ helpers
+
+    private Violation at(int i, String rule, String msg) {
+        long m = mover[i];
+        int b = blockOf(i);
+        return new Violation(rule, b, map.record(b).layer, base + i, true, m, occ[i] & ~m, msg);
+    }
+
+    /** The block that holds the slice's entry i. */
+    private int blockOf(int i) {
+        long at = i;
+        int b = firstBlock;
+        while (b + 1 < endBlock && at >= map.record(b).count) at -= map.record(b++).count;
+        return b;
+    }
+
+    private boolean isLeaf(int d) {
+        return leafEmpties > 0 && game.cells - d <= leafEmpties;
+    }
+
+    private void canonical(long m, long opp) {
+        cOcc = game.canonical(m, opp, group, images);
+        cMover = images[8];
+    }
+
+    /** Key (occ, mover) comes strictly after key (o, m): unsigned occ, then unsigned mover (§6). */
+    static boolean keyAfter(long occ, long mover, long o, long m) {
+        return occ == o ? Long.compareUnsigned(mover, m) > 0 : Long.compareUnsigned(occ, o) > 0;
+    }
+
+    /** The engine fault seen, if any: once faulted, every later call is refused (no verdict). */
+    private String faulted;
+
+    /** Records an engine fault (SPEC §11.1) and returns it to throw. */
+    private EngineFault fault(String message) {
+        EngineFault e = new EngineFault(message);
+        if (faulted == null) faulted = e.getMessage();
+        return e;
+    }
+
+    /** Refuses a call after an engine fault: an engine that caught it cannot go on. */
+    private void notFaulted() {
+        if (faulted != null) throw new EngineFault("a call after " + faulted);
+    }
+}

@@ -1,0 +1,176 @@
+package org.gamecert.verifier.kernel;
+
+import java.util.Arrays;
+
+/**
+ * The distinct terminal positions of one layer, counted in partitions of their keys (SPEC §10.3,
+ * term_d; §11.1), so that no one place holds them all. A slice set up with
+ * {@link SliceCheck#partitionTerminals} sends each terminal key it names (one copy a slice, in
+ * R or read for a bound) to the partition a keyed hash of the key gives it, and reports, in
+ * place of the keys, the multiset hash of what it sent (each key with its layer, partition and
+ * set). The engine routes the keys; one TerminalCount per partition takes those routed to it,
+ * counts the distinct keys of R (terminals) and those read for a bound but not in R (proof
+ * only), and reports the multiset hash of what it took. The Combiner requires, layer by layer,
+ * every partition once and the sums sent and taken equal, then adds the partitions' counts:
+ * since a key's partition is a function of the key, a key lands in one partition only, and the
+ * distinct counts add up.
+ *
+ * <p>A key dropped, repeated, altered or moved to another partition changes the taken sum (a key
+ * another partition was sent is refused here outright): an engine fault, as for child facts
+ * (the binding of FactHash: Blum et al. 1991, Clarke et al. 2003; keyed by the map's secret).
+ * Sequential; one thread; calls no engine code; the keys it is given are taken one by one.
+ */
+public final class TerminalCount {
+    /** Partitions a layer's terminal keys may be counted in. */
+    public static final int MAX_PARTITIONS = 1 << 16;
+
+    private final FileMap map;
+    private final long factKey;
+    private final int li, partition, partitions;
+    private final PairSet terminals = new PairSet(), proof = new PairSet();
+    private long takenSum, taken;
+    private boolean done;
+
+    /** The counter of partition partition (of partitions) of layer li's terminal keys. */
+    public TerminalCount(FileMap map, int li, int partition, int partitions) {
+        if (li < 0 || li >= map.layers() || partitions < 1 || partitions > MAX_PARTITIONS
+                || partition < 0 || partition >= partitions)
+            throw new EngineFault("a terminal count for partition " + partition + " of "
+                    + partitions + " of layer " + li);
+        this.map = map;
+        factKey = map.factKey();
+        this.li = li;
+        this.partition = partition;
+        this.partitions = partitions;
+    }
+
+    /**
+     * One key as a slice routed it (route from SliceCheck.terminalKeys: partition and set). A key
+     * of another partition is an engine fault: it would be counted in two places.
+     */
+    public void take(long occ, long mover, long route) {
+        if (done) throw new EngineFault("a terminal key after the count's report");
+        boolean isProof = isProof(route);
+        if (route < 0 || partitionOf(route) != partition
+                || partition(factKey, occ, mover, partitions) != partition)
+            throw new EngineFault("terminal key routed to partition " + partition
+                    + " of layer " + map.discs(li) + " that belongs to another");
+        (isProof ? proof : terminals).add(occ, mover);
+        takenSum += element(factKey, li, partition, occ, mover, isProof);
+        taken++;
+    }
+
+    /** The partition's counts (SPEC §10.3): distinct keys of R, and read for a bound only. */
+    public Report report() {
+        if (done) throw new EngineFault("a terminal count reported twice");
+        done = true;
+        long proofOnly = 0;
+        long[] pairs = proof.toPairs();
+        for (int i = 0; i + 1 < pairs.length; i += 2)
+            if (!terminals.contains(pairs[i], pairs[i + 1])) proofOnly++;
+        return new Report(map.fingerprint(), li, partition, partitions, terminals.size(),
+                proofOnly, takenSum, taken, map.cluster(), map.sealKey());
+    }
+
+    // ------------------------------------------------------------ routes and hashes
+
+    /** The route of a key: its partition, and whether it is sent as read for a bound. */
+    static long route(int partition, boolean proof) {
+        return (long) partition << 1 | (proof ? 1 : 0);
+    }
+
+    /** The partition a route names (the engine sends the key there). */
+    public static int partitionOf(long route) {
+        return (int) (route >>> 1);
+    }
+
+    /** Whether a route sends the key as read for a bound (term_d), not as a key of R. */
+    public static boolean isProof(long route) {
+        return (route & 1) != 0;
+    }
+
+    /**
+     * The partition of a key: a hash keyed by the map's secret (so that no file can aim its keys
+     * at one partition), the key's two words one round each, reduced modulo partitions.
+     */
+    static int partition(long key, long occ, long mover, int partitions) {
+        long h = (occ ^ key ^ 0x7465726D696E616CL) * 0x9E3779B97F4A7C15L;
+        h = (h ^ h >>> 32 ^ mover) * 0xD6E8FEB86659FD93L;
+        h ^= h >>> 29;
+        return (int) Long.remainderUnsigned(h, partitions);
+    }
+
+    /**
+     * The multiset hash of one key sent to a partition: the layer and partition, then occ, then
+     * mover, then the set, one field a round, each round a bijection of the state (FactHash).
+     */
+    static long element(long key, int li, int partition, long occ, long mover, boolean proof) {
+        long h = (key ^ ((long) li << 32 | partition)) * 0xBF58476D1CE4E5B9L;
+        h = (h ^ h >>> 32 ^ occ) * 0x94D049BB133111EBL;
+        h = (h ^ h >>> 32 ^ mover) * 0xC2B2AE3D27D4EB4FL;
+        h = (h ^ h >>> 32 ^ (proof ? 0x5052 : 0x5445)) * 0x165667B19E3779F9L;
+        return h ^ h >>> 32;
+    }
+
+    /**
+     * What a partition's counter tells the Combiner: which layer and partition, against which
+     * map, its counts and the multiset hash of the keys it took. Made only by the kernel;
+     * immutable; sealed as a SliceReport is (SHA-256 keyed by the map's secret over every field).
+     */
+    public static final class Report implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        private final byte[] map;
+        final int li, partition, partitions;
+        final long distinct, proofOnly, takenSum, taken;
+        private final boolean cluster;
+        private final byte[] seal;
+
+        Report(byte[] map, int li, int partition, int partitions, long distinct, long proofOnly,
+                long takenSum, long taken, boolean cluster, byte[] sealKey) {
+            this.map = map.clone();
+            this.li = li;
+            this.partition = partition;
+            this.partitions = partitions;
+            this.distinct = distinct;
+            this.proofOnly = proofOnly;
+            this.takenSum = takenSum;
+            this.taken = taken;
+            this.cluster = cluster;
+            seal = seal(sealKey);
+        }
+
+        /** The partition counted (for an engine's bookkeeping). */
+        public int partition() {
+            return partition;
+        }
+
+        boolean sealedWith(byte[] sealKey) {
+            return java.security.MessageDigest.isEqual(seal, seal(sealKey));
+        }
+
+        boolean of(byte[] fingerprint) {
+            return Arrays.equals(map, fingerprint);
+        }
+
+        private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+            if (!cluster) throw new java.io.NotSerializableException("a count made in one JVM");
+            out.defaultWriteObject();
+        }
+
+        private byte[] seal(byte[] key) {
+            try {
+                java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 + 4 * 3 + 8 * 4 + 1);
+                b.put((byte) 4).putInt(li).putInt(partition).putInt(partitions).putLong(distinct)
+                        .putLong(proofOnly).putLong(takenSum).putLong(taken)
+                        .put((byte) (cluster ? 1 : 0));
+                md.update(key);
+                md.update(map);
+                md.update(b.array());
+                return md.digest();
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}

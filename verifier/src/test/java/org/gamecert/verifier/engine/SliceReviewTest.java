@@ -1,0 +1,213 @@
+package org.gamecert.verifier.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.kernel.SliceReport;
+import org.gamecert.verifier.kernel.Violation;
+import org.gamecert.verifier.testcert.TestCert;
+import org.gamecert.verifier.testcert.TinySolver;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Independent review of the sequential kernel (SliceCheck, SliceReport, Combiner, FileMap): an
+ * untrusted engine in the kernel's JVM, using only public Java API (no reflection, no Unsafe),
+ * must not turn a rejected certificate into VERIFIED. Each test here failed on the kernel as
+ * reviewed.
+ */
+class SliceReviewTest {
+    @TempDir
+    Path dir;
+
+    static String outcome(Path file, SliceEngine.Faults faults) {
+        try {
+            Result r = new SliceEngine(1, 1, faults, true).verify(file, false);
+            return r.verdict + " " + r.firstViolation();
+        } catch (org.gamecert.verifier.kernel.EngineFault e) {
+            return "fault";
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Java serialization round trip, with every Violation object read back as null. */
+    static SliceReport withoutViolation(SliceReport r) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+                out.writeObject(r);
+            }
+            try (ObjectInputStream in = new ObjectInputStream(
+                    new ByteArrayInputStream(bytes.toByteArray())) {
+                {
+                    enableResolveObject(true);
+                }
+
+                @Override
+                protected Object resolveObject(Object o) {
+                    return o instanceof Violation ? null : o;
+                }
+            }) {
+                return (SliceReport) in.readObject();
+            }
+        } catch (IOException | ClassNotFoundException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * A valid weak Othello 4x4 certificate, blocks of one entry, with the cut move of one entry
+     * (the last of its layer, not the root) replaced by a worse legal move: R-CUT-1 there (its
+     * parents see the same bounds, and it consults the same children), and the trailer's
+     * census counts that entry out (the kernel does not tally an entry that failed).
+     */
+    Path oneFalseBound() throws IOException {
+        TinySolver c4 = new TinySolver(1, 4, 4, 1, null); // Othello 4x4: values -16..16
+        long[] start = c4.othelloStart();
+        TestCert t = c4.build(start[0], start[1], 2);
+        t.chunk = 1;
+        long rootOcc = c4.canonicalKey(t.rootMover, t.rootOpponent);
+        TestCert.Entry target = null;
+        for (TestCert.Entry e : t.entries) {
+            boolean last = true;
+            for (TestCert.Entry x : t.entries)
+                if (x.layer() == e.layer() && (Long.compareUnsigned(x.occ, e.occ) > 0
+                        || x.occ == e.occ && Long.compareUnsigned(x.mover, e.mover) > 0)) last = false;
+            if (!last || e.occ == rootOcc || (e.kind & TestCert.C) == 0) continue;
+            long opp = e.occ & ~e.mover;
+            for (long legal = c4.game.legalMoveCodes(e.mover, opp); legal != 0 && target == null;
+                    legal &= legal - 1) {
+                int code = Long.numberOfTrailingZeros(legal);
+                if (code != e.move && c4.moveValue(e.mover, opp, code) < e.lo) {
+                    e.move = code; // a cut move worth less than the lower bound: R-CUT-1
+                    target = e;
+                }
+            }
+            if (target != null) break;
+        }
+        assertTrue(target != null, "an entry to make false");
+        for (long[] row : t.census)
+            if (row[0] == target.layer()) row[2]--;
+        Path f = dir.resolve("one-false-bound.gsc");
+        Files.write(f, t.write());
+        return f;
+    }
+
+    /**
+     * SliceReport is "made only by the kernel; immutable", but it is Serializable: an engine can
+     * write a report out and read it back through an ObjectInputStream of its own, replacing
+     * objects as it reads (resolveObject, public API). Here the slice's violation is read back as
+     * null, and the Combiner takes the report as a clean slice.
+     */
+    @Test
+    void aClusterReportRebuiltFromItsSerialFormIsRefused() throws IOException {
+        Path f = oneFalseBound();
+        String honest = outcome(f, SliceEngine.Faults.NONE);
+        assertTrue(honest.startsWith("REJECTED"), honest);
+        String forged = outcome(f, new SliceEngine.Faults() {
+            public List<SliceReport> reports(int li, List<SliceReport> reports) {
+                List<SliceReport> out = new ArrayList<>();
+                for (SliceReport r : reports) out.add(withoutViolation(r));
+                return out;
+            }
+        });
+        assertTrue(!forged.startsWith("VERIFIED"), "honest: " + honest + "; forged: " + forged);
+    }
+
+    /** In one JVM a report cannot even be written out: its serial form is a cluster's only. */
+    @Test
+    void aReportMadeInOneJvmCannotBeSerialized() throws IOException {
+        Path f = oneFalseBound();
+        boolean[] refused = {false};
+        try {
+            new SliceEngine(1, 1, new SliceEngine.Faults() {
+                public List<SliceReport> reports(int li, List<SliceReport> reports) {
+                    try (ObjectOutputStream out = new ObjectOutputStream(new ByteArrayOutputStream())) {
+                        out.writeObject(reports.get(0));
+                    } catch (java.io.NotSerializableException e) {
+                        refused[0] = true;
+                    } catch (IOException e) {
+                        throw new AssertionError(e);
+                    }
+                    return reports;
+                }
+            }).verify(f, false);
+        } catch (org.gamecert.verifier.kernel.EngineFault e) {
+            throw new AssertionError(e);
+        }
+        assertTrue(refused[0], "a report of a one-JVM check was serialized");
+    }
+
+    /**
+     * SPEC §2 "Work against size": a file may not bring the entries read above 64 per byte of
+     * it (the reference verifier ends such a file in ERROR, checked from each BLOCK record's
+     * count before its data frame is read). FileMap reads the records without that bound, and
+     * SliceEngine sizes its table of a layer from the records' counts. Here 2048 blocks of 2^20
+     * entries each (an Othello 8x8 header, one layer of 32 discs; the same 6 MB payload in every
+     * block, a few hundred bytes compressed): a file of under a megabyte makes the engine ask for
+     * arrays of 2^31 entries, an OutOfMemoryError. (The test JVM's heap is far below the 16 GB
+     * asked, so nothing is actually allocated; below the heap, the memory would be taken.)
+     */
+    @Test
+    @org.junit.jupiter.api.Tag("slow") // writing the file hashes 12 GB of payload (about 50 s)
+    void aFileDeclaringMoreThan64EntriesPerByteIsRefusedWithoutACrash() throws IOException {
+        TestCert t = new TestCert();
+        t.family = 1;
+        t.width = t.height = 8;
+        t.utility = 1;
+        t.symmetry = 0;
+        t.mode = 2;
+        t.tb = new int[64];
+        for (int i = 0; i < 64; i++) t.tb[i] = i;
+        t.rootMover = 1L << 28 | 1L << 35;
+        t.rootOpponent = 1L << 27 | 1L << 36;
+        t.rootValue = 0;
+        t.maxBlockBytes = 1 << 24;
+        t.maxBlockEntries = 1 << 20;
+        t.chunk = 1;
+        t.sortEntries = false;
+        for (int b = 0; b < 2048; b++) {
+            TestCert.Entry e = new TestCert.Entry(0xFFFFFFFFL, b, TestCert.C | TestCert.A, 0, 0, 0);
+            e.layer = 32;
+            t.entries.add(e);
+        }
+        int n = 1 << 20;
+        ByteArrayOutputStream raw = new ByteArrayOutputStream();
+        TestCert.varint(raw, 0xFFFFFFFFL); // occ: 32 discs; then c = 0, 1, 2, ...
+        TestCert.varint(raw, 0);
+        for (int i = 1; i < n; i++) {
+            raw.write(0);
+            raw.write(0);
+        }
+        for (int i = 0; i < n; i++) raw.write(0x18); // {C, A}
+        for (int i = 0; i < 2 * n; i++) raw.write(0); // [0, 0]
+        for (int i = 0; i < n; i++) raw.write(0); // move 0
+        byte[] payload = raw.toByteArray();
+        byte[] frame = com.github.luben.zstd.Zstd.compress(payload, 3);
+        t.payloadHook = (block, honest) -> payload;
+        t.compress = bytes -> frame;
+        t.recordHook = (block, rec) -> rec[1] = n;
+        Path f = dir.resolve("inflated-counts.gsc");
+        Files.write(f, t.write());
+        assertTrue(Files.size(f) * 64 < 2048L * n, Files.size(f) + " bytes");
+        Result now;
+        try {
+            now = new SliceEngine(1, 1).verify(f, false);
+        } catch (Throwable e) {
+            throw new AssertionError("the sequential kernel's engine: " + e, e);
+        }
+        assertNotEquals(Result.Verdict.VERIFIED, now.verdict);
+    }
+}
