@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A Spark engine that gets its tasks' results wrong cannot make a composite or peer tables
  * VERIFIED: results handed to the wrong parts or missing; a peer table's slices with a result
- * missing or given back for another slice (PeerSliceFaultTest has every fault class). (The kernel's own FaultyEngineTest and PeerFaultyEngineTest cover the
+ * missing or given back for another slice (PeerSliceFaultTest has every fault class). (The kernel's own EngineFaultTest and PeerFaultyEngineTest cover the
  * feeding inside a task.)
  */
 class SparkFaultyEngineTest {
