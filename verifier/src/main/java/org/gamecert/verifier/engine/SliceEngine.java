@@ -212,8 +212,10 @@ public final class SliceEngine {
             long room = o.maxMemory - fixed - counts;
             long tableRoom = room / 2, waveRoom = room - tableRoom;
             long[][] segments = below < 0 ? new long[0][] : segments(map, below, tableRoom, o.maxHeldEntries);
-            if (segments.length > 1) splitLayers++;
-            maxSegments = Math.max(maxSegments, segments.length);
+            if (segments.length > 1) { // the most runs a layer below needed (0: none split)
+                splitLayers++;
+                maxSegments = Math.max(maxSegments, segments.length);
+            }
             if (previousLi != li)
                 previous = previousKeys(ct, map, li, slices, weak);
             // what this layer sends the layer below, counted per entry there as slices end
