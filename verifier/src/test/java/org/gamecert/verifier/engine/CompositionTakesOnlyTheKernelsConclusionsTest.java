@@ -1,6 +1,9 @@
 package org.gamecert.verifier.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -61,7 +64,7 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
      * (AttackCerts.wrongValue's rule), rewritten, the manifest listing the false part.
      */
     @Test
-    void aCompositeWithARejectedPartIsNotVerifiedWhateverTheEngineSaysOfJvms() throws Exception {
+    void aConclusionNotSealedHereIsRefusedOrTheVerdictSaysItWasTakenAsGiven() throws Exception {
         TinySolver s = new TinySolver(1, 4, 4, 1, null);
         long[] start = s.othelloStart();
         TestComposite comp = TestComposite.split(s, start[0], start[1], 1, 5);
@@ -89,10 +92,15 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
         assertEquals(Result.Verdict.REJECTED, Composition.decide(m,
                 new PartConclusion[] {r0.conclusion, null}, rejected).verdict);
         PartConclusion forged = withCommitment(r1.conclusion, honestCommitment, falseCommitment);
+        // from an engine of this JVM: the forged conclusion carries no seal that holds
+        assertThrows(org.gamecert.verifier.kernel.EngineFault.class, () -> Composition.decide(m,
+                new PartConclusion[] {r0.conclusion, forged}, new Violation[2]));
+        // an engine that says its parts came from other JVMs gets a verdict that says so: taken as
+        // given (SPEC §11.1, a cluster: faults only), never one a one-JVM report calls its own
         Composition.Outcome o = Composition.decide(m, new PartConclusion[] {r0.conclusion, forged},
                 new Violation[2], true);
-        assertNotEquals(Result.Verdict.VERIFIED, o.verdict, "a composite whose part 1 the kernel"
-                + " rejects (" + rFalse.firstViolation() + ") ends VERIFIED from an engine in this"
-                + " JVM that says its parts came from other JVMs");
+        assertTrue(o.partsTakenAsGiven, "the outcome says the parts were taken as given");
+        assertFalse(Composition.decide(m, new PartConclusion[] {r0.conclusion, r1.conclusion},
+                new Violation[2]).partsTakenAsGiven);
     }
 }

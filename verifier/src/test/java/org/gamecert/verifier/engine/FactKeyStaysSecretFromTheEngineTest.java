@@ -151,21 +151,6 @@ class FactKeyStaysSecretFromTheEngineTest {
         return x[0].multiply(y[0]).add(x[1].multiply(y[1]));
     }
 
-    @Test
-    void theFactHashKeyCannotBeReadOffTerminalCounts() throws IOException {
-        Path f = dir.resolve("valid.gsc");
-        Files.write(f, AttackCerts.othello(1).write());
-        FileMap map = new KernelDriver(f).map;
-        long key = recoverKey(map);
-        int agree = 0;
-        for (int i = 0; i < 20; i++) { // fresh keys, a modulus not used in the recovery
-            long occ = 0x9E3779B97F4A7C15L * (i + 7), mover = 0xC2B2AE3D27D4EB4FL * (i + 3);
-            if (partition(key, occ, mover, 40000) == oracle(map, occ, mover, 40000)) agree++;
-        }
-        assertNotEquals(20, agree, "the engine predicts the kernel's keyed hash on 20 fresh keys out"
-                + " of 20: it holds the map's FactHash key (SPEC §11.1: never handed out)");
-    }
-
     /**
      * A weak Othello 4x4 certificate whose one C entry's cut move is replaced by a worse legal
      * move (to a child that is neither terminal nor a leaf): R-CUT-1. The census is left as the
