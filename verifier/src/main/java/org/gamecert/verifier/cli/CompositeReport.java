@@ -69,6 +69,9 @@ final class CompositeReport {
                             : ": " + value + " at the game's initial position (not solved: a bound, not the value)");
             out.println("            every part verified, every open entry discharged by a part whose claim implies it, no cycle (SPEC §15.3)");
             out.println("composite   " + k.compositeId);
+            if (k.partsTakenAsGiven)
+                out.println("            the parts were checked in other JVMs and their conclusions taken as given"
+                        + " (a cluster: the check there detects faults; SPEC §11.1)");
         }
         if (m != null && !c.parts.isEmpty()) {
             int checked = 0, notGiven = 0, rejected = 0, open = 0;
@@ -158,6 +161,7 @@ final class CompositeReport {
         Json j = new Json().open(null, '{');
         j.raw(JsonHead.of(input, "composite", verdict.name().toLowerCase(Locale.ROOT), VerifyMain.exitCode(verdict)));
         j.put("composite", k == null ? null : k.compositeId); // only when verified
+        j.put("parts_taken_as_given", k != null && k.partsTakenAsGiven);
         j.put("manifest", c.manifestPath == null ? null : c.manifestPath.toString());
         if (m != null) {
             j.put("part_count", m.partCount());

@@ -202,7 +202,7 @@ public final class Combiner {
             if (r.terminalPartitions != partitions)
                 throw fault("the slices of layer " + discs + " counted their"
                         + " terminal keys in different partitions");
-            sentKeys += r.terminalSum;
+            sentKeys = FactHash.add(sentKeys, FactHash.reduce(r.terminalSum));
         }
         if (counts.size() != partitions)
             throw fault(counts.size() + " terminal counts for layer " + discs
@@ -216,7 +216,7 @@ public final class Combiner {
                 throw fault("a terminal count of layer " + discs + " that no"
                         + " counter of this check made for it, or a partition counted twice");
             seen[c.partition] = true;
-            takenKeys += c.takenSum;
+            takenKeys = FactHash.add(takenKeys, FactHash.reduce(c.takenSum));
             distinct += c.distinct;
             proofOnlyKeys += c.proofOnly;
         }

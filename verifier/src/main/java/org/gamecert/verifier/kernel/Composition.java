@@ -27,10 +27,24 @@ public final class Composition {
         public final Violation partViolation;
         private final PartConclusion[] parts;
         private final int[] stillOpen;
+        /**
+         * The parts' conclusions were taken as given, not checked against this JVM's seal: the
+         * engine said they came from other JVMs (a cluster; SPEC §11.1: faults only). A report of
+         * a check run in one JVM must not call such a verdict its own.
+         */
+        public final boolean partsTakenAsGiven;
 
         private Outcome(Result.Verdict verdict, String compositeId, Violation violation,
                 int violationPart, Violation partViolation, PartConclusion[] parts,
                 int[] stillOpen) {
+            this(verdict, compositeId, violation, violationPart, partViolation, parts, stillOpen,
+                    false);
+        }
+
+        private Outcome(Result.Verdict verdict, String compositeId, Violation violation,
+                int violationPart, Violation partViolation, PartConclusion[] parts,
+                int[] stillOpen, boolean partsTakenAsGiven) {
+            this.partsTakenAsGiven = partsTakenAsGiven;
             this.verdict = verdict;
             this.compositeId = compositeId;
             this.violation = violation;
@@ -84,6 +98,13 @@ public final class Composition {
      */
     public static Outcome decide(Manifest m, PartConclusion[] given, Violation[] givenRejected,
             boolean acrossJvms) {
+        Outcome o = decideOnce(m, given, givenRejected, acrossJvms);
+        return !acrossJvms ? o : new Outcome(o.verdict, o.compositeId, o.violation,
+                o.violationPart, o.partViolation, o.parts, o.stillOpen, true);
+    }
+
+    private static Outcome decideOnce(Manifest m, PartConclusion[] given,
+            Violation[] givenRejected, boolean acrossJvms) {
         int n = m.partCount();
         if (given.length != n || givenRejected.length != n)
             throw new IllegalArgumentException("one conclusion and one violation slot per part");

@@ -44,6 +44,11 @@ public final class FileMap implements java.io.Serializable {
     /** The key of the child facts' multiset hash (FactHash), drawn for this file's check. */
     private final long factKey;
     /**
+     * The key of the terminal keys' partitions (TerminalCount), apart from factKey: an engine
+     * learns partitions (it routes keys by them), so it must learn nothing of factKey from them.
+     */
+    private final long partitionKey;
+    /**
      * The key of the reports' seals (SliceReport): a report is taken only with the seal this
      * map's key gives its fields, so no engine can make or edit one (a serial form included).
      */
@@ -74,6 +79,7 @@ public final class FileMap implements java.io.Serializable {
         trailerViolation = r.trailerViolation;
         commitment = r.commitment;
         factKey = new java.security.SecureRandom().nextLong();
+        partitionKey = new java.security.SecureRandom().nextLong();
         fingerprint = computeFingerprint();
     }
 
@@ -216,6 +222,10 @@ public final class FileMap implements java.io.Serializable {
 
     long factKey() {
         return factKey;
+    }
+
+    long partitionKey() {
+        return partitionKey;
     }
 
     public long entries() {

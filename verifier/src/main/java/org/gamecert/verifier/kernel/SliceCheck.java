@@ -201,6 +201,7 @@ public final class SliceCheck {
      * the report carries the multiset hash of what they send each partition. Before the blocks.
      */
     public void partitionTerminals(int partitions) {
+        notFaulted();
         if (step > 1 || terminalPartitions != 0)
             throw fault("terminal partitions set after the blocks, or twice");
         if (partitions < 1 || partitions > TerminalCount.MAX_PARTITIONS)
@@ -214,6 +215,7 @@ public final class SliceCheck {
      * TerminalCount.partitionOf(route) of this layer, route and all (the engine's copies).
      */
     public long[][] terminalKeys() {
+        notFaulted();
         if (step != 4 || terminalPartitions == 0)
             throw fault("terminal keys before the check, or not partitioned");
         return new long[][] {termOcc.clone(), termMover.clone(), termRoute.clone()};
@@ -231,11 +233,11 @@ public final class SliceCheck {
             long[] from = proof ? p : t;
             int at = proof ? 2 * j - t.length : 2 * j;
             long o = from[at], m = from[at + 1];
-            int q = TerminalCount.partition(factKey, o, m, terminalPartitions);
+            int q = TerminalCount.partition(map.partitionKey(), o, m, terminalPartitions);
             termOcc[j] = o;
             termMover[j] = m;
             termRoute[j] = TerminalCount.route(q, proof);
-            terminalSum += TerminalCount.element(factKey, li, q, o, m, proof);
+            terminalSum = FactHash.add(terminalSum, TerminalCount.element(factKey, li, q, o, m, proof));
         }
     }
 

@@ -25,7 +25,7 @@ public final class TerminalCount {
     public static final int MAX_PARTITIONS = 1 << 16;
 
     private final FileMap map;
-    private final long factKey;
+    private final long factKey, partitionKey;
     private final int li, partition, partitions;
     private final PairSet terminals = new PairSet(), proof = new PairSet();
     private long takenSum, taken;
@@ -39,6 +39,7 @@ public final class TerminalCount {
                     + partitions + " of layer " + li);
         this.map = map;
         factKey = map.factKey();
+        partitionKey = map.partitionKey();
         this.li = li;
         this.partition = partition;
         this.partitions = partitions;
@@ -49,20 +50,22 @@ public final class TerminalCount {
      * of another partition is an engine fault: it would be counted in two places.
      */
     public void take(long occ, long mover, long route) {
-        if (done) throw new EngineFault("a terminal key after the count's report");
+        notFaulted();
+        if (done) throw fault("a terminal key after the count's report");
         boolean isProof = isProof(route);
         if (route < 0 || partitionOf(route) != partition
-                || partition(factKey, occ, mover, partitions) != partition)
-            throw new EngineFault("terminal key routed to partition " + partition
+                || partition(partitionKey, occ, mover, partitions) != partition)
+            throw fault("terminal key routed to partition " + partition
                     + " of layer " + map.discs(li) + " that belongs to another");
         (isProof ? proof : terminals).add(occ, mover);
-        takenSum += element(factKey, li, partition, occ, mover, isProof);
+        takenSum = FactHash.add(takenSum, element(factKey, li, partition, occ, mover, isProof));
         taken++;
     }
 
     /** The partition's counts (SPEC §10.3): distinct keys of R, and read for a bound only. */
     public Report report() {
-        if (done) throw new EngineFault("a terminal count reported twice");
+        notFaulted();
+        if (done) throw fault("a terminal count reported twice");
         done = true;
         long proofOnly = 0;
         long[] pairs = proof.toPairs();
@@ -90,8 +93,9 @@ public final class TerminalCount {
     }
 
     /**
-     * The partition of a key: a hash keyed by the map's secret (so that no file can aim its keys
-     * at one partition), the key's two words one round each, reduced modulo partitions.
+     * The partition of a key: a hash keyed by the map's partition key (so that no file can aim its
+     * keys at one partition; not the fact key: the engine sees partitions), the key's two words
+     * one round each, reduced modulo partitions.
      */
     static int partition(long key, long occ, long mover, int partitions) {
         long h = (occ ^ key ^ 0x7465726D696E616CL) * 0x9E3779B97F4A7C15L;
@@ -109,7 +113,7 @@ public final class TerminalCount {
         h = (h ^ h >>> 32 ^ occ) * 0x94D049BB133111EBL;
         h = (h ^ h >>> 32 ^ mover) * 0xC2B2AE3D27D4EB4FL;
         h = (h ^ h >>> 32 ^ (proof ? 0x5052 : 0x5445)) * 0x165667B19E3779F9L;
-        return h ^ h >>> 32;
+        return FactHash.reduce(h ^ h >>> 32); // summed modulo 2^61 - 1, as the facts are
     }
 
     /**
@@ -172,5 +176,18 @@ public final class TerminalCount {
                 throw new IllegalStateException(e);
             }
         }
+    }
+
+    /** The engine fault seen, if any: once faulted, every later call is refused (no verdict). */
+    private String faulted;
+
+    private EngineFault fault(String message) {
+        EngineFault e = new EngineFault(message);
+        if (faulted == null) faulted = e.getMessage();
+        return e;
+    }
+
+    private void notFaulted() {
+        if (faulted != null) throw new EngineFault("a call after " + faulted);
     }
 }

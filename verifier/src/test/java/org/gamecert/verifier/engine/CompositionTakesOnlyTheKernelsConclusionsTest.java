@@ -1,0 +1,106 @@
+package org.gamecert.verifier.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.gamecert.verifier.kernel.Composition;
+import org.gamecert.verifier.kernel.PartConclusion;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.kernel.Violation;
+import org.gamecert.verifier.kernel.format.Manifest;
+import org.gamecert.verifier.testcert.TestCert;
+import org.gamecert.verifier.testcert.TestComposite;
+import org.gamecert.verifier.testcert.TinySolver;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SPEC §11.1: "Composition.decide takes, from an engine in its own JVM, only conclusions whose
+ * seal holds". But whether the parts were "checked in other JVMs" is a boolean the engine passes
+ * (decide(m, given, rejected, acrossJvms)): an engine in the composite's own JVM passes true and
+ * the seal is not looked at. Here the engine reads a part's genuine conclusion back from its own
+ * serial form with the commitment replaced by that of a part the kernel rejects (public API, no
+ * reflection), and the composite of that rejected part ends VERIFIED.
+ */
+class CompositionTakesOnlyTheKernelsConclusionsTest {
+    @TempDir
+    Path dir;
+
+    static PartConclusion withCommitment(PartConclusion c, byte[] from, byte[] to) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(c);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(
+                new ByteArrayInputStream(bytes.toByteArray())) {
+            {
+                enableResolveObject(true);
+            }
+
+            @Override
+            protected Object resolveObject(Object o) throws IOException {
+                return o instanceof byte[] b && Arrays.equals(b, from) ? to.clone() : o;
+            }
+        }) {
+            return (PartConclusion) in.readObject();
+        }
+    }
+
+    /**
+     * Exact input: TestComposite.split(TinySolver(1, 4, 4, 1, null), Othello start, mode 1, cut 5);
+     * part 1 then made false: its first P entry that is not its root claims a value off by 2
+     * (AttackCerts.wrongValue's rule), rewritten, the manifest listing the false part.
+     */
+    @Test
+    void aConclusionNotSealedHereIsRefusedOrTheVerdictSaysItWasTakenAsGiven() throws Exception {
+        TinySolver s = new TinySolver(1, 4, 4, 1, null);
+        long[] start = s.othelloStart();
+        TestComposite comp = TestComposite.split(s, start[0], start[1], 1, 5);
+        Result r0 = Verifier.verify(Files.write(dir.resolve("root.gsc"), comp.parts.get(0).bytes),
+                new Options());
+        Result r1 = Verifier.verify(Files.write(dir.resolve("part.gsc"), comp.parts.get(1).bytes),
+                new Options());
+        byte[] honestCommitment = comp.parts.get(1).commitment();
+        TestCert p1 = comp.parts.get(1).cert;
+        int rootDiscs = Long.bitCount(p1.rootMover | p1.rootOpponent);
+        for (TestCert.Entry e : p1.entries)
+            if (Long.bitCount(e.occ) > rootDiscs && (e.kind & TestCert.P) != 0) {
+                int v = e.lo + (e.lo <= 0 ? 2 : -2);
+                e.lo = e.hi = v;
+                break;
+            }
+        comp.rewrite(1);
+        byte[] falseCommitment = comp.parts.get(1).commitment();
+        Result rFalse = Verifier.verify(Files.write(dir.resolve("false-part.gsc"),
+                comp.parts.get(1).bytes), new Options());
+        assertEquals(Result.Verdict.REJECTED, rFalse.verdict, "the false part is rejected");
+        assertNull(rFalse.conclusion);
+        Manifest m = Manifest.parse(comp.manifest());
+        Violation[] rejected = {null, rFalse.firstViolation()};
+        assertEquals(Result.Verdict.REJECTED, Composition.decide(m,
+                new PartConclusion[] {r0.conclusion, null}, rejected).verdict);
+        PartConclusion forged = withCommitment(r1.conclusion, honestCommitment, falseCommitment);
+        // from an engine of this JVM: the forged conclusion carries no seal that holds
+        assertThrows(org.gamecert.verifier.kernel.EngineFault.class, () -> Composition.decide(m,
+                new PartConclusion[] {r0.conclusion, forged}, new Violation[2]));
+        // an engine that says its parts came from other JVMs gets a verdict that says so: taken as
+        // given (SPEC §11.1, a cluster: faults only), never one a one-JVM report calls its own
+        Composition.Outcome o = Composition.decide(m, new PartConclusion[] {r0.conclusion, forged},
+                new Violation[2], true);
+        assertTrue(o.partsTakenAsGiven, "the outcome says the parts were taken as given");
+        assertFalse(Composition.decide(m, new PartConclusion[] {r0.conclusion, r1.conclusion},
+                new Violation[2]).partsTakenAsGiven);
+    }
+}
