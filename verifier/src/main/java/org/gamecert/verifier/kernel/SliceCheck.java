@@ -237,7 +237,8 @@ public final class SliceCheck {
             termOcc[j] = o;
             termMover[j] = m;
             termRoute[j] = TerminalCount.route(q, proof);
-            terminalSum = FactHash.add(terminalSum, TerminalCount.element(factKey, li, q, o, m, proof));
+            terminalSum = FactHash.add(terminalSum,
+                    TerminalCount.element(factKey, li, q, o, m, proof));
         }
     }
 
