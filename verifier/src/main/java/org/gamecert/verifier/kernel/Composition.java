@@ -28,9 +28,9 @@ public final class Composition {
         private final PartConclusion[] parts;
         private final int[] stillOpen;
         /**
-         * The parts' conclusions were taken as given, not checked against this JVM's seal: the
-         * engine said they came from other JVMs (a cluster; SPEC §11.1: faults only). A report of
-         * a check run in one JVM must not call such a verdict its own.
+         * Some part's conclusion was taken as given, its seal not holding in this JVM: the engine
+         * said the parts came from other JVMs (a cluster; SPEC §11.1: faults only). A report of a
+         * check run in one JVM must not call such a verdict its own.
          */
         public final boolean partsTakenAsGiven;
 
@@ -99,7 +99,10 @@ public final class Composition {
     public static Outcome decide(Manifest m, PartConclusion[] given, Violation[] givenRejected,
             boolean acrossJvms) {
         Outcome o = decideOnce(m, given, givenRejected, acrossJvms);
-        return !acrossJvms ? o : new Outcome(o.verdict, o.compositeId, o.violation,
+        boolean asGiven = false; // a conclusion whose seal does not hold here was taken as given
+        for (PartConclusion c : given.clone())
+            asGiven |= acrossJvms && c != null && !c.madeInThisJvm();
+        return !asGiven ? o : new Outcome(o.verdict, o.compositeId, o.violation,
                 o.violationPart, o.partViolation, o.parts, o.stillOpen, true);
     }
 
