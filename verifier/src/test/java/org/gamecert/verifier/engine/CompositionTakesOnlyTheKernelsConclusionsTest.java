@@ -7,11 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -38,24 +33,10 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
     @TempDir
     Path dir;
 
+    /** The conclusion read back from its serial form with one byte array replaced. */
     static PartConclusion withCommitment(PartConclusion c, byte[] from, byte[] to) throws Exception {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(c);
-        }
-        try (ObjectInputStream in = new ObjectInputStream(
-                new ByteArrayInputStream(bytes.toByteArray())) {
-            {
-                enableResolveObject(true);
-            }
-
-            @Override
-            protected Object resolveObject(Object o) throws IOException {
-                return o instanceof byte[] b && Arrays.equals(b, from) ? to.clone() : o;
-            }
-        }) {
-            return (PartConclusion) in.readObject();
-        }
+        return PartConclusionSerialFormTest.roundTrip(c,
+                o -> o instanceof byte[] b && Arrays.equals(b, from) ? to.clone() : o);
     }
 
     /**

@@ -31,8 +31,9 @@ class PartConclusionSerialFormTest {
     @TempDir
     Path dir;
 
-    /** Serial round trip; objects of the given class are replaced by with (null: none). */
-    static PartConclusion roundTrip(PartConclusion c, Class<?> type, Object with) throws Exception {
+    /** Serial round trip, each object read back as replace makes it (an engine's own reader). */
+    static PartConclusion roundTrip(PartConclusion c, java.util.function.UnaryOperator<Object>
+            replace) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(c);
@@ -45,7 +46,7 @@ class PartConclusionSerialFormTest {
 
             @Override
             protected Object resolveObject(Object o) throws IOException {
-                return type != null && type.isInstance(o) ? with : o;
+                return replace.apply(o);
             }
         }) {
             return (PartConclusion) in.readObject();
@@ -67,10 +68,10 @@ class PartConclusionSerialFormTest {
                 new PartConclusion[] {r0.conclusion, r1.conclusion}, none).verdict);
         // read back unchanged: the kernel's own conclusion, as it made it
         assertEquals(Result.Verdict.VERIFIED, Composition.decide(m, new PartConclusion[] {
-            roundTrip(r0.conclusion, null, null), r1.conclusion}, none).verdict);
+            roundTrip(r0.conclusion, o -> o), r1.conclusion}, none).verdict);
         // the census rows replaced (a long[][] in the serial form): no seal holds for that
         long[][] forged = {{0, 0, 0, 0}};
-        PartConclusion changed = roundTrip(r0.conclusion, long[][].class, forged);
+        PartConclusion changed = roundTrip(r0.conclusion, o -> o instanceof long[][] ? forged : o);
         assertThrows(EngineFault.class, () -> Composition.decide(m,
                 new PartConclusion[] {changed, r1.conclusion}, none));
         // from another JVM (a cluster engine) it is taken as given: faults only (SPEC §11.1)

@@ -1048,37 +1048,20 @@ public final class Kernel {
         return names.toString();
     }
 
+    // SHA-256, the chain of SPEC §3 and hex: the main kernel's own (Chain), not a copy
     static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Chain.sha256();
     }
 
     static byte[] sha(byte[] prefix, byte[] data) {
-        MessageDigest md = sha256();
-        md.update(prefix);
-        md.update(data);
-        return md.digest();
+        return Chain.sha(prefix, data);
     }
 
-    /** h_i of SPEC §3 (public: the engine computes a rejected part's commitment with it). */
     public static byte[] chain(byte[] prev, BlockRecord rec, byte[] raw) {
-        MessageDigest md = sha256();
-        byte[] head = new byte[1 + 32 + 8 + 12];
-        head[0] = 1;
-        System.arraycopy(prev, 0, head, 1, 32);
-        Bytes.putU64(head, 33, rec.index);
-        Bytes.putU32(head, 41, rec.layer);
-        Bytes.putU32(head, 45, rec.count);
-        Bytes.putU32(head, 49, rec.rawLen);
-        md.update(head);
-        md.update(raw);
-        return md.digest();
+        return Chain.chain(prev, rec, raw);
     }
 
     public static String hex(byte[] b) {
-        return HexFormat.of().formatHex(b);
+        return Chain.hex(b);
     }
 }
