@@ -94,7 +94,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             + SearchProof.ZSTD_LEVEL + "; its proof log, a few bytes a node, goes to the working directory beyond half of "
             + "--max-memory). The default for weak 8x8 Othello with 6-empty leaves, without --split-at. "
             + "'canonical' chooses every cut by the producer's rules and proves it after the search: more time (FFO #40-#49: "
-            + "1.4-2.0x the plain search, against 1.1-1.6x), a file often smaller (from 7% larger to 60% smaller), whose cuts "
+            + "1.4-2.0x the plain search, against 1.1-1.6x), a file often smaller (from 7%% larger to 60%% smaller), whose cuts "
             + "follow the producer's documented rules rather than its search; and --split-at. The default elsewhere.")
     String proof;
     @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")

@@ -126,6 +126,24 @@ class ProduceMainTest {
     }
 
 
+    @Test void everyHelpTextRendersWithoutAFormatWarning() {
+        // picocli formats descriptions with String.format: a lone '%' makes it warn on stderr and
+        // print the raw text (with literal %n) instead of the help
+        PrintStream saved = System.err;
+        ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(0, run("--help"));
+            for (String sub : new String[] {"solve", "query", "release", "keygen", "mutate", "export", "solve-part", "compose"}) {
+                assertEquals(0, run(sub, "--help"));
+                assertFalse(out.contains("%n"), sub + ": " + out);
+            }
+        } finally {
+            System.setErr(saved);
+        }
+        assertEquals("", warnings.toString(StandardCharsets.UTF_8));
+    }
+
     // ---- messages a user meets first ----
 
     @Test void withoutSubcommandEveryOneOfTheEightIsListed() {
