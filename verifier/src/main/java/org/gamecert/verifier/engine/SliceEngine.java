@@ -177,6 +177,8 @@ public final class SliceEngine {
     static final long COUNT_BYTES_PER_ENTRY = 20;
     /** Bytes a slice's kernel holds per entry and per request, about (columns, keys, answers). */
     static final long SLICE_BYTES_PER_ENTRY = 40, BYTES_PER_REQUEST = 28;
+    /** Bytes a slice's kernel holds per entry once its blocks are decoded (its columns). */
+    static final long DECODED_BYTES_PER_ENTRY = 24;
 
     private Result run(Container ct, FileMap map, Options o, ExecutorService pool)
             throws IOException, InterruptedException {
@@ -204,6 +206,9 @@ public final class SliceEngine {
         long entriesDone = 0, peak = 0;
         int splitLayers = 0, maxSegments = 0;
         int[] countsIn = null; // per entry of the layer due: facts, then facts per flag bit
+        // the kernels of the layer due, its blocks decoded ahead (they gave the table the layer
+        // above was answered from: each layer decoded once), or null
+        SliceCheck[] ready = null;
         for (int li = map.layers() - 1; li >= 0; li--) {
             Slice[] slices = plan(map, li);
             int below = map.below(li);
@@ -227,12 +232,25 @@ public final class SliceEngine {
             long[][] underPrevious = new long[underSlices.length][];
             List<SliceReport> reports = new ArrayList<>();
             Marks marks = new Marks(nextCounts, reports);
-            Inputs in = new Inputs(slices, countsIn, previous);
+            Inputs in = new Inputs(slices, countsIn, previous, ready);
+            ready = null;
+            SliceCheck[] underReady = null;
+            // the layer below decoded by its own kernels now, when their columns fit beside
+            // this layer's (held until they are checked) and the table
+            long ahead = DECODED_BYTES_PER_ENTRY * (map.size(li) + belowSize(map, below));
             if (segments.length <= 1) { // the layer below fits whole: each slice start to end
-                Table under = segments.length == 0 ? new Table(newLayer(map), 0)
-                        : decodeRange(ct, map, below, 0, map.size(below), weak);
-                notePrevious(underSlices, underPrevious, under);
-                peak = Math.max(peak, counts + TABLE_BYTES_PER_ENTRY * under.n());
+                Table under;
+                if (segments.length == 0) {
+                    under = new Table(newLayer(map), 0);
+                } else if (below == li - 1 && ahead <= waveRoom) {
+                    underReady = decodeAhead(ct, map, underSlices, setup, pool);
+                    under = tableOf(map, underSlices, underReady, faults);
+                } else {
+                    under = decodeRange(ct, map, below, 0, map.size(below), weak);
+                    notePrevious(underSlices, underPrevious, under);
+                }
+                peak = Math.max(peak, counts + TABLE_BYTES_PER_ENTRY * under.n()
+                        + (underReady == null ? 0 : ahead));
                 List<Future<Checked>> window = new ArrayList<>();
                 for (int s = 0, k = 0; k < slices.length; ) {
                     if (s < slices.length && s - k < 2 * threads) { // a few ahead, in order
@@ -241,8 +259,10 @@ public final class SliceEngine {
                         int[] facts = in.facts(q);
                         int[][] bits = in.bits(q);
                         long[] prev = in.previous(q);
+                        SliceCheck pre = in.ready(q);
                         window.add(pool.submit(() -> {
-                            Held x = startSlice(ct, map, sl, prev, facts, bits, setup, faults);
+                            Held x = pre != null ? continueSlice(pre, sl, facts, bits)
+                                    : startSlice(ct, map, sl, prev, facts, bits, setup, faults);
                             answer(x, under);
                             return finishSlice(x, faults);
                         }));
@@ -262,8 +282,10 @@ public final class SliceEngine {
                             int[] facts = in.facts(s);
                             int[][] bits = in.bits(s);
                             long[] prev = in.previous(s);
-                            started.add(pool.submit(() -> startSlice(ct, map, sl, prev, facts,
-                                    bits, setup, faults)));
+                            SliceCheck pre = in.ready(s);
+                            started.add(pool.submit(() -> pre != null
+                                    ? continueSlice(pre, sl, facts, bits)
+                                    : startSlice(ct, map, sl, prev, facts, bits, setup, faults)));
                         }
                         for (Future<Held> f : started) {
                             Held x = get(f);
@@ -295,6 +317,7 @@ public final class SliceEngine {
                         Math.max(1, map.entries()), 2);
             boolean next = below >= 0 && below == li - 1;
             countsIn = next ? nextCounts : null;
+            ready = underReady;
             for (int q = 0; q < underPrevious.length; q++) // blocks that failed to decode: none
                 if (underPrevious[q] == null) underPrevious[q] = new long[3];
             previous = underPrevious; // the layer below is due next
@@ -313,12 +336,22 @@ public final class SliceEngine {
         final Slice[] slices;
         final int[] countsIn;
         final long[][] previous;
+        final SliceCheck[] ready;
         private int[][] handedBits;
 
-        Inputs(Slice[] slices, int[] countsIn, long[][] previous) {
+        Inputs(Slice[] slices, int[] countsIn, long[][] previous, SliceCheck[] ready) {
             this.slices = slices;
             this.countsIn = countsIn;
             this.previous = previous;
+            this.ready = ready;
+        }
+
+        /** Slice q's kernel if its blocks were decoded ahead (handed over once), else null. */
+        SliceCheck ready(int q) {
+            if (ready == null) return null;
+            SliceCheck c = ready[q];
+            ready[q] = null; // its columns are freed once it is checked
+            return c;
         }
 
         /** Called before bits(q): the counts of facts, as the engine hands them to slice q. */
@@ -432,6 +465,69 @@ public final class SliceEngine {
             check.decode(b, ct.read(r.frameOffset, (int) r.compLen));
         }
         return new Held(s, check, check.requests());
+    }
+
+    /** Steps 3 of a slice's kernel whose blocks were decoded ahead: counts, then requests. */
+    private static Held continueSlice(SliceCheck check, Slice s, int[] facts, int[][] bits) {
+        check.takeCounts(facts, bits);
+        return new Held(s, check, check.requests());
+    }
+
+    private static long belowSize(FileMap map, int below) {
+        return below < 0 ? 0 : map.size(below);
+    }
+
+    /**
+     * The kernels of a layer's slices, made and given their blocks on the pool's threads; the key
+     * before each slice is given to it later (tableOf), from the entries the kernels decoded.
+     */
+    private SliceCheck[] decodeAhead(Container ct, FileMap map, Slice[] slices, Setup setup,
+            ExecutorService pool) throws IOException, InterruptedException {
+        List<Future<SliceCheck>> made = new ArrayList<>();
+        for (Slice s : slices)
+            made.add(pool.submit(() -> {
+                SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, setup.all,
+                        setup.maxPerRule);
+                if (setup.openBefore != null)
+                    check.partSetup(faults.openBefore(s.li, s.first, setup.openBefore[s.first]),
+                            setup.composite, setup.part, setup.regionKeyBudget);
+                for (int b = s.first; b < s.end; b++) {
+                    BlockRecord r = map.record(b);
+                    check.decode(b, ct.read(r.frameOffset, (int) r.compLen));
+                }
+                return check;
+            }));
+        SliceCheck[] out = new SliceCheck[slices.length];
+        for (int q = 0; q < out.length; q++) out[q] = get(made.get(q));
+        return out;
+    }
+
+    /**
+     * The table of a layer from the copies of the entries its kernels decoded, up to the first
+     * block that failed to decode; each kernel is given the key of the entry before its slice.
+     */
+    private static Table tableOf(FileMap map, Slice[] slices, SliceCheck[] checks, Faults faults) {
+        Layer layer = newLayer(map);
+        long size = 0;
+        for (Slice s : slices) size += s.count;
+        layer.ensure((int) Math.min(size, Layer.MAX_ENTRIES), UNBOUNDED, true);
+        boolean whole = true;
+        for (int q = 0; q < slices.length; q++) {
+            long at = slices[q].base - 1; // the entry before the slice, if the table holds it
+            long[] honest = at >= 0 && at < layer.size
+                    ? new long[] {1, layer.occ((int) at), layer.mover((int) at)} : new long[3];
+            long[] prev = faults.previous(slices[q].li, slices[q].first, honest);
+            checks[q].previous(prev[0] != 0, prev[1], prev[2]);
+            Payload p = checks[q].decodedEntries();
+            boolean fits = whole && p.count <= Layer.MAX_ENTRIES - layer.size;
+            if (fits)
+                for (int j = 0; j < p.count; j++)
+                    layer.add(p.occ[j], p.mover[j], p.kind[j] & 0xFF, p.lo[j], p.hi[j],
+                            Payload.hasMove(p.kind[j] & 0xFF) ? p.move[j] & 0xFF : 0);
+            whole = fits && p.count == slices[q].count;
+        }
+        layer.index(UNBOUNDED);
+        return new Table(layer, 0);
     }
 
     /** The requests of a held slice that one run of the layer below holds. */

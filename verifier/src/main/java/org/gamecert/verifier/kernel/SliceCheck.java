@@ -10,14 +10,14 @@ import org.gamecert.verifier.kernel.rules.Game;
 
 /**
  * One slice of one layer (consecutive blocks of it) checked against the layer below, sequentially,
- * by one thread (SPEC §9, §10, §11.1). An engine drives it through four steps, each once and in
- * this order, and gives it only data, which it copies:
+ * by one thread (SPEC §9, §10, §11.1). An engine drives it through four steps, each once, and
+ * gives it only data, which it copies (the first two in either order, both before the third):
  * <ol>
  * <li>{@link #takeCounts}: what the layer above sent to this slice's entries: per entry, how
  * many facts (answers a parent was given) named it and how many carried each flag (§10.1
  * needs, §10.2 reached); none for the shallowest layer;
  * <li>{@link #decode}, block by block: R-CON-3, R-HASH-1 and the payload's rules, into the
- * slice's own columns;
+ * slice's own columns ({@link #decodedEntries} then gives the engine a copy);
  * <li>{@link #requests}: the entries' own rules (R-LAY-2, R-LAY-3, R-LEAF-1, R-POS-1..3,
  * R-MOVE-1); returns the canonical key of every child the obligations consult, in the order
  * the obligations will consult them;
@@ -48,8 +48,8 @@ public final class SliceCheck {
     private final long base;
     private final int count;
     private final long sizeBelow;
-    private final boolean hasPrevious;
-    private final long previousOcc, previousMover;
+    private boolean hasPrevious, previousGiven, countsTaken;
+    private long previousOcc, previousMover;
 
     // the entries decoded, in file order
     private final long[] occ, mover;
@@ -96,6 +96,11 @@ public final class SliceCheck {
     private long[] reqOcc = new long[0], reqMover = new long[0];
     private int[] reqStart;
     private int nReq;
+    /** Each consulted move's child type (Game's, or LEAF); entry i's are from moveStart[i]. */
+    private byte[] moveType;
+    private int[] moveStart;
+    private int nMoves;
+    private static final byte LEAF = -1;
     private int step;
 
     // scratch for one entry's moves, in TB order
@@ -113,6 +118,16 @@ public final class SliceCheck {
     public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean hasPrevious,
             long previousOcc, long previousMover) {
         this(map, li, firstBlock, endBlock, hasPrevious, previousOcc, previousMover, false, 1);
+    }
+
+    /**
+     * As below, with the key before the slice given later by {@link #previous}, before requests:
+     * an engine may then decode a layer's slices before it has read any of them.
+     */
+    public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean all,
+            int maxPerRule) {
+        this(map, li, firstBlock, endBlock, false, 0, 0, all, maxPerRule);
+        previousGiven = false;
     }
 
     /** all: every violation, not only the first (at most maxPerRule kept a rule, all counted). */
@@ -156,6 +171,7 @@ public final class SliceCheck {
         this.hasPrevious = hasPrevious;
         this.previousOcc = previousOcc;
         this.previousMover = previousMover;
+        previousGiven = true;
         occ = new long[count];
         mover = new long[count];
         kind = new byte[count];
@@ -166,11 +182,20 @@ public final class SliceCheck {
         nextBlock = firstBlock;
     }
 
-    private void step(int expected, String what) {
-        if (step > expected || (expected == 1 && step == 2))
-            throw fault("slice of layer " + discs + ": " + what
-                    + " out of turn");
-        step = expected;
+    /**
+     * The key of the entry before the slice in its layer (R-LAY-3), for a slice made without it:
+     * once, before requests. The Combiner holds the engine to it (the last key of the slice
+     * before).
+     */
+    public void previous(boolean hasPrevious, long previousOcc, long previousMover) {
+        notFaulted();
+        if (previousGiven || step > 2)
+            throw fault("slice of layer " + discs + ": the key before it given after its"
+                    + " requests, or twice");
+        previousGiven = true;
+        this.hasPrevious = hasPrevious;
+        this.previousOcc = previousOcc;
+        this.previousMover = previousMover;
     }
 
     // ------------------------------------------------------------ 0. a part's setup
@@ -251,8 +276,9 @@ public final class SliceCheck {
      */
     public void takeCounts(int[] facts, int[][] bits) {
         notFaulted();
-        step(1, "counts");
-        step = 2; // once
+        if (countsTaken || step > 2) // before or after the blocks, but before the requests
+            throw fault("slice of layer " + discs + ": counts after its requests, or twice");
+        countsTaken = true;
         int[] f = facts.clone();
         int[][] b = new int[FactHash.FLAGS][];
         if (f.length != count || bits.length != FactHash.FLAGS)
@@ -331,6 +357,25 @@ public final class SliceCheck {
         }
     }
 
+    /**
+     * The entries decoded, copied: the engine's to keep. Once the blocks are decoded, an engine
+     * may answer the layer above from them rather than decode the layer a second time (SPEC
+     * §11.1); nothing the kernel concludes depends on what it does with them.
+     */
+    public Payload decodedEntries() {
+        notFaulted();
+        if (step < 2 || (decodeFailure == null && nextBlock != endBlock))
+            throw fault("slice of layer " + discs + ": its entries asked before its blocks");
+        Payload p = new Payload(decoded);
+        System.arraycopy(occ, 0, p.occ, 0, decoded);
+        System.arraycopy(mover, 0, p.mover, 0, decoded);
+        System.arraycopy(kind, 0, p.kind, 0, decoded);
+        System.arraycopy(lo, 0, p.lo, 0, decoded);
+        System.arraycopy(hi, 0, p.hi, 0, decoded);
+        System.arraycopy(move, 0, p.move, 0, decoded);
+        return p;
+    }
+
     /** Counts the open kinds; the place of the first over the cap (R-OPEN-2), or -1. */
     private int countOpen(byte[] kinds, int n) {
         for (int i = 0; i < n; i++)
@@ -353,18 +398,21 @@ public final class SliceCheck {
      */
     public long[][] requests() {
         notFaulted();
-        if (step > 2 || (decodeFailure == null && nextBlock != endBlock))
+        if (step > 2 || (decodeFailure == null && nextBlock != endBlock) || !previousGiven)
             throw fault("slice of layer " + discs + ": requests before its"
-                    + " blocks, or twice");
+                    + " blocks or the key before it, or twice");
         step = 3;
         takeFacts();
         reqStart = new int[decoded + 1];
+        moveStart = new int[decoded + 1];
+        moveType = new byte[Math.max(16, 6 * decoded)];
         reqOcc = new long[Math.max(16, 4 * decoded)];
         reqMover = new long[reqOcc.length];
         checked = decoded;
         ownFailed = new java.util.BitSet();
         for (int i = 0; i < decoded; i++) {
             reqStart[i] = nReq;
+            moveStart[i] = nMoves;
             Violation v = ownRules(i);
             if (v != null) {
                 ownFailed.set(i); // no obligation of it is checked
@@ -378,6 +426,7 @@ public final class SliceCheck {
             else addRequests(i);
         }
         reqStart[checked] = nReq;
+        moveStart[checked] = nMoves;
         return new long[][] {Arrays.copyOf(reqOcc, nReq), Arrays.copyOf(reqMover, nReq)};
     }
 
@@ -468,14 +517,20 @@ public final class SliceCheck {
         unnamedKept |= !named;
     }
 
-    /** The children entry i's obligations consult that the layer below may hold. */
+    /**
+     * The children entry i's obligations consult that the layer below may hold; the type of each
+     * move's child, for check (which then computes again only terminal and leaf children).
+     */
     private void addRequests(int i) {
         long m = mover[i], opp = occ[i] & ~m;
         for (long order = moveOrder(i, game.legalMoveCodes(m, opp)); order != 0;
                 order &= order - 1) {
             int code = tb[Long.numberOfTrailingZeros(order)];
             int type = game.child(m, opp, code, out);
-            if (type == Game.TERMINAL || isLeaf(Long.bitCount(out[0] | out[1]))) continue;
+            boolean leaf = type != Game.TERMINAL && isLeaf(Long.bitCount(out[0] | out[1]));
+            if (nMoves == moveType.length) moveType = Arrays.copyOf(moveType, 2 * nMoves);
+            moveType[nMoves++] = (byte) (leaf ? LEAF : type);
+            if (type == Game.TERMINAL || leaf) continue;
             canonical(out[0], out[1]);
             if (nReq == reqOcc.length) {
                 reqOcc = Arrays.copyOf(reqOcc, 2 * nReq);
@@ -626,10 +681,13 @@ public final class SliceCheck {
     private void children() {
         n = 0;
         star = -1;
-        int r = reqStart[e];
+        int r = reqStart[e], t = moveStart[e];
         for (long order = moveOrder(e, eLegal); order != 0; order &= order - 1) {
             int code = tb[Long.numberOfTrailingZeros(order)];
-            int type = game.child(eMover, eOpp, code, out);
+            int stored = moveType[t++];
+            // the child's position is needed again only for a terminal value or a leaf's search
+            int type = stored == Game.TERMINAL || stored == LEAF
+                    ? game.child(eMover, eOpp, code, out) : stored;
             mCode[n] = code;
             mType[n] = type;
             if (code == eMove) star = n;
@@ -641,15 +699,15 @@ public final class SliceCheck {
             if (type == Game.TERMINAL) {
                 ck = TERMINAL;
                 clo = chi = (int) out[2];
+                // a terminal of R is never proof-only (SPEC §10.3), so it goes to one set alone
                 if (countTerminals && need != 0) {
                     canonical(out[0], out[1]);
                     terminals.add(cOcc, cMover);
-                }
-                if (countTerminals && consultedForBound(code)) {
+                } else if (countTerminals && consultedForBound(code)) {
                     canonical(out[0], out[1]);
                     proofTerminals.add(cOcc, cMover);
                 }
-            } else if (isLeaf(Long.bitCount(out[0] | out[1]))) {
+            } else if (stored == LEAF) {
                 leaf = true;
                 ck = TERMINAL; // decided here, like a terminal move: R-LEAF-2
                 clo = (k & C) != 0 && code == eMove && leafMoveAtLeast(type, v) ? v : game.uMin;

@@ -74,6 +74,31 @@ class SliceProtocolTest {
             }
     }
 
+    /**
+     * The counts may come after the blocks (an engine that decodes a layer before the layer above
+     * is checked, and answers from the kernels' own decoding): the same conclusion, on a valid
+     * file and on one rejected.
+     */
+    @Test
+    void countsAfterTheBlocksConcludeAsBeforeThem() throws Exception {
+        for (Path p : new Path[] {valid(), bad()}) {
+            Steps late = new Steps(p) {
+                SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u)
+                        throws IOException {
+                    for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                    c.takeCounts(f, b);
+                    return rest(c, u);
+                }
+            };
+            Result r = late.run();
+            assertTrue(late.done, "no slice of two blocks");
+            Result e = AttackCerts.verdict(p);
+            assertEquals(e.verdict, r.verdict, AttackCerts.show(r));
+            assertEquals(AttackCerts.rule(e), AttackCerts.rule(r));
+            assertEquals(e.commitment, r.commitment);
+        }
+    }
+
     // ---------------------------------------------------------------- the layers' order
 
     /** A driver whose layers are taken in the order order(layers) gives. */
@@ -196,7 +221,8 @@ class SliceProtocolTest {
     /**
      * A slice's steps out of turn or twice: requests before the blocks or after only the first
      * (SliceAttackTest: a slice ended after its first block), blocks out of order, a block twice,
-     * the counts after a block or never, the requests or the answers twice, answers before the
+     * the counts after the requests, twice or never, the key before the slice given twice, the
+     * requests or the answers twice, answers before the
      * requests (reviews 4 and 5: an engine that ended pass 2 before the layers, or took the
      * census before pass 2). Each an engine fault, the first time the slice is driven wrong.
      */
@@ -243,11 +269,20 @@ class SliceProtocolTest {
                 return rest(c, u);
             }
         });
-        wrong.put("the counts after a block", new Steps(p) {
+        wrong.put("the counts after the requests", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.decode(s.first(), honestFrame(s.first()));
+                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                long[][] req = c.requests();
                 c.takeCounts(f, b);
-                for (int x = s.first() + 1; x < s.end(); x++) c.decode(x, honestFrame(x));
+                Answers a = u.answer(req);
+                return c.check(a.index, a.kind, a.lo, a.hi);
+            }
+        });
+        wrong.put("the key before the slice given again", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                c.takeCounts(f, b);
+                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.previous(false, 0, 0);
                 return rest(c, u);
             }
         });
