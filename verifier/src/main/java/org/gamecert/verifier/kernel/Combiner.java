@@ -224,7 +224,12 @@ public final class Combiner {
         if (sentKeys != takenKeys)
             throw fault("the terminal keys the partitions of layer " + discs
                     + " took are not those its slices sent (dropped, repeated, moved or altered)");
-        PairSet terminals = new PairSet(), proof = new PairSet();
+        long listed = 0, proofListed = 0; // at most so many distinct keys: room for them
+        for (SliceReport r : slices) {
+            listed += r.terminals().length / 2;
+            proofListed += r.proofTerminals().length / 2;
+        }
+        PairSet terminals = new PairSet(listed), proof = new PairSet(proofListed);
         for (SliceReport r : slices) {
             if (discs < region.length) {
                 region[discs] += r.region;

@@ -1,51 +1,68 @@
 package org.gamecert.verifier.kernel;
 
-import java.util.Arrays;
-
 /**
  * A set of keys (occ, mover), for the census's terminal positions (SPEC §10.3): open addressing
- * with a salted hash (so that no file can aim at one slot), grown by doubling. Its memory is
- * the engine's budget to bound: it holds what one slice, or one layer, names.
+ * with a salted hash (so that no file can aim at one slot), grown by doubling, at most half full.
+ * A key's two longs sit side by side in one array (one cache line a probe); the slot (0, 0) is
+ * empty, so the key (0, 0), if ever added, is held apart. Its memory is the engine's budget to
+ * bound: it holds what one slice, or one layer, names.
  */
 final class PairSet {
     private static final long SALT = new java.security.SecureRandom().nextLong();
-    private long[] occ = new long[64], mover = new long[64];
-    private boolean[] used = new boolean[64];
-    private int size;
+    /** Slot j holds occ at 2j and mover at 2j + 1; a power of two slots. */
+    private long[] keys;
+    private int inSlots;
+    private boolean hasZero;
+
+    PairSet() {
+        this(16);
+    }
+
+    /** Room for about expected keys before it grows. */
+    PairSet(long expected) {
+        int slots = 64;
+        while (slots < 2 * expected && slots < 1 << 29) slots <<= 1;
+        keys = new long[2 * slots];
+    }
 
     int size() {
-        return size;
+        return inSlots + (hasZero ? 1 : 0);
     }
 
     void add(long o, long m) {
-        if (2 * (size + 1) > used.length) grow();
-        int mask = used.length - 1;
+        if (o == 0 && m == 0) {
+            hasZero = true;
+            return;
+        }
+        if (4 * (inSlots + 1) > keys.length) grow(); // at most half of the slots full
+        int mask = keys.length / 2 - 1;
         int i = slot(o, m) & mask;
-        while (used[i]) {
-            if (occ[i] == o && mover[i] == m) return;
+        while (keys[2 * i] != 0 || keys[2 * i + 1] != 0) {
+            if (keys[2 * i] == o && keys[2 * i + 1] == m) return;
             i = (i + 1) & mask;
         }
-        used[i] = true;
-        occ[i] = o;
-        mover[i] = m;
-        size++;
+        keys[2 * i] = o;
+        keys[2 * i + 1] = m;
+        inSlots++;
     }
 
     boolean contains(long o, long m) {
-        int mask = used.length - 1;
-        for (int i = slot(o, m) & mask; used[i]; i = (i + 1) & mask)
-            if (occ[i] == o && mover[i] == m) return true;
+        if (o == 0 && m == 0) return hasZero;
+        int mask = keys.length / 2 - 1;
+        for (int i = slot(o, m) & mask; keys[2 * i] != 0 || keys[2 * i + 1] != 0;
+                i = (i + 1) & mask)
+            if (keys[2 * i] == o && keys[2 * i + 1] == m) return true;
         return false;
     }
 
-    /** The keys, occ then mover, two longs a key (in slot order). */
+    /** The keys, occ then mover, two longs a key (the key (0, 0) first, then in slot order). */
     long[] toPairs() {
-        long[] out = new long[2 * size];
-        int n = 0;
-        for (int i = 0; i < used.length; i++)
-            if (used[i]) {
-                out[n++] = occ[i];
-                out[n++] = mover[i];
+        long[] out = new long[2 * size()];
+        int n = hasZero ? 2 : 0;
+        for (int i = 0; i < keys.length; i += 2)
+            if (keys[i] != 0 || keys[i + 1] != 0) {
+                out[n++] = keys[i];
+                out[n++] = keys[i + 1];
             }
         return out;
     }
@@ -61,13 +78,10 @@ final class PairSet {
     }
 
     private void grow() {
-        long[] o = occ, m = mover;
-        boolean[] u = used;
-        occ = new long[2 * o.length];
-        mover = new long[2 * o.length];
-        used = new boolean[2 * o.length];
-        size = 0;
-        for (int i = 0; i < u.length; i++) if (u[i]) add(o[i], m[i]);
-        Arrays.fill(u, false);
+        long[] old = keys;
+        keys = new long[2 * old.length];
+        inSlots = 0;
+        for (int i = 0; i < old.length; i += 2)
+            if (old[i] != 0 || old[i + 1] != 0) add(old[i], old[i + 1]);
     }
 }

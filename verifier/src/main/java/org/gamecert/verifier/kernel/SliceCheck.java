@@ -99,6 +99,8 @@ public final class SliceCheck {
     /** Each consulted move's child type (Game's, or LEAF); entry i's are from moveStart[i]. */
     private byte[] moveType;
     private int[] moveStart;
+    /** Each entry's legal moves, as its own rules found them (R-POS-2). */
+    private long[] legal;
     private int nMoves;
     private static final byte LEAF = -1;
     private int step;
@@ -405,14 +407,11 @@ public final class SliceCheck {
         takeFacts();
         reqStart = new int[decoded + 1];
         moveStart = new int[decoded + 1];
-        moveType = new byte[Math.max(16, 6 * decoded)];
-        reqOcc = new long[Math.max(16, 4 * decoded)];
-        reqMover = new long[reqOcc.length];
+        legal = new long[decoded];
         checked = decoded;
         ownFailed = new java.util.BitSet();
+        long consulted = 0; // the moves the obligations will consult: room for their requests
         for (int i = 0; i < decoded; i++) {
-            reqStart[i] = nReq;
-            moveStart[i] = nMoves;
             Violation v = ownRules(i);
             if (v != null) {
                 ownFailed.set(i); // no obligation of it is checked
@@ -422,6 +421,17 @@ public final class SliceCheck {
                 }
                 continue;
             }
+            if (!Payload.isOpen(kind[i])) consulted += Long.bitCount(moveOrder(i, legal[i]));
+        }
+        if (consulted > Integer.MAX_VALUE - 8)
+            throw fault("a slice of layer " + discs + " too large: " + consulted + " moves");
+        reqOcc = new long[(int) consulted];
+        reqMover = new long[(int) consulted];
+        moveType = new byte[(int) consulted];
+        for (int i = 0; i < checked; i++) {
+            reqStart[i] = nReq;
+            moveStart[i] = nMoves;
+            if (ownFailed.get(i)) continue;
             if (Payload.isOpen(kind[i])) keepOpen(i);
             else addRequests(i);
         }
@@ -493,6 +503,7 @@ public final class SliceCheck {
                 return at(i, Rule.POS_3, "the key is not the canonical form of its position");
         }
         long legal = game.legalMoveCodes(m, opp);
+        this.legal[i] = legal; // for its requests and obligations
         if (!game.storable(m, opp, legal))
             return at(i, Rule.POS_2, game.isTerminal(m, opp) ? "the position is terminal"
                     : "the mover must pass");
@@ -523,20 +534,15 @@ public final class SliceCheck {
      */
     private void addRequests(int i) {
         long m = mover[i], opp = occ[i] & ~m;
-        for (long order = moveOrder(i, game.legalMoveCodes(m, opp)); order != 0;
+        for (long order = moveOrder(i, legal[i]); order != 0;
                 order &= order - 1) {
             int code = tb[Long.numberOfTrailingZeros(order)];
             int type = game.child(m, opp, code, out);
             boolean leaf = type != Game.TERMINAL && isLeaf(Long.bitCount(out[0] | out[1]));
-            if (nMoves == moveType.length) moveType = Arrays.copyOf(moveType, 2 * nMoves);
             moveType[nMoves++] = (byte) (leaf ? LEAF : type);
             if (type == Game.TERMINAL || leaf) continue;
             canonical(out[0], out[1]);
-            if (nReq == reqOcc.length) {
-                reqOcc = Arrays.copyOf(reqOcc, 2 * nReq);
-                reqMover = Arrays.copyOf(reqMover, 2 * nReq);
-            }
-            reqOcc[nReq] = cOcc;
+            reqOcc[nReq] = cOcc; // room for every consulted move was made (requests)
             reqMover[nReq++] = cMover;
         }
     }
@@ -625,7 +631,7 @@ public final class SliceCheck {
         v = lo[e];
         vHi = hi[e];
         entryFlags = flags[e] & 0xFF;
-        eLegal = game.legalMoveCodes(eMover, eOpp);
+        eLegal = legal[e];
         children();
         if ((k & P) != 0) {
             for (int j = 0; j < n; j++) if (found(serve(j, j == star ? P : AP, "P"))) return true;

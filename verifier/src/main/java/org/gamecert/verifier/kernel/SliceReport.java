@@ -228,12 +228,14 @@ public final class SliceReport implements java.io.Serializable {
         return map.clone();
     }
 
+    /** The kernel's to read, never to write (no copy: a layer's keys can be many). */
     long[] terminals() {
-        return terminals.clone();
+        return terminals;
     }
 
+    /** The kernel's to read, never to write (no copy: a layer's keys can be many). */
     long[] proofTerminals() {
-        return proofTerminals.clone();
+        return proofTerminals;
     }
 
     /** The first block of the slice (for an engine's bookkeeping). */
