@@ -299,9 +299,9 @@ public final class VerifyMain implements Callable<Integer> {
     /**
      * Progress on stderr, only for runs over two seconds. On a terminal one line redrawn in place
      * (\r) at most once a second; in a log (stderr not a terminal) a whole line every 30 s, so
-     * that a log holds no \r and stays short. The verifier reads the file twice (pass 1: frames and
-     * hash chain, by file offset; pass 2: the entries' rules, by entries): each pass has its own
-     * percentage and ETA, and pass 2's is the whole check's.
+     * that a log holds no \r and stays short. The layers are checked in one pass, shallowest first:
+     * the percentage is of the file's entries, the ETA the whole check's. (An engine that reads
+     * the file more than once numbers its passes: each has its own rate and ETA.)
      */
     static final class Progress implements Options.Progress {
         private final PrintStream err;
@@ -347,11 +347,11 @@ public final class VerifyMain implements Callable<Integer> {
             String eta = "";
             if (fileSize > 0 && bytesRead > 0) { // pass 1: file offsets; pass 2: entries
                 double frac = Math.min(1, (double) bytesRead / fileSize);
-                eta = String.format(Locale.ROOT, ", %.0f%% of the pass, ETA %s %s", 100 * frac,
-                        pass >= 2 ? "of the whole check" : "of pass 1 (then pass 2)", duration(s / frac - s));
+                eta = String.format(Locale.ROOT, ", %.0f%%, ETA %s", 100 * frac, duration(s / frac - s));
             }
-            return String.format(Locale.ROOT, "[%s] pass %d of 2: %,d entries, %d layer%s done, %,.0f entries/s%s",
-                    duration((now - start) / 1e9), pass, entries, layers, layers == 1 ? "" : "s", entries / s, eta);
+            return String.format(Locale.ROOT, "[%s] %s%,d entries, %d layer%s done, %,.0f entries/s%s",
+                    duration((now - start) / 1e9), pass > 1 ? "pass " + pass + ": " : "", entries, layers,
+                    layers == 1 ? "" : "s", entries / s, eta);
         }
 
         void done() {

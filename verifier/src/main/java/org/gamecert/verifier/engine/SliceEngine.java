@@ -314,7 +314,7 @@ public final class SliceEngine {
             entriesDone += map.size(li);
             if (o.progress != null)
                 o.progress.update(entriesDone, map.layers() - li, entriesDone,
-                        Math.max(1, map.entries()), 2);
+                        Math.max(1, map.entries()), 1);
             boolean next = below >= 0 && below == li - 1;
             countsIn = next ? nextCounts : null;
             ready = underReady;
