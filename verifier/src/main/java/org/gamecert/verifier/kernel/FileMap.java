@@ -204,6 +204,19 @@ public final class FileMap implements java.io.Serializable {
         return readingViolation;
     }
 
+    /**
+     * x comes before y in the order of checks (SPEC §9): by block, then entry; the reading
+     * violation comes where its block was due, after every entry of the blocks before it.
+     */
+    boolean earlier(Violation x, Violation y) {
+        return Violation.before(x.block() < 0 && x == readingViolation ? atBlock(x) : x,
+                y.block() < 0 && y == readingViolation ? atBlock(y) : y);
+    }
+
+    private Violation atBlock(Violation v) {
+        return new Violation(v.rule(), blocks(), v.layer(), -1, false, 0, 0, v.message());
+    }
+
     Violation trailerViolation() {
         return trailerViolation;
     }

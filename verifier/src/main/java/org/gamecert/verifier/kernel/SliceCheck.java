@@ -61,32 +61,13 @@ public final class SliceCheck {
      */
     private int checked;
     private Violation first, decodeFailure;
-    /** Every violation (--all): each entry's, up to maxPerRule a rule kept (earliest), counted. */
-    private final boolean all;
-    private final int maxPerRule;
-    private final java.util.List<Violation> kept = new java.util.ArrayList<>();
-    private final java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+    /** --all: every violation, each entry's, counted and the earliest kept; null: the first. */
+    private final EveryViolation every;
     private java.util.BitSet ownFailed;
-
-    // a part of a composite (SPEC §15): open entries
-    private final boolean part;
-    /** Open entries in the file before this slice, as the engine counted them (Combiner checks). */
-    private long openBefore;
-    private long openCount;
-    /** The composite this part is checked for (only the open entries its links name are kept). */
-    private org.gamecert.verifier.kernel.format.Manifest keptFor;
-    private int keptForPart = -1;
-    private final OpenEntries open = new OpenEntries();
-    private boolean unnamedKept;
-    /** Region keys for a composite's union census (SPEC §15.4): at most this many; -1: none. */
-    private int regionKeyBudget = -1;
-    private final PairSet regionKeys = new PairSet();
-    private boolean regionKeysOver;
-
-    /** Terminal keys counted in this many partitions (TerminalCount); 0: listed in the report. */
-    private int terminalPartitions;
-    private long[] termOcc = new long[0], termMover = new long[0], termRoute = new long[0];
-    private long terminalSum;
+    /** A part of a composite (SPEC §15): open entries, region keys; null: not a part. */
+    private final PartSlice part;
+    /** Terminal keys counted in partitions (TerminalCount); null: listed in the report. */
+    private TerminalCount.Routes routes;
 
     private int[] factCount;
     private int[][] flagCount;
@@ -97,6 +78,7 @@ public final class SliceCheck {
     private int[] reqStart;
     private int nReq;
     private int step;
+    private final FaultLatch latch = new FaultLatch();
 
     // scratch for one entry's moves, in TB order
     private final int[] mCode = new int[64], mType = new int[64], mKind = new int[64];
@@ -118,11 +100,10 @@ public final class SliceCheck {
     /** all: every violation, not only the first (at most maxPerRule kept a rule, all counted). */
     public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean hasPrevious,
             long previousOcc, long previousMover, boolean all, int maxPerRule) {
-        this.all = all;
-        this.maxPerRule = Math.max(1, maxPerRule);
+        every = all ? new EveryViolation(maxPerRule) : null;
         if (li < 0 || li >= map.layers() || firstBlock < map.firstBlock(li)
                 || endBlock <= firstBlock || endBlock > map.endBlock(li))
-            throw fault("a slice outside layer " + li + " of the file");
+            throw latch.fault("a slice outside layer " + li + " of the file");
         this.map = map;
         h = map.header();
         game = FileMap.gameOf(h);
@@ -131,7 +112,7 @@ public final class SliceCheck {
         group = h.symmetry == 0 ? 1 : game.symmetryCount;
         leafEmpties = h.leafEmpties;
         weak = h.baseMode != Header.SEMI_STRONG;
-        part = h.part;
+        part = h.part ? new PartSlice() : null;
         rootNeeds = weak ? 0 : h.rootKinds & NEEDS; // a certificate that is not a part: P
         countTerminals = h.family != Header.OTHELLO;
         rootDiscs = Long.bitCount(h.rootMover | h.rootOpponent);
@@ -148,7 +129,7 @@ public final class SliceCheck {
             if (b < firstBlock) before += map.record(b).count;
             else in += map.record(b).count;
         if (in > Integer.MAX_VALUE - 8)
-            throw fault("a slice of " + in + " entries");
+            throw latch.fault("a slice of " + in + " entries");
         base = before;
         count = (int) in;
         int below = map.below(li);
@@ -168,7 +149,7 @@ public final class SliceCheck {
 
     private void step(int expected, String what) {
         if (step > expected || (expected == 1 && step == 2))
-            throw fault("slice of layer " + discs + ": " + what
+            throw latch.fault("slice of layer " + discs + ": " + what
                     + " out of turn");
         step = expected;
     }
@@ -176,23 +157,19 @@ public final class SliceCheck {
     // ------------------------------------------------------------ 0. a part's setup
 
     /**
-     * A part (SPEC §15): openBefore, the open entries of the file's blocks before this slice (the
-     * engine's count, which the Combiner compares with the slices before); keptFor/partIndex: the
-     * composite it is checked for (null: alone, every open entry kept); regionKeyBudget: keys of
-     * R to keep for a union census (-1: none). Before the blocks.
+     * A part (SPEC §15; PartSlice): openBefore, the open entries of the file's blocks before this
+     * slice (the engine's count, which the Combiner compares with the slices before);
+     * keptFor/partIndex: the composite it is checked for (null: alone, every open entry kept);
+     * regionKeyBudget: keys of R to keep for a union census (-1: none). Before the blocks.
      */
     public void partSetup(long openBefore, org.gamecert.verifier.kernel.format.Manifest keptFor,
             int partIndex, int regionKeyBudget) {
-        notFaulted();
-        if (step > 1 || this.openBefore != 0 || keptForPart >= 0 || this.regionKeyBudget >= 0)
-            throw fault("a part's setup after its blocks, or twice");
-        if (openBefore < 0 || (keptFor != null && (partIndex < 0
-                || partIndex >= keptFor.partCount())))
-            throw fault("a part's setup out of range");
-        this.openBefore = openBefore;
-        this.keptFor = keptFor;
-        keptForPart = keptFor == null ? -1 : partIndex;
-        this.regionKeyBudget = Math.max(-1, regionKeyBudget);
+        latch.notFaulted();
+        if (part == null) throw latch.fault("a part's setup for a certificate that is not a part");
+        if (step > 1 || part.setUp())
+            throw latch.fault("a part's setup after its blocks, or twice");
+        if (!part.setup(openBefore, keptFor, partIndex, regionKeyBudget))
+            throw latch.fault("a part's setup out of range");
     }
 
     /**
@@ -201,12 +178,12 @@ public final class SliceCheck {
      * the report carries the multiset hash of what they send each partition. Before the blocks.
      */
     public void partitionTerminals(int partitions) {
-        notFaulted();
-        if (step > 1 || terminalPartitions != 0)
-            throw fault("terminal partitions set after the blocks, or twice");
+        latch.notFaulted();
+        if (step > 1 || routes != null)
+            throw latch.fault("terminal partitions set after the blocks, or twice");
         if (partitions < 1 || partitions > TerminalCount.MAX_PARTITIONS)
-            throw fault(partitions + " terminal partitions");
-        terminalPartitions = partitions;
+            throw latch.fault(partitions + " terminal partitions");
+        routes = new TerminalCount.Routes(map, li, partitions);
     }
 
     /**
@@ -215,31 +192,10 @@ public final class SliceCheck {
      * TerminalCount.partitionOf(route) of this layer, route and all (the engine's copies).
      */
     public long[][] terminalKeys() {
-        notFaulted();
-        if (step != 4 || terminalPartitions == 0)
-            throw fault("terminal keys before the check, or not partitioned");
-        return new long[][] {termOcc.clone(), termMover.clone(), termRoute.clone()};
-    }
-
-    /** The keys of both sets routed, and the multiset hash of what goes to each partition. */
-    private void routeTerminals() {
-        long[] t = terminals.toPairs(), p = proofTerminals.toPairs();
-        int n = (t.length + p.length) / 2;
-        termOcc = new long[n];
-        termMover = new long[n];
-        termRoute = new long[n];
-        for (int j = 0; j < n; j++) {
-            boolean proof = 2 * j >= t.length;
-            long[] from = proof ? p : t;
-            int at = proof ? 2 * j - t.length : 2 * j;
-            long o = from[at], m = from[at + 1];
-            int q = TerminalCount.partition(map.partitionKey(), o, m, terminalPartitions);
-            termOcc[j] = o;
-            termMover[j] = m;
-            termRoute[j] = TerminalCount.route(q, proof);
-            terminalSum = FactHash.add(terminalSum,
-                    TerminalCount.element(factKey, li, q, o, m, proof));
-        }
+        latch.notFaulted();
+        if (step != 4 || routes == null)
+            throw latch.fault("terminal keys before the check, or not partitioned");
+        return routes.keys();
     }
 
     // ------------------------------------------------------------ 1. facts from the layer above
@@ -250,23 +206,23 @@ public final class SliceCheck {
      * reached: FactHash.FLAGS arrays). Counted in the taken sum with this slice's own records.
      */
     public void takeCounts(int[] facts, int[][] bits) {
-        notFaulted();
+        latch.notFaulted();
         step(1, "counts");
         step = 2; // once
         int[] f = facts.clone();
         int[][] b = new int[FactHash.FLAGS][];
         if (f.length != count || bits.length != FactHash.FLAGS)
-            throw fault("counts for " + f.length + " entries and "
+            throw latch.fault("counts for " + f.length + " entries and "
                     + bits.length + " flags, for a slice of " + count);
         for (int q = 0; q < FactHash.FLAGS; q++) {
             b[q] = bits[q].clone();
             if (b[q].length != count)
-                throw fault("flag counts for " + b[q].length + " entries");
+                throw latch.fault("flag counts for " + b[q].length + " entries");
         }
         for (int i = 0; i < count; i++)
             for (int q = -1; q < FactHash.FLAGS; q++)
                 if ((q < 0 ? f[i] : b[q][i]) < 0 || q >= 0 && b[q][i] > f[i])
-                    throw fault("a negative count of facts, or more facts with a flag"
+                    throw latch.fault("a negative count of facts, or more facts with a flag"
                             + " than facts");
         factCount = f;
         flagCount = b;
@@ -280,10 +236,10 @@ public final class SliceCheck {
      * violation the slice ends there: later blocks are taken and ignored.
      */
     public void decode(int b, byte[] frame) {
-        notFaulted();
+        latch.notFaulted();
         if (step < 2) step = 2;
         if (step != 2 || b != nextBlock || b >= endBlock)
-            throw fault("slice of layer " + discs + ": block " + b
+            throw latch.fault("slice of layer " + discs + ": block " + b
                     + " where block " + nextBlock + " was due");
         nextBlock++;
         if (decodeFailure != null) return;
@@ -300,10 +256,11 @@ public final class SliceCheck {
                         + ": stored chain value " + Chain.hex(stored) + " != computed "
                         + Chain.hex(chain));
             int n = Math.toIntExact(rec.count);
-            Payload p = Payload.decode(raw, n, weak, part, game.uMin, game.uMax, rec.index, null);
-            int over = countOpen(p.kind, n);
+            Payload p = Payload.decode(raw, n, weak, h.part, game.uMin, game.uMax, rec.index,
+                    null);
+            int over = part == null ? -1 : part.countOpen(p.kind, n);
             if (over >= 0) {
-                decodeFailure = openCap(rec, layerIndexOfBlock + over);
+                decodeFailure = PartSlice.openCap(rec, layerIndexOfBlock + over);
                 return;
             }
             System.arraycopy(p.occ, 0, occ, decoded, n);
@@ -315,10 +272,11 @@ public final class SliceCheck {
             decoded += n;
         } catch (FormatException e) {
             // the open entries among the kinds read before the failure come first (R-OPEN-2)
-            if (e instanceof Payload.EntryFormatException ef && ef.kindsBefore != null) {
-                int over = countOpen(ef.kindsBefore, ef.kindsBefore.length);
+            if (e instanceof Payload.EntryFormatException ef && ef.kindsBefore != null
+                    && part != null) {
+                int over = part.countOpen(ef.kindsBefore, ef.kindsBefore.length);
                 if (over >= 0) {
-                    decodeFailure = openCap(rec, layerIndexOfBlock + over);
+                    decodeFailure = PartSlice.openCap(rec, layerIndexOfBlock + over);
                     return;
                 }
             }
@@ -331,18 +289,6 @@ public final class SliceCheck {
         }
     }
 
-    /** Counts the open kinds; the place of the first over the cap (R-OPEN-2), or -1. */
-    private int countOpen(byte[] kinds, int n) {
-        for (int i = 0; i < n; i++)
-            if (Payload.isOpen(kinds[i]) && openBefore + ++openCount > Kinds.MAX_OPEN) return i;
-        return -1;
-    }
-
-    private Violation openCap(BlockRecord rec, long entry) {
-        return new Violation(Rule.OPEN_2, rec.index, rec.layer, entry, false, 0, 0,
-                "more than 2^24 = " + Kinds.MAX_OPEN + " open entries in the part");
-    }
-
     // ------------------------------------------------------------ 3. the entries' own rules
 
     /**
@@ -352,9 +298,9 @@ public final class SliceCheck {
      * Returns {occ, mover} (the engine's copies).
      */
     public long[][] requests() {
-        notFaulted();
+        latch.notFaulted();
         if (step > 2 || (decodeFailure == null && nextBlock != endBlock))
-            throw fault("slice of layer " + discs + ": requests before its"
+            throw latch.fault("slice of layer " + discs + ": requests before its"
                     + " blocks, or twice");
         step = 3;
         takeFacts();
@@ -374,7 +320,7 @@ public final class SliceCheck {
                 }
                 continue;
             }
-            if (Payload.isOpen(kind[i])) keepOpen(i);
+            if (Payload.isOpen(kind[i])) part.keepOpen(occ[i], mover[i], kind[i], lo[i], hi[i]);
             else addRequests(i);
         }
         reqStart[checked] = nReq;
@@ -383,16 +329,15 @@ public final class SliceCheck {
 
     /**
      * Records a violation (null: none); true when the slice stops there (first-violation mode).
-     * With all, it is counted and kept if among the first maxPerRule of its rule.
+     * With --all, it goes to every (EveryViolation.add) and the slice goes on.
      */
     private boolean found(Violation x) {
         if (x == null) return false;
-        if (!all) {
+        if (every == null) {
             first = x;
             return true;
         }
-        long n = counts.merge(x.rule(), 1L, Long::sum);
-        if (n <= maxPerRule) kept.add(x); // found in file order: the earliest are kept
+        every.add(x);
         return false;
     }
 
@@ -455,19 +400,6 @@ public final class SliceCheck {
         return null;
     }
 
-    /**
-     * Keeps open entry i for R-COMP-3..5 (SPEC §15.3): checked for a composite, those its links
-     * name and the first that none names (R-COMP-3 fails there, so the rest cannot matter);
-     * checked alone, all of them.
-     */
-    private void keepOpen(int i) {
-        boolean named = keptFor == null || keptFor.findLink(keptForPart, occ[i], mover[i]) >= 0;
-        if (named || !unnamedKept)
-            open.add(occ[i], mover[i], kind[i] & 0xFF & ~Payload.O, lo[i], hi[i]);
-        else open.skip();
-        unnamedKept |= !named;
-    }
-
     /** The children entry i's obligations consult that the layer below may hold. */
     private void addRequests(int i) {
         long m = mover[i], opp = occ[i] & ~m;
@@ -518,8 +450,8 @@ public final class SliceCheck {
      * report. The facts it sends the layer below: {@link #marksIndex}, {@link #marksFlags}.
      */
     public SliceReport check(long[] index, byte[] kinds, byte[] los, byte[] his) {
-        notFaulted();
-        if (step != 3) throw fault("slice of layer " + discs
+        latch.notFaulted();
+        if (step != 3) throw latch.fault("slice of layer " + discs
                 + ": answers before requests, or twice");
         step = 4;
         ansIndex = index.clone();
@@ -528,12 +460,12 @@ public final class SliceCheck {
         ansHi = his.clone();
         if (ansIndex.length != nReq || ansKind.length != nReq || ansLo.length != nReq
                 || ansHi.length != nReq)
-            throw fault("slice of layer " + discs + ": " + ansIndex.length
+            throw latch.fault("slice of layer " + discs + ": " + ansIndex.length
                     + " answers for " + nReq + " requests");
         for (int r = 0; r < nReq; r++)
             if (ansIndex[r] >= 0 && (ansIndex[r] >= sizeBelow || ansLo[r] < game.uMin
                     || ansLo[r] > game.uMax || ansHi[r] < game.uMin || ansHi[r] > game.uMax))
-                throw fault("an answer with index " + ansIndex[r] + " and bounds ["
+                throw latch.fault("an answer with index " + ansIndex[r] + " and bounds ["
                         + ansLo[r] + ", " + ansHi[r] + "], not a record of the layer below");
         outIndex = new long[Math.max(16, nReq)];
         outFlags = new byte[outIndex.length];
@@ -552,12 +484,12 @@ public final class SliceCheck {
      * carries (the engine counts them per child entry for takeCounts there).
      */
     public long[] marksIndex() {
-        notFaulted();
+        latch.notFaulted();
         return Arrays.copyOf(outIndex, nOut);
     }
 
     public byte[] marksFlags() {
-        notFaulted();
+        latch.notFaulted();
         return Arrays.copyOf(outFlags, nOut);
     }
 
@@ -759,20 +691,17 @@ public final class SliceCheck {
             boolean isOpen = Payload.isOpen(kk);
             if ((f & NEEDS) != 0 && !isOpen) {
                 region++;
-                keepRegionKey(occ[i], mover[i]);
+                if (part != null) part.keepRegionKey(occ[i], mover[i]);
             }
             if (!isOpen && !Payload.isExact(kk)) aux++;
             if ((f & REACHED) == 0 && unreached++ == 0) firstUnreached = i;
             if (discs == rootDiscs && occ[i] == rootOcc && mover[i] == rootMover) root = i;
         }
-        if (regionKeyBudget >= 0) { // terminal positions of R are region keys too (§10.3)
-            long[] t = terminals.toPairs();
-            for (int j = 0; j + 1 < t.length; j += 2) keepRegionKey(t[j], t[j + 1]);
-        }
-        if (first == null && !all) first = decodeFailure; // entries come before its block
+        if (part != null) part.keepRegionKeys(terminals.toPairs());
+        if (first == null && every == null) first = decodeFailure; // entries come before its block
         boolean whole = first == null && decodeFailure == null;
-        boolean partitioned = terminalPartitions > 0;
-        if (partitioned) routeTerminals();
+        boolean partitioned = routes != null;
+        if (partitioned) routes.route(terminals.toPairs(), proofTerminals.toPairs());
         return new SliceReport(map.fingerprint(), li, firstBlock, endBlock, base, count, first,
                 hasPrevious, previousOcc, previousMover,
                 whole && count > 0 ? occ[count - 1] : 0, whole && count > 0 ? mover[count - 1] : 0,
@@ -781,21 +710,14 @@ public final class SliceCheck {
                 firstUnreached < 0 ? 0 : mover[firstUnreached],
                 firstUnreached < 0 ? 0 : occ[firstUnreached] & ~mover[firstUnreached],
                 partitioned ? new long[0] : terminals.toPairs(),
-                partitioned ? new long[0] : proofTerminals.toPairs(), terminalPartitions,
-                terminalSum, sentSum, takenSum,
-                root >= 0, root < 0 ? 0 : kind[root] & 0xFF, root < 0 ? 0 : lo[root],
+                partitioned ? new long[0] : proofTerminals.toPairs(),
+                partitioned ? routes.partitions() : 0, partitioned ? routes.sum() : 0, sentSum,
+                takenSum, root >= 0, root < 0 ? 0 : kind[root] & 0xFF, root < 0 ? 0 : lo[root],
                 root < 0 ? 0 : hi[root], root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1
-                        : move[root] & 0xFF, openBefore, openCount, open, unnamedKept,
-                regionKeyBudget < 0 ? null : regionKeysOver ? new long[0] : regionKeys.toPairs(),
-                regionKeysOver, decoded == count, all ? decodeFailure : null, kept, counts,
-                map.cluster(), SliceReport.setupTag(all, maxPerRule, keptFor, keptForPart,
-                        regionKeyBudget >= 0), map.sealKey());
-    }
-
-    private void keepRegionKey(long o, long m) {
-        if (regionKeyBudget < 0 || regionKeysOver) return;
-        regionKeys.add(o, m);
-        regionKeysOver = regionKeys.size() > regionKeyBudget;
+                        : move[root] & 0xFF, part == null ? null : part.reported(),
+                decoded == count, every == null ? null : every.reported(decodeFailure),
+                map.cluster(), SliceReport.setupTag(every, part == null
+                        ? PartSlice.setupTag(null, -1, false) : part.setupTag()), map.sealKey());
     }
 
     // ------------------------------------------------------------ helpers
@@ -826,20 +748,5 @@ public final class SliceCheck {
     /** Key (occ, mover) comes strictly after key (o, m): unsigned occ, then unsigned mover (§6). */
     static boolean keyAfter(long occ, long mover, long o, long m) {
         return occ == o ? Long.compareUnsigned(mover, m) > 0 : Long.compareUnsigned(occ, o) > 0;
-    }
-
-    /** The engine fault seen, if any: once faulted, every later call is refused (no verdict). */
-    private String faulted;
-
-    /** Records an engine fault (SPEC §11.1) and returns it to throw. */
-    private EngineFault fault(String message) {
-        EngineFault e = new EngineFault(message);
-        if (faulted == null) faulted = e.getMessage();
-        return e;
-    }
-
-    /** Refuses a call after an engine fault: an engine that caught it cannot go on. */
-    private void notFaulted() {
-        if (faulted != null) throw new EngineFault("a call after " + faulted);
     }
 }
