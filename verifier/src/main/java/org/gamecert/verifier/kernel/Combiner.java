@@ -242,9 +242,11 @@ public final class Combiner {
             }
         }
         res.rootKind = root.rootKind;
-        res.rootMove = rootMoveAsGiven(root.rootMove);
-        byte[] commitment = map.commitment();
         long[] rootKey = rootKey();
+        // the root entry's stored move stated in the root's own orientation (SPEC §7.4)
+        res.rootMove = root.rootMove < 0 ? -1 : game.moveAsGiven(root.rootMove, h.rootMover,
+                h.rootOpponent, rootKey[0], rootKey[1], h.symmetry == 0 ? 1 : game.symmetryCount);
+        byte[] commitment = map.commitment();
         open.freeze();
         PartConclusion c = PartConclusion.of(h, h.tb.clone(), commitment, rootKey[0], rootKey[1],
                 root.rootKind, map.entries(), open, part, rows);
@@ -337,17 +339,5 @@ public final class Combiner {
         int group = h.symmetry == 0 ? 1 : game.symmetryCount;
         long occ = game.canonical(h.rootMover, h.rootOpponent, group, scratch);
         return new long[] {occ, scratch[8]};
-    }
-
-    /** The root entry's stored move stated in the root's own orientation (SPEC §7.4); or -1. */
-    private int rootMoveAsGiven(int storedMove) {
-        if (storedMove < 0) return -1;
-        int group = h.symmetry == 0 ? 1 : game.symmetryCount;
-        long[] key = rootKey();
-        int g = 0;
-        for (; g < group; g++)
-            if (game.transform(h.rootMover | h.rootOpponent, g) == key[0]
-                    && game.transform(h.rootMover, g) == key[1]) break;
-        return game.mapMove(storedMove, game.inverse(g));
     }
 }

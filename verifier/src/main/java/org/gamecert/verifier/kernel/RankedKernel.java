@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.security.SecureRandom;
 import org.gamecert.verifier.kernel.format.BlockRecord;
 import org.gamecert.verifier.kernel.format.Container;
-import org.gamecert.verifier.kernel.format.DataFrame;
 import org.gamecert.verifier.kernel.format.FormatException;
 import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.kernel.rules.Game;
@@ -151,20 +150,12 @@ public final class RankedKernel {
         int rootKind = kind[root] & 0xFF;
         res.rootKind = rootKind;
         // the cut move in the root's own orientation (SPEC §7.4)
-        res.rootMove = (rootKind & C) != 0 ? moveAsGiven(move[root] & 0xFF) : -1;
+        res.rootMove = (rootKind & C) == 0 ? -1 : game.moveAsGiven(move[root] & 0xFF,
+                h.rootMover, h.rootOpponent, rootOcc, rootMover, group);
         byte[] commitment = map.commitment();
         PartConclusion c = PartConclusion.of(h, tb, commitment, rootOcc, rootMover, rootKind,
                 map.entries(), new OpenEntries(), null, -1, new long[0][], null);
         return Result.verified(res, "sha256:" + Chain.hex(commitment), c);
-    }
-
-    /** The root entry's stored move stated in the root's own orientation (SPEC §7.4). */
-    private int moveAsGiven(int storedMove) {
-        int g = 0;
-        for (; g < group; g++)
-            if (game.transform(h.rootMover | h.rootOpponent, g) == rootOcc
-                    && game.transform(h.rootMover, g) == rootMover) break;
-        return game.mapMove(storedMove, game.inverse(g));
     }
 
     // ------------------------------------------------------------------ reading
@@ -185,20 +176,11 @@ public final class RankedKernel {
             Payload p;
             try {
                 byte[] frame = ct.read(rec.frameOffset, Math.toIntExact(rec.compLen));
-                byte[] raw = DataFrame.decompress(frame, Math.toIntExact(rec.rawLen), rec.index);
-                byte[] chain = Chain.chain(map.chainBefore(b), rec, raw);
-                if (!java.util.Arrays.equals(chain, rec.chain()))
-                    throw new FormatException(Rule.HASH_1, "block " + rec.index
-                            + ": stored chain value " + Chain.hex(rec.chain()) + " != computed "
-                            + Chain.hex(chain));
+                byte[] raw = SliceCheck.rawOf(map, b, frame); // R-CON-3, R-HASH-1
                 p = Payload.decode(raw, Math.toIntExact(rec.count), true, false, game.uMin,
                         game.uMax, rec.index, null);
             } catch (FormatException e) {
-                long entry = e instanceof Payload.EntryFormatException ef && ef.entry >= 0
-                        ? ef.entry + (rec.layer == lastLayer ? inLayer : 0) : -1;
-                boolean named = entry >= 0 || e.getMessage().startsWith("block ");
-                violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
-                        (named ? "" : "block " + rec.index + ": ") + e.getMessage(), true);
+                violation(SliceCheck.formatViolation(e, rec, rec.layer == lastLayer ? inLayer : 0));
                 return;
             }
             if (rec.layer != lastLayer) inLayer = 0;

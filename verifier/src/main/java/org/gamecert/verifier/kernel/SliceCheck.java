@@ -247,14 +247,7 @@ public final class SliceCheck {
         byte[] own = frame.clone();
         int layerIndexOfBlock = (int) (decoded + base);
         try {
-            int rawLen = Math.toIntExact(rec.rawLen); // R-CON-2 held: below 2^25
-            byte[] raw = DataFrame.decompress(own, rawLen, rec.index);
-            byte[] chain = Chain.chain(map.chainBefore(b), rec, raw);
-            byte[] stored = rec.chain();
-            if (!Arrays.equals(chain, stored))
-                throw new FormatException(Rule.HASH_1, "block " + rec.index
-                        + ": stored chain value " + Chain.hex(stored) + " != computed "
-                        + Chain.hex(chain));
+            byte[] raw = rawOf(map, b, own);
             int n = Math.toIntExact(rec.count);
             Payload p = Payload.decode(raw, n, weak, h.part, game.uMin, game.uMax, rec.index,
                     null);
@@ -280,13 +273,38 @@ public final class SliceCheck {
                     return;
                 }
             }
-            long entry = -1;
-            if (e instanceof Payload.EntryFormatException ef && ef.entry >= 0)
-                entry = ef.entry + layerIndexOfBlock;
-            boolean named = entry >= 0 || e.getMessage().startsWith("block ");
-            decodeFailure = new Violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
-                    (named ? "" : "block " + rec.index + ": ") + e.getMessage());
+            decodeFailure = formatViolation(e, rec, layerIndexOfBlock);
         }
+    }
+
+    /**
+     * Block b's payload from its data frame (the caller's copy): decompressed (R-CON-3), its chain
+     * value computed from the map's h_(b-1) and compared with the stored one (R-HASH-1).
+     * RankedKernel reads its blocks with it too.
+     */
+    static byte[] rawOf(FileMap map, int b, byte[] frame) throws FormatException {
+        BlockRecord rec = map.record(b);
+        int rawLen = Math.toIntExact(rec.rawLen); // R-CON-2 held: below 2^25
+        byte[] raw = DataFrame.decompress(frame, rawLen, rec.index);
+        byte[] chain = Chain.chain(map.chainBefore(b), rec, raw);
+        byte[] stored = rec.chain();
+        if (!Arrays.equals(chain, stored))
+            throw new FormatException(Rule.HASH_1, "block " + rec.index
+                    + ": stored chain value " + Chain.hex(stored) + " != computed "
+                    + Chain.hex(chain));
+        return raw;
+    }
+
+    /**
+     * A block's violation of a format rule, where it is: the entry's index in its layer (base:
+     * the layer's index of the block's first entry), or the block. RankedKernel's too.
+     */
+    static Violation formatViolation(FormatException e, BlockRecord rec, long base) {
+        long entry = e instanceof Payload.EntryFormatException ef && ef.entry >= 0
+                ? ef.entry + base : -1;
+        boolean named = entry >= 0 || e.getMessage().startsWith("block ");
+        return new Violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
+                (named ? "" : "block " + rec.index + ": ") + e.getMessage());
     }
 
     // ------------------------------------------------------------ 3. the entries' own rules
