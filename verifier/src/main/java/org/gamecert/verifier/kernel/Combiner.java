@@ -109,8 +109,7 @@ public final class Combiner {
         SliceReport before = null;
         boolean cut = false;
         byte[] sealKey = map.sealKey();
-        byte[] setup = SliceReport.setupTag(every, part == null
-                ? PartSlice.setupTag(null, -1, false) : part.setupTag());
+        byte[] setup = SliceReport.setupTag(every, part == null ? null : part.setupTag());
         for (SliceReport r : slices) {
             if (!r.sealedWith(sealKey)) // made by this map's slices, as they made it
                 throw latch.fault("a report of layer " + discs + " that no slice of"

@@ -22,22 +22,6 @@ import org.gamecert.verifier.kernel.rules.Game;
 public final class RankedKernel {
     static final int A = Payload.A, C = Payload.C;
 
-    /** The entries do not fit in the memory given: the verdict is an error, never a guess. */
-    public static final class TooLarge extends RuntimeException {
-        TooLarge(String message) {
-            super(message, null, false, false);
-        }
-    }
-
-    /**
-     * Entries held per byte of the file, at most (SPEC §9.2, informative). Honest certificates hold
-     * under one entry per byte (1.5 bytes an entry on 7×6 Connect Four, 1 to 10 on the corpus);
-     * a block of 2^20 regular entries compresses to a few hundred bytes, so without this bound a
-     * file of kilobytes could make the verifier hold gigabytes before a rule about the whole file
-     * (the trailer's, the root's) fires. 64 leaves a margin of two orders of magnitude.
-     */
-    public static final long ENTRIES_PER_FILE_BYTE = 64;
-
     private final FileMap map;
     private final org.gamecert.verifier.kernel.format.Header h;
     private final Game game;
@@ -163,14 +147,14 @@ public final class RankedKernel {
     private void read(Container ct) throws IOException {
         long lastLayer = -1;
         int inLayer = 0;
-        long sizeCap = ENTRIES_PER_FILE_BYTE * ct.size;
+        long sizeCap = FileMap.ENTRIES_PER_FILE_BYTE * ct.size;
         for (int b = 0; b < map.blocks(); b++) {
             BlockRecord rec = map.record(b);
             // Before the block is decompressed: the work a file can cause stays in
             // proportion to its size (a decompression bomb is an error, not a verdict).
             if (n + rec.count > sizeCap)
-                throw new TooLarge("block " + rec.index + " would bring the entries held to "
-                        + (n + rec.count) + ", more than " + ENTRIES_PER_FILE_BYTE
+                throw new FileMap.TooLarge("block " + rec.index + " would bring the entries held"
+                        + " to " + (n + rec.count) + ", more than " + FileMap.ENTRIES_PER_FILE_BYTE
                         + " per byte of the " + ct.size + "-byte file (SPEC §9.2): refused as"
                         + " a decompression bomb");
             Payload p;
@@ -204,8 +188,8 @@ public final class RankedKernel {
             violation(Rule.LAY_3, rec.index, rec.layer, index, true, m, o & ~m,
                     "the position already has an entry at rank " + rank[other], true);
         if (n >= maxEntries)
-            throw new TooLarge("a weak-ranked certificate is held whole: more than " + maxEntries
-                    + " entries do not fit in --max-memory");
+            throw new FileMap.TooLarge("a weak-ranked certificate is held whole: more than "
+                    + maxEntries + " entries do not fit in --max-memory");
         if (n == occ.length) grow();
         occ[n] = o;
         mover[n] = m;

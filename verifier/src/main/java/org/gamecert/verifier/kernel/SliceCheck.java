@@ -734,8 +734,8 @@ public final class SliceCheck {
                 root < 0 ? 0 : hi[root], root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1
                         : move[root] & 0xFF, part == null ? null : part.reported(),
                 decoded == count, every == null ? null : every.reported(decodeFailure),
-                map.cluster(), SliceReport.setupTag(every, part == null
-                        ? PartSlice.setupTag(null, -1, false) : part.setupTag()), map.sealKey());
+                map.cluster(), SliceReport.setupTag(every, part == null ? null : part.setupTag()),
+                map.sealKey());
     }
 
     // ------------------------------------------------------------ helpers

@@ -83,11 +83,12 @@ public final class SliceReport implements java.io.Serializable {
 
     /**
      * The mode and part setup a slice or the Combiner works under: --all and the violations kept
-     * a rule (every: null without --all), then a part's (PartSlice.setupTag). A slice set up
-     * otherwise than its Combiner could hide a violation (--all slices report none as first) or
-     * open entries (kept for another composite).
+     * a rule (every: null without --all), then a part's (PartSlice.setupTag; null: not a part,
+     * as a part set up with none). A slice set up otherwise than its Combiner could hide a
+     * violation (--all slices report none as first) or open entries (kept for another composite).
      */
     static byte[] setupTag(EveryViolation every, byte[] partTag) {
+        if (partTag == null) partTag = PartSlice.setupTag(null, -1, false);
         return java.nio.ByteBuffer.allocate(1 + 4 + partTag.length)
                 .put((byte) (every != null ? 1 : 0)).putInt(every != null ? every.maxPerRule() : 0)
                 .put(partTag).array();
