@@ -41,7 +41,7 @@ public final class Verifier {
         } catch (IOException | java.io.UncheckedIOException e) {
             Throwable cause = e.getCause() instanceof IOException ? e.getCause() : e;
             outcome = error(res, "cannot read the input: " + cause.getMessage());
-        } catch (RankedKernel.TooLarge | FileMap.TooLarge | SliceEngine.OutOfBudget e) {
+        } catch (FileMap.TooLarge | SliceEngine.OutOfBudget e) {
             outcome = error(res, e.getMessage());
         } catch (OutOfMemoryError e) {
             outcome = error(res, "out of memory (raise the JVM heap, e.g. GAMECERT_JAVA_OPTS=-Xmx8g,"

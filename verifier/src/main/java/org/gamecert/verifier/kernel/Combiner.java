@@ -35,27 +35,22 @@ public final class Combiner {
     private SliceReport root;
     /** Every layer's reports, by layer (a part's open entries are put in file order at the end). */
     private final List<List<SliceReport>> reports = new ArrayList<>();
-    /** A part checked for a composite: only the open entries its links name are kept (§15.3). */
-    private org.gamecert.verifier.kernel.format.Manifest keptFor;
-    private int keptForPart = -1;
-    private boolean regionKeysAsked;
-    private final PairSet regionKeys = new PairSet();
-    private boolean regionKeysOver;
-
-    /** --all: every violation, at most maxPerRule kept a rule (the earliest), all counted. */
-    private final boolean all;
-    private final int maxPerRule;
+    /** A part (SPEC §15.1): its setup, region keys, open entries; null: not a part. */
+    private final PartTally part;
+    /** --all: every violation, at most maxPerRule kept a rule (the earliest); null: the first. */
+    private final EveryViolation every;
+    private final FaultLatch latch = new FaultLatch();
 
     public Combiner(FileMap map, boolean strict) {
         this(map, strict, false, 1);
     }
 
     public Combiner(FileMap map, boolean strict, boolean all, int maxPerRule) {
-        this.all = all;
-        this.maxPerRule = Math.max(1, maxPerRule);
+        every = all ? new EveryViolation(maxPerRule) : null;
         this.map = map;
         fingerprint = map.fingerprint();
         h = map.header();
+        part = h.part ? new PartTally() : null;
         game = FileMap.gameOf(h);
         rootDiscs = Long.bitCount(h.rootMover | h.rootOpponent);
         this.strict = strict;
@@ -71,12 +66,11 @@ public final class Combiner {
      */
     public void partOf(org.gamecert.verifier.kernel.format.Manifest m, int partIndex,
             boolean regionKeys) {
-        notFaulted();
-        if (nextLayer != map.layers() - 1 || keptForPart >= 0 || regionKeysAsked)
-            throw fault("a part's setup after its first layer, or twice");
-        keptFor = m;
-        keptForPart = m == null ? -1 : partIndex;
-        regionKeysAsked = regionKeys;
+        latch.notFaulted();
+        if (part == null) throw latch.fault("a part's setup for a certificate that is not a part");
+        if (nextLayer != map.layers() - 1 || part.setUp())
+            throw latch.fault("a part's setup after its first layer, or twice");
+        part.setup(m, partIndex, regionKeys);
     }
 
     /** The layer due next: shallowest first (file order is deepest first), or -1 when done. */
@@ -95,15 +89,15 @@ public final class Combiner {
      * once, in any order (SPEC §10.3, §11.1). Both arrays are copied first: no engine code runs.
      */
     public void layer(int li, SliceReport[] given, TerminalCount.Report[] givenCounts) {
-        notFaulted();
+        latch.notFaulted();
         SliceReport[] copy = given.clone();
         TerminalCount.Report[] counts = givenCounts.clone();
         for (SliceReport r : copy)
-            if (r == null) throw fault("a null report for layer " + li);
+            if (r == null) throw latch.fault("a null report for layer " + li);
         for (TerminalCount.Report r : counts)
-            if (r == null) throw fault("a null terminal count for layer " + li);
+            if (r == null) throw latch.fault("a null terminal count for layer " + li);
         if (li != nextLayer)
-            throw fault("layer " + li + " given where layer " + nextLayer
+            throw latch.fault("layer " + li + " given where layer " + nextLayer
                     + " was due");
         nextLayer--;
         List<SliceReport> slices = new ArrayList<>(Arrays.asList(copy)); // the JDK's, on our copy
@@ -115,14 +109,13 @@ public final class Combiner {
         SliceReport before = null;
         boolean cut = false;
         byte[] sealKey = map.sealKey();
-        byte[] setup = SliceReport.setupTag(all, maxPerRule, keptFor, keptForPart,
-                regionKeysAsked);
+        byte[] setup = SliceReport.setupTag(every, part == null ? null : part.setupTag());
         for (SliceReport r : slices) {
             if (!r.sealedWith(sealKey)) // made by this map's slices, as they made it
-                throw fault("a report of layer " + discs + " that no slice of"
+                throw latch.fault("a report of layer " + discs + " that no slice of"
                         + " this check made (or one changed since)");
             if (!r.setUpAs(setup))
-                throw fault("a report of layer " + discs + " from a slice set up otherwise"
+                throw latch.fault("a report of layer " + discs + " from a slice set up otherwise"
                         + " (--all, or the composite and part) than this check");
             long count = 0;
             for (int b = r.firstBlock; b < r.endBlock && b < map.endBlock(li); b++)
@@ -130,7 +123,7 @@ public final class Combiner {
             if (!Arrays.equals(r.map(), fingerprint) || r.li != li || r.firstBlock != nextBlock
                     || r.endBlock <= r.firstBlock || r.endBlock > map.endBlock(li)
                     || r.base != entries || r.count != count)
-                throw fault("the slices of layer " + discs + " do not tile it"
+                throw latch.fault("the slices of layer " + discs + " do not tile it"
                         + " (blocks " + r.firstBlock + ".." + (r.endBlock - 1) + " where block "
                         + nextBlock + " was due), or one was checked against another file");
             // R-LAY-3 across slices: the key a slice assumed before it is the last of the one
@@ -139,7 +132,7 @@ public final class Combiner {
                     : best != null || cut || (r.hasPrevious && r.previousOcc == before.lastOcc
                             && r.previousMover == before.lastMover);
             if (!previousHolds)
-                throw fault("a slice of layer " + discs + " assumed another key"
+                throw latch.fault("a slice of layer " + discs + " assumed another key"
                         + " before its first entry than the slice before ended with (blocks "
                         + r.firstBlock + ".." + (r.endBlock - 1) + ")");
             nextBlock = r.endBlock;
@@ -152,9 +145,9 @@ public final class Combiner {
             cut |= !r.decodedAll; // a block that failed to decode ends the layer's check
         }
         if (nextBlock != map.endBlock(li) || entries != map.size(li))
-            throw fault("the slices of layer " + discs + " end at block "
+            throw latch.fault("the slices of layer " + discs + " end at block "
                     + nextBlock + ", the layer at " + map.endBlock(li));
-        if (best != null && (found == null || earlier(best, found))) found = best;
+        if (best != null && (found == null || map.earlier(best, found))) found = best;
         // What the layer above sent must be what this layer's slices took. A slice cut by a
         // violation still took every fact for its decoded entries, and a parent cut by one sent
         // facts only for the entries it checked: the sums are partial only where a block of
@@ -162,68 +155,31 @@ public final class Combiner {
         boolean decodedAll = true;
         for (SliceReport r : slices) decodedAll &= r.decodedAll;
         if (decodedAll && taken != sentTo[li])
-            throw fault("the child facts layer " + discs + " took are not those"
+            throw latch.fault("the child facts layer " + discs + " took are not those"
                     + " the layer above sent (dropped, repeated, moved or altered)");
         if (below >= 0) {
             sentTo[below] = FactHash.add(sentTo[below], sent);
             sentAny[below] = true;
         } else if (found == null && sent != 0) {
-            throw fault("layer " + discs + " was given records of a layer"
+            throw latch.fault("layer " + discs + " was given records of a layer"
                     + " below that has no entries");
         }
         tally(li, discs, slices, new ArrayList<>(Arrays.asList(counts)));
         reports.add(slices);
-        for (SliceReport r : slices) {
-            long[] keys = r.regionKeys();
-            if (regionKeysAsked && (keys == null || r.regionKeysOver)) regionKeysOver = true;
-            if (regionKeysAsked && !regionKeysOver && keys != null) regionKeys.addPairs(keys);
-        }
-    }
-
-    /**
-     * x comes before y in the order of checks (SPEC §9): by block, then entry; a reading
-     * violation comes where its block was due, after every entry of the blocks before it.
-     */
-    private boolean earlier(Violation x, Violation y) {
-        return Violation.before(x.block() < 0 && x == map.readingViolation() ? atBlock(x) : x,
-                y.block() < 0 && y == map.readingViolation() ? atBlock(y) : y);
-    }
-
-    private Violation atBlock(Violation v) {
-        return new Violation(v.rule(), map.blocks(), v.layer(), -1, false, 0, 0, v.message());
+        if (part != null) part.take(slices);
     }
 
     /** SPEC §10: region, auxiliary entries, unreached entries, terminal positions. */
     private void tally(int li, int discs, List<SliceReport> slices,
             List<TerminalCount.Report> counts) {
         int partitions = slices.isEmpty() ? 0 : slices.get(0).terminalPartitions;
-        long sentKeys = 0, takenKeys = 0, distinct = 0, proofOnlyKeys = 0;
-        for (SliceReport r : slices) {
+        for (SliceReport r : slices)
             if (r.terminalPartitions != partitions)
-                throw fault("the slices of layer " + discs + " counted their"
+                throw latch.fault("the slices of layer " + discs + " counted their"
                         + " terminal keys in different partitions");
-            sentKeys = FactHash.add(sentKeys, FactHash.reduce(r.terminalSum));
-        }
-        if (counts.size() != partitions)
-            throw fault(counts.size() + " terminal counts for layer " + discs
-                    + ", whose slices sent their keys to " + partitions + " partitions");
-        boolean[] seen = new boolean[partitions];
-        byte[] sealKey = map.sealKey();
-        for (TerminalCount.Report c : counts) {
-            if (!c.sealedWith(sealKey) || !c.of(fingerprint) || c.li != li
-                    || c.partitions != partitions || c.partition < 0
-                    || c.partition >= partitions || seen[c.partition])
-                throw fault("a terminal count of layer " + discs + " that no"
-                        + " counter of this check made for it, or a partition counted twice");
-            seen[c.partition] = true;
-            takenKeys = FactHash.add(takenKeys, FactHash.reduce(c.takenSum));
-            distinct += c.distinct;
-            proofOnlyKeys += c.proofOnly;
-        }
-        // every key a slice sent was taken by its partition's counter, once (SPEC §11.1)
-        if (sentKeys != takenKeys)
-            throw fault("the terminal keys the partitions of layer " + discs
-                    + " took are not those its slices sent (dropped, repeated, moved or altered)");
+        // terminal keys counted in partitions (a cluster's engine): {distinct, proof only}
+        long[] counted = partitions == 0 && counts.isEmpty() ? new long[2]
+                : TerminalCount.combine(map, li, slices, counts, partitions, latch);
         long listed = 0, proofListed = 0; // at most so many distinct keys: room for them
         for (SliceReport r : slices) {
             listed += r.terminals().length / 2;
@@ -248,8 +204,8 @@ public final class Combiner {
                 if (!terminals.contains(pairs[i], pairs[i + 1])) proof.add(pairs[i], pairs[i + 1]);
         }
         if (discs + 1 < region.length) { // one of the two is 0: listed or partitioned keys
-            region[discs + 1] += terminals.size() + distinct;
-            proofOnly[discs + 1] += proof.size() + proofOnlyKeys;
+            region[discs + 1] += terminals.size() + counted[0];
+            proofOnly[discs + 1] += proof.size() + counted[1];
         }
     }
 
@@ -259,18 +215,21 @@ public final class Combiner {
      * R-REACH-1 when strict; else VERIFIED with the commitment computed.
      */
     public Result conclude() {
-        notFaulted();
+        latch.notFaulted();
         if (nextLayer != -1 && map.readingViolation() == null && found == null)
-            throw fault("concluded before every layer was checked");
+            throw latch.fault("concluded before every layer was checked");
         Result res = new Result();
         res.header = h;
         res.entries = map.entries();
         res.blocks = map.blocks();
         OpenEntries open = new OpenEntries();
         long[][] rows = censusRows();
-        if (all) { // every layer was checked: the counts are reported, verified or not
+        if (every != null) { // every layer was checked: the counts are reported, verified or not
             tallyInto(res, rows);
-            if (everyViolation(res, open, rows))
+            Violation fatal = EveryViolation.fatal(map, reports);
+            Violation end = fatal != null ? null : openEntries(open);
+            if (fatal == null && end == null) end = endViolation(rows);
+            if (every.collect(res, map, reports, fatal, end))
                 return Result.withVerdict(res, Result.Verdict.REJECTED);
         } else {
             Violation v = openEntries(open);
@@ -287,14 +246,14 @@ public final class Combiner {
             }
         }
         res.rootKind = root.rootKind;
-        res.rootMove = rootMoveAsGiven(root.rootMove);
-        byte[] commitment = map.commitment();
         long[] rootKey = rootKey();
+        // the root entry's stored move stated in the root's own orientation (SPEC §7.4)
+        res.rootMove = root.rootMove < 0 ? -1 : game.moveAsGiven(root.rootMove, h.rootMover,
+                h.rootOpponent, rootKey[0], rootKey[1], h.symmetry == 0 ? 1 : game.symmetryCount);
+        byte[] commitment = map.commitment();
         open.freeze();
-        RegionKeys keys = !regionKeysAsked ? null
-                : RegionKeys.of(regionKeys.toPairs(), regionKeysOver);
         PartConclusion c = PartConclusion.of(h, h.tb.clone(), commitment, rootKey[0], rootKey[1],
-                root.rootKind, map.entries(), open, keptFor, keptForPart, rows, keys);
+                root.rootKind, map.entries(), open, part, rows);
         if (open.total() > 0) return Result.openPart(res, c);
         return Result.verified(res, "sha256:" + Chain.hex(commitment), c);
     }
@@ -322,69 +281,12 @@ public final class Combiner {
     }
 
     /**
-     * --all: every entry's violations up to the first that ends the check (a block that could
-     * not be read or decoded, in file order; else the trailer's, the root's, the census's), in
-     * file order, at most maxPerRule kept a rule; all counted. True when there is any.
-     */
-    private boolean everyViolation(Result res, OpenEntries open, long[][] rows) {
-        Violation fatal = map.readingViolation();
-        for (List<SliceReport> layer : reports)
-            for (SliceReport r : layer)
-                if (r.fatal != null && (fatal == null || earlier(r.fatal, fatal))) fatal = r.fatal;
-        long fatalBlock = fatal == null ? Long.MAX_VALUE
-                : fatal == map.readingViolation() ? map.blocks() : fatal.block();
-        List<Violation> found = new ArrayList<>();
-        java.util.Map<String, Long> counts = new java.util.TreeMap<>();
-        for (List<SliceReport> layer : reports)
-            for (SliceReport r : layer) {
-                if (r.firstBlock > fatalBlock) continue; // after the check ended
-                found.addAll(r.kept());
-                String[] rules = r.countedRules();
-                long[] n = r.counts();
-                for (int i = 0; i < rules.length; i++) counts.merge(rules[i], n[i], Long::sum);
-            }
-        if (fatal == null) {
-            fatal = openEntries(open);
-            if (fatal == null) fatal = endViolation(rows);
-        }
-        found.sort((x, y) -> earlier(x, y) ? -1 : earlier(y, x) ? 1 : 0);
-        if (fatal != null) {
-            found.add(fatal);
-            counts.merge(fatal.rule(), 1L, Long::sum);
-        }
-        java.util.Map<String, Integer> keptOf = new java.util.HashMap<>();
-        for (Violation x : found)
-            if (keptOf.merge(x.rule(), 1, Integer::sum) <= maxPerRule) res.violations.add(x);
-        res.violationCounts.putAll(counts);
-        return !found.isEmpty();
-    }
-
-    /**
-     * A part's open entries in file order (deepest layer first): the first violation stands as
-     * found; else each slice's count before it must be the open entries of the slices before
-     * (R-OPEN-2 was decided with it), and the entries kept are filtered by the links again.
+     * The first violation found, which stands; else a part's open entries in file order
+     * (PartTally.openEntries: R-OPEN-2's counts across slices, the entries kept), and null.
      */
     private Violation openEntries(OpenEntries open) {
         if (found != null) return found;
-        long before = 0;
-        boolean unnamedKept = false;
-        for (int j = reports.size() - 1; j >= 0; j--) // reports: shallowest layer first
-            for (SliceReport r : reports.get(j)) {
-                if (r.openBefore != before)
-                    throw fault("a slice assumed " + r.openBefore + " open"
-                            + " entries before it; the slices before hold " + before);
-                before += r.openCount;
-                int kept = r.open.size();
-                for (int i = 0; i < kept; i++) {
-                    long o = r.open.occ(i), m = r.open.mover(i);
-                    boolean named = keptFor == null || keptFor.findLink(keptForPart, o, m) >= 0;
-                    if (named || !unnamedKept)
-                        open.add(o, m, r.open.kind(i), r.open.lo(i), r.open.hi(i));
-                    else open.skip();
-                    unnamedKept |= !named;
-                }
-                for (long s = kept; s < r.open.total(); s++) open.skip();
-            }
+        if (part != null) part.openEntries(reports, open, latch);
         return null;
     }
 
@@ -398,7 +300,7 @@ public final class Combiner {
         if (Payload.isOpen(k))
             return new Violation(Rule.OPEN_1, -1, rootDiscs, -1, true, rm, ro, "the root's entry"
                     + " is open " + Kinds.kindName(k) + ": a part proves its own root");
-        if (h.part) return partClaim(rm, ro);
+        if (h.part) return PartTally.claim(h, root, rootDiscs);
         if (!weak && ((k & Kinds.P) == 0 || root.rootLo != h.rootValue))
             return new Violation(Rule.ROOT_2, -1, rootDiscs, -1, true, rm, ro, "root entry has"
                     + " kinds " + Kinds.kindName(k) + " and value " + root.rootLo
@@ -408,24 +310,6 @@ public final class Combiner {
                     + " bounds [" + root.rootLo + ", " + root.rootHi + "] are not ["
                     + h.rootValue + ", " + h.rootValue + "]");
         return null;
-    }
-
-    /**
-     * R-PART-1 (SPEC §15.1): the root's entry proves the part's claim: it serves every exact
-     * kind of root_kinds with the value root_value; its bounds meet those of C and A.
-     */
-    private Violation partClaim(long rm, long ro) {
-        int claim = h.rootKinds, k = root.rootKind;
-        boolean holds = true;
-        for (int need : new int[] {Kinds.P, Kinds.AP, Kinds.PP})
-            if ((claim & need) != 0) holds &= Kinds.serves(k, need) && root.rootLo == h.rootValue;
-        if ((claim & Kinds.C) != 0) holds &= root.rootLo >= h.rootValue;
-        if ((claim & Kinds.A) != 0) holds &= root.rootHi <= h.rootUpper;
-        if (holds) return null;
-        return new Violation(Rule.PART_1, -1, rootDiscs, -1, true, rm, ro, "root entry has kinds "
-                + Kinds.kindName(k) + " and bounds [" + root.rootLo + ", " + root.rootHi
-                + "]; the header claims " + Kinds.kindName(claim) + " with [" + h.rootValue
-                + ", " + h.rootUpper + "]");
     }
 
     /** The census as counted: per disc count, region, auxiliary entries, term_d (SPEC §10.3). */
@@ -459,32 +343,5 @@ public final class Combiner {
         int group = h.symmetry == 0 ? 1 : game.symmetryCount;
         long occ = game.canonical(h.rootMover, h.rootOpponent, group, scratch);
         return new long[] {occ, scratch[8]};
-    }
-
-    /** The root entry's stored move stated in the root's own orientation (SPEC §7.4); or -1. */
-    private int rootMoveAsGiven(int storedMove) {
-        if (storedMove < 0) return -1;
-        int group = h.symmetry == 0 ? 1 : game.symmetryCount;
-        long[] key = rootKey();
-        int g = 0;
-        for (; g < group; g++)
-            if (game.transform(h.rootMover | h.rootOpponent, g) == key[0]
-                    && game.transform(h.rootMover, g) == key[1]) break;
-        return game.mapMove(storedMove, game.inverse(g));
-    }
-
-    /** The engine fault seen, if any: once faulted, every later call is refused (no verdict). */
-    private String faulted;
-
-    /** Records an engine fault (SPEC §11.1) and returns it to throw. */
-    private EngineFault fault(String message) {
-        EngineFault e = new EngineFault(message);
-        if (faulted == null) faulted = e.getMessage();
-        return e;
-    }
-
-    /** Refuses a call after an engine fault: an engine that caught it cannot go on. */
-    private void notFaulted() {
-        if (faulted != null) throw new EngineFault("a call after " + faulted);
     }
 }

@@ -130,7 +130,19 @@ public final class FileMap implements java.io.Serializable {
         return new FileMap(r, cluster);
     }
 
-    /** The file declares more entries than it can hold: an error, never a verdict (SPEC §2). */
+    /**
+     * Entries declared per byte of the file, at most (SPEC §9.2, informative). Honest certificates
+     * hold under one entry per byte (1.5 bytes an entry on 7×6 Connect Four, 1 to 10 on the
+     * corpus); a block of 2^20 regular entries compresses to a few hundred bytes, so without this
+     * bound a file of kilobytes could make the verifier hold gigabytes before a rule about the
+     * whole file (the trailer's, the root's) fires. 64 leaves a margin of two orders of magnitude.
+     */
+    public static final long ENTRIES_PER_FILE_BYTE = 64;
+
+    /**
+     * The file declares more entries than it can hold, or (mode 4, RankedKernel) more than fit
+     * in the memory given: an error, never a verdict (SPEC §2).
+     */
     public static final class TooLarge extends RuntimeException {
         TooLarge(String message) {
             super(message, null, false, false);
@@ -202,6 +214,19 @@ public final class FileMap implements java.io.Serializable {
 
     public Violation readingViolation() {
         return readingViolation;
+    }
+
+    /**
+     * x comes before y in the order of checks (SPEC §9): by block, then entry; the reading
+     * violation comes where its block was due, after every entry of the blocks before it.
+     */
+    boolean earlier(Violation x, Violation y) {
+        return Violation.before(x.block() < 0 && x == readingViolation ? atBlock(x) : x,
+                y.block() < 0 && y == readingViolation ? atBlock(y) : y);
+    }
+
+    private Violation atBlock(Violation v) {
+        return new Violation(v.rule(), blocks(), v.layer(), -1, false, 0, 0, v.message());
     }
 
     Violation trailerViolation() {
@@ -321,10 +346,10 @@ public final class FileMap implements java.io.Serializable {
                                 + " is not below 2^31");
                     // Before anything is decompressed: the work a file can cause stays in
                     // proportion to its size (SPEC §2, "Work against size").
-                    if (declared + rec.count > RankedKernel.ENTRIES_PER_FILE_BYTE * ct.size)
+                    if (declared + rec.count > ENTRIES_PER_FILE_BYTE * ct.size)
                         throw new TooLarge("block " + rec.index + " would bring the entries"
                                 + " declared to " + (declared + rec.count) + ", more than "
-                                + RankedKernel.ENTRIES_PER_FILE_BYTE + " per byte of the "
+                                + ENTRIES_PER_FILE_BYTE + " per byte of the "
                                 + ct.size + "-byte file: refused as a decompression bomb");
                     declared += rec.count;
                     ct.skipDataFrame(rec);

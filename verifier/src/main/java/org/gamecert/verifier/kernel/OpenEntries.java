@@ -77,6 +77,12 @@ final class OpenEntries implements java.io.Serializable {
         return upper[i];
     }
 
+    /** Into a seal: how many were kept and read, then each kept entry's fields. */
+    void sealInto(Seal s) {
+        s.longs(size, total);
+        for (int i = 0; i < size; i++) s.longs(occ[i], mover[i], kind[i], lower[i], upper[i]);
+    }
+
     /** The index of the open entry kept with key (o, m), or -1: a binary search in file order. */
     int indexOf(long o, long m) {
         int from = 0, to = size - 1;

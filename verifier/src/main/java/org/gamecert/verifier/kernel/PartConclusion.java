@@ -73,22 +73,24 @@ public final class PartConclusion implements java.io.Serializable {
     }
 
     private byte[] seal() {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
-            out.write(SEAL_KEY);
-            out.writeObject(new Object[] {commitment, new long[] {family, width, height, utility,
+        Seal s = new Seal(5, SEAL_KEY).bytes(commitment).longs(family, width, height, utility,
                 symmetry, baseMode, part ? 1 : 0, rootMover, rootOpponent, rootOcc,
-                rootCanonicalMover, claimKinds, claimLo, claimHi, rootKind, entries, keptForPart},
-                tb, open, keptFor == null ? null : keptFor.commitment(), census, regionKeys});
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException(e); // in memory
+                rootCanonicalMover, claimKinds, claimLo, claimHi, rootKind, entries, keptForPart)
+                .array(tb).flags(keptFor != null, regionKeys != null).longs(census.length);
+        if (keptFor != null) s.bytes(keptFor.commitment());
+        for (long[] row : census) s.array(row);
+        open.sealInto(s);
+        if (regionKeys != null) {
+            s.flags(regionKeys.complete()).longs(regionKeys.size());
+            for (int i = 0; i < regionKeys.size(); i++)
+                s.longs(regionKeys.occ(i), regionKeys.mover(i));
         }
-        return Chain.sha(SEAL_KEY, bytes.toByteArray());
+        return s.digest();
     }
 
     /** Whether the kernel made this conclusion in this JVM, as it is now. */
     boolean madeInThisJvm() {
-        return seal != null && java.security.MessageDigest.isEqual(seal, seal());
+        return Seal.holds(seal, seal());
     }
 
     /** Kernel.conclude only: open and keys are frozen, census is the kernel's own copy. */
@@ -97,6 +99,15 @@ public final class PartConclusion implements java.io.Serializable {
             int keptForPart, long[][] census, RegionKeys keys) {
         return new PartConclusion(h, tb, commitment, rootOcc, rootMover, rootKind, entries,
                 open, keptFor, keptForPart, census, keys);
+    }
+
+    /** Combiner.conclude: as above, with a part's setup and region keys (null: not a part). */
+    static PartConclusion of(Header h, int[] tb, byte[] commitment, long rootOcc,
+            long rootMover, int rootKind, long entries, OpenEntries open, PartTally part,
+            long[][] census) {
+        return of(h, tb, commitment, rootOcc, rootMover, rootKind, entries, open,
+                part == null ? null : part.keptFor(), part == null ? -1 : part.keptForPart(),
+                census, part == null ? null : part.regionKeys());
     }
 
     /** The commitment id the kernel computed (SPEC §3). */

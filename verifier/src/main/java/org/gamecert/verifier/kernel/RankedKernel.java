@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.security.SecureRandom;
 import org.gamecert.verifier.kernel.format.BlockRecord;
 import org.gamecert.verifier.kernel.format.Container;
-import org.gamecert.verifier.kernel.format.DataFrame;
 import org.gamecert.verifier.kernel.format.FormatException;
 import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.kernel.rules.Game;
@@ -22,22 +21,6 @@ import org.gamecert.verifier.kernel.rules.Game;
  */
 public final class RankedKernel {
     static final int A = Payload.A, C = Payload.C;
-
-    /** The entries do not fit in the memory given: the verdict is an error, never a guess. */
-    public static final class TooLarge extends RuntimeException {
-        TooLarge(String message) {
-            super(message, null, false, false);
-        }
-    }
-
-    /**
-     * Entries held per byte of the file, at most (SPEC §9.2, informative). Honest certificates hold
-     * under one entry per byte (1.5 bytes an entry on 7×6 Connect Four, 1 to 10 on the corpus);
-     * a block of 2^20 regular entries compresses to a few hundred bytes, so without this bound a
-     * file of kilobytes could make the verifier hold gigabytes before a rule about the whole file
-     * (the trailer's, the root's) fires. 64 leaves a margin of two orders of magnitude.
-     */
-    public static final long ENTRIES_PER_FILE_BYTE = 64;
 
     private final FileMap map;
     private final org.gamecert.verifier.kernel.format.Header h;
@@ -151,20 +134,12 @@ public final class RankedKernel {
         int rootKind = kind[root] & 0xFF;
         res.rootKind = rootKind;
         // the cut move in the root's own orientation (SPEC §7.4)
-        res.rootMove = (rootKind & C) != 0 ? moveAsGiven(move[root] & 0xFF) : -1;
+        res.rootMove = (rootKind & C) == 0 ? -1 : game.moveAsGiven(move[root] & 0xFF,
+                h.rootMover, h.rootOpponent, rootOcc, rootMover, group);
         byte[] commitment = map.commitment();
         PartConclusion c = PartConclusion.of(h, tb, commitment, rootOcc, rootMover, rootKind,
                 map.entries(), new OpenEntries(), null, -1, new long[0][], null);
         return Result.verified(res, "sha256:" + Chain.hex(commitment), c);
-    }
-
-    /** The root entry's stored move stated in the root's own orientation (SPEC §7.4). */
-    private int moveAsGiven(int storedMove) {
-        int g = 0;
-        for (; g < group; g++)
-            if (game.transform(h.rootMover | h.rootOpponent, g) == rootOcc
-                    && game.transform(h.rootMover, g) == rootMover) break;
-        return game.mapMove(storedMove, game.inverse(g));
     }
 
     // ------------------------------------------------------------------ reading
@@ -172,33 +147,24 @@ public final class RankedKernel {
     private void read(Container ct) throws IOException {
         long lastLayer = -1;
         int inLayer = 0;
-        long sizeCap = ENTRIES_PER_FILE_BYTE * ct.size;
+        long sizeCap = FileMap.ENTRIES_PER_FILE_BYTE * ct.size;
         for (int b = 0; b < map.blocks(); b++) {
             BlockRecord rec = map.record(b);
             // Before the block is decompressed: the work a file can cause stays in
             // proportion to its size (a decompression bomb is an error, not a verdict).
             if (n + rec.count > sizeCap)
-                throw new TooLarge("block " + rec.index + " would bring the entries held to "
-                        + (n + rec.count) + ", more than " + ENTRIES_PER_FILE_BYTE
+                throw new FileMap.TooLarge("block " + rec.index + " would bring the entries held"
+                        + " to " + (n + rec.count) + ", more than " + FileMap.ENTRIES_PER_FILE_BYTE
                         + " per byte of the " + ct.size + "-byte file (SPEC §9.2): refused as"
                         + " a decompression bomb");
             Payload p;
             try {
                 byte[] frame = ct.read(rec.frameOffset, Math.toIntExact(rec.compLen));
-                byte[] raw = DataFrame.decompress(frame, Math.toIntExact(rec.rawLen), rec.index);
-                byte[] chain = Chain.chain(map.chainBefore(b), rec, raw);
-                if (!java.util.Arrays.equals(chain, rec.chain()))
-                    throw new FormatException(Rule.HASH_1, "block " + rec.index
-                            + ": stored chain value " + Chain.hex(rec.chain()) + " != computed "
-                            + Chain.hex(chain));
+                byte[] raw = SliceCheck.rawOf(map, b, frame); // R-CON-3, R-HASH-1
                 p = Payload.decode(raw, Math.toIntExact(rec.count), true, false, game.uMin,
                         game.uMax, rec.index, null);
             } catch (FormatException e) {
-                long entry = e instanceof Payload.EntryFormatException ef && ef.entry >= 0
-                        ? ef.entry + (rec.layer == lastLayer ? inLayer : 0) : -1;
-                boolean named = entry >= 0 || e.getMessage().startsWith("block ");
-                violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
-                        (named ? "" : "block " + rec.index + ": ") + e.getMessage(), true);
+                violation(SliceCheck.formatViolation(e, rec, rec.layer == lastLayer ? inLayer : 0));
                 return;
             }
             if (rec.layer != lastLayer) inLayer = 0;
@@ -222,8 +188,8 @@ public final class RankedKernel {
             violation(Rule.LAY_3, rec.index, rec.layer, index, true, m, o & ~m,
                     "the position already has an entry at rank " + rank[other], true);
         if (n >= maxEntries)
-            throw new TooLarge("a weak-ranked certificate is held whole: more than " + maxEntries
-                    + " entries do not fit in --max-memory");
+            throw new FileMap.TooLarge("a weak-ranked certificate is held whole: more than "
+                    + maxEntries + " entries do not fit in --max-memory");
         if (n == occ.length) grow();
         occ[n] = o;
         mover[n] = m;

@@ -61,32 +61,13 @@ public final class SliceCheck {
      */
     private int checked;
     private Violation first, decodeFailure;
-    /** Every violation (--all): each entry's, up to maxPerRule a rule kept (earliest), counted. */
-    private final boolean all;
-    private final int maxPerRule;
-    private final java.util.List<Violation> kept = new java.util.ArrayList<>();
-    private final java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+    /** --all: every violation, each entry's, counted and the earliest kept; null: the first. */
+    private final EveryViolation every;
     private java.util.BitSet ownFailed;
-
-    // a part of a composite (SPEC §15): open entries
-    private final boolean part;
-    /** Open entries in the file before this slice, as the engine counted them (Combiner checks). */
-    private long openBefore;
-    private long openCount;
-    /** The composite this part is checked for (only the open entries its links name are kept). */
-    private org.gamecert.verifier.kernel.format.Manifest keptFor;
-    private int keptForPart = -1;
-    private final OpenEntries open = new OpenEntries();
-    private boolean unnamedKept;
-    /** Region keys for a composite's union census (SPEC §15.4): at most this many; -1: none. */
-    private int regionKeyBudget = -1;
-    private final PairSet regionKeys = new PairSet();
-    private boolean regionKeysOver;
-
-    /** Terminal keys counted in this many partitions (TerminalCount); 0: listed in the report. */
-    private int terminalPartitions;
-    private long[] termOcc = new long[0], termMover = new long[0], termRoute = new long[0];
-    private long terminalSum;
+    /** A part of a composite (SPEC §15): open entries, region keys; null: not a part. */
+    private final PartSlice part;
+    /** Terminal keys counted in partitions (TerminalCount); null: listed in the report. */
+    private TerminalCount.Routes routes;
 
     private int[] factCount;
     private int[][] flagCount;
@@ -104,6 +85,7 @@ public final class SliceCheck {
     private int nMoves;
     private static final byte LEAF = -1;
     private int step;
+    private final FaultLatch latch = new FaultLatch();
 
     // scratch for one entry's moves, in TB order
     private final int[] mCode = new int[64], mType = new int[64], mKind = new int[64];
@@ -135,11 +117,10 @@ public final class SliceCheck {
     /** all: every violation, not only the first (at most maxPerRule kept a rule, all counted). */
     public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean hasPrevious,
             long previousOcc, long previousMover, boolean all, int maxPerRule) {
-        this.all = all;
-        this.maxPerRule = Math.max(1, maxPerRule);
+        every = all ? new EveryViolation(maxPerRule) : null;
         if (li < 0 || li >= map.layers() || firstBlock < map.firstBlock(li)
                 || endBlock <= firstBlock || endBlock > map.endBlock(li))
-            throw fault("a slice outside layer " + li + " of the file");
+            throw latch.fault("a slice outside layer " + li + " of the file");
         this.map = map;
         h = map.header();
         game = FileMap.gameOf(h);
@@ -148,7 +129,7 @@ public final class SliceCheck {
         group = h.symmetry == 0 ? 1 : game.symmetryCount;
         leafEmpties = h.leafEmpties;
         weak = h.baseMode != Header.SEMI_STRONG;
-        part = h.part;
+        part = h.part ? new PartSlice() : null;
         rootNeeds = weak ? 0 : h.rootKinds & NEEDS; // a certificate that is not a part: P
         countTerminals = h.family != Header.OTHELLO;
         rootDiscs = Long.bitCount(h.rootMover | h.rootOpponent);
@@ -165,7 +146,7 @@ public final class SliceCheck {
             if (b < firstBlock) before += map.record(b).count;
             else in += map.record(b).count;
         if (in > Integer.MAX_VALUE - 8)
-            throw fault("a slice of " + in + " entries");
+            throw latch.fault("a slice of " + in + " entries");
         base = before;
         count = (int) in;
         int below = map.below(li);
@@ -190,9 +171,9 @@ public final class SliceCheck {
      * before).
      */
     public void previous(boolean hasPrevious, long previousOcc, long previousMover) {
-        notFaulted();
+        latch.notFaulted();
         if (previousGiven || step > 2)
-            throw fault("slice of layer " + discs + ": the key before it given after its"
+            throw latch.fault("slice of layer " + discs + ": the key before it given after its"
                     + " requests, or twice");
         previousGiven = true;
         this.hasPrevious = hasPrevious;
@@ -203,23 +184,19 @@ public final class SliceCheck {
     // ------------------------------------------------------------ 0. a part's setup
 
     /**
-     * A part (SPEC §15): openBefore, the open entries of the file's blocks before this slice (the
-     * engine's count, which the Combiner compares with the slices before); keptFor/partIndex: the
-     * composite it is checked for (null: alone, every open entry kept); regionKeyBudget: keys of
-     * R to keep for a union census (-1: none). Before the blocks.
+     * A part (SPEC §15; PartSlice): openBefore, the open entries of the file's blocks before this
+     * slice (the engine's count, which the Combiner compares with the slices before);
+     * keptFor/partIndex: the composite it is checked for (null: alone, every open entry kept);
+     * regionKeyBudget: keys of R to keep for a union census (-1: none). Before the blocks.
      */
     public void partSetup(long openBefore, org.gamecert.verifier.kernel.format.Manifest keptFor,
             int partIndex, int regionKeyBudget) {
-        notFaulted();
-        if (step > 1 || this.openBefore != 0 || keptForPart >= 0 || this.regionKeyBudget >= 0)
-            throw fault("a part's setup after its blocks, or twice");
-        if (openBefore < 0 || (keptFor != null && (partIndex < 0
-                || partIndex >= keptFor.partCount())))
-            throw fault("a part's setup out of range");
-        this.openBefore = openBefore;
-        this.keptFor = keptFor;
-        keptForPart = keptFor == null ? -1 : partIndex;
-        this.regionKeyBudget = Math.max(-1, regionKeyBudget);
+        latch.notFaulted();
+        if (part == null) throw latch.fault("a part's setup for a certificate that is not a part");
+        if (step > 1 || part.setUp())
+            throw latch.fault("a part's setup after its blocks, or twice");
+        if (!part.setup(openBefore, keptFor, partIndex, regionKeyBudget))
+            throw latch.fault("a part's setup out of range");
     }
 
     /**
@@ -228,12 +205,12 @@ public final class SliceCheck {
      * the report carries the multiset hash of what they send each partition. Before the blocks.
      */
     public void partitionTerminals(int partitions) {
-        notFaulted();
-        if (step > 1 || terminalPartitions != 0)
-            throw fault("terminal partitions set after the blocks, or twice");
+        latch.notFaulted();
+        if (step > 1 || routes != null)
+            throw latch.fault("terminal partitions set after the blocks, or twice");
         if (partitions < 1 || partitions > TerminalCount.MAX_PARTITIONS)
-            throw fault(partitions + " terminal partitions");
-        terminalPartitions = partitions;
+            throw latch.fault(partitions + " terminal partitions");
+        routes = new TerminalCount.Routes(map, li, partitions);
     }
 
     /**
@@ -242,31 +219,10 @@ public final class SliceCheck {
      * TerminalCount.partitionOf(route) of this layer, route and all (the engine's copies).
      */
     public long[][] terminalKeys() {
-        notFaulted();
-        if (step != 4 || terminalPartitions == 0)
-            throw fault("terminal keys before the check, or not partitioned");
-        return new long[][] {termOcc.clone(), termMover.clone(), termRoute.clone()};
-    }
-
-    /** The keys of both sets routed, and the multiset hash of what goes to each partition. */
-    private void routeTerminals() {
-        long[] t = terminals.toPairs(), p = proofTerminals.toPairs();
-        int n = (t.length + p.length) / 2;
-        termOcc = new long[n];
-        termMover = new long[n];
-        termRoute = new long[n];
-        for (int j = 0; j < n; j++) {
-            boolean proof = 2 * j >= t.length;
-            long[] from = proof ? p : t;
-            int at = proof ? 2 * j - t.length : 2 * j;
-            long o = from[at], m = from[at + 1];
-            int q = TerminalCount.partition(map.partitionKey(), o, m, terminalPartitions);
-            termOcc[j] = o;
-            termMover[j] = m;
-            termRoute[j] = TerminalCount.route(q, proof);
-            terminalSum = FactHash.add(terminalSum,
-                    TerminalCount.element(factKey, li, q, o, m, proof));
-        }
+        latch.notFaulted();
+        if (step != 4 || routes == null)
+            throw latch.fault("terminal keys before the check, or not partitioned");
+        return routes.keys();
     }
 
     // ------------------------------------------------------------ 1. facts from the layer above
@@ -277,24 +233,24 @@ public final class SliceCheck {
      * reached: FactHash.FLAGS arrays). Counted in the taken sum with this slice's own records.
      */
     public void takeCounts(int[] facts, int[][] bits) {
-        notFaulted();
+        latch.notFaulted();
         if (countsTaken || step > 2) // before or after the blocks, but before the requests
-            throw fault("slice of layer " + discs + ": counts after its requests, or twice");
+            throw latch.fault("slice of layer " + discs + ": counts after its requests, or twice");
         countsTaken = true;
         int[] f = facts.clone();
         int[][] b = new int[FactHash.FLAGS][];
         if (f.length != count || bits.length != FactHash.FLAGS)
-            throw fault("counts for " + f.length + " entries and "
+            throw latch.fault("counts for " + f.length + " entries and "
                     + bits.length + " flags, for a slice of " + count);
         for (int q = 0; q < FactHash.FLAGS; q++) {
             b[q] = bits[q].clone();
             if (b[q].length != count)
-                throw fault("flag counts for " + b[q].length + " entries");
+                throw latch.fault("flag counts for " + b[q].length + " entries");
         }
         for (int i = 0; i < count; i++)
             for (int q = -1; q < FactHash.FLAGS; q++)
                 if ((q < 0 ? f[i] : b[q][i]) < 0 || q >= 0 && b[q][i] > f[i])
-                    throw fault("a negative count of facts, or more facts with a flag"
+                    throw latch.fault("a negative count of facts, or more facts with a flag"
                             + " than facts");
         factCount = f;
         flagCount = b;
@@ -308,10 +264,10 @@ public final class SliceCheck {
      * violation the slice ends there: later blocks are taken and ignored.
      */
     public void decode(int b, byte[] frame) {
-        notFaulted();
+        latch.notFaulted();
         if (step < 2) step = 2;
         if (step != 2 || b != nextBlock || b >= endBlock)
-            throw fault("slice of layer " + discs + ": block " + b
+            throw latch.fault("slice of layer " + discs + ": block " + b
                     + " where block " + nextBlock + " was due");
         nextBlock++;
         if (decodeFailure != null) return;
@@ -319,19 +275,13 @@ public final class SliceCheck {
         byte[] own = frame.clone();
         int layerIndexOfBlock = (int) (decoded + base);
         try {
-            int rawLen = Math.toIntExact(rec.rawLen); // R-CON-2 held: below 2^25
-            byte[] raw = DataFrame.decompress(own, rawLen, rec.index);
-            byte[] chain = Chain.chain(map.chainBefore(b), rec, raw);
-            byte[] stored = rec.chain();
-            if (!Arrays.equals(chain, stored))
-                throw new FormatException(Rule.HASH_1, "block " + rec.index
-                        + ": stored chain value " + Chain.hex(stored) + " != computed "
-                        + Chain.hex(chain));
+            byte[] raw = rawOf(map, b, own);
             int n = Math.toIntExact(rec.count);
-            Payload p = Payload.decode(raw, n, weak, part, game.uMin, game.uMax, rec.index, null);
-            int over = countOpen(p.kind, n);
+            Payload p = Payload.decode(raw, n, weak, h.part, game.uMin, game.uMax, rec.index,
+                    null);
+            int over = part == null ? -1 : part.countOpen(p.kind, n);
             if (over >= 0) {
-                decodeFailure = openCap(rec, layerIndexOfBlock + over);
+                decodeFailure = PartSlice.openCap(rec, layerIndexOfBlock + over);
                 return;
             }
             System.arraycopy(p.occ, 0, occ, decoded, n);
@@ -343,19 +293,15 @@ public final class SliceCheck {
             decoded += n;
         } catch (FormatException e) {
             // the open entries among the kinds read before the failure come first (R-OPEN-2)
-            if (e instanceof Payload.EntryFormatException ef && ef.kindsBefore != null) {
-                int over = countOpen(ef.kindsBefore, ef.kindsBefore.length);
+            if (e instanceof Payload.EntryFormatException ef && ef.kindsBefore != null
+                    && part != null) {
+                int over = part.countOpen(ef.kindsBefore, ef.kindsBefore.length);
                 if (over >= 0) {
-                    decodeFailure = openCap(rec, layerIndexOfBlock + over);
+                    decodeFailure = PartSlice.openCap(rec, layerIndexOfBlock + over);
                     return;
                 }
             }
-            long entry = -1;
-            if (e instanceof Payload.EntryFormatException ef && ef.entry >= 0)
-                entry = ef.entry + layerIndexOfBlock;
-            boolean named = entry >= 0 || e.getMessage().startsWith("block ");
-            decodeFailure = new Violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
-                    (named ? "" : "block " + rec.index + ": ") + e.getMessage());
+            decodeFailure = formatViolation(e, rec, layerIndexOfBlock);
         }
     }
 
@@ -365,9 +311,9 @@ public final class SliceCheck {
      * §11.1); nothing the kernel concludes depends on what it does with them.
      */
     public Payload decodedEntries() {
-        notFaulted();
+        latch.notFaulted();
         if (step < 2 || (decodeFailure == null && nextBlock != endBlock))
-            throw fault("slice of layer " + discs + ": its entries asked before its blocks");
+            throw latch.fault("slice of layer " + discs + ": its entries asked before its blocks");
         Payload p = new Payload(decoded);
         System.arraycopy(occ, 0, p.occ, 0, decoded);
         System.arraycopy(mover, 0, p.mover, 0, decoded);
@@ -378,16 +324,34 @@ public final class SliceCheck {
         return p;
     }
 
-    /** Counts the open kinds; the place of the first over the cap (R-OPEN-2), or -1. */
-    private int countOpen(byte[] kinds, int n) {
-        for (int i = 0; i < n; i++)
-            if (Payload.isOpen(kinds[i]) && openBefore + ++openCount > Kinds.MAX_OPEN) return i;
-        return -1;
+    /**
+     * Block b's payload from its data frame (the caller's copy): decompressed (R-CON-3), its chain
+     * value computed from the map's h_(b-1) and compared with the stored one (R-HASH-1).
+     * RankedKernel reads its blocks with it too.
+     */
+    static byte[] rawOf(FileMap map, int b, byte[] frame) throws FormatException {
+        BlockRecord rec = map.record(b);
+        int rawLen = Math.toIntExact(rec.rawLen); // R-CON-2 held: below 2^25
+        byte[] raw = DataFrame.decompress(frame, rawLen, rec.index);
+        byte[] chain = Chain.chain(map.chainBefore(b), rec, raw);
+        byte[] stored = rec.chain();
+        if (!Arrays.equals(chain, stored))
+            throw new FormatException(Rule.HASH_1, "block " + rec.index
+                    + ": stored chain value " + Chain.hex(stored) + " != computed "
+                    + Chain.hex(chain));
+        return raw;
     }
 
-    private Violation openCap(BlockRecord rec, long entry) {
-        return new Violation(Rule.OPEN_2, rec.index, rec.layer, entry, false, 0, 0,
-                "more than 2^24 = " + Kinds.MAX_OPEN + " open entries in the part");
+    /**
+     * A block's violation of a format rule, where it is: the entry's index in its layer (base:
+     * the layer's index of the block's first entry), or the block. RankedKernel's too.
+     */
+    static Violation formatViolation(FormatException e, BlockRecord rec, long base) {
+        long entry = e instanceof Payload.EntryFormatException ef && ef.entry >= 0
+                ? ef.entry + base : -1;
+        boolean named = entry >= 0 || e.getMessage().startsWith("block ");
+        return new Violation(e.rule(), rec.index, rec.layer, entry, false, 0, 0,
+                (named ? "" : "block " + rec.index + ": ") + e.getMessage());
     }
 
     // ------------------------------------------------------------ 3. the entries' own rules
@@ -399,9 +363,9 @@ public final class SliceCheck {
      * Returns {occ, mover} (the engine's copies).
      */
     public long[][] requests() {
-        notFaulted();
+        latch.notFaulted();
         if (step > 2 || (decodeFailure == null && nextBlock != endBlock) || !previousGiven)
-            throw fault("slice of layer " + discs + ": requests before its"
+            throw latch.fault("slice of layer " + discs + ": requests before its"
                     + " blocks or the key before it, or twice");
         step = 3;
         takeFacts();
@@ -424,7 +388,7 @@ public final class SliceCheck {
             if (!Payload.isOpen(kind[i])) consulted += Long.bitCount(moveOrder(i, legal[i]));
         }
         if (consulted > Integer.MAX_VALUE - 8)
-            throw fault("a slice of layer " + discs + " too large: " + consulted + " moves");
+            throw latch.fault("a slice of layer " + discs + " too large: " + consulted + " moves");
         reqOcc = new long[(int) consulted];
         reqMover = new long[(int) consulted];
         moveType = new byte[(int) consulted];
@@ -432,7 +396,7 @@ public final class SliceCheck {
             reqStart[i] = nReq;
             moveStart[i] = nMoves;
             if (ownFailed.get(i)) continue;
-            if (Payload.isOpen(kind[i])) keepOpen(i);
+            if (Payload.isOpen(kind[i])) part.keepOpen(occ[i], mover[i], kind[i], lo[i], hi[i]);
             else addRequests(i);
         }
         reqStart[checked] = nReq;
@@ -442,16 +406,15 @@ public final class SliceCheck {
 
     /**
      * Records a violation (null: none); true when the slice stops there (first-violation mode).
-     * With all, it is counted and kept if among the first maxPerRule of its rule.
+     * With --all, it goes to every (EveryViolation.add) and the slice goes on.
      */
     private boolean found(Violation x) {
         if (x == null) return false;
-        if (!all) {
+        if (every == null) {
             first = x;
             return true;
         }
-        long n = counts.merge(x.rule(), 1L, Long::sum);
-        if (n <= maxPerRule) kept.add(x); // found in file order: the earliest are kept
+        every.add(x);
         return false;
     }
 
@@ -516,19 +479,6 @@ public final class SliceCheck {
     }
 
     /**
-     * Keeps open entry i for R-COMP-3..5 (SPEC §15.3): checked for a composite, those its links
-     * name and the first that none names (R-COMP-3 fails there, so the rest cannot matter);
-     * checked alone, all of them.
-     */
-    private void keepOpen(int i) {
-        boolean named = keptFor == null || keptFor.findLink(keptForPart, occ[i], mover[i]) >= 0;
-        if (named || !unnamedKept)
-            open.add(occ[i], mover[i], kind[i] & 0xFF & ~Payload.O, lo[i], hi[i]);
-        else open.skip();
-        unnamedKept |= !named;
-    }
-
-    /**
      * The children entry i's obligations consult that the layer below may hold; the type of each
      * move's child, for check (which then computes again only terminal and leaf children).
      */
@@ -579,8 +529,8 @@ public final class SliceCheck {
      * report. The facts it sends the layer below: {@link #marksIndex}, {@link #marksFlags}.
      */
     public SliceReport check(long[] index, byte[] kinds, byte[] los, byte[] his) {
-        notFaulted();
-        if (step != 3) throw fault("slice of layer " + discs
+        latch.notFaulted();
+        if (step != 3) throw latch.fault("slice of layer " + discs
                 + ": answers before requests, or twice");
         step = 4;
         ansIndex = index.clone();
@@ -589,12 +539,12 @@ public final class SliceCheck {
         ansHi = his.clone();
         if (ansIndex.length != nReq || ansKind.length != nReq || ansLo.length != nReq
                 || ansHi.length != nReq)
-            throw fault("slice of layer " + discs + ": " + ansIndex.length
+            throw latch.fault("slice of layer " + discs + ": " + ansIndex.length
                     + " answers for " + nReq + " requests");
         for (int r = 0; r < nReq; r++)
             if (ansIndex[r] >= 0 && (ansIndex[r] >= sizeBelow || ansLo[r] < game.uMin
                     || ansLo[r] > game.uMax || ansHi[r] < game.uMin || ansHi[r] > game.uMax))
-                throw fault("an answer with index " + ansIndex[r] + " and bounds ["
+                throw latch.fault("an answer with index " + ansIndex[r] + " and bounds ["
                         + ansLo[r] + ", " + ansHi[r] + "], not a record of the layer below");
         outIndex = new long[Math.max(16, nReq)];
         outFlags = new byte[outIndex.length];
@@ -613,12 +563,12 @@ public final class SliceCheck {
      * carries (the engine counts them per child entry for takeCounts there).
      */
     public long[] marksIndex() {
-        notFaulted();
+        latch.notFaulted();
         return Arrays.copyOf(outIndex, nOut);
     }
 
     public byte[] marksFlags() {
-        notFaulted();
+        latch.notFaulted();
         return Arrays.copyOf(outFlags, nOut);
     }
 
@@ -823,20 +773,17 @@ public final class SliceCheck {
             boolean isOpen = Payload.isOpen(kk);
             if ((f & NEEDS) != 0 && !isOpen) {
                 region++;
-                keepRegionKey(occ[i], mover[i]);
+                if (part != null) part.keepRegionKey(occ[i], mover[i]);
             }
             if (!isOpen && !Payload.isExact(kk)) aux++;
             if ((f & REACHED) == 0 && unreached++ == 0) firstUnreached = i;
             if (discs == rootDiscs && occ[i] == rootOcc && mover[i] == rootMover) root = i;
         }
-        if (regionKeyBudget >= 0) { // terminal positions of R are region keys too (§10.3)
-            long[] t = terminals.toPairs();
-            for (int j = 0; j + 1 < t.length; j += 2) keepRegionKey(t[j], t[j + 1]);
-        }
-        if (first == null && !all) first = decodeFailure; // entries come before its block
+        if (part != null) part.keepRegionKeys(terminals.toPairs());
+        if (first == null && every == null) first = decodeFailure; // entries come before its block
         boolean whole = first == null && decodeFailure == null;
-        boolean partitioned = terminalPartitions > 0;
-        if (partitioned) routeTerminals();
+        boolean partitioned = routes != null;
+        if (partitioned) routes.route(terminals.toPairs(), proofTerminals.toPairs());
         return new SliceReport(map.fingerprint(), li, firstBlock, endBlock, base, count, first,
                 hasPrevious, previousOcc, previousMover,
                 whole && count > 0 ? occ[count - 1] : 0, whole && count > 0 ? mover[count - 1] : 0,
@@ -845,21 +792,14 @@ public final class SliceCheck {
                 firstUnreached < 0 ? 0 : mover[firstUnreached],
                 firstUnreached < 0 ? 0 : occ[firstUnreached] & ~mover[firstUnreached],
                 partitioned ? new long[0] : terminals.toPairs(),
-                partitioned ? new long[0] : proofTerminals.toPairs(), terminalPartitions,
-                terminalSum, sentSum, takenSum,
-                root >= 0, root < 0 ? 0 : kind[root] & 0xFF, root < 0 ? 0 : lo[root],
+                partitioned ? new long[0] : proofTerminals.toPairs(),
+                partitioned ? routes.partitions() : 0, partitioned ? routes.sum() : 0, sentSum,
+                takenSum, root >= 0, root < 0 ? 0 : kind[root] & 0xFF, root < 0 ? 0 : lo[root],
                 root < 0 ? 0 : hi[root], root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1
-                        : move[root] & 0xFF, openBefore, openCount, open, unnamedKept,
-                regionKeyBudget < 0 ? null : regionKeysOver ? new long[0] : regionKeys.toPairs(),
-                regionKeysOver, decoded == count, all ? decodeFailure : null, kept, counts,
-                map.cluster(), SliceReport.setupTag(all, maxPerRule, keptFor, keptForPart,
-                        regionKeyBudget >= 0), map.sealKey());
-    }
-
-    private void keepRegionKey(long o, long m) {
-        if (regionKeyBudget < 0 || regionKeysOver) return;
-        regionKeys.add(o, m);
-        regionKeysOver = regionKeys.size() > regionKeyBudget;
+                        : move[root] & 0xFF, part == null ? null : part.reported(),
+                decoded == count, every == null ? null : every.reported(decodeFailure),
+                map.cluster(), SliceReport.setupTag(every, part == null ? null : part.setupTag()),
+                map.sealKey());
     }
 
     // ------------------------------------------------------------ helpers
@@ -890,20 +830,5 @@ public final class SliceCheck {
     /** Key (occ, mover) comes strictly after key (o, m): unsigned occ, then unsigned mover (§6). */
     static boolean keyAfter(long occ, long mover, long o, long m) {
         return occ == o ? Long.compareUnsigned(mover, m) > 0 : Long.compareUnsigned(occ, o) > 0;
-    }
-
-    /** The engine fault seen, if any: once faulted, every later call is refused (no verdict). */
-    private String faulted;
-
-    /** Records an engine fault (SPEC §11.1) and returns it to throw. */
-    private EngineFault fault(String message) {
-        EngineFault e = new EngineFault(message);
-        if (faulted == null) faulted = e.getMessage();
-        return e;
-    }
-
-    /** Refuses a call after an engine fault: an engine that caught it cannot go on. */
-    private void notFaulted() {
-        if (faulted != null) throw new EngineFault("a call after " + faulted);
     }
 }

@@ -4,7 +4,8 @@ package org.gamecert.verifier.kernel;
  * What a SliceCheck tells the Combiner about its slice (SPEC §11.1): which blocks and entries of
  * which layer it checked, against which FileMap (fingerprint), the key it assumed before its first
  * entry and its last key, its first violation, its part of the tally of SPEC §10, and the sums of
- * the child facts it sent and took. Made only by the kernel; immutable; an engine moves it.
+ * the child facts it sent and took; a part's counts and open entries (PartSlice), --all's
+ * violations (EveryViolation). Made only by the kernel; immutable; an engine moves it.
  */
 public final class SliceReport implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
@@ -22,20 +23,12 @@ public final class SliceReport implements java.io.Serializable {
     final long sentSum, takenSum;
     final boolean hasRoot;
     final int rootKind, rootLo, rootHi, rootMove;
-    /** A part: the open entries before the slice (assumed), in it, those kept (file order). */
-    final long openBefore, openCount;
-    final OpenEntries open;
-    final boolean unnamedKept;
-    /** Keys of R for a union census (occ, mover pairs), or null: not asked; over: too many. */
-    private final long[] regionKeys;
-    final boolean regionKeysOver;
+    /** A part's (SPEC §15.1): open entries counted and kept, region keys; null: not a part. */
+    final PartSlice part;
     /** Every entry of the slice was decoded (so every fact for it was taken and counted). */
     final boolean decodedAll;
-    /** --all: the block that failed to decode (it ends the check), the violations kept, counts. */
-    final Violation fatal;
-    private final Violation[] kept;
-    private final String[] countedRules;
-    private final long[] counts;
+    /** --all: the violations kept and counted, the block that failed to decode; else null. */
+    final EveryViolation every;
     /** Made for a map read for a cluster (only then may this report be serialized). */
     private final boolean cluster;
     /** How the slice was set up (setupTag): the Combiner takes only reports set up as it is. */
@@ -48,11 +41,9 @@ public final class SliceReport implements java.io.Serializable {
             long lastOcc, long lastMover, long region, long aux, long unreached,
             long firstUnreached, long unreachedMover, long unreachedOpponent, long[] terminals,
             long[] proofTerminals, int terminalPartitions, long terminalSum, long sentSum,
-            long takenSum, boolean hasRoot, int rootKind,
-            int rootLo, int rootHi, int rootMove, long openBefore, long openCount,
-            OpenEntries open, boolean unnamedKept, long[] regionKeys, boolean regionKeysOver,
-            boolean decodedAll, Violation fatal, java.util.List<Violation> kept,
-            java.util.Map<String, Long> counts, boolean cluster, byte[] setup, byte[] sealKey) {
+            long takenSum, boolean hasRoot, int rootKind, int rootLo, int rootHi, int rootMove,
+            PartSlice part, boolean decodedAll, EveryViolation every, boolean cluster,
+            byte[] setup, byte[] sealKey) {
         this.map = map.clone();
         this.li = li;
         this.firstBlock = firstBlock;
@@ -82,19 +73,9 @@ public final class SliceReport implements java.io.Serializable {
         this.rootLo = rootLo;
         this.rootHi = rootHi;
         this.rootMove = rootMove;
-        this.openBefore = openBefore;
-        this.openCount = openCount;
-        open.freeze();
-        this.open = open;
-        this.unnamedKept = unnamedKept;
-        this.regionKeys = regionKeys == null ? null : regionKeys.clone();
-        this.regionKeysOver = regionKeysOver;
+        this.part = part;
         this.decodedAll = decodedAll;
-        this.fatal = fatal;
-        this.kept = kept.toArray(new Violation[0]);
-        countedRules = counts.keySet().toArray(new String[0]);
-        this.counts = new long[countedRules.length];
-        for (int i = 0; i < countedRules.length; i++) this.counts[i] = counts.get(countedRules[i]);
+        this.every = every;
         this.cluster = cluster;
         this.setup = setup.clone();
         seal = seal(sealKey);
@@ -102,26 +83,15 @@ public final class SliceReport implements java.io.Serializable {
 
     /**
      * The mode and part setup a slice or the Combiner works under: --all and the violations kept
-     * a rule, the composite's commitment and the part its open entries are kept for (none: alone),
-     * whether region keys are kept. A slice set up otherwise than its Combiner could hide a
+     * a rule (every: null without --all), then a part's (PartSlice.setupTag; null: not a part,
+     * as a part set up with none). A slice set up otherwise than its Combiner could hide a
      * violation (--all slices report none as first) or open entries (kept for another composite).
      */
-    static byte[] setupTag(boolean all, int maxPerRule, org.gamecert.verifier.kernel.format.Manifest
-            keptFor, int keptForPart, boolean regionKeys) {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        java.io.DataOutputStream d = new java.io.DataOutputStream(bytes);
-        try {
-            d.writeBoolean(all);
-            d.writeInt(all ? Math.max(1, maxPerRule) : 0);
-            byte[] m = keptFor == null ? new byte[0] : keptFor.commitment();
-            d.writeInt(m.length);
-            d.write(m);
-            d.writeInt(keptFor == null ? -1 : keptForPart);
-            d.writeBoolean(regionKeys);
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException(e); // in memory
-        }
-        return bytes.toByteArray();
+    static byte[] setupTag(EveryViolation every, byte[] partTag) {
+        if (partTag == null) partTag = PartSlice.setupTag(null, -1, false);
+        return java.nio.ByteBuffer.allocate(1 + 4 + partTag.length)
+                .put((byte) (every != null ? 1 : 0)).putInt(every != null ? every.maxPerRule() : 0)
+                .put(partTag).array();
     }
 
     /** Whether the report was made by a slice set up as the tag says. */
@@ -131,7 +101,7 @@ public final class SliceReport implements java.io.Serializable {
 
     /** Whether the seal is the one the key gives the fields as they are now. */
     boolean sealedWith(byte[] sealKey) {
-        return java.security.MessageDigest.isEqual(seal, seal(sealKey));
+        return Seal.holds(seal, seal(sealKey));
     }
 
     private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
@@ -141,87 +111,16 @@ public final class SliceReport implements java.io.Serializable {
 
     /** SHA-256 over the key and every field, each in a fixed order with its length. */
     private byte[] seal(byte[] key) {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        java.io.DataOutputStream d = new java.io.DataOutputStream(bytes);
-        try {
-            d.write(key);
-            d.write(map);
-            d.writeInt(setup.length);
-            d.write(setup);
-            d.writeInt(li);
-            d.writeInt(firstBlock);
-            d.writeInt(endBlock);
-            for (long x : new long[] {base, count, previousOcc, previousMover, lastOcc, lastMover,
-                region, aux, unreached, firstUnreached, unreachedMover, unreachedOpponent,
-                terminalPartitions, terminalSum, sentSum, takenSum, openBefore, openCount,
-                rootKind, rootLo, rootHi, rootMove})
-                d.writeLong(x);
-            for (boolean b : new boolean[] {hasPrevious, hasRoot, unnamedKept, regionKeysOver,
-                decodedAll, cluster})
-                d.writeBoolean(b);
-            violation(d, first);
-            violation(d, fatal);
-            d.writeInt(kept.length);
-            for (Violation v : kept) violation(d, v);
-            d.writeInt(countedRules.length);
-            for (int i = 0; i < countedRules.length; i++) {
-                d.writeUTF(countedRules[i]);
-                d.writeLong(counts[i]);
-            }
-            longs(d, terminals);
-            longs(d, proofTerminals);
-            d.writeBoolean(regionKeys != null);
-            if (regionKeys != null) longs(d, regionKeys);
-            d.writeInt(open.size());
-            d.writeInt(open.total());
-            for (int i = 0; i < open.size(); i++) {
-                d.writeLong(open.occ(i));
-                d.writeLong(open.mover(i));
-                d.writeInt(open.kind(i));
-                d.writeInt(open.lo(i));
-                d.writeInt(open.hi(i));
-            }
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException(e);
-        }
-        return Chain.sha(new byte[] {3}, bytes.toByteArray());
-    }
-
-    /** The array's length, then its longs as writeLong would write them, in one bulk write. */
-    private static void longs(java.io.DataOutputStream d, long[] a) throws java.io.IOException {
-        d.writeInt(a.length);
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * a.length); // big-endian
-        b.asLongBuffer().put(a);
-        d.write(b.array());
-    }
-
-    private static void violation(java.io.DataOutputStream d, Violation v)
-            throws java.io.IOException {
-        d.writeBoolean(v != null);
-        if (v == null) return;
-        d.writeUTF(v.rule());
-        for (long x : new long[] {v.block(), v.layer(), v.entry(), v.mover(), v.opponent()})
-            d.writeLong(x);
-        d.writeBoolean(v.hasPosition());
-        d.writeUTF(v.message());
-    }
-
-    /** --all: the violations kept, in file order. */
-    java.util.List<Violation> kept() {
-        return java.util.List.of(kept);
-    }
-
-    /** --all: the rules counted and their counts. */
-    String[] countedRules() {
-        return countedRules.clone();
-    }
-
-    long[] counts() {
-        return counts.clone();
-    }
-
-    long[] regionKeys() {
-        return regionKeys == null ? null : regionKeys.clone();
+        Seal s = new Seal(3, key).bytes(map).bytes(setup)
+                .longs(li, firstBlock, endBlock, base, count, previousOcc, previousMover, lastOcc,
+                        lastMover, region, aux, unreached, firstUnreached, unreachedMover,
+                        unreachedOpponent, terminalPartitions, terminalSum, sentSum, takenSum,
+                        rootKind, rootLo, rootHi, rootMove)
+                .flags(hasPrevious, hasRoot, decodedAll, cluster, part != null, every != null)
+                .violation(first).array(terminals).array(proofTerminals);
+        if (part != null) part.sealInto(s);
+        if (every != null) every.sealInto(s);
+        return s.digest();
     }
 
     byte[] map() {

@@ -1,6 +1,7 @@
 package org.gamecert.verifier.kernel;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The distinct terminal positions of one layer, counted in partitions of their keys (SPEC §10.3,
@@ -30,6 +31,7 @@ public final class TerminalCount {
     private final PairSet terminals = new PairSet(), proof = new PairSet();
     private long takenSum, taken;
     private boolean done;
+    private final FaultLatch latch = new FaultLatch();
 
     /** The counter of partition partition (of partitions) of layer li's terminal keys. */
     public TerminalCount(FileMap map, int li, int partition, int partitions) {
@@ -50,12 +52,12 @@ public final class TerminalCount {
      * of another partition is an engine fault: it would be counted in two places.
      */
     public void take(long occ, long mover, long route) {
-        notFaulted();
-        if (done) throw fault("a terminal key after the count's report");
+        latch.notFaulted();
+        if (done) throw latch.fault("a terminal key after the count's report");
         boolean isProof = isProof(route);
         if (route < 0 || partitionOf(route) != partition
                 || partition(partitionKey, occ, mover, partitions) != partition)
-            throw fault("terminal key routed to partition " + partition
+            throw latch.fault("terminal key routed to partition " + partition
                     + " of layer " + map.discs(li) + " that belongs to another");
         (isProof ? proof : terminals).add(occ, mover);
         takenSum = FactHash.add(takenSum, element(factKey, li, partition, occ, mover, isProof));
@@ -64,8 +66,8 @@ public final class TerminalCount {
 
     /** The partition's counts (SPEC §10.3): distinct keys of R, and read for a bound only. */
     public Report report() {
-        notFaulted();
-        if (done) throw fault("a terminal count reported twice");
+        latch.notFaulted();
+        if (done) throw latch.fault("a terminal count reported twice");
         done = true;
         long proofOnly = 0;
         long[] pairs = proof.toPairs();
@@ -73,6 +75,96 @@ public final class TerminalCount {
             if (!terminals.contains(pairs[i], pairs[i + 1])) proofOnly++;
         return new Report(map.fingerprint(), li, partition, partitions, terminals.size(),
                 proofOnly, takenSum, taken, map.cluster(), map.sealKey());
+    }
+
+    // ------------------------------------------------------------ a slice's routes
+
+    /**
+     * A slice's side (SliceCheck.partitionTerminals): the terminal keys it names, each once a
+     * set, with their routes (partition and set), and the multiset hash of what it sends each
+     * partition, each key hashed with its layer, partition and set.
+     */
+    static final class Routes {
+        private final FileMap map;
+        private final int li, partitions;
+        private long[] occ = new long[0], mover = new long[0], route = new long[0];
+        private long sum;
+
+        Routes(FileMap map, int li, int partitions) {
+            this.map = map;
+            this.li = li;
+            this.partitions = partitions;
+        }
+
+        /** The keys of both sets (occ, mover pairs) routed, and their hash summed. */
+        void route(long[] terminals, long[] proofTerminals) {
+            long[] t = terminals, p = proofTerminals;
+            int n = (t.length + p.length) / 2;
+            occ = new long[n];
+            mover = new long[n];
+            route = new long[n];
+            for (int j = 0; j < n; j++) {
+                boolean proof = 2 * j >= t.length;
+                long[] from = proof ? p : t;
+                int at = proof ? 2 * j - t.length : 2 * j;
+                long o = from[at], m = from[at + 1];
+                int q = partition(map.partitionKey(), o, m, partitions);
+                occ[j] = o;
+                mover[j] = m;
+                route[j] = TerminalCount.route(q, proof);
+                sum = FactHash.add(sum, element(map.factKey(), li, q, o, m, proof));
+            }
+        }
+
+        /** {occ, mover, route} of every key routed (the engine's copies). */
+        long[][] keys() {
+            return new long[][] {occ.clone(), mover.clone(), route.clone()};
+        }
+
+        int partitions() {
+            return partitions;
+        }
+
+        /** The multiset hash of every key routed. */
+        long sum() {
+            return sum;
+        }
+    }
+
+    // ------------------------------------------------------------ the Combiner's side
+
+    /**
+     * A layer's terminal keys counted in partitions (SPEC §10.3, §11.1): every partition once,
+     * the same partition count as the slices', and the keys the slices sent equal to those the
+     * partitions took. Returns {distinct keys of R, keys read for a bound only}.
+     */
+    static long[] combine(FileMap map, int li, List<SliceReport> slices, List<Report> counts,
+            int partitions, FaultLatch latch) {
+        int discs = map.discs(li);
+        long sentKeys = 0, takenKeys = 0, distinct = 0, proofOnlyKeys = 0;
+        for (SliceReport r : slices)
+            sentKeys = FactHash.add(sentKeys, FactHash.reduce(r.terminalSum));
+        if (counts.size() != partitions)
+            throw latch.fault(counts.size() + " terminal counts for layer " + discs
+                    + ", whose slices sent their keys to " + partitions + " partitions");
+        boolean[] seen = new boolean[partitions];
+        byte[] sealKey = map.sealKey();
+        for (Report c : counts) {
+            if (!c.sealedWith(sealKey) || !c.of(map.fingerprint()) || c.li != li
+                    || c.partitions != partitions || c.partition < 0
+                    || c.partition >= partitions || seen[c.partition])
+                throw latch.fault("a terminal count of layer " + discs + " that no"
+                        + " counter of this check made for it, or a partition counted twice");
+            seen[c.partition] = true;
+            takenKeys = FactHash.add(takenKeys, FactHash.reduce(c.takenSum));
+            distinct += c.distinct;
+            proofOnlyKeys += c.proofOnly;
+        }
+        // every key a slice sent was taken by its partition's counter, once (SPEC §11.1)
+        if (sentKeys != takenKeys)
+            throw latch.fault("the terminal keys the partitions of layer " + discs
+                    + " took are not those its slices sent (dropped, repeated, moved or altered)");
+        return new long[] {distinct, proofOnlyKeys};
     }
 
     // ------------------------------------------------------------ routes and hashes
@@ -149,7 +241,7 @@ public final class TerminalCount {
         }
 
         boolean sealedWith(byte[] sealKey) {
-            return java.security.MessageDigest.isEqual(seal, seal(sealKey));
+            return Seal.holds(seal, seal(sealKey));
         }
 
         boolean of(byte[] fingerprint) {
@@ -162,32 +254,9 @@ public final class TerminalCount {
         }
 
         private byte[] seal(byte[] key) {
-            try {
-                java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
-                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 + 4 * 3 + 8 * 4 + 1);
-                b.put((byte) 4).putInt(li).putInt(partition).putInt(partitions).putLong(distinct)
-                        .putLong(proofOnly).putLong(takenSum).putLong(taken)
-                        .put((byte) (cluster ? 1 : 0));
-                md.update(key);
-                md.update(map);
-                md.update(b.array());
-                return md.digest();
-            } catch (java.security.NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
+            return new Seal(4, key).bytes(map)
+                    .longs(li, partition, partitions, distinct, proofOnly, takenSum, taken)
+                    .flags(cluster).digest();
         }
-    }
-
-    /** The engine fault seen, if any: once faulted, every later call is refused (no verdict). */
-    private String faulted;
-
-    private EngineFault fault(String message) {
-        EngineFault e = new EngineFault(message);
-        if (faulted == null) faulted = e.getMessage();
-        return e;
-    }
-
-    private void notFaulted() {
-        if (faulted != null) throw new EngineFault("a call after " + faulted);
     }
 }

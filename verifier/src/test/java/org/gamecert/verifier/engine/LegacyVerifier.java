@@ -70,8 +70,6 @@ public final class LegacyVerifier {
         } catch (IOException | java.io.UncheckedIOException e) {
             Throwable cause = e.getCause() instanceof IOException ? e.getCause() : e;
             outcome = error(res, "cannot read the input: " + cause.getMessage());
-        } catch (org.gamecert.verifier.kernel.RankedKernel.TooLarge e) {
-            outcome = error(res, e.getMessage());
         } catch (org.gamecert.verifier.kernel.FileMap.TooLarge e) {
             outcome = error(res, e.getMessage());
         } catch (Layer.OutOfBudget e) {
@@ -206,9 +204,9 @@ public final class LegacyVerifier {
                 // As in mode 4 (SPEC §9.2): before the block is decompressed, the entries stay in
                 // proportion to the file's size, so the work a small file can cause is small.
                 entriesAdmitted += rec.count;
-                if (entriesAdmitted > org.gamecert.verifier.kernel.RankedKernel.ENTRIES_PER_FILE_BYTE * ct.size)
+                if (entriesAdmitted > org.gamecert.verifier.kernel.FileMap.ENTRIES_PER_FILE_BYTE * ct.size)
                     throw new Layer.OutOfBudget("block " + rec.index + " would bring the entries to " + entriesAdmitted
-                            + ", more than " + org.gamecert.verifier.kernel.RankedKernel.ENTRIES_PER_FILE_BYTE
+                            + ", more than " + org.gamecert.verifier.kernel.FileMap.ENTRIES_PER_FILE_BYTE
                             + " per byte of the " + ct.size + "-byte file (SPEC §2): refused as a decompression bomb");
                 byte[] frame = ct.readDataFrame(rec);
                 FutureTask<Payload> task = new FutureTask<>(() -> {

@@ -80,7 +80,7 @@ class WeakRankedTest {
             t.entries.add(e);
         }
         byte[] file = t.write();
-        assertTrue(file.length * org.gamecert.verifier.kernel.RankedKernel.ENTRIES_PER_FILE_BYTE < 1 << 16,
+        assertTrue(file.length * org.gamecert.verifier.kernel.FileMap.ENTRIES_PER_FILE_BYTE < 1 << 16,
                 "a file of " + file.length + " bytes");
         Result r = verify(file, new Options());
         assertEquals(Result.Verdict.ERROR, r.verdict, () -> "" + r.firstViolation());

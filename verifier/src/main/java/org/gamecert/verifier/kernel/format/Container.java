@@ -100,20 +100,9 @@ public final class Container implements Closeable {
 
     /** Reads the data frame that follows a record whose limits (R-CON-2) have been checked. */
     public byte[] readDataFrame(BlockRecord r) throws IOException, FormatException {
-        if (pos + 4 > size)
-            throw new FormatException(Rule.CON_1, "the file ends before the data frame of block "
-                    + r.index);
-        int magic = (int) Bytes.u32(read(pos, 4), 0);
-        if (magic != ZSTD_MAGIC)
-            throw new FormatException(Rule.CON_1,
-                    String.format("block %d: expected a zstd data frame, found magic 0x%08X",
-                    r.index, magic));
-        if (r.compLen < 4 || pos + r.compLen > size)
-            throw new FormatException(Rule.CON_1, "block " + r.index + ": data frame of comp_len "
-                    + r.compLen + " does not fit in the file");
-        byte[] frame = read(pos, Math.toIntExact(r.compLen)); // R-CON-2 bounds it below 2^25
-        pos += r.compLen;
-        return frame;
+        long at = pos;
+        skipDataFrame(r); // its magic and extent (R-CON-1)
+        return read(at, Math.toIntExact(r.compLen)); // R-CON-2 bounds it below 2^25
     }
 
     /**

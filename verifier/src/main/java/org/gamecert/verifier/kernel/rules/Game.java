@@ -86,6 +86,19 @@ public abstract class Game {
     /** The code of move `code` after applying symmetry g to the board. */
     public abstract int mapMove(int code, int g);
 
+    /**
+     * A move of the canonical key (keyOcc, keyMover) of the position (mover, opponent), stated in
+     * that position's own orientation (SPEC §7.4): through the first symmetry of the group that
+     * maps the position to the key, inverted. The root's move as a report gives it.
+     */
+    public int moveAsGiven(int code, long mover, long opponent, long keyOcc, long keyMover,
+            int group) {
+        int g = 0;
+        for (; g < group; g++)
+            if (transform(mover | opponent, g) == keyOcc && transform(mover, g) == keyMover) break;
+        return mapMove(code, inverse(g));
+    }
+
     /** SPEC §7.5 name of a move code: an Othello square (a1) or a 1-based Connect Four column. */
     public abstract String moveName(int code);
 

@@ -1,0 +1,140 @@
+package org.gamecert.verifier.kernel;
+
+import org.gamecert.verifier.kernel.format.BlockRecord;
+import org.gamecert.verifier.kernel.format.Manifest;
+import org.gamecert.verifier.kernel.format.Payload;
+
+/**
+ * What a slice of a part (SPEC §15.1) adds to its check and its report: R-OPEN-2's count of open
+ * entries, from the engine's count of those before the slice (the Combiner holds the engine to
+ * it: PartTally.openEntries); the open entries kept for R-COMP-3..5 (checked for a composite,
+ * those its links name and the first that none names; checked alone, all); the keys of R for a
+ * composite's union census (§15.4), within the budget the engine stated. A SliceCheck holds one
+ * only for a part (SliceCheck.partSetup sets it up); once reported it is frozen, and the
+ * SliceReport carries it under its seal. Sequential; one slice's.
+ */
+final class PartSlice implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    /** Open entries in the file before this slice, as the engine counted them; in the slice. */
+    private long openBefore, openCount;
+    /** The composite this part is checked for (null: alone, every open entry kept), and part. */
+    private transient Manifest keptFor;
+    private int keptForPart = -1;
+    private final OpenEntries open = new OpenEntries();
+    private boolean unnamedKept;
+    /** Region keys for a composite's union census: at most this many; -1: none. */
+    private int regionKeyBudget = -1;
+    private transient PairSet regionKeys = new PairSet();
+    private boolean regionKeysOver, reported;
+    /** Once reported: the region keys kept (occ, mover pairs; none when over), or null. */
+    private long[] keys;
+
+    /** Whether a setup was made already (SliceCheck.partSetup refuses a second one). */
+    boolean setUp() {
+        return openBefore != 0 || keptForPart >= 0 || regionKeyBudget >= 0;
+    }
+
+    /** SliceCheck.partSetup's arguments; false when out of range (an engine fault there). */
+    boolean setup(long openBefore, Manifest keptFor, int partIndex, int regionKeyBudget) {
+        if (openBefore < 0 || (keptFor != null && (partIndex < 0
+                || partIndex >= keptFor.partCount())))
+            return false;
+        this.openBefore = openBefore;
+        this.keptFor = keptFor;
+        keptForPart = keptFor == null ? -1 : partIndex;
+        this.regionKeyBudget = Math.max(-1, regionKeyBudget);
+        return true;
+    }
+
+    /**
+     * The part of a slice's setup tag (SliceReport.setupTag) that a part adds: the composite's
+     * commitment and the part its open entries are kept for (none: alone), whether region keys
+     * are kept. A certificate that is not a part has the tag of a part set up with none.
+     */
+    static byte[] setupTag(Manifest keptFor, int keptForPart, boolean regionKeys) {
+        byte[] m = keptFor == null ? new byte[0] : keptFor.commitment();
+        return java.nio.ByteBuffer.allocate(4 + m.length + 4 + 1).putInt(m.length).put(m)
+                .putInt(keptFor == null ? -1 : keptForPart).put((byte) (regionKeys ? 1 : 0))
+                .array();
+    }
+
+    byte[] setupTag() {
+        return setupTag(keptFor, keptForPart, regionKeyBudget >= 0);
+    }
+
+    /** Counts the open kinds; the place of the first over the cap (R-OPEN-2), or -1. */
+    int countOpen(byte[] kinds, int n) {
+        for (int i = 0; i < n; i++)
+            if (Payload.isOpen(kinds[i]) && openBefore + ++openCount > Kinds.MAX_OPEN) return i;
+        return -1;
+    }
+
+    static Violation openCap(BlockRecord rec, long entry) {
+        return new Violation(Rule.OPEN_2, rec.index, rec.layer, entry, false, 0, 0,
+                "more than 2^24 = " + Kinds.MAX_OPEN + " open entries in the part");
+    }
+
+    /**
+     * Keeps an open entry for R-COMP-3..5 (SPEC §15.3): checked for a composite, those its links
+     * name and the first that none names (R-COMP-3 fails there, so the rest cannot matter);
+     * checked alone, all of them.
+     */
+    void keepOpen(long occ, long mover, int kind, int lo, int hi) {
+        boolean named = keptFor == null || keptFor.findLink(keptForPart, occ, mover) >= 0;
+        if (named || !unnamedKept) open.add(occ, mover, kind & 0xFF & ~Payload.O, lo, hi);
+        else open.skip();
+        unnamedKept |= !named;
+    }
+
+    /** A key of R (an entry's, or a terminal position's: SPEC §10.3), when region keys are kept. */
+    void keepRegionKey(long o, long m) {
+        if (regionKeyBudget < 0 || regionKeysOver) return;
+        regionKeys.add(o, m);
+        regionKeysOver = regionKeys.size() > regionKeyBudget;
+    }
+
+    /** The terminal positions of R (occ, mover pairs) are region keys too (§10.3). */
+    void keepRegionKeys(long[] pairs) {
+        if (regionKeyBudget < 0) return;
+        for (int j = 0; j + 1 < pairs.length; j += 2) keepRegionKey(pairs[j], pairs[j + 1]);
+    }
+
+    /** Frozen for the report: nothing is added from here on. */
+    PartSlice reported() {
+        if (reported) throw new IllegalStateException("a part's slice reported twice");
+        reported = true;
+        open.freeze();
+        keys = regionKeyBudget < 0 ? null : regionKeysOver ? new long[0] : regionKeys.toPairs();
+        regionKeys = null;
+        return this;
+    }
+
+    long openBefore() {
+        return openBefore;
+    }
+
+    long openCount() {
+        return openCount;
+    }
+
+    OpenEntries open() {
+        return open;
+    }
+
+    /** The region keys kept (occ, mover pairs), or null: not asked; over: too many kept. */
+    long[] regionKeys() {
+        return keys == null ? null : keys.clone();
+    }
+
+    boolean regionKeysOver() {
+        return regionKeysOver;
+    }
+
+    /** Into the report's seal: every field the report carries. */
+    void sealInto(Seal s) {
+        s.longs(openBefore, openCount, keptForPart, regionKeyBudget)
+                .flags(unnamedKept, regionKeysOver, keys != null);
+        if (keys != null) s.array(keys);
+        open.sealInto(s);
+    }
+}
