@@ -13,6 +13,7 @@ import org.gamecert.verifier.kernel.FileMap;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.SliceCheck;
 import org.gamecert.verifier.kernel.SliceReport;
+import org.gamecert.verifier.kernel.TerminalCount;
 import org.gamecert.verifier.kernel.format.BlockRecord;
 import org.gamecert.verifier.kernel.format.Container;
 import org.gamecert.verifier.kernel.format.DataFrame;
@@ -193,8 +194,11 @@ public final class SliceEngine {
             }
             combiner.partOf(o.composite, o.compositePart, regionKeyBudget >= 0);
         }
+        // terminal positions (counted for every game but Othello, SPEC §10.3) are counted by
+        // TerminalCount kernels, one a partition of their keys, on the pool's threads
+        int partitions = h.family == Header.OTHELLO ? 0 : TERMINAL_PARTITIONS;
         Setup setup = new Setup(openBefore, o.composite, o.compositePart, regionKeyBudget, o.all,
-                o.maxViolationsPerRule);
+                o.maxViolationsPerRule, partitions);
         boolean weak = h.baseMode != Header.SEMI_STRONG;
         // blocks in flight: a frame and its decoded columns per thread
         long fixed = (threads + 1L) * (2L * h.maxBlockBytes + 1024 + 40L * h.maxBlockEntries);
@@ -231,7 +235,7 @@ public final class SliceEngine {
             int[] nextCounts = new int[(int) (5 * belowSize)]; // one cache line a mark
             long[][] underPrevious = new long[underSlices.length][];
             List<SliceReport> reports = new ArrayList<>();
-            Marks marks = new Marks(nextCounts, reports);
+            Marks marks = new Marks(nextCounts, reports, setup.partitions);
             Inputs in = new Inputs(slices, countsIn, previous, ready);
             ready = null;
             SliceCheck[] underReady = null;
@@ -264,7 +268,7 @@ public final class SliceEngine {
                             Held x = pre != null ? continueSlice(pre, sl, facts, bits)
                                     : startSlice(ct, map, sl, prev, facts, bits, setup, faults);
                             answer(x, under);
-                            return finishSlice(x, faults);
+                            return finishSlice(x, faults, setup.partitions > 0);
                         }));
                     } else {
                         marks.take(get(window.set(k++, null)));
@@ -305,12 +309,13 @@ public final class SliceEngine {
                         for (Future<?> f : answering) get(f);
                     }
                     List<Future<Checked>> checking = new ArrayList<>();
-                    for (Held x : wave) checking.add(pool.submit(() -> finishSlice(x, faults)));
+                    for (Held x : wave) checking.add(pool.submit(() -> finishSlice(x, faults, setup.partitions > 0)));
                     wave = null;
                     for (int k = 0; k < checking.size(); k++) marks.take(get(checking.set(k, null)));
                 }
             }
-            combiner.layer(li, faults.reports(li, reports).toArray(new SliceReport[0]));
+            combiner.layer(li, faults.reports(li, reports).toArray(new SliceReport[0]),
+                    countTerminals(map, li, marks, pool));
             entriesDone += map.size(li);
             if (o.progress != null)
                 o.progress.update(entriesDone, map.layers() - li, entriesDone,
@@ -379,18 +384,29 @@ public final class SliceEngine {
         }
     }
 
-    /** The marks of a layer's slices, counted per entry of the layer below (five ints each). */
+    /**
+     * The marks of a layer's slices, counted per entry of the layer below (five ints each), and
+     * their terminal keys, routed to their partitions.
+     */
     private static final class Marks {
         final int[] counts;
         final List<SliceReport> reports;
+        final KeyRuns[] partitions;
 
-        Marks(int[] counts, List<SliceReport> reports) {
+        Marks(int[] counts, List<SliceReport> reports, int partitions) {
             this.counts = counts;
             this.reports = reports;
+            this.partitions = new KeyRuns[partitions];
+            for (int q = 0; q < partitions; q++) this.partitions[q] = new KeyRuns();
         }
 
         void take(Checked c) {
             reports.add(c.report);
+            if (c.terminalKeys != null) {
+                long[] occ = c.terminalKeys[0], mover = c.terminalKeys[1], route = c.terminalKeys[2];
+                for (int j = 0; j < occ.length; j++) // each to the partition its route names
+                    partitions[TerminalCount.partitionOf(route[j])].add(occ[j], mover[j], route[j]);
+            }
             for (int j = 0; j < c.marksIndex.length; j++) {
                 int at = 5 * (int) c.marksIndex[j]; // the kernel checked it: in the layer below
                 counts[at]++;
@@ -398,6 +414,41 @@ public final class SliceEngine {
                 for (int b = 0; b < 4; b++) counts[at + 1 + b] += f >>> b & 1;
             }
         }
+    }
+
+    /** Terminal keys routed to one partition: occ, mover, route, three longs a key. */
+    private static final class KeyRuns {
+        long[] keys = new long[48];
+        int n;
+
+        void add(long occ, long mover, long route) {
+            if (3 * n + 3 > keys.length) keys = java.util.Arrays.copyOf(keys, 2 * keys.length);
+            keys[3 * n] = occ;
+            keys[3 * n + 1] = mover;
+            keys[3 * n + 2] = route;
+            n++;
+        }
+    }
+
+    /** The layer's terminal keys counted, each partition by a TerminalCount on the pool. */
+    private static TerminalCount.Report[] countTerminals(FileMap map, int li, Marks marks,
+            ExecutorService pool) throws IOException, InterruptedException {
+        int partitions = marks.partitions.length;
+        List<Future<TerminalCount.Report>> counted = new ArrayList<>();
+        for (int q = 0; q < partitions; q++) {
+            int partition = q;
+            KeyRuns run = marks.partitions[q];
+            marks.partitions[q] = null; // freed as its count ends
+            counted.add(pool.submit(() -> {
+                TerminalCount count = new TerminalCount(map, li, partition, partitions);
+                for (int j = 0; j < run.n; j++)
+                    count.take(run.keys[3 * j], run.keys[3 * j + 1], run.keys[3 * j + 2]);
+                return count.report();
+            }));
+        }
+        TerminalCount.Report[] out = new TerminalCount.Report[partitions];
+        for (int q = 0; q < partitions; q++) out[q] = get(counted.get(q));
+        return out;
     }
 
     private static String budgetMessage(Options o, FileMap map, int li) {
@@ -456,6 +507,7 @@ public final class SliceEngine {
         long[] previous = faults.previous(s.li, s.first, honest.clone());
         SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, previous[0] != 0,
                 previous[1], previous[2], setup.all, setup.maxPerRule);
+        if (setup.partitions > 0) check.partitionTerminals(setup.partitions);
         if (setup.openBefore != null)
             check.partSetup(faults.openBefore(s.li, s.first, setup.openBefore[s.first]),
                     setup.composite, setup.part, setup.regionKeyBudget);
@@ -488,6 +540,7 @@ public final class SliceEngine {
             made.add(pool.submit(() -> {
                 SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, setup.all,
                         setup.maxPerRule);
+                if (setup.partitions > 0) check.partitionTerminals(setup.partitions);
                 if (setup.openBefore != null)
                     check.partSetup(faults.openBefore(s.li, s.first, setup.openBefore[s.first]),
                             setup.composite, setup.part, setup.regionKeyBudget);
@@ -545,18 +598,28 @@ public final class SliceEngine {
     }
 
     /** Step 4 of a slice's kernel: the obligations, from the answers. */
-    private static Checked finishSlice(Held x, Faults faults) {
+    private static Checked finishSlice(Held x, Faults faults, boolean partitioned) {
         Slice s = x.slice;
         faults.answers(s.li, s.first, x.requests, x.index, x.kind, x.lo, x.hi);
         SliceReport report = x.check.check(x.index, x.kind, x.lo, x.hi);
-        return new Checked(report, x.check.marksIndex(), x.check.marksFlags());
+        return new Checked(report, x.check.marksIndex(), x.check.marksFlags(),
+                partitioned ? x.check.terminalKeys() : null);
     }
 
-    private record Checked(SliceReport report, long[] marksIndex, byte[] marksFlags) {}
+    /** terminalKeys: {occ, mover, route} of each terminal key, when counted in partitions. */
+    private record Checked(SliceReport report, long[] marksIndex, byte[] marksFlags,
+            long[][] terminalKeys) {}
 
     /** A part's setup for its slices (SliceCheck.partSetup); openBefore null: not a part. */
     private record Setup(long[] openBefore, org.gamecert.verifier.kernel.format.Manifest composite,
-            int part, int regionKeyBudget, boolean all, int maxPerRule) {}
+            int part, int regionKeyBudget, boolean all, int maxPerRule, int partitions) {}
+
+    /**
+     * Partitions of a layer's terminal keys: each TerminalCount's set a few MB on the largest
+     * layers (cache-friendly), counted in parallel, where one set of the whole layer in the
+     * Combiner was a cache miss a key on one thread.
+     */
+    static final int TERMINAL_PARTITIONS = 64;
 
     /** A part: the open entries before each block, by the engine's own decoding of the kinds. */
     private static long[] openBefore(Container ct, FileMap map) throws IOException {
