@@ -49,6 +49,19 @@ ensure_jar() { # ensure_jar MODULE [MODULE it embeds ...]  -> prints the jar pat
   printf '%s\n' "$jar"
 }
 
+# Class-data sharing (issue #42): `mvn package` leaves MODULE/target/MODULE.jsa beside the jar, an
+# archive of the classes a short training run of the jar loaded, already parsed and verified (the
+# modules' cds-archive execution). Mapping it shortens every start. It is optional: it is used
+# only when it is newer than the jar (a jar rebuilt without it runs as before), the JVM checks it
+# against the jar, the JDK and itself (-XX:+VerifySharedSpaces: a checksum of its contents) and
+# falls back to loading the classes from the jar on any mismatch, without a word
+# (-Xlog:cds*=off: the JVM would print its warning on stdout). GAMECERT_CDS=0 turns it off.
+cds_opts() { # cds_opts MODULE -> prints the JVM options that map MODULE's archive, if any
+  local jar="$ROOT/$1/target/$1.jar" archive="$ROOT/$1/target/$1.jsa"
+  [ "${GAMECERT_CDS:-1}" != 0 ] && [ -s "$archive" ] && [ "$archive" -nt "$jar" ] || return 0
+  printf '%s\n' -XX:SharedArchiveFile="$archive" -Xshare:auto -XX:+VerifySharedSpaces '-Xlog:cds*=off'
+}
+
 # Tells the JVM whether stderr is a terminal (Java cannot ask): progress is redrawn in place with
 # \r only there, and printed as occasional whole lines in a log.
 tty_opts() {
