@@ -116,16 +116,18 @@ public final class CertificateWriter {
         return java.util.Arrays.copyOf(out, p);
     }
 
-    /** PEXT of one byte: entry (mask byte << 8 | x byte) holds the bits of x under the mask, packed low. */
+    /**
+     * PEXT of one byte: entry (mask byte << 8 | x byte) holds the bits of x under the mask, packed
+     * low. Built from smaller masks (the bit of x under the mask's lowest bit, then the rest one
+     * place up): one step an entry, as every start runs it in the interpreter.
+     */
     private static final byte[] PEXT8 = new byte[1 << 16];
     static {
-        for (int mask = 0; mask < 256; mask++)
-            for (int x = 0; x < 256; x++) {
-                int r = 0, k = 0;
-                for (int b = 0; b < 8; b++)
-                    if ((mask >>> b & 1) != 0) { if ((x >>> b & 1) != 0) r |= 1 << k; k++; }
-                PEXT8[mask << 8 | x] = (byte) r;
-            }
+        for (int mask = 1; mask < 256; mask++) {
+            int low = Integer.numberOfTrailingZeros(mask), rest = (mask & (mask - 1)) << 8;
+            for (int x = 0; x < 256; x++)
+                PEXT8[mask << 8 | x] = (byte) (x >>> low & 1 | PEXT8[rest | x] << 1);
+        }
     }
 
     /** The bits of x under mask, packed to the low end in order (the PEXT instruction), a byte at a time. */

@@ -70,18 +70,45 @@ public final class ProduceMain implements Runnable {
     static CommandLine commandLine(PrintStream out, PrintStream err, boolean json, String[] args) {
         CommandLine cl = new CommandLine(new ProduceMain());
         if (args.length > 0 && SUBCOMMANDS.containsKey(args[0])) cl.addSubcommand(args[0], SUBCOMMANDS.get(args[0]).get());
-        else SUBCOMMANDS.forEach((name, make) -> cl.addSubcommand(name, make.get()));
+        else for (java.util.Map.Entry<String, java.util.function.Supplier<Object>> e : SUBCOMMANDS.entrySet()) cl.addSubcommand(e.getKey(), e.getValue().get());
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
-        cl.setExitCodeExceptionMapper(t -> EXIT_FAILURE);
+        cl.setExitCodeExceptionMapper(new ExitOnFailure());
         CommandSupport.registerNumberConverters(cl);
-        cl.setParameterExceptionHandler((ex, a) -> {
+        cl.setParameterExceptionHandler(new UsageErrors(out, json));
+        cl.setExecutionExceptionHandler(new Failures(out, json));
+        return cl;
+    }
+
+    // The handlers below are classes, not lambdas: a lambda that implements a picocli interface
+    // cannot be kept in the class-data-sharing archive (picocli's classes are Java 5 class files)
+    // and would be generated at every start, with the method-handle machinery that takes (issue #42).
+
+    private static final class ExitOnFailure implements CommandLine.IExitCodeExceptionMapper {
+        @Override public int getExitCode(Throwable t) { return EXIT_FAILURE; }
+    }
+
+    private static final class UsageErrors implements CommandLine.IParameterExceptionHandler {
+        private final PrintStream out;
+        private final boolean json;
+
+        UsageErrors(PrintStream out, boolean json) { this.out = out; this.json = json; }
+
+        @Override public int handleParseException(CommandLine.ParameterException ex, String[] a) {
             ex.getCommandLine().getErr().println("error: " + CommandSupport.numberMessage(ex));
             ex.getCommandLine().getErr().println("(see --help)");
             if (json) jsonError(out, CommandSupport.numberMessage(ex), EXIT_USAGE);
             return EXIT_USAGE;
-        });
-        cl.setExecutionExceptionHandler((ex, c, r) -> {
+        }
+    }
+
+    private static final class Failures implements CommandLine.IExecutionExceptionHandler {
+        private final PrintStream out;
+        private final boolean json;
+
+        Failures(PrintStream out, boolean json) { this.out = out; this.json = json; }
+
+        @Override public int handleExecutionException(Exception ex, CommandLine c, CommandLine.ParseResult r) {
             if (ex instanceof UserError) {
                 c.getErr().println("error: " + ex.getMessage());
                 if (json) jsonError(out, ex.getMessage(), ((UserError) ex).exitCode);
@@ -90,8 +117,7 @@ public final class ProduceMain implements Runnable {
             c.getErr().println("error: internal failure: " + ex);
             if (json) jsonError(out, "internal failure: " + ex, EXIT_FAILURE);
             return EXIT_FAILURE;
-        });
-        return cl;
+        }
     }
 
     private static void jsonError(PrintStream out, String message, int exitCode) {
@@ -107,12 +133,16 @@ public final class ProduceMain implements Runnable {
 
     /** Testable entry point: parses, runs, and returns the exit code; never throws. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        boolean json = java.util.Arrays.stream(args).takeWhile(a -> !a.equals("--")).anyMatch("--json"::equals);
+        boolean json = false;
+        for (String a : args) {
+            if (a.equals("--")) break;
+            if (a.equals("--json")) { json = true; break; }
+        }
         CommandLine cl = commandLine(out, err, json, args);
-        cl.getSubcommands().values().forEach(sc -> {
+        for (CommandLine sc : cl.getSubcommands().values()) {
             Object o = sc.getCommand();
             if (o instanceof Streams) ((Streams) o).streams(out, err);
-        });
+        }
         int rc = cl.execute(args);
         out.flush();
         err.flush();

@@ -58,10 +58,20 @@ public final class CommandSupport {
      * does not fit, fails with a message that {@link #numberMessage} turns into one line.
      */
     public static void registerNumberConverters(picocli.CommandLine cl) {
-        cl.registerConverter(Integer.class, s -> (int) whole(s, Integer.MIN_VALUE, Integer.MAX_VALUE));
-        cl.registerConverter(Integer.TYPE, s -> (int) whole(s, Integer.MIN_VALUE, Integer.MAX_VALUE));
-        cl.registerConverter(Long.class, s -> whole(s, Long.MIN_VALUE, Long.MAX_VALUE));
-        cl.registerConverter(Long.TYPE, s -> whole(s, Long.MIN_VALUE, Long.MAX_VALUE));
+        cl.registerConverter(Integer.class, new IntConverter());
+        cl.registerConverter(Integer.TYPE, new IntConverter());
+        cl.registerConverter(Long.class, new LongConverter());
+        cl.registerConverter(Long.TYPE, new LongConverter());
+    }
+
+    // Classes, not lambdas: a lambda implementing a picocli interface cannot be kept in the
+    // class-data-sharing archive (picocli's are Java 5 class files) and is generated at every start.
+    private static final class IntConverter implements picocli.CommandLine.ITypeConverter<Integer> {
+        @Override public Integer convert(String s) { return (int) whole(s, Integer.MIN_VALUE, Integer.MAX_VALUE); }
+    }
+
+    private static final class LongConverter implements picocli.CommandLine.ITypeConverter<Long> {
+        @Override public Long convert(String s) { return whole(s, Long.MIN_VALUE, Long.MAX_VALUE); }
     }
 
     private static final String NOT_WHOLE = "not a whole number", TOO_BIG = "out of range";

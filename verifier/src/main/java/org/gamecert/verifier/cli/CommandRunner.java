@@ -29,26 +29,64 @@ public final class CommandRunner {
                               Consumer<String> onError, Map<String, String> ranges) {
         cl.setOut(new java.io.PrintWriter(out, true));
         cl.setErr(new java.io.PrintWriter(err, true));
-        cl.registerConverter(Integer.class, s -> (int) whole(s, Integer.MIN_VALUE, Integer.MAX_VALUE));
-        cl.registerConverter(Integer.TYPE, s -> (int) whole(s, Integer.MIN_VALUE, Integer.MAX_VALUE));
-        cl.registerConverter(Long.class, s -> whole(s, Long.MIN_VALUE, Long.MAX_VALUE));
-        cl.registerConverter(Long.TYPE, s -> whole(s, Long.MIN_VALUE, Long.MAX_VALUE));
-        cl.setParameterExceptionHandler((ex, a) -> {
-            String msg = numberMessage(ex, ranges);
-            err.println("error: " + msg + " (see --help)");
-            if (onError != null) onError.accept(msg);
-            return errorCode;
-        });
-        cl.setExecutionExceptionHandler((ex, c, p) -> {
-            err.println("error: internal error: " + ex);
-            if (onError != null) onError.accept("internal error: " + ex);
-            return errorCode;
-        });
+        cl.registerConverter(Integer.class, new IntConverter());
+        cl.registerConverter(Integer.TYPE, new IntConverter());
+        cl.registerConverter(Long.class, new LongConverter());
+        cl.registerConverter(Long.TYPE, new LongConverter());
+        cl.setParameterExceptionHandler(new UsageErrors(err, errorCode, onError, ranges));
+        cl.setExecutionExceptionHandler(new Failures(err, errorCode, onError));
         try {
             return cl.execute(args);
         } catch (Throwable t) {
             err.println("error: internal error: " + t);
             if (onError != null) onError.accept("internal error: " + t);
+            return errorCode;
+        }
+    }
+
+    // The converters and handlers are classes, not lambdas: a lambda that implements a picocli
+    // interface cannot be kept in the class-data-sharing archive (picocli's classes are Java 5 class
+    // files) and would be generated at every start, with the method-handle machinery that takes
+    // (issue #42).
+
+    private static final class IntConverter implements CommandLine.ITypeConverter<Integer> {
+        @Override public Integer convert(String s) { return (int) whole(s, Integer.MIN_VALUE, Integer.MAX_VALUE); }
+    }
+
+    private static final class LongConverter implements CommandLine.ITypeConverter<Long> {
+        @Override public Long convert(String s) { return whole(s, Long.MIN_VALUE, Long.MAX_VALUE); }
+    }
+
+    private static final class UsageErrors implements CommandLine.IParameterExceptionHandler {
+        private final PrintStream err;
+        private final int errorCode;
+        private final Consumer<String> onError;
+        private final Map<String, String> ranges;
+
+        UsageErrors(PrintStream err, int errorCode, Consumer<String> onError, Map<String, String> ranges) {
+            this.err = err; this.errorCode = errorCode; this.onError = onError; this.ranges = ranges;
+        }
+
+        @Override public int handleParseException(CommandLine.ParameterException ex, String[] args) {
+            String msg = numberMessage(ex, ranges);
+            err.println("error: " + msg + " (see --help)");
+            if (onError != null) onError.accept(msg);
+            return errorCode;
+        }
+    }
+
+    private static final class Failures implements CommandLine.IExecutionExceptionHandler {
+        private final PrintStream err;
+        private final int errorCode;
+        private final Consumer<String> onError;
+
+        Failures(PrintStream err, int errorCode, Consumer<String> onError) {
+            this.err = err; this.errorCode = errorCode; this.onError = onError;
+        }
+
+        @Override public int handleExecutionException(Exception ex, CommandLine c, CommandLine.ParseResult p) {
+            err.println("error: internal error: " + ex);
+            if (onError != null) onError.accept("internal error: " + ex);
             return errorCode;
         }
     }
