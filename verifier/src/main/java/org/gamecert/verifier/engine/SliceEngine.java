@@ -440,7 +440,7 @@ public final class SliceEngine {
             KeyRuns run = marks.partitions[q];
             marks.partitions[q] = null; // freed as its count ends
             counted.add(pool.submit(() -> {
-                TerminalCount count = new TerminalCount(map, li, partition, partitions);
+                TerminalCount count = new TerminalCount(map, li, partition, partitions, run.n);
                 for (int j = 0; j < run.n; j++)
                     count.take(run.keys[3 * j], run.keys[3 * j + 1], run.keys[3 * j + 2]);
                 return count.report();

@@ -149,6 +149,8 @@ public final class SliceCheck {
             throw latch.fault("a slice of " + in + " entries");
         base = before;
         count = (int) in;
+        terminals = new PairSet(countTerminals ? count / 4 : 0);
+        proofTerminals = new PairSet(countTerminals ? count / 4 : 0);
         int below = map.below(li);
         sizeBelow = below < 0 ? 0 : map.size(below);
         this.hasPrevious = hasPrevious;
@@ -516,7 +518,8 @@ public final class SliceCheck {
     private byte[] outFlags = new byte[0];
     private int nOut;
     private long sentSum;
-    private final PairSet terminals = new PairSet(), proofTerminals = new PairSet();
+    /** Room for a quarter of the slice's entries each when terminal positions are counted. */
+    private final PairSet terminals, proofTerminals;
     // the entry being checked
     private int e, k, n, star, entryFlags, v, vHi;
     private long eMover, eOpp, eLegal;

@@ -28,13 +28,18 @@ public final class TerminalCount {
     private final FileMap map;
     private final long factKey, partitionKey;
     private final int li, partition, partitions;
-    private final PairSet terminals = new PairSet(), proof = new PairSet();
+    private final PairSet terminals, proof;
     private long takenSum, taken;
     private boolean done;
     private final FaultLatch latch = new FaultLatch();
 
     /** The counter of partition partition (of partitions) of layer li's terminal keys. */
     public TerminalCount(FileMap map, int li, int partition, int partitions) {
+        this(map, li, partition, partitions, 0);
+    }
+
+    /** As above, with room made for about expectedKeys keys (a size hint, nothing more). */
+    public TerminalCount(FileMap map, int li, int partition, int partitions, int expectedKeys) {
         if (li < 0 || li >= map.layers() || partitions < 1 || partitions > MAX_PARTITIONS
                 || partition < 0 || partition >= partitions)
             throw new EngineFault("a terminal count for partition " + partition + " of "
@@ -45,6 +50,10 @@ public final class TerminalCount {
         this.li = li;
         this.partition = partition;
         this.partitions = partitions;
+        // at most this many keys: room for them (the keys of R and proof keys, about half each)
+        long room = Math.max(0, Math.min(expectedKeys, 1 << 24));
+        terminals = new PairSet(room / 2);
+        proof = new PairSet(room / 2);
     }
 
     /**
