@@ -369,6 +369,8 @@ public final class SliceCheck {
         if (step > 2 || (decodeFailure == null && nextBlock != endBlock) || !previousGiven)
             throw latch.fault("slice of layer " + discs + ": requests before its"
                     + " blocks or the key before it, or twice");
+        if (decodeFailure == null && decoded != count)
+            throw latch.fault("slice of layer " + discs + ": a block not decoded");
         step = 3;
         takeFacts();
         reqStart = new int[decoded + 1];
