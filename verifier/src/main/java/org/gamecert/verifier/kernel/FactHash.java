@@ -11,9 +11,14 @@ package org.gamecert.verifier.kernel;
  * checking; Clarke et al. 2003, additive multiset hashes). A prime modulus keeps that bound
  * whatever the counts: modulo 2^64 a count changed by 2^30 would keep 30 low bits.
  *
- * <p>One field a round, the index first, each round a bijection of the state (an odd multiplier,
- * a xor-shift): two records that differ in one field give two states, and where a fact's record
- * lands depends on the key, which the engine never sees.
+ * <p>Each term is SipHash-1-3 (Aumasson and Bernstein 2012, with one compression and three
+ * finalization rounds, as Python and Rust use it against chosen keys) of four 64-bit words under
+ * the map's 128-bit key: a keyed pseudorandom function, so that no record chosen without the key
+ * lands where another one does. (The rounds "xor a field, multiply, fold" this replaced carried a
+ * difference in a field's top bits into the state's top bits whatever the key, where the next
+ * field could cancel it: two records at one index hashed alike for half of all keys.) A record's
+ * last word has its low byte 0, a flag's 0xF0 + bit, a terminal key's (TerminalCount) 0xE0 or
+ * 0xE1: the three kinds of term never hash the same input.
  *
  * <p>A fact's hash is its record's plus one term per flag bit it carries, so the sum over a
  * child's facts needs only how many facts it was sent and how many carried each bit: the engine
@@ -46,47 +51,56 @@ final class FactHash {
     }
 
     /** The hash of a fact: its record's, plus one term for each flag it carries. */
-    static long of(long key, long index, long occ, long mover, int kinds, int lo, int hi,
+    static long of(long k0, long k1, long index, long occ, long mover, int kinds, int lo, int hi,
             int flags) {
-        long h = record(key, index, occ, mover, kinds, lo, hi);
-        if (flags == 0) return h;
-        long mix = indexMix(key, index);
+        long h = record(k0, k1, index, occ, mover, kinds, lo, hi);
         for (int b = 0; b < FLAGS; b++)
-            if ((flags >>> b & 1) != 0) h = add(h, flagOf(mix, b));
+            if ((flags >>> b & 1) != 0) h = add(h, flag(k0, k1, index, b));
         return h;
     }
 
     /** Flag bits a fact can carry: P, A', P' (SPEC §10.1) and reached (§10.2). */
     static final int FLAGS = 4;
 
-    /** The record part: the index, then the key, then kind and bounds, one field a round. */
-    static long record(long key, long index, long occ, long mover, int kinds, int lo, int hi) {
+    /** The record part: the index, the key, then kind and bounds in one word (low byte 0). */
+    static long record(long k0, long k1, long index, long occ, long mover, int kinds, int lo,
+            int hi) {
         long w = (long) (kinds & 0xFF) << 40 ^ (long) (lo & 0xFFFF) << 24
                 ^ (long) (hi & 0xFFFF) << 8;
-        long h = (key ^ index) * 0xD6E8FEB86659FD93L;
-        h = (h ^ h >>> 32 ^ occ) * 0x9E3779B97F4A7C15L;
-        h = (h ^ h >>> 32 ^ mover) * 0xC2B2AE3D27D4EB4FL;
-        h = (h ^ h >>> 32 ^ w) * 0x165667B19E3779F9L;
-        return reduce(h ^ h >>> 32);
+        return reduce(sip(k0, k1, index, occ, mover, w));
     }
 
-    /** The term of flag bit b sent to entry index (a round of its own per bit, from one mix). */
-    static long flag(long key, long index, int b) {
-        return flagOf(indexMix(key, index), b);
+    /** The term of flag bit b sent to entry index. */
+    static long flag(long k0, long k1, long index, int b) {
+        return reduce(sip(k0, k1, index, 0, 0, FLAG_WORD | 0xF0 | b));
     }
 
-    /** The part of the flag terms of an entry that does not depend on the bit (two rounds). */
-    static long indexMix(long key, long index) {
-        long h = (key ^ index) * 0x94D049BB133111EBL;
-        return (h ^ h >>> 31 ^ key) * 0xBF58476D1CE4E5B9L;
-    }
+    private static final long FLAG_WORD = 0x464C414700000000L; // "FLAG"
 
-    /** Flag bit b's term from its entry's indexMix: one more round, a constant per bit. */
-    static long flagOf(long mix, int b) {
-        long h = (mix ^ mix >>> 29 ^ FLAG_CONSTANTS[b]) * 0xD6E8FEB86659FD93L;
-        return reduce(h ^ h >>> 32);
+    /**
+     * SipHash-1-3 of the 32 bytes m0..m3 (each little-endian, as SipHash reads its words) under
+     * the key (k0, k1): one round a word, the length block, three rounds to finish.
+     */
+    static long sip(long k0, long k1, long m0, long m1, long m2, long m3) {
+        long v0 = k0 ^ 0x736F6D6570736575L, v1 = k1 ^ 0x646F72616E646F6DL;
+        long v2 = k0 ^ 0x6C7967656E657261L, v3 = k1 ^ 0x7465646279746573L;
+        for (int i = 0; i < 8; i++) {
+            // the words, then the length block (32 bytes: 32 << 56), then finalization
+            long m = i == 0 ? m0 : i == 1 ? m1 : i == 2 ? m2 : i == 3 ? m3 : 32L << 56;
+            if (i < 5) v3 ^= m;
+            if (i == 5) v2 ^= 0xFF;
+            v0 += v1; // one SipRound
+            v1 = Long.rotateLeft(v1, 13) ^ v0;
+            v0 = Long.rotateLeft(v0, 32);
+            v2 += v3;
+            v3 = Long.rotateLeft(v3, 16) ^ v2;
+            v0 += v3;
+            v3 = Long.rotateLeft(v3, 21) ^ v0;
+            v2 += v1;
+            v1 = Long.rotateLeft(v1, 17) ^ v2;
+            v2 = Long.rotateLeft(v2, 32);
+            if (i < 5) v0 ^= m;
+        }
+        return v0 ^ v1 ^ v2 ^ v3;
     }
-
-    private static final long[] FLAG_CONSTANTS = {
-        0x2545F4914F6CDD1DL, 0x5851F42D4C957F2DL, 0x14057B7EF767814FL, 0x6C8E9CF570932BD5L};
 }

@@ -41,8 +41,8 @@ public final class FileMap implements java.io.Serializable {
     private final long trailerRows;
     private final Violation trailerViolation;
     private final byte[] commitment;
-    /** The key of the child facts' multiset hash (FactHash), drawn for this file's check. */
-    private final long factKey;
+    /** The 128-bit key of the child facts' multiset hash (FactHash), drawn for this check. */
+    private final long factKey0, factKey1;
     /**
      * The key of the terminal keys' partitions (TerminalCount), apart from factKey: an engine
      * learns partitions (it routes keys by them), so it must learn nothing of factKey from them.
@@ -78,7 +78,9 @@ public final class FileMap implements java.io.Serializable {
         trailerRows = r.trailerRows;
         trailerViolation = r.trailerViolation;
         commitment = r.commitment;
-        factKey = new java.security.SecureRandom().nextLong();
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        factKey0 = random.nextLong();
+        factKey1 = random.nextLong();
         partitionKey = new java.security.SecureRandom().nextLong();
         fingerprint = computeFingerprint();
     }
@@ -245,8 +247,9 @@ public final class FileMap implements java.io.Serializable {
         return commitment == null ? null : commitment.clone();
     }
 
-    long factKey() {
-        return factKey;
+    /** The two words of FactHash's key (SipHash's k0, k1). */
+    long[] factKey() {
+        return new long[] {factKey0, factKey1};
     }
 
     long partitionKey() {

@@ -40,7 +40,9 @@ public final class SliceCheck {
     private final int[] tbPlace = new int[64];
     private final int group, leafEmpties, rootNeeds, rootDiscs;
     private final boolean weak, countTerminals;
-    private final long rootOcc, rootMover, factKey;
+    private final long rootOcc, rootMover;
+    /** FactHash's key (SipHash's k0, k1), the map's. */
+    private final long factKey0, factKey1;
     private final LeafSearch leaves;
 
     private final int li, firstBlock, endBlock, discs;
@@ -135,7 +137,9 @@ public final class SliceCheck {
         rootDiscs = Long.bitCount(h.rootMover | h.rootOpponent);
         rootOcc = game.canonical(h.rootMover, h.rootOpponent, group, images);
         rootMover = images[8];
-        factKey = map.factKey();
+        long[] factKey = map.factKey();
+        factKey0 = factKey[0];
+        factKey1 = factKey[1];
         leaves = new LeafSearch(game);
         this.li = li;
         this.firstBlock = firstBlock;
@@ -427,15 +431,13 @@ public final class SliceCheck {
         for (int i = 0; factCount != null && i < decoded; i++) {
             if (factCount[i] != 0)
                 takenSum = FactHash.add(takenSum, FactHash.times(factCount[i],
-                        FactHash.record(factKey, base + i, occ[i], mover[i], kind[i] & 0xFF,
-                                lo[i], hi[i])));
-            long mix = 0;
+                        FactHash.record(factKey0, factKey1, base + i, occ[i], mover[i],
+                                kind[i] & 0xFF, lo[i], hi[i])));
             for (int q = 0; q < FactHash.FLAGS; q++)
                 if (flagCount[q][i] != 0) {
                     flags[i] |= (byte) (1 << q);
-                    if (mix == 0) mix = FactHash.indexMix(factKey, base + i);
-                    takenSum = FactHash.add(takenSum,
-                            FactHash.times(flagCount[q][i], FactHash.flagOf(mix, q)));
+                    takenSum = FactHash.add(takenSum, FactHash.times(flagCount[q][i],
+                            FactHash.flag(factKey0, factKey1, base + i, q)));
                 }
         }
         // entries after a block that failed to decode take nothing: the verdict is a rejection
@@ -702,8 +704,8 @@ public final class SliceCheck {
         }
         outIndex[nOut] = ansIndex[r];
         outFlags[nOut++] = (byte) bits;
-        sentSum = FactHash.add(sentSum, FactHash.of(factKey, ansIndex[r], reqOcc[r], reqMover[r],
-                ansKind[r] & 0xFF, ansLo[r], ansHi[r], bits));
+        sentSum = FactHash.add(sentSum, FactHash.of(factKey0, factKey1, ansIndex[r], reqOcc[r],
+                reqMover[r], ansKind[r] & 0xFF, ansLo[r], ansHi[r], bits));
     }
 
     /**

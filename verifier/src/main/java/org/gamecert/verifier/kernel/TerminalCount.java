@@ -26,7 +26,8 @@ public final class TerminalCount {
     public static final int MAX_PARTITIONS = 1 << 16;
 
     private final FileMap map;
-    private final long factKey, partitionKey;
+    private final long[] factKey;
+    private final long partitionKey;
     private final int li, partition, partitions;
     private final PairSet terminals, proof;
     private long takenSum, taken;
@@ -206,16 +207,17 @@ public final class TerminalCount {
     }
 
     /**
-     * The multiset hash of one key sent to a partition: the layer and partition, then occ, then
-     * mover, then the set, one field a round, each round a bijection of the state (FactHash).
+     * The multiset hash of one key sent to a partition: SipHash (FactHash.sip) under the map's
+     * fact key of the layer and partition, occ, mover, and the set (its last word's low byte 0xE0
+     * or 0xE1, which no fact's term has).
      */
-    static long element(long key, int li, int partition, long occ, long mover, boolean proof) {
-        long h = (key ^ ((long) li << 32 | partition)) * 0xBF58476D1CE4E5B9L;
-        h = (h ^ h >>> 32 ^ occ) * 0x94D049BB133111EBL;
-        h = (h ^ h >>> 32 ^ mover) * 0xC2B2AE3D27D4EB4FL;
-        h = (h ^ h >>> 32 ^ (proof ? 0x5052 : 0x5445)) * 0x165667B19E3779F9L;
-        return FactHash.reduce(h ^ h >>> 32); // summed modulo 2^61 - 1, as the facts are
+    static long element(long[] key, int li, int partition, long occ, long mover, boolean proof) {
+        long where = (long) li << 32 | partition, what = TERMINAL_WORD | (proof ? 0xE1 : 0xE0);
+        // a keyed PRF (FactHash.sip), summed modulo 2^61 - 1 as the facts are
+        return FactHash.reduce(FactHash.sip(key[0], key[1], where, occ, mover, what));
     }
+
+    private static final long TERMINAL_WORD = 0x5445524D00000000L; // "TERM"
 
     /**
      * What a partition's counter tells the Combiner: which layer and partition, against which

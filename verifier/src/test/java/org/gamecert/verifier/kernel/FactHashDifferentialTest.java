@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
  * hash apart under all but a negligible fraction of keys (SPEC §11.1: about 2^-61). The rounds
  * "xor a field, multiply by an odd constant, fold the high half down" carry a difference in the
  * two top bits of a field into the two top bits of the state (and, by the fold, bits 30 and 31),
- * whatever the key: the next field can cancel it. Two keys (occ, mover) and (occ ^ 3<<62,
+ * whatever the key: the next field could cancel it (FactHash is now SipHash, a keyed PRF). Two keys (occ, mover) and (occ ^ 3<<62,
  * mover ^ D ^ D>>>32), D one of 1<<62 and 3<<62, then hash alike at the same index for about half
  * of all keys, a pair that keeps occ's disc count (R-LAY-2).
  */
@@ -20,15 +20,39 @@ class FactHashDifferentialTest {
         SplittableRandom rnd = new SplittableRandom(7);
         int tries = 2000, collisions = 0;
         for (int t = 0; t < tries; t++) {
-            long key = rnd.nextLong(), index = rnd.nextLong(1 << 20);
+            long k0 = rnd.nextLong(), k1 = rnd.nextLong(), index = rnd.nextLong(1 << 20);
             long occ = rnd.nextLong() & ~(3L << 62) | 1L << 63, mover = rnd.nextLong() & occ;
             long occ2 = occ ^ 3L << 62;
-            long h = FactHash.record(key, index, occ, mover, 0x18, -1, -1);
+            long h = FactHash.record(k0, k1, index, occ, mover, 0x18, -1, -1);
             for (long d : new long[] {1L << 62, 3L << 62})
-                if (FactHash.record(key, index, occ2, mover ^ d ^ d >>> 32, 0x18, -1, -1) == h)
+                if (FactHash.record(k0, k1, index, occ2, mover ^ d ^ d >>> 32, 0x18, -1, -1) == h)
                     collisions++;
         }
         assertTrue(collisions == 0, collisions + " of " + tries + " keys made two different"
                 + " records at one index hash alike");
+    }
+
+    /**
+     * FactHash.sip is SipHash-1-3 as its authors define it: the same 64 bits as Bouncy Castle's
+     * SipHash(1, 3) over the four words as little-endian bytes, under the same 128-bit key.
+     */
+    @Test
+    void sipIsSipHashOneThree() {
+        SplittableRandom rnd = new SplittableRandom(11);
+        for (int t = 0; t < 500; t++) {
+            long k0 = rnd.nextLong(), k1 = rnd.nextLong();
+            long[] m = {rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong()};
+            if (t == 0) m = new long[4];
+            java.nio.ByteBuffer key = java.nio.ByteBuffer.allocate(16)
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(k0).putLong(k1);
+            java.nio.ByteBuffer msg = java.nio.ByteBuffer.allocate(32)
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            for (long w : m) msg.putLong(w);
+            org.bouncycastle.crypto.macs.SipHash bc = new org.bouncycastle.crypto.macs.SipHash(1, 3);
+            bc.init(new org.bouncycastle.crypto.params.KeyParameter(key.array()));
+            bc.update(msg.array(), 0, 32);
+            org.junit.jupiter.api.Assertions.assertEquals(bc.doFinal(),
+                    FactHash.sip(k0, k1, m[0], m[1], m[2], m[3]), "try " + t);
+        }
     }
 }
