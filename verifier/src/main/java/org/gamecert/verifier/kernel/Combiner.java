@@ -143,6 +143,10 @@ public final class Combiner {
             sent = FactHash.add(sent, FactHash.reduce(r.sentSum));
             before = r;
             cut |= !r.decodedAll; // a block that failed to decode ends the layer's check
+            // and only such a block: a slice that stopped short names the violation it met
+            if (!r.decodedAll && r.first == null && (r.every == null || r.every.decodeFailure() == null))
+                throw latch.fault("a slice of layer " + discs + " that decoded only some of its"
+                        + " blocks and met no violation");
         }
         if (nextBlock != map.endBlock(li) || entries != map.size(li))
             throw latch.fault("the slices of layer " + discs + " end at block "

@@ -45,6 +45,11 @@ final class EveryViolation implements java.io.Serializable {
         return this;
     }
 
+    /** The slice's block that failed to decode, once reported; or null. */
+    Violation decodeFailure() {
+        return fatal;
+    }
+
     /** Into the report's seal: every field. */
     void sealInto(Seal s) {
         s.longs(maxPerRule, kept.size(), counts.size()).violation(fatal);
