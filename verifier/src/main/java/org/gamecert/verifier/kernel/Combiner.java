@@ -144,7 +144,8 @@ public final class Combiner {
             before = r;
             cut |= !r.decodedAll; // a block that failed to decode ends the layer's check
             // and only such a block: a slice that stopped short names the violation it met
-            if (!r.decodedAll && r.first == null && (r.every == null || r.every.decodeFailure() == null))
+            boolean named = r.first != null || r.every != null && r.every.decodeFailure() != null;
+            if (!r.decodedAll && !named)
                 throw latch.fault("a slice of layer " + discs + " that decoded only some of its"
                         + " blocks and met no violation");
         }
