@@ -17,12 +17,13 @@ package org.gamecert.verifier.kernel;
  * lands where another one does. (The rounds "xor a field, multiply, fold" this replaced carried a
  * difference in a field's top bits into the state's top bits whatever the key, where the next
  * field could cancel it: two records at one index hashed alike for half of all keys.) A record's
- * last word has its low byte 0, a flag's 0xF0 + bit, a terminal key's (TerminalCount) 0xE0 or
- * 0xE1: the three kinds of term never hash the same input.
+ * last word has its low byte 0 or 1 (reached), a need's 0xF0 + bit, a terminal key's
+ * (TerminalCount) 0xE0 or 0xE1: the three kinds of term never hash the same input.
  *
- * <p>A fact's hash is its record's plus one term per flag bit it carries, so the sum over a
- * child's facts needs only how many facts it was sent and how many carried each bit: the engine
- * delivers those counts, O(entries) of memory rather than O(facts). Facts that differ only in
+ * <p>A fact's hash is its record's term (with its "reached" bit) plus one term per need bit it
+ * carries, so the sum over a child's facts needs only how many facts it was sent, how many were
+ * reached and how many carried each need: the engine delivers those counts, O(entries) of memory
+ * rather than O(facts). Facts that differ only in
  * how the same bits are spread over them sum equally; the child takes the OR of the bits, which
  * they share, so nothing the kernel concludes can differ.
  */
@@ -50,27 +51,36 @@ final class FactHash {
         return reduce((low & MOD) + (low >>> 61) + (high << 3)); // 2^64 is 8 modulo MOD
     }
 
-    /** The hash of a fact: its record's, plus one term for each flag it carries. */
+    /**
+     * The hash of a fact: its record's with its "reached" bit, plus one term for each need it
+     * carries (P, A', P'). Most facts carry no need: one term a fact.
+     */
     static long of(long k0, long k1, long index, long occ, long mover, int kinds, int lo, int hi,
             int flags) {
-        long h = record(k0, k1, index, occ, mover, kinds, lo, hi);
-        for (int b = 0; b < FLAGS; b++)
+        long h = record(k0, k1, index, occ, mover, kinds, lo, hi, flags >>> REACHED & 1);
+        for (int b = 0; b < REACHED; b++)
             if ((flags >>> b & 1) != 0) h = add(h, flag(k0, k1, index, b));
         return h;
     }
 
+    /** The flag bit "reached" (SPEC §10.2), which goes into the record's term. */
+    static final int REACHED = 3;
+
     /** Flag bits a fact can carry: P, A', P' (SPEC §10.1) and reached (§10.2). */
     static final int FLAGS = 4;
 
-    /** The record part: the index, the key, then kind and bounds in one word (low byte 0). */
+    /**
+     * The record part: the index, the key, then kind, bounds and the "reached" bit (0 or 1) in
+     * one word (its low byte the bit).
+     */
     static long record(long k0, long k1, long index, long occ, long mover, int kinds, int lo,
-            int hi) {
+            int hi, int reached) {
         long w = (long) (kinds & 0xFF) << 40 ^ (long) (lo & 0xFFFF) << 24
-                ^ (long) (hi & 0xFFFF) << 8;
+                ^ (long) (hi & 0xFFFF) << 8 ^ reached;
         return reduce(sip(k0, k1, index, occ, mover, w));
     }
 
-    /** The term of flag bit b sent to entry index. */
+    /** The term of need bit b (P, A' or P') sent to entry index. */
     static long flag(long k0, long k1, long index, int b) {
         return reduce(sip(k0, k1, index, 0, 0, FLAG_WORD | 0xF0 | b));
     }
@@ -84,11 +94,9 @@ final class FactHash {
     static long sip(long k0, long k1, long m0, long m1, long m2, long m3) {
         long v0 = k0 ^ 0x736F6D6570736575L, v1 = k1 ^ 0x646F72616E646F6DL;
         long v2 = k0 ^ 0x6C7967656E657261L, v3 = k1 ^ 0x7465646279746573L;
-        for (int i = 0; i < 8; i++) {
-            // the words, then the length block (32 bytes: 32 << 56), then finalization
+        for (int i = 0; i < 5; i++) { // the words, then the length block (32 bytes: 32 << 56)
             long m = i == 0 ? m0 : i == 1 ? m1 : i == 2 ? m2 : i == 3 ? m3 : 32L << 56;
-            if (i < 5) v3 ^= m;
-            if (i == 5) v2 ^= 0xFF;
+            v3 ^= m;
             v0 += v1; // one SipRound
             v1 = Long.rotateLeft(v1, 13) ^ v0;
             v0 = Long.rotateLeft(v0, 32);
@@ -99,7 +107,20 @@ final class FactHash {
             v2 += v1;
             v1 = Long.rotateLeft(v1, 17) ^ v2;
             v2 = Long.rotateLeft(v2, 32);
-            if (i < 5) v0 ^= m;
+            v0 ^= m;
+        }
+        v2 ^= 0xFF;
+        for (int i = 0; i < 3; i++) { // finalization: three SipRounds
+            v0 += v1;
+            v1 = Long.rotateLeft(v1, 13) ^ v0;
+            v0 = Long.rotateLeft(v0, 32);
+            v2 += v3;
+            v3 = Long.rotateLeft(v3, 16) ^ v2;
+            v0 += v3;
+            v3 = Long.rotateLeft(v3, 21) ^ v0;
+            v2 += v1;
+            v1 = Long.rotateLeft(v1, 17) ^ v2;
+            v2 = Long.rotateLeft(v2, 32);
         }
         return v0 ^ v1 ^ v2 ^ v3;
     }

@@ -429,15 +429,21 @@ public final class SliceCheck {
     /** The flags sent, OR-ed into the entries; every fact counted (FactHash). */
     private void takeFacts() {
         for (int i = 0; factCount != null && i < decoded; i++) {
-            if (factCount[i] != 0)
-                takenSum = FactHash.add(takenSum, FactHash.times(factCount[i],
-                        FactHash.record(factKey0, factKey1, base + i, occ[i], mover[i],
-                                kind[i] & 0xFF, lo[i], hi[i])));
+            // the record's term, for the facts not reached and for those reached, then the needs'
+            for (int reached = 0; reached <= 1; reached++) {
+                int n = reached == 1 ? flagCount[FactHash.REACHED][i]
+                        : factCount[i] - flagCount[FactHash.REACHED][i];
+                if (n != 0)
+                    takenSum = FactHash.add(takenSum, FactHash.times(n,
+                            FactHash.record(factKey0, factKey1, base + i, occ[i], mover[i],
+                                    kind[i] & 0xFF, lo[i], hi[i], reached)));
+            }
             for (int q = 0; q < FactHash.FLAGS; q++)
                 if (flagCount[q][i] != 0) {
                     flags[i] |= (byte) (1 << q);
-                    takenSum = FactHash.add(takenSum, FactHash.times(flagCount[q][i],
-                            FactHash.flag(factKey0, factKey1, base + i, q)));
+                    if (q != FactHash.REACHED)
+                        takenSum = FactHash.add(takenSum, FactHash.times(flagCount[q][i],
+                                FactHash.flag(factKey0, factKey1, base + i, q)));
                 }
         }
         // entries after a block that failed to decode take nothing: the verdict is a rejection

@@ -7,12 +7,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * FactHash binds an answer to the record at its index only if two different records at one index
- * hash apart under all but a negligible fraction of keys (SPEC §11.1: about 2^-61). The rounds
- * "xor a field, multiply by an odd constant, fold the high half down" carry a difference in the
- * two top bits of a field into the two top bits of the state (and, by the fold, bits 30 and 31),
- * whatever the key: the next field could cancel it (FactHash is now SipHash, a keyed PRF). Two keys (occ, mover) and (occ ^ 3<<62,
- * mover ^ D ^ D>>>32), D one of 1<<62 and 3<<62, then hash alike at the same index for about half
- * of all keys, a pair that keeps occ's disc count (R-LAY-2).
+ * hash apart under all but a negligible fraction of keys (SPEC §11.1: about 2^-61). Rounds of
+ * "xor a field, multiply by an odd constant, fold the high half down" (FactHash before SipHash)
+ * carried a difference in the two top bits of a field into the two top bits of the state (and,
+ * by the fold, bits 30 and 31), whatever the key: the next field could cancel it. Two keys
+ * (occ, mover) and (occ ^ 3<<62, mover ^ D ^ D>>>32), D one of 1<<62 and 3<<62, then hashed alike
+ * at the same index for about half of all keys, a pair that keeps occ's disc count (R-LAY-2).
  */
 class FactHashDifferentialTest {
     @Test
@@ -23,9 +23,10 @@ class FactHashDifferentialTest {
             long k0 = rnd.nextLong(), k1 = rnd.nextLong(), index = rnd.nextLong(1 << 20);
             long occ = rnd.nextLong() & ~(3L << 62) | 1L << 63, mover = rnd.nextLong() & occ;
             long occ2 = occ ^ 3L << 62;
-            long h = FactHash.record(k0, k1, index, occ, mover, 0x18, -1, -1);
+            long h = FactHash.record(k0, k1, index, occ, mover, 0x18, -1, -1, 1);
             for (long d : new long[] {1L << 62, 3L << 62})
-                if (FactHash.record(k0, k1, index, occ2, mover ^ d ^ d >>> 32, 0x18, -1, -1) == h)
+                if (FactHash.record(k0, k1, index, occ2, mover ^ d ^ d >>> 32, 0x18, -1, -1, 1)
+                        == h)
                     collisions++;
         }
         assertTrue(collisions == 0, collisions + " of " + tries + " keys made two different"
