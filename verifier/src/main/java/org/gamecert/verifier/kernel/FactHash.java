@@ -94,8 +94,10 @@ final class FactHash {
     static long sip(long k0, long k1, long m0, long m1, long m2, long m3) {
         long v0 = k0 ^ 0x736F6D6570736575L, v1 = k1 ^ 0x646F72616E646F6DL;
         long v2 = k0 ^ 0x6C7967656E657261L, v3 = k1 ^ 0x7465646279746573L;
-        for (int i = 0; i < 5; i++) { // the words, then the length block (32 bytes: 32 << 56)
-            long m = i == 0 ? m0 : i == 1 ? m1 : i == 2 ? m2 : i == 3 ? m3 : 32L << 56;
+        for (int i = 0; i < 8; i++) {
+            // the four words, the length block (32 bytes: 32 << 56), then three finalization
+            // rounds, for which m is 0 (xoring 0 changes nothing)
+            long m = i == 0 ? m0 : i == 1 ? m1 : i == 2 ? m2 : i == 3 ? m3 : i == 4 ? 32L << 56 : 0;
             v3 ^= m;
             v0 += v1; // one SipRound
             v1 = Long.rotateLeft(v1, 13) ^ v0;
@@ -108,19 +110,7 @@ final class FactHash {
             v1 = Long.rotateLeft(v1, 17) ^ v2;
             v2 = Long.rotateLeft(v2, 32);
             v0 ^= m;
-        }
-        v2 ^= 0xFF;
-        for (int i = 0; i < 3; i++) { // finalization: three SipRounds
-            v0 += v1;
-            v1 = Long.rotateLeft(v1, 13) ^ v0;
-            v0 = Long.rotateLeft(v0, 32);
-            v2 += v3;
-            v3 = Long.rotateLeft(v3, 16) ^ v2;
-            v0 += v3;
-            v3 = Long.rotateLeft(v3, 21) ^ v0;
-            v2 += v1;
-            v1 = Long.rotateLeft(v1, 17) ^ v2;
-            v2 = Long.rotateLeft(v2, 32);
+            if (i == 4) v2 ^= 0xFF; // finalization starts
         }
         return v0 ^ v1 ^ v2 ^ v3;
     }
