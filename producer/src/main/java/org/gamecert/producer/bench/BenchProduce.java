@@ -65,7 +65,9 @@ public final class BenchProduce {
                 default: usage();
             }
         }
-        System.out.println("== search speed (one thread; nodes/s over thread CPU time and over wall time) ==");
+        System.out.println("== search speed (one thread, in this JVM: the first set's solves warm up the JIT; a fresh 64 MB table per position) ==");
+        System.out.println("(cpu s: the searching thread's CPU around each solve, JVM thread CPU: the JIT compilers' and the collector's threads"
+                + " not counted, the table allocated and zeroed before; wall s: around each solve; Mn/s: nodes over each)");
         System.out.printf(Locale.ROOT, "%-42s %6s %14s %9s %9s %10s %10s%n", "set", "count", "nodes", "cpu s", "wall s", "Mn/s cpu", "Mn/s wall");
         List<long[]> ffo = new ArrayList<>();
         List<String> ffoNames = new ArrayList<>();
@@ -82,13 +84,15 @@ public final class BenchProduce {
         int n = quick ? 100 : 1000;
         speed("connect4:7x6 Test_L1_R2 (first " + n + ")", c4, pons(c4, data.resolve("connect4-pons/Test_L1_R2"), n));
         speed("connect4:7x6 Test_L2_R2 (first " + n + ")", c4, pons(c4, data.resolve("connect4-pons/Test_L2_R2"), n));
-        if (searchOnly) return;
+        if (searchOnly) { wholeProcess(); return; }
 
         weakOverhead(o8, lines, ffoFirst, quick ? ffoFirst : ffoLast, ttMb);
 
         System.out.println();
         System.out.println("== certificate production (" + threads + " thread" + (threads > 1 ? "s" : "") + ") ==");
-        System.out.println("(search s: the plain search of the same root, its exact value only, one thread, fresh table; overhead: wall s / search s)");
+        System.out.println("(wall s; cpu s: the process's CPU during the production, user + sys of all the JVM's threads: the extraction's,"
+                + " the JIT compilers', the collector's; search s: the wall of the plain search of the same root, its exact value only,"
+                + " one thread, fresh table; overhead: wall s / search s)");
         System.out.printf(Locale.ROOT, "%-44s %-11s %4s %8s %8s %12s %8s %11s %11s %11s %7s %9s %9s %8s %8s%n", "position", "mode", "empt", "wall s", "cpu s",
                 "nodes", "Mn/s cpu", "entries", "region", "aux", "B/entry", "entries/s", "peak MiB", "search s", "overhead");
         Game o6 = Game.parse("othello:6x6");
@@ -108,6 +112,19 @@ public final class BenchProduce {
             try (var s = Files.list(dir)) { s.forEach(p -> p.toFile().delete()); }
             Files.deleteIfExists(dir);
         }
+        wholeProcess();
+    }
+
+    /**
+     * The whole process so far, to set beside the per-solve figures: its CPU (user + sys of every
+     * thread of this JVM since it started: its start, class loading, the JIT compilers, the
+     * collector, every table's allocation) and the wall since the JVM started.
+     */
+    static void wholeProcess() {
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        System.out.println();
+        System.out.printf(Locale.ROOT, "whole process so far: %.2f CPU-s (user + sys of all the JVM's threads since it started), %.2f s wall since the JVM started%n",
+                os.getProcessCpuTime() / 1e9, ManagementFactory.getRuntimeMXBean().getUptime() / 1e3);
     }
 
     static void usage() {
@@ -120,6 +137,9 @@ public final class BenchProduce {
                 + " --quick: the first only); 40-49 for issue 16's whole set (about 10 minutes); with --leaf-empties L"
                 + " (6 when 0)");
         System.err.println("  --tt-mb N: the table of the overhead section's searches and productions (default 64, as bench-peers)");
+        System.err.println("CPU counted: search speed and weak overhead, the searching thread's (JVM thread CPU: the JIT compilers' and the"
+                + " collector's threads not counted); certificate production, the process's (user + sys of all the JVM's threads);"
+                + " last, the whole process's since the JVM started. One JVM for everything: the search is warm after the first set.");
         System.exit(2);
     }
 
@@ -140,7 +160,8 @@ public final class BenchProduce {
         if (searchProof) leaves = SearchProof.LEAF_EMPTIES;
         System.out.println("== weak certificate overhead (FFO #" + first + "-#" + last + ", one thread, --leaf-empties " + leaves
                 + ", a fresh " + ttMb + " MB table each" + (searchProof ? "; the certificate: --proof search, its own "
-                + SearchProof.TABLE_MB + " MB table" : "") + "; thread CPU seconds) ==");
+                + SearchProof.TABLE_MB + " MB table" : "") + "; this thread's CPU seconds: JVM thread CPU,"
+                + " each table's allocation in it, the JIT compilers' and the collector's threads not counted) ==");
         System.out.printf(Locale.ROOT, "%-8s %5s %6s %10s %12s %10s %12s %12s %11s %12s %8s%n", "FFO", "empt", "value", "plain s", "plain nodes",
                 "weak s", "weak nodes", "(its root)", "entries", "bytes", "ratio");
         Path dir = Files.createTempDirectory("bench-overhead");
