@@ -20,7 +20,8 @@ import java.util.Locale;
 
 /**
  * Benchmark of the producer (run by scripts/bench-produce): the raw speed of the search on
- * fixed endgames (one thread, the figure to compare with Edax and Pons' solver), and full
+ * fixed endgames (one thread, its thread CPU in a warm JVM: solves only; scripts/bench-peers
+ * compares with Edax and Pons' solver, as whole processes and as solves only), and full
  * certificate production on fixed positions (wall time, nodes, entries, region/auxiliary counts,
  * bytes per entry on disk, peak heap).
  */
