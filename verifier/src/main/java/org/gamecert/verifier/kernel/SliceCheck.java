@@ -217,6 +217,8 @@ public final class SliceCheck {
         if (partitions < 1 || partitions > TerminalCount.MAX_PARTITIONS)
             throw latch.fault(partitions + " terminal partitions");
         routes = new TerminalCount.Routes(map, li, partitions);
+        proofTerminals = new PairSet(); // routed instead (a part still keeps its keys of R)
+        if (part == null) terminals = new PairSet();
     }
 
     /**
@@ -529,7 +531,7 @@ public final class SliceCheck {
     private int nOut;
     private long sentSum;
     /** Room for a quarter of the slice's entries each when terminal positions are counted. */
-    private final PairSet terminals, proofTerminals;
+    private PairSet terminals, proofTerminals;
     // the entry being checked
     private int e, k, n, star, entryFlags, v, vHi;
     private long eMover, eOpp, eLegal;
@@ -643,6 +645,18 @@ public final class SliceCheck {
     }
 
     /**
+     * The terminal child in out, of R or read for a bound only (proof): routed to its partition
+     * as met when the census counts in partitions, else kept in the slice's set.
+     */
+    private void terminalKey(boolean proof) {
+        canonical(out[0], out[1]);
+        if (routes != null) routes.add(cOcc, cMover, proof);
+        // the sets: the report's keys when not partitioned, and a part's keys of R (PartSlice)
+        if (routes == null || part != null && !proof)
+            (proof ? proofTerminals : terminals).add(cOcc, cMover);
+    }
+
+    /**
      * What is known of each consulted move's child, in TB order: its terminal value, a leaf's
      * bound decided by search (R-LEAF-2), the record delivered, or MISSING. The entry's flags go
      * to the children it consults (SPEC §10.2) with the needs of §10.1, one fact per record.
@@ -669,13 +683,8 @@ public final class SliceCheck {
                 ck = TERMINAL;
                 clo = chi = (int) out[2];
                 // a terminal of R is never proof-only (SPEC §10.3), so it goes to one set alone
-                if (countTerminals && need != 0) {
-                    canonical(out[0], out[1]);
-                    terminals.add(cOcc, cMover);
-                } else if (countTerminals && consultedForBound(code)) {
-                    canonical(out[0], out[1]);
-                    proofTerminals.add(cOcc, cMover);
-                }
+                if (countTerminals && need != 0) terminalKey(false);
+                else if (countTerminals && consultedForBound(code)) terminalKey(true);
             } else if (stored == LEAF) {
                 leaf = true;
                 ck = TERMINAL; // decided here, like a terminal move: R-LEAF-2
@@ -796,7 +805,6 @@ public final class SliceCheck {
         if (first == null && every == null) first = decodeFailure; // entries come before its block
         boolean whole = first == null && decodeFailure == null;
         boolean partitioned = routes != null;
-        if (partitioned) routes.route(terminals.toPairs(), proofTerminals.toPairs());
         return new SliceReport(map.fingerprint(), li, firstBlock, endBlock, base, count, first,
                 hasPrevious, previousOcc, previousMover,
                 whole && count > 0 ? occ[count - 1] : 0, whole && count > 0 ? mover[count - 1] : 0,

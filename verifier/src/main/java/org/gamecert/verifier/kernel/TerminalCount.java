@@ -6,15 +6,15 @@ import java.util.List;
 /**
  * The distinct terminal positions of one layer, counted in partitions of their keys (SPEC §10.3,
  * term_d; §11.1), so that no one place holds them all. A slice set up with
- * {@link SliceCheck#partitionTerminals} sends each terminal key it names (one copy a slice, in
- * R or read for a bound) to the partition a keyed hash of the key gives it, and reports, in
- * place of the keys, the multiset hash of what it sent (each key with its layer, partition and
- * set). The engine routes the keys; one TerminalCount per partition takes those routed to it,
- * counts the distinct keys of R (terminals) and those read for a bound but not in R (proof
- * only), and reports the multiset hash of what it took. The Combiner requires, layer by layer,
- * every partition once and the sums sent and taken equal, then adds the partitions' counts:
- * since a key's partition is a function of the key, a key lands in one partition only, and the
- * distinct counts add up.
+ * {@link SliceCheck#partitionTerminals} sends each terminal key it names (once a move that
+ * reaches it, in R or read for a bound) to the partition a keyed hash of the key gives it, and
+ * reports, in place of the keys, the multiset hash of what it sent (each key with its layer,
+ * partition and set). The engine routes the keys; one TerminalCount per partition takes those
+ * routed to it, counts the distinct keys of R (terminals) and those read for a bound but not in R
+ * (proof only), and reports the multiset hash of what it took. The Combiner requires, layer by
+ * layer, every partition once and the sums sent and taken equal, then adds the partitions'
+ * counts: since a key's partition is a function of the key, a key lands in one partition only,
+ * and the distinct counts add up.
  *
  * <p>A key dropped, repeated, altered or moved to another partition changes the taken sum (a key
  * another partition was sent is refused here outright): an engine fault, as for child facts
@@ -90,45 +90,44 @@ public final class TerminalCount {
     // ------------------------------------------------------------ a slice's routes
 
     /**
-     * A slice's side (SliceCheck.partitionTerminals): the terminal keys it names, each once a
-     * set, with their routes (partition and set), and the multiset hash of what it sends each
-     * partition, each key hashed with its layer, partition and set.
+     * A slice's side (SliceCheck.partitionTerminals): each terminal key as the slice meets it,
+     * once a move that reaches it (the partitions deduplicate: a slice-wide set cost more than the
+     * repeats it saved), with its route (partition and set), and the multiset hash of what it
+     * sends each partition, each key hashed with its layer, partition and set.
      */
     static final class Routes {
-        private final FileMap map;
+        private final long[] factKey;
+        private final long partitionKey;
         private final int li, partitions;
-        private long[] occ = new long[0], mover = new long[0], route = new long[0];
+        private long[] occ = new long[64], mover = new long[64], route = new long[64];
+        private int n;
         private long sum;
 
         Routes(FileMap map, int li, int partitions) {
-            this.map = map;
+            factKey = map.factKey();
+            partitionKey = map.partitionKey();
             this.li = li;
             this.partitions = partitions;
         }
 
-        /** The keys of both sets (occ, mover pairs) routed, and their hash summed. */
-        void route(long[] terminals, long[] proofTerminals) {
-            long[] t = terminals, p = proofTerminals;
-            int n = (t.length + p.length) / 2;
-            occ = new long[n];
-            mover = new long[n];
-            route = new long[n];
-            for (int j = 0; j < n; j++) {
-                boolean proof = 2 * j >= t.length;
-                long[] from = proof ? p : t;
-                int at = proof ? 2 * j - t.length : 2 * j;
-                long o = from[at], m = from[at + 1];
-                int q = partition(map.partitionKey(), o, m, partitions);
-                occ[j] = o;
-                mover[j] = m;
-                route[j] = TerminalCount.route(q, proof);
-                sum = FactHash.add(sum, element(map.factKey(), li, q, o, m, proof));
+        /** One key routed (of R, or read for a bound only), and its hash summed. */
+        void add(long o, long m, boolean proof) {
+            if (n == occ.length) {
+                occ = Arrays.copyOf(occ, 2 * n);
+                mover = Arrays.copyOf(mover, 2 * n);
+                route = Arrays.copyOf(route, 2 * n);
             }
+            int q = partition(partitionKey, o, m, partitions);
+            occ[n] = o;
+            mover[n] = m;
+            route[n++] = TerminalCount.route(q, proof);
+            sum = FactHash.add(sum, element(factKey, li, q, o, m, proof));
         }
 
         /** {occ, mover, route} of every key routed (the engine's copies). */
         long[][] keys() {
-            return new long[][] {occ.clone(), mover.clone(), route.clone()};
+            return new long[][] {Arrays.copyOf(occ, n), Arrays.copyOf(mover, n),
+                Arrays.copyOf(route, n)};
         }
 
         int partitions() {
