@@ -72,8 +72,8 @@ final class Report {
             else if (!r.header.semiStrong)
                 out.printf("region      none: a weak certificate proves the root's value and the bounds it stores, no region (SPEC §12); %,d unreached entries%n", r.unreached);
             else if (r.header.baseMode == Header.SEMI_STRONG_OPTIMAL) // SPEC §12, mode 5
-                out.printf("region      %,d positions certified with their exact value and an optimal move (the canonical one where the"
-                        + " free side is to move; where the optimal side is, not proven the earliest) (R of SPEC §10.1, counted by"
+                out.printf("region      %,d positions certified with their exact value and an optimal move (the canonical move at P"
+                        + " and P' entries; at A' entries not proven the earliest in TB order, SPEC §12) (R of SPEC §10.1, counted by"
                         + " §10.3); %,d unreached entries%n", r.region, r.unreached);
             else
                 out.printf("region      %,d positions certified with their exact value and canonical move (R of SPEC §10.1, counted by §10.3); %,d unreached entries%n",
