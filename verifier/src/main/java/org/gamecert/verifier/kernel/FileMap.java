@@ -17,8 +17,8 @@ import org.gamecert.verifier.kernel.rules.NoGoRules;
 import org.gamecert.verifier.kernel.rules.OthelloRules;
 
 /**
- * The reading kernel's pass over a file of modes 1–3 and 5 (SPEC §2–§4, §10.4): the header, every
- * BLOCK record in file order and the TRAILER, without decompressing a data frame. It checks the rules
+ * The reading kernel's pass over a file of modes 1–3 (SPEC §2–§4, §10.4): the header, every BLOCK
+ * record in file order and the TRAILER, without decompressing a data frame. It checks the rules
  * that need no payload — R-CON-1 (frames), R-HDR-1, R-HDR-2, R-LAY-1, R-CON-2, and at the end
  * R-HASH-2 and R-HASH-3 from the stored chain values — and makes the map the slices are cut
  * from: the layers, their blocks, the records with their chain values. Each block's own chain
