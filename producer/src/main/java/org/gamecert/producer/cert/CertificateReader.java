@@ -208,10 +208,11 @@ public final class CertificateReader {
      */
     public boolean ranked() { return mode == 4; }
 
-    /** The mode as text: semi-strong, weak, weak with leaves (L empties), weak-ranked. */
+    /** The mode as text: semi-strong, semi-strong-optimal, weak, weak with leaves (L empties), weak-ranked. */
     public String modeName() {
         switch (mode) {
             case 1: return "semi-strong";
+            case 5: return "semi-strong-optimal";
             case 3: return "weak with leaves (" + leafEmpties + " empties)";
             case 4: return "weak-ranked";
             default: return "weak";

@@ -76,7 +76,9 @@ public final class CertificateWriter {
         b.put((byte) game.family).put((byte) game.width).put((byte) game.height);
         b.put((byte) (game.family == Game.FAMILY_OTHELLO ? 1 : 2));
         b.put((byte) game.symmetry);
-        b.put((byte) ((mode == Extractor.Mode.SEMI_STRONG ? 1 : leafEmpties > 0 ? 3 : 2) | (claim != null ? 0x80 : 0)));
+        if (claim != null && mode == Extractor.Mode.SEMI_STRONG_OPTIMAL) throw new IllegalArgumentException("mode 5 is never a part (SPEC §4)");
+        int base = mode == Extractor.Mode.SEMI_STRONG ? 1 : mode == Extractor.Mode.SEMI_STRONG_OPTIMAL ? 5 : leafEmpties > 0 ? 3 : 2;
+        b.put((byte) (base | (claim != null ? 0x80 : 0)));
         if (leafEmpties > 0) b.put((byte) leafEmpties);
         b.put((byte) game.moveCodes);
         for (int i = 0; i < game.moveCodes; i++) b.put((byte) game.tbAt(i));

@@ -21,7 +21,21 @@ import java.util.stream.IntStream;
  * table contents or threads; pushes merge commutatively. Hence byte-identical output.
  */
 public final class Extractor {
-    public enum Mode { SEMI_STRONG, WEAK }
+    /**
+     * SEMI_STRONG_OPTIMAL: mode 5 (SPEC §9), semi-strong whose A' entries prove an optimal move,
+     * not the earliest one: the earlier moves need no proof that they are strictly worse.
+     */
+    public enum Mode {
+        SEMI_STRONG, WEAK, SEMI_STRONG_OPTIMAL;
+
+        /** Modes 1 and 5: exact entries and a region. */
+        public boolean semiStrong() { return this != WEAK; }
+
+        /** As the producer's texts name it (--mode, info, summaries). */
+        public String text() {
+            return this == WEAK ? "weak" : this == SEMI_STRONG ? "semi-strong" : "semi-strong-optimal";
+        }
+    }
 
     /**
      * Names the rules by which entries, cut moves and bounds are chosen, and the form of what a
@@ -89,6 +103,9 @@ public final class Extractor {
         public long entries;
         public NeedFiles.Source needs;
     }
+
+    /** Mode 5 (set from the state's mode): an A' entry's other moves need only be at most v. */
+    private boolean optimalMoves;
 
     /** Positions processed together: bounds the per-thread buffers of pushed needs. */
     private int chunk = 1 << 18;
@@ -220,7 +237,7 @@ public final class Extractor {
             int upper = (claim.kinds & Kinds.A) != 0 && claim.hi < game.uMax ? claim.hi : NeedMap.NO_UPPER;
             if (lower == NeedMap.NO_LOWER && upper == NeedMap.NO_UPPER) throw new IllegalArgumentException("a claim of no bound");
             cur.add(canon[0], canon[1], 0, lower, upper, NeedMap.UNKNOWN);
-        } else if (mode == Mode.SEMI_STRONG) {
+        } else if (mode.semiStrong()) {
             cur.add(canon[0], canon[1], Kinds.P, NeedMap.NO_LOWER, NeedMap.NO_UPPER, s.rootValue);
         } else {
             int lower = s.rootValue > game.uMin ? s.rootValue : NeedMap.NO_LOWER;
@@ -233,6 +250,7 @@ public final class Extractor {
 
     /** Continues from a state saved by {@link Store#beforeLayer} (or made by {@link #run}). */
     public State resume(State s, Store store) throws java.io.IOException {
+        optimalMoves = s.mode == Mode.SEMI_STRONG_OPTIMAL;
         oracle.probeSymmetries(); // the root's own search is done: questions now come canonical
         List<Worker> workers = new ArrayList<>();
         ThreadLocal<Worker> local = ThreadLocal.withInitial(() -> {
@@ -486,8 +504,10 @@ public final class Extractor {
                     if ((region & Kinds.PP) == 0)
                         for (int q = 0; q < k; q++)
                             if (q != canon) {
-                                pushMoveAtMost(w, sign[q], cm[q], co[q], q < canon ? v - 1 : v);
-                                pushProofTerminal(w, sign[q], tm[q], to[q]);
+                                // R-TB-1 (mode 1): an earlier move strictly worse; mode 5: at most v
+                                pushMoveAtMost(w, sign[q], cm[q], co[q], q < canon && !optimalMoves ? v - 1 : v);
+                                // SPEC §10.3: in mode 5 a bound ≤ U_max reads no terminal move
+                                if (!optimalMoves || v < game.uMax) pushProofTerminal(w, sign[q], tm[q], to[q]);
                             }
                 }
                 if ((region & Kinds.PP) != 0)

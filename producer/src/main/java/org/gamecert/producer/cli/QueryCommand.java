@@ -157,6 +157,8 @@ public final class QueryCommand implements Callable<Integer>, CommandSupport.Str
         if (leaf) lo = hi = searchValue(game, m, o);
         // The stored move, in the stored (canonical) orientation, named in the orientation given.
         String move = hit != null && Kinds.hasMove(kinds) ? game.moveName(m, o, game.transformMove(inv, hit.layer.move[hit.index] & 0xFF)) : null;
+        // mode 5 (SPEC §12): an A'-only entry's move is proven optimal, not the canonical one
+        boolean optimalOnly = inRegion && hit.cert.mode == 5 && kinds == Kinds.AP;
         String where = hit == null ? "" : (hit.cert.ranked() ? ", rank " + hit.layer.layer : "")
                 + (src.compositeId != null ? ", in part " + hit.cert.commitmentId.substring(7, 19) + "..." : "");
         if (json) {
@@ -166,7 +168,8 @@ public final class QueryCommand implements Callable<Integer>, CommandSupport.Str
             if (leaf) js.append(",\"leaf\":true");
             if (hit != null && hit.cert.ranked()) js.append(",\"rank\":").append(hit.layer.layer);
             if (hit != null && src.compositeId != null) js.append(",\"part\":\"").append(hit.cert.commitmentId).append('"');
-            if (move != null) js.append(inRegion ? ",\"canonical_move\":\"" : ",\"cut_move\":\"").append(move).append('"');
+            if (move != null) js.append(optimalOnly ? ",\"optimal_move\":\"" : inRegion ? ",\"canonical_move\":\""
+                    : ",\"cut_move\":\"").append(move).append('"');
             js.append(",\"moves\":[");
         } else {
             if (passed) out.println("note          the side to move must pass; answering for the position after the pass");
@@ -177,7 +180,8 @@ public final class QueryCommand implements Callable<Integer>, CommandSupport.Str
             else {
                 out.println("position      " + (inRegion ? "in the certified region" : "auxiliary entry (bounds only)") + ", kinds " + Kinds.text(kinds) + where);
                 out.println(inRegion ? "value         " + lo : "bounds        [" + lo + ", " + hi + "]");
-                if (move != null) out.println((inRegion ? "canonical move " : "cut move      ") + move);
+                if (move != null) out.println((optimalOnly ? "optimal move  " : inRegion ? "canonical move " : "cut move      ") + move
+                        + (optimalOnly ? " (mode 5: proven optimal, not proven the earliest in TB order)" : ""));
             }
             out.println("moves         (value for the side to move; bounds when only bounds are certified)");
         }

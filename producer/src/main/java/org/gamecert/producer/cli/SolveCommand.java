@@ -39,6 +39,9 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     @Option(names = "--board", description = "Root as board text (SPEC 7.5), e.g. '----...XO-- X'.")
     String board;
     @Option(names = "--mode", defaultValue = "semi-strong", description = "semi-strong (default) or weak; weak-ranked for LOA (SPEC 9.2). "
+            + "semi-strong-optimal (format mode 5, SPEC 9): the same region and exact values as semi-strong, a smaller proof "
+            + "(Connect Four 7x6: several times fewer auxiliary entries), but where the optimal side is to move the certificate "
+            + "proves an optimal move, not the canonical (earliest) one; not for LOA, no --split-at. "
             + "Weak 8x8 Othello is by default the fast weak proof: --leaf-empties 6 --proof search (see both).")
     String mode;
     @Option(names = "--leaf-empties", paramLabel = "L", description = "Weak mode only: positions with at "
@@ -171,11 +174,15 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         Extractor.Mode m;
         switch (mode.toLowerCase(Locale.ROOT)) {
             case "semi-strong": case "semistrong": m = Extractor.Mode.SEMI_STRONG; break;
+            case "semi-strong-optimal": case "semistrong-optimal": m = Extractor.Mode.SEMI_STRONG_OPTIMAL; break;
             case "weak": m = Extractor.Mode.WEAK; break;
             case "weak-ranked": throw new CommandSupport.UserError("--mode weak-ranked is for Lines of Action (--game loa:NxN, SPEC 9.2); "
                     + game.name() + " takes semi-strong or weak");
-            default: throw new CommandSupport.UserError("unknown --mode '" + mode + "' (semi-strong, weak, or weak-ranked for loa:NxN)");
+            default: throw new CommandSupport.UserError("unknown --mode '" + mode
+                    + "' (semi-strong, semi-strong-optimal, weak, or weak-ranked for loa:NxN)");
         }
+        if (m == Extractor.Mode.SEMI_STRONG_OPTIMAL && splitAt != null)
+            throw new CommandSupport.UserError("--mode semi-strong-optimal makes no parts (SPEC 4: mode 5 is never a part): no --split-at");
         long[] root = Positions.parse(game, moves, board);
         // The fast weak proof is the default where it applies: 8x8 Othello (where it was measured,
         // FFO #40-#49), a root of at least 8 empty cells (the search's records start there).
@@ -231,7 +238,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         if (splitAt == null && Files.exists(outAbs) && !force)
             throw new CommandSupport.UserError("--out " + out + " exists: give --force to overwrite it, or another --out");
 
-        String info = CertificateWriter.INFO_PRODUCER + "; " + game.name() + "; " + (m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak")
+        String info = CertificateWriter.INFO_PRODUCER + "; " + game.name() + "; " + m.text()
                 + (searchProof ? "; the search's proof" : "");
         // Everything that determines the certificate (the header without the root value, which the
         // solve finds, and the extraction's choice rules): a checkpoint made for anything else is refused.
@@ -478,10 +485,10 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         for (long a : res.aux) auxTotal += a;
 
         PrintStream o = stdout;
-        o.println("game          " + game.name() + " (" + (m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak") + ")");
+        o.println("game          " + game.name() + " (" + m.text() + ")");
         o.println("root          " + game.boardText(root[0], root[1]));
         o.println("root value    " + res.rootValue + " (side to move)");
-        if (m == Extractor.Mode.SEMI_STRONG && res.rootMoveCanonical >= 0) {
+        if (m.semiStrong() && res.rootMoveCanonical >= 0) { // the root is P, R-TB-1 in mode 5 too
             long[] c = new long[2];
             int g = game.canonical(root[0], root[1], c);
             o.println("canonical move " + game.moveName(game.transformMove(game.inverse(g), res.rootMoveCanonical)));
@@ -529,7 +536,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         if (censusJson != null) {
             StringBuilder sb = new StringBuilder();
             sb.append("{\"game\":\"").append(game.name()).append("\",\"mode\":\"")
-                    .append(m == Extractor.Mode.SEMI_STRONG ? "semi-strong" : "weak").append("\",\"root_value\":").append(res.rootValue)
+                    .append(m.text()).append("\",\"root_value\":").append(res.rootValue)
                     .append(",\"commitment\":\"").append(w.commitmentId).append("\",\"rows\":[");
             for (int r = 0; r < res.region.length; r++) {
                 if (r > 0) sb.append(',');

@@ -255,7 +255,8 @@ public final class Release {
         c.file = name;
         c.commitmentId = r.commitmentId;
         c.game = r.game.name();
-        c.mode = r.mode == 1 ? "semi-strong" : "weak";
+        // the verifier's text for mode 5 (a bundle's texts are the verifier's, compared)
+        c.mode = r.mode == 1 ? "semi-strong" : r.mode == 5 ? org.gamecert.verifier.bundle.BundleVerifier.MODE_5 : "weak";
         c.rootValue = r.rootValue;
         c.rootBoard = r.game.boardText(r.rootMover, r.rootOpponent);
         c.bytes = Files.size(p);

@@ -308,7 +308,7 @@ public final class SparkSliced implements Serializable {
             List<Tuple2<Key, Rec>> outs = new ArrayList<>(s.count());
             FileMap map = job.map();
             Header h = map.header();
-            boolean weak = h.baseMode != Header.SEMI_STRONG;
+            boolean weak = !h.semiStrong;
             try (Container ct = new Container(Path.of(job.path()))) {
                 long index = s.base();
                 for (int b = s.first(); b < s.end(); b++) {
@@ -472,7 +472,7 @@ public final class SparkSliced implements Serializable {
             BlockRecord r = map.record(s.end() - 1);
             try (Container ct = new Container(Path.of(job.path()))) {
                 Payload p = decodeBlock(ct, map, r,
-                        map.header().baseMode != Header.SEMI_STRONG);
+                        !map.header().semiStrong);
                 if (p.count == 0) return new long[3];
                 return new long[] {1, p.occ[p.count - 1], p.mover[p.count - 1]};
             } catch (FormatException e) {
@@ -491,7 +491,7 @@ public final class SparkSliced implements Serializable {
             BlockRecord r = map.record(b);
             try (Container ct = new Container(Path.of(path))) {
                 Payload p = decodeBlock(ct, map, r,
-                        map.header().baseMode != Header.SEMI_STRONG);
+                        !map.header().semiStrong);
                 long n = 0;
                 for (int i = 0; i < p.count; i++) if (Payload.isOpen(p.kind[i])) n++;
                 return n;

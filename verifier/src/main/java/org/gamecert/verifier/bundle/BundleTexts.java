@@ -193,7 +193,7 @@ public final class BundleTexts {
         org.gamecert.verifier.kernel.PartConclusion root = o.composition.part(0);
         long entries = 0;
         for (int i = 0; i < o.parts.size(); i++) entries += o.composition.part(i).entries;
-        return new Composite(name, game(root.family, root.width, root.height), root.baseMode == 1 ? "semi-strong" : "weak",
+        return new Composite(name, game(root.family, root.width, root.height), root.baseMode == 1 ? "semi-strong" : root.baseMode == 5 ? BundleVerifier.MODE_5 : "weak",
                 claim(root.claimKinds, root.claimLo, root.claimHi), root.claimLo, o.composition.compositeId, o.parts.size(), partsIncluded,
                 entries, o.census, o.union);
     }

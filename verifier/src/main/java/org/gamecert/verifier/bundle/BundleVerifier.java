@@ -31,6 +31,8 @@ import org.gamecert.verifier.kernel.Violation;
  */
 public final class BundleVerifier {
     public static final int VERIFIED = 0, REJECTED = 1, ERROR = 2, INCOMPLETE = 3;
+    /** The mode of a mode-5 certificate in a bundle's texts (SPEC §12); produce release writes it. */
+    public static final String MODE_5 = "semi-strong (optimal moves; tie-break proven at P and P' only)";
 
     private BundleVerifier() {}
 
@@ -117,7 +119,7 @@ public final class BundleVerifier {
                         o.game = res.header.family == 4 ? "loa:" + res.header.width + "x" + res.header.height
                                 : res.header.family == 3 ? "nogo:1x" + res.header.width
                                 : (res.header.family == 1 ? "othello:" : "connect4:") + res.header.width + "x" + res.header.height;
-                        o.mode = res.header.baseMode == 1 ? "semi-strong" : "weak";
+                        o.mode = res.header.baseMode == 5 ? MODE_5 : res.header.semiStrong ? "semi-strong" : "weak";
                         o.census = res.census.toArray(new long[0][]);
                         if (!res.commitment.equals(o.claimedCommitment)) {
                             o.verdict = "rejected";

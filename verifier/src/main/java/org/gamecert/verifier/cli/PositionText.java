@@ -120,14 +120,20 @@ final class PositionText {
         return (family == 1 ? "othello:" : "connect4:") + width + "x" + height;
     }
 
-    /** semi-strong or weak (modes 2 and 3), "part" added for a part of a composite (SPEC §15). */
+    /**
+     * semi-strong, semi-strong with optimal moves (mode 5: what it proves, SPEC §12), weak (modes
+     * 2 and 3) or weak-ranked; "part" added for a part of a composite (SPEC §15).
+     */
     static String mode(Result r) {
         if (r.header == null) return null;
         return mode(r.header.baseMode) + (r.header.part ? " part" : "");
     }
 
+    static final String MODE_5 = "semi-strong (optimal moves; tie-break proven at P and P' only)";
+
     static String mode(int baseMode) {
-        return baseMode == 1 ? "semi-strong" : baseMode == 4 ? "weak-ranked" : "weak";
+        return baseMode == 1 ? "semi-strong" : baseMode == 5 ? MODE_5 : baseMode == 4 ? "weak-ranked"
+                : "weak";
     }
 
     /**

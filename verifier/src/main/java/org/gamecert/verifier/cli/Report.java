@@ -69,8 +69,12 @@ final class Report {
         if (r.region >= 0) {
             if (!verified)
                 out.printf("region      %,d positions counted (a count only: the certificate is not verified); %,d unreached entries%n", r.region, r.unreached);
-            else if (r.header.baseMode != 1)
+            else if (!r.header.semiStrong)
                 out.printf("region      none: a weak certificate proves the root's value and the bounds it stores, no region (SPEC §12); %,d unreached entries%n", r.unreached);
+            else if (r.header.baseMode == Header.SEMI_STRONG_OPTIMAL) // SPEC §12, mode 5
+                out.printf("region      %,d positions certified with their exact value and an optimal move (the canonical move at P"
+                        + " and P' entries; at A' entries not proven the earliest in TB order, SPEC §12) (R of SPEC §10.1, counted by"
+                        + " §10.3); %,d unreached entries%n", r.region, r.unreached);
             else
                 out.printf("region      %,d positions certified with their exact value and canonical move (R of SPEC §10.1, counted by §10.3); %,d unreached entries%n",
                         r.region, r.unreached);
@@ -168,7 +172,7 @@ final class Report {
         j.putCount("entries", r.entries);
         j.putCount("blocks", r.blocks);
         j.putCount("region", r.region); // null: not counted (nothing read)
-        j.put("region_proven", r.verdict == Result.Verdict.VERIFIED && r.header != null && r.header.baseMode == 1);
+        j.put("region_proven", r.verdict == Result.Verdict.VERIFIED && r.header != null && r.header.semiStrong);
         j.putCount("unreached", r.unreached);
         j.open("census", '[');
         for (long[] row : r.census)

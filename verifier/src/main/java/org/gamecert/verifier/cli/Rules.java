@@ -55,7 +55,7 @@ public final class Rules {
         return r == null ? null : r.statement().replace("`", "");
     }
 
-    /** "R-TB-1 (canonical move under TB (P, A', P'))", or the id alone when it has no statement. */
+    /** "R-TB-1 (canonical move under TB (P, A', P'; mode 5: P and P' only))", or the id alone when it has no statement. */
     public static String withStatement(String id) {
         String s = statement(id);
         return s == null ? id : id + " (" + s + ")";

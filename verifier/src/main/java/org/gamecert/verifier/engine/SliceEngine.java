@@ -199,7 +199,7 @@ public final class SliceEngine {
         int partitions = h.family == Header.OTHELLO ? 0 : TERMINAL_PARTITIONS;
         Setup setup = new Setup(openBefore, o.composite, o.compositePart, regionKeyBudget, o.all,
                 o.maxViolationsPerRule, partitions);
-        boolean weak = h.baseMode != Header.SEMI_STRONG;
+        boolean weak = !h.semiStrong;
         // blocks in flight: a frame and its decoded columns per thread
         long fixed = (threads + 1L) * (2L * h.maxBlockBytes + 1024 + 40L * h.maxBlockEntries);
         if (fixed > o.maxMemory)
@@ -624,7 +624,7 @@ public final class SliceEngine {
     /** A part: the open entries before each block, by the engine's own decoding of the kinds. */
     private static long[] openBefore(Container ct, FileMap map) throws IOException {
         Header h = map.header();
-        boolean weak = h.baseMode != Header.SEMI_STRONG;
+        boolean weak = !h.semiStrong;
         long[] before = new long[map.blocks() + 1];
         for (int b = 0; b < map.blocks(); b++) {
             BlockRecord r = map.record(b);

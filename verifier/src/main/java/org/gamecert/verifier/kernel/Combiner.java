@@ -297,7 +297,7 @@ public final class Combiner {
 
     private Violation rootViolation() {
         long rm = h.rootMover, ro = h.rootOpponent;
-        boolean weak = h.baseMode != Header.SEMI_STRONG;
+        boolean weak = !h.semiStrong;
         if (root == null)
             return new Violation(Rule.ROOT_1, -1, rootDiscs, -1, true, rm, ro,
                     "no entry for the root's canonical form");

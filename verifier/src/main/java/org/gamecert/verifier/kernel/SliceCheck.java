@@ -39,7 +39,8 @@ public final class SliceCheck {
     private final int[] tb;
     private final int[] tbPlace = new int[64];
     private final int group, leafEmpties, rootNeeds, rootDiscs;
-    private final boolean weak, countTerminals;
+    /** optimal: mode 5, an A' entry's move is optimal, not necessarily the earliest (§9). */
+    private final boolean weak, optimal, countTerminals;
     private final long rootOcc, rootMover;
     /** FactHash's key (SipHash's k0, k1), the map's. */
     private final long factKey0, factKey1;
@@ -130,7 +131,8 @@ public final class SliceCheck {
         for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;
         group = h.symmetry == 0 ? 1 : game.symmetryCount;
         leafEmpties = h.leafEmpties;
-        weak = h.baseMode != Header.SEMI_STRONG;
+        weak = !h.semiStrong;
+        optimal = h.baseMode == Header.SEMI_STRONG_OPTIMAL;
         part = h.part ? new PartSlice() : null;
         rootNeeds = weak ? 0 : h.rootKinds & NEEDS; // a certificate that is not a part: P
         countTerminals = h.family != Header.OTHELLO;
@@ -608,15 +610,16 @@ public final class SliceCheck {
                     && found(at(e, Rule.AP_1, "A' value " + v + " but its move "
                             + game.moveName(eMove) + " is worth " + range(star))))
                 return true;
-            for (int j = 0; j < star; j++)
+            // mode 5: no R-TB-1 here, R-AP-2 covers the earlier moves too
+            for (int j = 0; j < star && !optimal; j++)
                 if (mHi[j] >= v && found(at(e, Rule.TB_1, "A' move " + game.moveName(eMove)
                         + ": the earlier move " + game.moveName(mCode[j]) + " may be worth "
                         + mHi[j] + " >= " + v)))
                     return true;
-            for (int j = star + 1; j < n; j++)
-                if (mHi[j] > v && found(at(e, Rule.AP_2, "A' value " + v + ": the later move "
-                        + game.moveName(mCode[j]) + " is not refuted, it may be worth "
-                        + mHi[j])))
+            for (int j = optimal ? 0 : star + 1; j < n; j++)
+                if (j != star && mHi[j] > v && found(at(e, Rule.AP_2, "A' value " + v + ": the "
+                        + (j < star ? "earlier" : "later") + " move " + game.moveName(mCode[j])
+                        + " is not refuted, it may be worth " + mHi[j])))
                     return true;
         }
         if ((k & PP) != 0) {
@@ -725,11 +728,13 @@ public final class SliceCheck {
 
     /**
      * The move's value is read for a bound (SPEC §10.3 term_d): every move of A, the cut move of
-     * C, and the refuted moves of an A' entry that is neither P nor P'.
+     * C, and the refuted moves of an A' entry that is neither P nor P' — in mode 5 only when its
+     * value is below U_max (at U_max, hi ≤ v asks nothing).
      */
     private boolean consultedForBound(int code) {
         return (k & A) != 0 || ((k & C) != 0 && code == eMove)
-                || ((k & AP) != 0 && (k & (P | PP)) == 0 && code != eMove);
+                || ((k & AP) != 0 && (k & (P | PP)) == 0 && code != eMove
+                        && !(optimal && v == game.uMax));
     }
 
     /** R-LEAF-2: the move to the leaf in out is worth at least b (w = -V, or V after a pass). */

@@ -296,7 +296,7 @@ class VerifyMainTest {
     @Test
     void explainPrintsTheRuleAndWhereItIsDefined() {
         assertEquals(0, run("--explain", "R-TB-1"));
-        assertTrue(outErr[0].startsWith("R-TB-1: canonical move under TB (P, A', P')\n  defined in format-spec/SPEC.md §9"), outErr[0]);
+        assertTrue(outErr[0].startsWith("R-TB-1: canonical move under TB (P, A', P'; mode 5: P and P' only)\n  defined in format-spec/SPEC.md §9"), outErr[0]);
         assertEquals(0, run("--explain", "peer-pv-2"));
         assertTrue(outErr[0].startsWith("PEER-PV-2: PV: no move is worth more than the value"), outErr[0]);
         assertEquals(0, run("--explain", "all"));

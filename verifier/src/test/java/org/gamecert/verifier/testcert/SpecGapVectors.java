@@ -160,7 +160,67 @@ public final class SpecGapVectors {
         TestCert falseOne = withExtra(weak, new TestCert.Entry(q[0], q[1], TestCert.C, 16, 16, (int) q[2]), true);
         v.add(new Vector("gap-rejected-cut-1-unreached-false-entry.gsc", falseOne.write(), "rejected", "R-CUT-1",
                 "the same entry with a false lower bound 16: unreached entries are checked too (R-CUT-1)"));
+
+        // SPEC §9, mode 5 (since text 1.4.6): an A' entry proves an optimal move. A canonical
+        // certificate is a valid mode-5 one; an earlier move of an A' entry that may be worth more
+        // than the value is R-AP-2 there (R-TB-1 in mode 1).
+        TinySolver c44 = new TinySolver(2, 4, 4, 2, null);
+        long[] c4Root = connectFour(c44, "123412");
+        TestCert five = c44.build(c4Root[0], c4Root[1], 1);
+        five.mode = 5;
+        v.add(new Vector("gap-valid-mode-5-connect4-4x4.gsc", five.write(), "verified", "-",
+                "Connect Four 4x4 after 123412, mirror symmetry, mode 5 (semi-strong, optimal moves; SPEC 9): the entries of"
+                        + " the mode-1 certificate (canonical moves, exact auxiliary entries), which prove more than mode 5 asks"));
+        TestCert earlier = earlierMoveNotRefuted(c44, five);
+        v.add(new Vector("gap-rejected-ap-2-mode-5-earlier-move.gsc", earlier.write(), "rejected", "R-AP-2",
+                "the same with the {C, A} entry of the child of an A' entry's move earlier than its stored move (read by that"
+                        + " entry alone) given lower bound -1: the move may win, more than the value: R-AP-2 (mode 1: R-TB-1)"));
         return v;
+    }
+
+    /** Plays 1-based columns from the empty board. */
+    static long[] connectFour(TinySolver s, String moves) {
+        long mover = 0, opp = 0;
+        for (char ch : moves.toCharArray()) {
+            long cell = s.game.moveDelta(mover, opp, ch - '1');
+            long t = opp;
+            opp = mover | cell;
+            mover = t;
+        }
+        return new long[] {mover, opp};
+    }
+
+    /**
+     * The first A' entry (value below U_max, in file order of keys) with a move before its stored
+     * one whose child is a {C, A} entry that only it reads: that child's lower bound set to U_min.
+     */
+    static TestCert earlierMoveNotRefuted(TinySolver s, TestCert base) {
+        java.util.Map<Long, Integer> readers = new java.util.HashMap<>();
+        long[] o = new long[3];
+        for (TestCert.Entry e : base.entries) {
+            long opp = e.occ & ~e.mover;
+            for (long m = s.game.legalMoveCodes(e.mover, opp); m != 0; m &= m - 1)
+                if (s.game.child(e.mover, opp, Long.numberOfTrailingZeros(m), o) != Game.TERMINAL)
+                    readers.merge(s.canonicalKey(o[0], o[1]), 1, Integer::sum);
+        }
+        List<TestCert.Entry> sorted = new ArrayList<>(base.entries);
+        sorted.sort((x, y) -> x.occ != y.occ ? Long.compareUnsigned(x.occ, y.occ) : Long.compareUnsigned(x.mover, y.mover));
+        for (TestCert.Entry e : sorted) {
+            if (e.kind != TestCert.AP || e.lo == s.game.uMax) continue;
+            long opp = e.occ & ~e.mover;
+            for (int code : base.tb) {
+                if (code == e.move) break;
+                if (((s.game.legalMoveCodes(e.mover, opp) >>> code) & 1) == 0
+                        || s.game.child(e.mover, opp, code, o) != Game.CHILD) continue;
+                long k = s.canonicalKey(o[0], o[1]);
+                TestCert.Entry c = base.find(k >>> 32, k & 0xFFFFFFFFL);
+                if (c == null || c.kind != (TestCert.C | TestCert.A) || readers.get(k) != 1) continue;
+                TestCert t = base.copy();
+                t.find(c.occ, c.mover).lo = s.game.uMin;
+                return t;
+            }
+        }
+        throw new IllegalStateException("no A' entry with such an earlier move");
     }
 
     /** t with one more entry, the census's aux count of its layer raised by one when {@code count}. */

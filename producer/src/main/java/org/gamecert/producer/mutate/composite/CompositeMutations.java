@@ -171,10 +171,10 @@ public final class CompositeMutations {
         int rootLayer = root.game.discs(key[0], key[1]);
         if (part.layers.containsKey(rootLayer)) return null; // the part already has that layer: keep it simple
         Claim claim = root.part ? new Claim(root.rootKinds, root.rootValue, root.rootUpper)
-                : root.mode == 1 ? new Claim(Kinds.P, root.rootValue, root.rootValue)
+                : root.mode == 1 || root.mode == 5 ? new Claim(Kinds.P, root.rootValue, root.rootValue)
                 : new Claim(Kinds.C | Kinds.A, root.rootValue, root.rootValue);
         // A weak part holds bounds only (R-KIND-2): it asks the root for the bounds of its exact claim.
-        if (part.mode != 1 && claim.exact()) claim = new Claim(Kinds.C | Kinds.A, claim.lo, claim.lo);
+        if (part.mode != 1 && part.mode != 5 && claim.exact()) claim = new Claim(Kinds.C | Kinds.A, claim.lo, claim.lo);
         LayerEntries open = new LayerEntries(rootLayer, 1);
         open.mover[0] = key[0];
         open.opponent[0] = key[1];

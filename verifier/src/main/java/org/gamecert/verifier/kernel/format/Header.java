@@ -15,13 +15,20 @@ public final class Header implements java.io.Serializable {
     public static final int WEAK_RANKED = 4;
     /** Mode 3: weak, with endgame leaves (SPEC §9.1); leaf_empties follows the mode byte. */
     public static final int WEAK_LEAVES = 3, MAX_LEAF_EMPTIES = 6;
+    /**
+     * Mode 5: semi-strong, optimal moves (SPEC §9, since 1.4.6): as mode 1 but an A' entry proves
+     * an optimal move, not the earliest one (R-AP-2 in place of R-TB-1). Not LOA, never a part.
+     */
+    public static final int SEMI_STRONG_OPTIMAL = 5;
 
     /** The mode byte of a part (SPEC §15): the base mode plus this bit. */
     public static final int PART = 0x80;
 
     public final int version, family, width, height, utility, symmetry, mode;
-    /** mode without the part bit: 1 semi-strong, 2 weak, 3 weak with leaves. */
+    /** mode without the part bit: 1 semi-strong, 2 weak, 3 weak with leaves, 4, 5. */
     public final int baseMode;
+    /** Base mode 1 or 5: exact entries, a region (everything SPEC says of semi-strong). */
+    public final boolean semiStrong;
     /** A part of a composite (SPEC §15.1): modes 0x81, 0x82, 0x83. */
     public final boolean part;
     /** L of mode 3 (positions with at most L empty cells are leaves); 0 in modes 1 and 2. */
@@ -76,10 +83,11 @@ public final class Header implements java.io.Serializable {
         part = (mode & PART) != 0;
         baseMode = mode & ~PART;
         if (baseMode != SEMI_STRONG && baseMode != WEAK && baseMode != WEAK_LEAVES
-                && mode != WEAK_RANKED)
+                && mode != WEAK_RANKED && mode != SEMI_STRONG_OPTIMAL)
             throw fail("mode " + mode);
         if (family == LOA && mode != WEAK_RANKED)
             throw fail("mode " + mode + ": LOA certificates are weak-ranked (mode 4)");
+        semiStrong = semiStrong(baseMode);
         if (baseMode == WEAK_LEAVES) {
             leafEmpties = (int) r.u(1, "leaf_empties");
             if (leafEmpties < 1 || leafEmpties > MAX_LEAF_EMPTIES)
@@ -109,7 +117,7 @@ public final class Header implements java.io.Serializable {
             rootUpper = (byte) r.u(1, "root_upper");
             checkClaim(-uMax, uMax);
         } else {
-            rootKinds = baseMode == SEMI_STRONG ? Payload.P : Payload.C | Payload.A; // weak: 2..4
+            rootKinds = semiStrong ? Payload.P : Payload.C | Payload.A; // weak: 2..4
             rootUpper = rootValue;
         }
         long mbb = r.u(4, "max_block_bytes");
@@ -144,6 +152,11 @@ public final class Header implements java.io.Serializable {
         if (!holds)
             throw fail("root_value " + rootValue + " and root_upper " + rootUpper
                     + " are not a claim of root_kinds " + String.format("0x%02X", rootKinds));
+    }
+
+    /** Base mode 1 or 5 (semi-strong, SPEC §4); 2, 3 and 4 are weak. */
+    public static boolean semiStrong(int baseMode) {
+        return baseMode == SEMI_STRONG || baseMode == SEMI_STRONG_OPTIMAL;
     }
 
     /** Parses header content (the HEADER frame's content, without its 8-byte frame header). */
