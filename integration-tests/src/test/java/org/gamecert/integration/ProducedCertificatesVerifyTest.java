@@ -72,7 +72,7 @@ class ProducedCertificatesVerifyTest {
         list.add(Arguments.of("nogo:1x12", "", "weak"));
         list.add(Arguments.of("nogo:1x64", randomLine("nogo:1x64", 46, 9), "semi-strong"));
         list.add(Arguments.of("nogo:1x40", randomLine("nogo:1x40", 24, 2), "weak"));
-        // Semi-strong with optimal moves (SPEC 1.4.6 mode 5): each game it is defined for.
+        // Semi-strong with optimal moves (SPEC 1.5.0 mode 5): each game it is defined for.
         list.add(Arguments.of("othello:6x6", randomLine("othello:6x6", 36 - 12, 1), "semi-strong-optimal"));
         list.add(Arguments.of("connect4:6x5", randomLine("connect4:6x5", 14, 5), "semi-strong-optimal"));
         list.add(Arguments.of("nogo:1x11", "", "semi-strong-optimal"));

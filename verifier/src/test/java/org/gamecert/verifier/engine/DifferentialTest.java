@@ -87,7 +87,7 @@ class DifferentialTest {
         }
     }
 
-    /** SPEC 1.4.6 mode 5, semi-strong with optimal moves: newer than the legacy copy too. */
+    /** SPEC 1.5.0 mode 5, semi-strong with optimal moves: newer than the legacy copy too. */
     static boolean mode5(Path file) {
         try (java.io.InputStream in = Files.newInputStream(file)) {
             byte[] b = in.readNBytes(20);

@@ -43,7 +43,7 @@ class SliceEngineDifferentialTest {
         try (Container ct = new Container(file)) {
             if (!ct.isCertificate()) return false;
             Header h = Header.parse(ct.readHeaderContent());
-            // mode 5 (SPEC 1.4.6) is newer than the concurrent kernel
+            // mode 5 (SPEC 1.5.0) is newer than the concurrent kernel
             return h.mode != Header.WEAK_RANKED && h.mode != Header.SEMI_STRONG_OPTIMAL;
         } catch (Exception e) {
             return true; // a header that breaks a rule: both must say which

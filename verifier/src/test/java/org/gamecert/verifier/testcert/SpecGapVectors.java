@@ -161,7 +161,7 @@ public final class SpecGapVectors {
         v.add(new Vector("gap-rejected-cut-1-unreached-false-entry.gsc", falseOne.write(), "rejected", "R-CUT-1",
                 "the same entry with a false lower bound 16: unreached entries are checked too (R-CUT-1)"));
 
-        // SPEC §9, mode 5 (since text 1.4.6): an A' entry proves an optimal move. A canonical
+        // SPEC §9, mode 5 (since text 1.5.0): an A' entry proves an optimal move. A canonical
         // certificate is a valid mode-5 one; an earlier move of an A' entry that may be worth more
         // than the value is R-AP-2 there (R-TB-1 in mode 1).
         TinySolver c44 = new TinySolver(2, 4, 4, 2, null);

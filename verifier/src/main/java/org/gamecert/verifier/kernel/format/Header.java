@@ -16,7 +16,7 @@ public final class Header implements java.io.Serializable {
     /** Mode 3: weak, with endgame leaves (SPEC §9.1); leaf_empties follows the mode byte. */
     public static final int WEAK_LEAVES = 3, MAX_LEAF_EMPTIES = 6;
     /**
-     * Mode 5: semi-strong, optimal moves (SPEC §9, since 1.4.6): as mode 1 but an A' entry proves
+     * Mode 5: semi-strong, optimal moves (SPEC §9, since 1.5.0): as mode 1 but an A' entry proves
      * an optimal move, not the earliest one (R-AP-2 in place of R-TB-1). Not LOA, never a part.
      */
     public static final int SEMI_STRONG_OPTIMAL = 5;
