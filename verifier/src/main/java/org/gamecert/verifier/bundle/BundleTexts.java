@@ -633,9 +633,7 @@ public final class BundleTexts {
                 .append("A certificate that verifies proves, under its game's rules and tie-breaking order (and assuming a correct ")
                 .append("verifier and SHA-256): the value of its root position; in semi-strong mode, the exact value and the canonical ")
                 .append("optimal move of every position of the certified region (every position that arises when one side plays the ")
-                .append("canonical move and the other plays anything; in mode 5, semi-strong with optimal moves, an optimal move ")
-                .append("where the optimal side is to move, not proven the canonical one, and the region the one those moves give); ")
-                .append("and every other bound written in it. It does not prove the ")
+                .append("canonical move and the other plays anything); and every other bound written in it. It does not prove the ")
                 .append("program that produced it correct (it need not be), nor anything about positions outside the region. ")
                 .append("The commitment id identifies the certified content; the verifier prints the one it computed.\n\n");
         s.append("## How to cite\n\nCite the bundle's DOI").append(in.doi() != null ? " (" + in.doi() + ")" : "")
