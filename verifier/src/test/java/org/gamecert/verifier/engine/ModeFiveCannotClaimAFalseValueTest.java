@@ -245,6 +245,40 @@ class ModeFiveCannotClaimAFalseValueTest {
         }
     }
 
+    /**
+     * Othello: A'-only entries whose stored move is followed by a contracted pass (the child's
+     * need is P' passed through f, SPEC §7.2): a false value there, or a stored move that is not
+     * optimal, is never verified in mode 5.
+     */
+    @Test
+    void aPassAfterTheStoredMoveOfAnAPrimeOnlyEntryDoesNotRelaxItsValue() throws Exception {
+        Game3 g = GAMES.get(0);
+        TestCert honest = cert(g, 5, OptimalMoveCerts.A_PRIME_ONLY);
+        long[] o = new long[3];
+        int tried = 0;
+        for (int i = 0; i < honest.entries.size() && tried < 10; i++) {
+            Entry e = honest.entries.get(i);
+            long opp = e.occ & ~e.mover;
+            if (e.kind != TestCert.AP
+                    || g.s.game.child(e.mover, opp, e.move, o) != Game.PASS_CHILD)
+                continue;
+            tried++;
+            for (int w : falseValues(g.s.game, e.lo)) {
+                TestCert t = honest.copy();
+                t.entries.get(i).lo = t.entries.get(i).hi = w;
+                notVerified(t, "A' entry " + i + " (a pass after its move) value " + w);
+            }
+            for (long m = g.s.game.legalMoveCodes(e.mover, opp); m != 0; m &= m - 1) {
+                int code = Long.numberOfTrailingZeros(m);
+                if (g.s.moveValue(e.mover, opp, code) >= e.lo) continue;
+                TestCert t = honest.copy();
+                t.entries.get(i).move = code;
+                notVerified(t, "A' entry " + i + " (a pass after its move) move " + code);
+            }
+        }
+        assertTrue(tried > 0, "A'-only entries whose stored move leads to a pass");
+    }
+
     static int indexOfKind(TestCert t, int kind) {
         for (int i = 0; i < t.entries.size(); i++) if (t.entries.get(i).kind == kind) return i;
         return -1;
