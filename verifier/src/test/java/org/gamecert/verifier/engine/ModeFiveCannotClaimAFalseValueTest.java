@@ -279,6 +279,39 @@ class ModeFiveCannotClaimAFalseValueTest {
         assertTrue(tried > 0, "A'-only entries whose stored move leads to a pass");
     }
 
+    /**
+     * Pins the reference's reading of SPEC §10.2 in mode 5: at an A'-only entry worth U_max no
+     * rule reads the other moves (§9 note, §10.3), yet they are consulted moves for
+     * reachability ("every move for A'"): their children's entries are reached, so --strict
+     * (R-REACH-1) holds. A second implementation that skips those lookups would differ here.
+     */
+    @Test
+    void theOtherMovesOfAnAPrimeEntryWorthUMaxStillReachTheirChildrenUnderStrict()
+            throws Exception {
+        int atUMax = 0;
+        long[] o = new long[3];
+        for (Game3 g : GAMES.subList(1, 3)) {
+            TestCert honest = cert(g, 5, OptimalMoveCerts.A_PRIME_ONLY);
+            for (Entry e : honest.entries) {
+                if (e.kind != TestCert.AP || e.lo != g.s.game.uMax) continue;
+                long opp = e.occ & ~e.mover;
+                for (long m = g.s.game.legalMoveCodes(e.mover, opp); m != 0; m &= m - 1) {
+                    int code = Long.numberOfTrailingZeros(m);
+                    if (code != e.move && g.s.game.child(e.mover, opp, code, o) == Game.CHILD)
+                        atUMax++;
+                }
+            }
+            Path p = dir.resolve(g.name + "-strict.gsc");
+            Files.write(p, honest.write());
+            Options strict = new Options();
+            strict.strict = true;
+            Result r = Verifier.verify(p, strict);
+            assertEquals(Result.Verdict.VERIFIED, r.verdict, () -> g.name + ": " + show(r));
+            assertEquals(0, r.unreached, g.name);
+        }
+        assertTrue(atUMax > 0, "A'-only entries worth U_max with other non-terminal moves");
+    }
+
     static int indexOfKind(TestCert t, int kind) {
         for (int i = 0; i < t.entries.size(); i++) if (t.entries.get(i).kind == kind) return i;
         return -1;
