@@ -286,12 +286,13 @@ class TerminalRoutesBindTheCensusTest {
         assertEquals(Result.Verdict.VERIFIED, probe.run().verdict);
         int target = busiestLayer(probe);
         Key some = probe.routed.get(target).get(0);
-        int q = TerminalCount.partitionOf(some.route);
-        long otherRoute = (long) (1 - q) << 1 | (some.route & 1);
+        // each check draws its own partition key: the key's partition is read in this run
         refused(new Engine(p, 2) {
             @Override
             List<Key> keys(int li, List<Key> sent) {
-                if (li == target) sent.replaceAll(k -> k.equals(some) ? new Key(k.occ, k.mover, otherRoute) : k);
+                if (li == target)
+                    sent.replaceAll(k -> k.occ == some.occ && k.mover == some.mover
+                            ? new Key(k.occ, k.mover, k.route ^ 2) : k); // partition 0 <-> 1
                 return sent;
             }
         }.run(), "a key routed to the other partition");
