@@ -204,6 +204,33 @@ class TerminalRoutesBindTheCensusTest {
             assertArrayEquals(plain.census.get(i), engine.census.get(i), "SliceEngine row " + i);
     }
 
+    /**
+     * A mode-5 certificate whose A' moves are not canonical (its R, and so its terminal keys,
+     * follow the stored moves): the one-machine engine's census, term_d included, is the same
+     * however the layers are cut and on however many threads (the partitions deduplicate
+     * repeats across and within slices).
+     */
+    @Test
+    void aModeFiveCensusDoesNotDependOnTheSlicing() throws Exception {
+        long[] root = RuleViolationTest.c4Position(c4, "1234");
+        OptimalMoveCerts b = new OptimalMoveCerts(c4, honest.tb);
+        TestCert five = OptimalMoveCerts.withHeaderOf(b.build(root[0], root[1], 5,
+                OptimalMoveCerts.A_PRIME_ONLY), honest);
+        assertTrue(b.nonCanonical > 0);
+        five.chunk = 5;
+        Path p = write(five);
+        Result first = null;
+        for (int threads : new int[] {1, 2})
+            for (long slice : new long[] {1, 7, 1 << 20}) {
+                Result r = new SliceEngine(threads, slice).verify(p, new Options());
+                assertEquals(Result.Verdict.VERIFIED, r.verdict, KernelDriver.show(r));
+                if (first == null) first = r;
+                for (int i = 0; i < r.census.size(); i++)
+                    assertArrayEquals(first.census.get(i), r.census.get(i),
+                            threads + " threads, slices of " + slice + ": row " + i);
+            }
+    }
+
     /** Repeats are expected now, but a repeat dropped or added is still a change the sums see. */
     @Test
     void droppingOrAddingOneCopyOfARepeatedKeyIsAnEngineFault() throws Exception {
