@@ -29,6 +29,20 @@ final class CompositeReport {
         return null;
     }
 
+    /**
+     * The composite's mode as the first part gives it, saying so when some certificate in it is
+     * of mode 5: those prove optimal, not canonical, moves at A' entries (SPEC §12).
+     */
+    private static String modeOf(CompositeVerifier.Outcome c, PartConclusion g) {
+        for (int i = 0; c.composition != null && i < c.parts.size(); i++) {
+            PartConclusion p = c.composition.part(i);
+            if (p != null && p.baseMode == 5 && g.baseMode != 5)
+                return PositionText.mode(g.baseMode) + ", with mode-5 certificates: "
+                        + PositionText.MODE_5;
+        }
+        return PositionText.mode(g.baseMode);
+    }
+
     /** Part 0 as composition took it, or null (not given, rejected, or no composition). */
     private static PartConclusion rootPart(CompositeVerifier.Outcome c) {
         return c.composition == null || c.parts.isEmpty() ? null : c.composition.part(0);
@@ -52,7 +66,7 @@ final class CompositeReport {
         PartConclusion root = rootPart(c);
         out.println("gamecert verifier (SPEC v1): composite " + path);
         if (m != null) out.printf("manifest    %s: %,d parts, %,d links%n", c.manifestPath, m.partCount(), m.linkCount());
-        if (g != null) out.printf("game        %s, %s, %s%n", PositionText.game(g.family, g.width, g.height), PositionText.mode(g.baseMode), symmetry(g));
+        if (g != null) out.printf("game        %s, %s, %s%n", PositionText.game(g.family, g.width, g.height), modeOf(c, g), symmetry(g));
         if (root != null) {
             out.printf("root        %s (%s)%n", position(g, root.rootMover, root.rootOpponent),
                     initial(root) ? "the game's initial position" : "not the game's initial position");
@@ -169,7 +183,7 @@ final class CompositeReport {
         }
         if (g != null) {
             j.put("game", PositionText.game(g.family, g.width, g.height));
-            j.put("mode", PositionText.mode(g.baseMode));
+            j.put("mode", modeOf(c, g));
         }
         if (root != null) {
             j.put("root", position(g, root.rootMover, root.rootOpponent));

@@ -318,7 +318,12 @@ public final class CompositeVerifier {
             if (c == null) continue;
             if (c.baseMode == 4) continue; // SPEC §15.4: a mode-4 certificate's region is empty
             RegionKeys k = c.regionKeys();
-            if (k == null || !k.complete()) {
+            if (k == null) { // only a part's slices keep their region's keys
+                out.unionNote = "not counted: a certificate named whole, not as a part, keeps no"
+                        + " region keys";
+                return;
+            }
+            if (!k.complete()) {
                 out.unionNote = "not counted: the parts' regions are too big to keep their keys (room for " + UNION_CAP
                         + " keys in all, taken as each part's key arrays double)";
                 return;
