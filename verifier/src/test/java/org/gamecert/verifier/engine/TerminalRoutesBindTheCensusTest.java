@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.gamecert.verifier.kernel.Combiner;
 import org.gamecert.verifier.kernel.FileMap;
 import org.gamecert.verifier.kernel.Result;
@@ -52,6 +53,18 @@ class TerminalRoutesBindTheCensusTest {
     record Key(long occ, long mover, long route) {}
 
     /** A partitioning engine with hooks on the keys routed and the counts reported. */
+    /** An engine that changes the keys routed in layer target as change does, else honest. */
+    Engine keysChanged(Path p, int partitions, int target, Consumer<List<Key>> change)
+            throws IOException {
+        return new Engine(p, partitions) {
+            @Override
+            List<Key> keys(int li, List<Key> sent) {
+                if (li == target) change.accept(sent);
+                return sent;
+            }
+        };
+    }
+
     class Engine {
         final KernelDriver d;
         final int partitions;
@@ -246,20 +259,9 @@ class TerminalRoutesBindTheCensusTest {
                 return sent;
             }
         }.run(), "one copy of a repeated key dropped");
-        refused(new Engine(p, 1) {
-            @Override
-            List<Key> keys(int li, List<Key> sent) {
-                if (li == target) sent.add(twice);
-                return sent;
-            }
-        }.run(), "a copy of a key added");
-        refused(new Engine(p, 1) {
-            @Override
-            List<Key> keys(int li, List<Key> sent) {
-                if (li == target) sent.removeIf(twice::equals);
-                return sent;
-            }
-        }.run(), "every copy of a key dropped");
+        refused(keysChanged(p, 1, target, sent -> sent.add(twice)).run(), "a copy of a key added");
+        refused(keysChanged(p, 1, target, sent -> sent.removeIf(twice::equals)).run(),
+                "every copy of a key dropped");
     }
 
     /** Keys fabricated, swapped, or sent under the other set (R versus proof only). */
@@ -271,13 +273,7 @@ class TerminalRoutesBindTheCensusTest {
         int target = busiestLayer(probe);
         Key some = probe.routed.get(target).get(0);
         Key fake = new Key(some.occ ^ 0x100000000L, some.mover, some.route);
-        refused(new Engine(p, 1) {
-            @Override
-            List<Key> keys(int li, List<Key> sent) {
-                if (li == target) sent.add(fake);
-                return sent;
-            }
-        }.run(), "a fabricated key");
+        refused(keysChanged(p, 1, target, sent -> sent.add(fake)).run(), "a fabricated key");
         refused(new Engine(p, 1) {
             @Override
             List<Key> keys(int li, List<Key> sent) {
@@ -296,13 +292,8 @@ class TerminalRoutesBindTheCensusTest {
                 return sent;
             }
         }.run(), "a key sent under the other set");
-        refused(new Engine(p, 1) {
-            @Override
-            List<Key> keys(int li, List<Key> sent) {
-                if (li == target) sent.remove(0);
-                return sent;
-            }
-        }.run(), "a key left out of its layer");
+        refused(keysChanged(p, 1, target, sent -> sent.remove(0)).run(),
+                "a key left out of its layer");
     }
 
     /** A key moved to another partition, or counted in two. */
