@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The mode-3 leaf search (SPEC §9.1) against plain minimax, written here without pruning: for
- * random positions with 1..6 empty cells, V ≥ b for every b around the utility range.
+ * random positions with 1..6 empty cells, V ≥ b for every b around the utility range. Othello's
+ * leaves take LeafSearch's own path (empty cells and flips, passes taken there), Connect Four's
+ * the one through Game.child: both are held to the same minimax.
  */
 class LeafSearchTest {
     /** Minimax over the rules alone (a pass: the same mover again, as Game.child contracts it). */
@@ -62,6 +64,9 @@ class LeafSearchTest {
         OthelloRules o4 = new OthelloRules(4);
         long w4 = (1L << 5) | (1L << 10), b4 = (1L << 6) | (1L << 9);
         assertTrue(checked(o4, b4, w4, 2) > 100, "Othello 4x4 positions checked");
+        OthelloRules o8 = new OthelloRules(8);
+        long w8 = (1L << 27) | (1L << 36), b8 = (1L << 28) | (1L << 35); // d4, e5 white
+        assertTrue(checked(o8, b8, w8, 5) > 100, "Othello 8x8 positions checked");
         // Random Connect Four games mostly end in a win before the last cells: small boards.
         assertTrue(checked(new ConnectFourRules(4, 4), 0, 0, 3) > 30, "Connect Four 4x4 positions checked");
         assertTrue(checked(new ConnectFourRules(5, 4), 0, 0, 4) > 10, "Connect Four 5x4 positions checked");
