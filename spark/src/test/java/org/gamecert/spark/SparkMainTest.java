@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import org.gamecert.verifier.cli.VerifyMain;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,8 +55,21 @@ class SparkMainTest {
         assertEquals(org.gamecert.verifier.cli.BuildInfo.verifier().commit(), b.commit());
     }
 
+    /** One input for each exit code: 0 verified, 1 rejected, 2 could not read, 3 incomplete. */
     @Test
-    void sameReportsAndExitCodes() {
+    void sameReportsAndExitCodesForEachExitCode() {
+        sameReportsAndExitCodes(new int[] {0, 1, 6, 3});
+    }
+
+    /** Every input: composites and peer tables too. */
+    @Test
+    @Tag("slow")
+    void sameReportsAndExitCodesForEveryKindOfInput() {
+        sameReportsAndExitCodes(new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+    }
+
+    /** For the inputs of these indices: the same output, --json or not, and exit code. */
+    private static void sameReportsAndExitCodes(int[] which) {
         String[] inputs = {
             "testdata/valid/othello4x4-10discs.gsc",
             "format-spec/vectors/rejected-cut-1.gsc",
@@ -69,7 +83,7 @@ class SparkMainTest {
             "testdata/crafted/peer-root-relabelled-all-20",
         };
         int[] codes = {0, 1, 2, 3, 0, 1, 2, 0, 1, 3};
-        for (int i = 0; i < inputs.length; i++) {
+        for (int i : which) {
             String p = ROOT.resolve(inputs[i]).toString();
             for (boolean json : new boolean[] {false, true}) {
                 String[] a = json ? new String[] {p, "--json", "-q"} : new String[] {p, "-q"};

@@ -18,6 +18,7 @@ import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.TerminalCount;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import scala.Tuple2;
 
@@ -94,8 +95,34 @@ class SparkSlicedTest {
         }
     }
 
+    /**
+     * One file of each kind in FILES: verified with terminal positions (Connect Four), NoGo, weak
+     * Othello, rejected by an entry's rule, by the hash chain and by the census, and a part.
+     */
+    static final String[] ONE_OF_EACH_KIND = {
+        "testdata/valid/connect4-4x4-8discs.gsc",
+        "format-spec/vectors/edge-valid-nogo-1x9.gsc",
+        "testdata/valid/othello4x4-8discs-weak.gsc",
+        "testdata/crafted/c4-1x63-empty-claimed-win.gsc",
+        "testdata/mutants/frame-bit-flip.gsc",
+        "testdata/mutants/census-altered.gsc",
+        "format-spec/vectors/a0513ce6eefe488499ab67aec35d3780a7ffe7da5c4481c68e9e2f9729a42b86.gsc",
+    };
+
+    /** One slicing (slices of a few blocks, three partitions), one file of each kind. */
     @Test
-    void sparkSlicesGiveTheOneMachineEnginesReport() throws Exception {
+    void sparkSlicesGiveTheOneMachineEnginesReportOnOneFileOfEachKind() throws Exception {
+        for (String f : ONE_OF_EACH_KIND) {
+            Path file = ROOT.resolve(f);
+            Options o = options(true, false);
+            same(file, oneMachine(file, o), new SparkSliced(sc, 40, 3, null).verify(file, o));
+        }
+    }
+
+    /** Every file, with and without --all, slices of a few blocks and of a whole layer. */
+    @Test
+    @Tag("slow")
+    void sparkSlicesGiveTheOneMachineEnginesReportOnEveryFileInEverySlicing() throws Exception {
         for (String f : FILES) {
             Path file = ROOT.resolve(f);
             for (boolean all : new boolean[] {false, true}) {
