@@ -41,10 +41,7 @@ public final class Combiner {
     private final EveryViolation every;
     private final FaultLatch latch = new FaultLatch();
 
-    public Combiner(FileMap map, boolean strict) {
-        this(map, strict, false, 1);
-    }
-
+    /** strict: R-REACH-1; all: every violation (at most maxPerRule kept a rule, all counted). */
     public Combiner(FileMap map, boolean strict, boolean all, int maxPerRule) {
         every = all ? new EveryViolation(maxPerRule) : null;
         this.map = map;
@@ -76,11 +73,6 @@ public final class Combiner {
     /** The layer due next: shallowest first (file order is deepest first), or -1 when done. */
     public int nextLayer() {
         return nextLayer;
-    }
-
-    /** Layer li's slices' reports, in any order (the engine's array is copied first). */
-    public void layer(int li, SliceReport[] given) {
-        layer(li, given, new TerminalCount.Report[0]);
     }
 
     /**

@@ -98,28 +98,13 @@ public final class SliceCheck {
     private long cOcc, cMover;
 
     /**
-     * Blocks [firstBlock, endBlock) of layer li of the map. previous: the key of the entry before
-     * the slice in its layer (for R-LAY-3), as the engine read it; the Combiner holds the engine
-     * to it (the last key of the slice before).
-     */
-    public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean hasPrevious,
-            long previousOcc, long previousMover) {
-        this(map, li, firstBlock, endBlock, hasPrevious, previousOcc, previousMover, false, 1);
-    }
-
-    /**
-     * As below, with the key before the slice given later by {@link #previous}, before requests:
-     * an engine may then decode a layer's slices before it has read any of them.
+     * Blocks [firstBlock, endBlock) of layer li of the map; all: every violation, not only the
+     * first (at most maxPerRule kept a rule, all counted). The key before the slice is given by
+     * {@link #previous}, before requests: an engine may decode a layer's slices before it has
+     * read any of them.
      */
     public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean all,
             int maxPerRule) {
-        this(map, li, firstBlock, endBlock, false, 0, 0, all, maxPerRule);
-        previousGiven = false;
-    }
-
-    /** all: every violation, not only the first (at most maxPerRule kept a rule, all counted). */
-    public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean hasPrevious,
-            long previousOcc, long previousMover, boolean all, int maxPerRule) {
         every = all ? new EveryViolation(maxPerRule) : null;
         if (li < 0 || li >= map.layers() || firstBlock < map.firstBlock(li)
                 || endBlock <= firstBlock || endBlock > map.endBlock(li))
@@ -159,10 +144,6 @@ public final class SliceCheck {
         proofTerminals = new PairSet(countTerminals ? count / 4 : 0);
         int below = map.below(li);
         sizeBelow = below < 0 ? 0 : map.size(below);
-        this.hasPrevious = hasPrevious;
-        this.previousOcc = previousOcc;
-        this.previousMover = previousMover;
-        previousGiven = true;
         occ = new long[count];
         mover = new long[count];
         kind = new byte[count];
@@ -174,9 +155,9 @@ public final class SliceCheck {
     }
 
     /**
-     * The key of the entry before the slice in its layer (R-LAY-3), for a slice made without it:
-     * once, before requests. The Combiner holds the engine to it (the last key of the slice
-     * before).
+     * The key of the entry before the slice in its layer (R-LAY-3), as the engine read it (none
+     * for a layer's first slice): once, before requests. The Combiner holds the engine to it (the
+     * last key of the slice before).
      */
     public void previous(boolean hasPrevious, long previousOcc, long previousMover) {
         latch.notFaulted();

@@ -11,6 +11,7 @@ import org.gamecert.verifier.kernel.FileMap;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.SliceCheck;
 import org.gamecert.verifier.kernel.SliceReport;
+import org.gamecert.verifier.kernel.TerminalCount;
 import org.gamecert.verifier.kernel.format.BlockRecord;
 import org.gamecert.verifier.kernel.format.Container;
 import org.gamecert.verifier.kernel.format.DataFrame;
@@ -229,8 +230,9 @@ class KernelDriver {
             for (Slice s : slices) {
                 boolean has = s.base > 0 && s.base <= own.n;
                 long[] prev = own.keys.isEmpty() || !has ? new long[2] : own.keys.get((int) s.base - 1);
-                SliceCheck check = new SliceCheck(sliceMap(li, s.first), li, s.first, s.end, has,
-                        prev[0], prev[1], all, maxPerRule);
+                SliceCheck check = new SliceCheck(sliceMap(li, s.first), li, s.first, s.end, all,
+                        maxPerRule);
+                check.previous(has, prev[0], prev[1]);
                 if (open != null) check.partSetup(open[s.first], slicesFor, slicesPart, -1);
                 int[] f = java.util.Arrays.copyOfRange(facts, (int) s.base, (int) (s.base + s.count));
                 int[][] bs = new int[4][];
@@ -249,7 +251,8 @@ class KernelDriver {
                     }
                 }
             }
-            combiner.layer(li, reports(li, reports).toArray(new SliceReport[0]));
+            combiner.layer(li, reports(li, reports).toArray(new SliceReport[0]),
+                    new TerminalCount.Report[0]);
         }
         return combiner.conclude();
     }

@@ -109,7 +109,7 @@ class TerminalRoutesBindTheCensusTest {
 
         Result runOrThrow() throws IOException {
             FileMap map = d.map;
-            Combiner combiner = new Combiner(map, false);
+            Combiner combiner = new Combiner(map, false, false, 1);
             Map<Integer, int[]> factsTo = new HashMap<>();
             Map<Integer, int[][]> bitsTo = new HashMap<>();
             for (int li : d.layerOrder()) {
@@ -125,8 +125,8 @@ class TerminalRoutesBindTheCensusTest {
                     KernelDriver.Slice s = slices[j];
                     boolean has = s.base() > 0;
                     long[] prev = has ? own.keys.get((int) s.base() - 1) : new long[2];
-                    SliceCheck check = new SliceCheck(map, li, s.first(), s.end(), has, prev[0],
-                            prev[1]);
+                    SliceCheck check = new SliceCheck(map, li, s.first(), s.end(), false, 1);
+                    check.previous(has, prev[0], prev[1]);
                     boolean part = partitioned(li, j);
                     if (part) check.partitionTerminals(partitions);
                     int[] f = java.util.Arrays.copyOfRange(facts, (int) s.base(),
