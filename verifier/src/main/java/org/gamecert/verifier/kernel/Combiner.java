@@ -174,15 +174,9 @@ public final class Combiner {
             if (r.terminalPartitions != partitions)
                 throw latch.fault("the slices of layer " + discs + " counted their"
                         + " terminal keys in different partitions");
-        // terminal keys counted in partitions (a cluster's engine): {distinct, proof only}
+        // terminal keys counted in partitions: {distinct, proof only}; none in Othello
         long[] counted = partitions == 0 && counts.isEmpty() ? new long[2]
                 : TerminalCount.combine(map, li, slices, counts, partitions, latch);
-        long listed = 0, proofListed = 0; // at most so many distinct keys: room for them
-        for (SliceReport r : slices) {
-            listed += r.terminals().length / 2;
-            proofListed += r.proofTerminals().length / 2;
-        }
-        PairSet terminals = new PairSet(listed), proof = new PairSet(proofListed);
         for (SliceReport r : slices) {
             if (discs < region.length) {
                 region[discs] += r.region;
@@ -192,17 +186,11 @@ public final class Combiner {
                 firstUnreached = new Violation(Rule.REACH_1, -1, discs, r.firstUnreached, true,
                         r.unreachedMover, r.unreachedOpponent, "");
             unreached += r.unreached;
-            terminals.addPairs(r.terminals());
             if (r.hasRoot) root = r;
         }
-        for (SliceReport r : slices) {
-            long[] pairs = r.proofTerminals();
-            for (int i = 0; i + 1 < pairs.length; i += 2)
-                if (!terminals.contains(pairs[i], pairs[i + 1])) proof.add(pairs[i], pairs[i + 1]);
-        }
-        if (discs + 1 < region.length) { // one of the two is 0: listed or partitioned keys
-            region[discs + 1] += terminals.size() + counted[0];
-            proofOnly[discs + 1] += proof.size() + counted[1];
+        if (discs + 1 < region.length) {
+            region[discs + 1] += counted[0];
+            proofOnly[discs + 1] += counted[1];
         }
     }
 

@@ -69,7 +69,10 @@ public final class SliceCheck {
     private java.util.BitSet ownFailed;
     /** A part of a composite (SPEC §15): open entries, region keys; null: not a part. */
     private final PartSlice part;
-    /** Terminal keys counted in partitions (TerminalCount); null: listed in the report. */
+    /**
+     * Terminal keys counted in partitions (TerminalCount); null until partitionTerminals, and
+     * for a game whose census counts none (Othello).
+     */
     private TerminalCount.Routes routes;
 
     private int[] factCount;
@@ -140,8 +143,6 @@ public final class SliceCheck {
             throw latch.fault("a slice of " + in + " entries");
         base = before;
         count = (int) in;
-        terminals = new PairSet(countTerminals ? count / 4 : 0);
-        proofTerminals = new PairSet(countTerminals ? count / 4 : 0);
         int below = map.below(li);
         sizeBelow = below < 0 ? 0 : map.size(below);
         occ = new long[count];
@@ -189,9 +190,10 @@ public final class SliceCheck {
     }
 
     /**
-     * The census's terminal keys (SPEC §10.3) counted in partitions (TerminalCount) rather than
-     * listed in the report: after check, {@link #terminalKeys} gives them with their routes, and
-     * the report carries the multiset hash of what they send each partition. Before the blocks.
+     * The census's terminal keys (SPEC §10.3) counted in partitions (TerminalCount): after check,
+     * {@link #terminalKeys} gives them with their routes, and the report carries the multiset
+     * hash of what they send each partition. Before the blocks; required before the requests in
+     * a game whose census counts terminal positions (all but Othello).
      */
     public void partitionTerminals(int partitions) {
         latch.notFaulted();
@@ -200,8 +202,6 @@ public final class SliceCheck {
         if (partitions < 1 || partitions > TerminalCount.MAX_PARTITIONS)
             throw latch.fault(partitions + " terminal partitions");
         routes = new TerminalCount.Routes(map, li, partitions);
-        proofTerminals = new PairSet(); // routed instead (a part still keeps its keys of R)
-        if (part == null) terminals = new PairSet();
     }
 
     /**
@@ -360,6 +360,9 @@ public final class SliceCheck {
                     + " blocks or the key before it, or twice");
         if (decodeFailure == null && decoded != count)
             throw latch.fault("slice of layer " + discs + ": a block not decoded");
+        if (countTerminals && routes == null)
+            throw latch.fault("slice of layer " + discs + ": requests before its terminal"
+                    + " partitions (partitionTerminals)");
         step = 3;
         takeFacts();
         reqStart = new int[decoded + 1];
@@ -513,8 +516,6 @@ public final class SliceCheck {
     private byte[] outFlags = new byte[0];
     private int nOut;
     private long sentSum;
-    /** Room for a quarter of the slice's entries each when terminal positions are counted. */
-    private PairSet terminals, proofTerminals;
     // the entry being checked
     private int e, k, n, star, entryFlags, v, vHi;
     private long eMover, eOpp, eLegal;
@@ -630,14 +631,12 @@ public final class SliceCheck {
 
     /**
      * The terminal child in out, of R or read for a bound only (proof): routed to its partition
-     * as met when the census counts in partitions, else kept in the slice's set.
+     * as met; a part keeps its keys of R for a union census (PartSlice).
      */
     private void terminalKey(boolean proof) {
         canonical(out[0], out[1]);
-        if (routes != null) routes.add(cOcc, cMover, proof);
-        // the sets: the report's keys when not partitioned, and a part's keys of R (PartSlice)
-        if (routes == null || part != null && !proof)
-            (proof ? proofTerminals : terminals).add(cOcc, cMover);
+        routes.add(cOcc, cMover, proof);
+        if (part != null && !proof) part.keepRegionKey(cOcc, cMover);
     }
 
     /**
@@ -787,10 +786,8 @@ public final class SliceCheck {
             if ((f & REACHED) == 0 && unreached++ == 0) firstUnreached = i;
             if (discs == rootDiscs && occ[i] == rootOcc && mover[i] == rootMover) root = i;
         }
-        if (part != null) part.keepRegionKeys(terminals.toPairs());
         if (first == null && every == null) first = decodeFailure; // entries come before its block
         boolean whole = first == null && decodeFailure == null;
-        boolean partitioned = routes != null;
         return new SliceReport(map.fingerprint(), li, firstBlock, endBlock, base, count, first,
                 hasPrevious, previousOcc, previousMover,
                 whole && count > 0 ? occ[count - 1] : 0, whole && count > 0 ? mover[count - 1] : 0,
@@ -798,12 +795,11 @@ public final class SliceCheck {
                 firstUnreached < 0 ? -1 : base + firstUnreached,
                 firstUnreached < 0 ? 0 : mover[firstUnreached],
                 firstUnreached < 0 ? 0 : occ[firstUnreached] & ~mover[firstUnreached],
-                partitioned ? new long[0] : terminals.toPairs(),
-                partitioned ? new long[0] : proofTerminals.toPairs(),
-                partitioned ? routes.partitions() : 0, partitioned ? routes.sum() : 0, sentSum,
-                takenSum, root >= 0, root < 0 ? 0 : kind[root] & 0xFF, root < 0 ? 0 : lo[root],
-                root < 0 ? 0 : hi[root], root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1
-                        : move[root] & 0xFF, part == null ? null : part.reported(),
+                routes == null ? 0 : routes.partitions(), routes == null ? 0 : routes.sum(),
+                sentSum, takenSum, root >= 0, root < 0 ? 0 : kind[root] & 0xFF,
+                root < 0 ? 0 : lo[root], root < 0 ? 0 : hi[root],
+                root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1 : move[root] & 0xFF,
+                part == null ? null : part.reported(),
                 decoded == count, every == null ? null : every.reported(decodeFailure),
                 map.cluster(), SliceReport.setupTag(every, part == null ? null : part.setupTag()),
                 map.sealKey());

@@ -199,7 +199,7 @@ class TerminalRoutesBindTheCensusTest {
     }
 
     @Test
-    void anHonestPartitionedRunCountsWhatTheUnpartitionedKernelCounts() throws Exception {
+    void theCensusDoesNotDependOnThePartitionCount() throws Exception {
         Path p = write(honest);
         Result plain = new KernelDriver(p).run();
         assertEquals(Result.Verdict.VERIFIED, plain.verdict, KernelDriver.show(plain));
@@ -357,9 +357,9 @@ class TerminalRoutesBindTheCensusTest {
         refused(new Engine(p, 2) {
             @Override
             boolean partitioned(int li, int j) {
-                return j != 0; // one slice lists its keys, the others route theirs
+                return j != 0; // one slice not set up to route its keys (partitionTerminals)
             }
-        }.run(), "slices of one layer set up otherwise");
+        }.run(), "a slice of a game with terminal positions whose keys are not partitioned");
     }
 
     /**
