@@ -458,23 +458,34 @@ public final class SliceCheck {
         if (isLeaf(discs))
             return at(i, Rule.LEAF_1, "an entry with " + (game.cells - discs) + " empty cells: at"
                     + " most leaf_empties = " + leafEmpties + ", a leaf has no entry");
-        if (!game.isLegalPosition(m, opp)) return at(i, Rule.POS_1, "not a legal position");
         // A reached entry was named by a parent's canonical key (a fact the Combiner confirms).
-        if ((flags[i] & REACHED) == 0) {
-            canonical(m, opp);
-            if (cOcc != o || cMover != m)
-                return at(i, Rule.POS_3, "the key is not the canonical form of its position");
-        }
-        long legal = game.legalMoveCodes(m, opp);
-        this.legal[i] = legal; // for its requests and obligations
-        if (!game.storable(m, opp, legal))
-            return at(i, Rule.POS_2, game.isTerminal(m, opp) ? "the position is terminal"
-                    : "the mover must pass");
-        int mv = move[i] & 0xFF;
-        if (!Payload.isOpen(k) && Payload.hasMove(k)
-                && (mv >= game.moveCodes || ((legal >>> mv) & 1) == 0))
-            return at(i, Rule.MOVE_1, "stored move " + (mv >= game.moveCodes ? "code " + mv
-                    : game.moveName(mv)) + " is not legal");
+        Violation v = positionRules(game, group, o, m, k, move[i] & 0xFF,
+                (flags[i] & REACHED) != 0, out, images);
+        legal[i] = out[0]; // for its requests and obligations
+        return v == null ? null : at(i, v.rule(), v.message());
+    }
+
+    /**
+     * R-POS-1, R-POS-3 (unless named: a key a parent's canonical key named, which the fact sums
+     * bind), R-POS-2, R-MOVE-1 of the key (o, m) with kind set k and stored move mv, in that
+     * order: the first broken (Violation.general: the caller places it), or null. legal[0]: the
+     * position's legal moves once R-POS-1 held. RankedKernel's entries (mode 4) too.
+     */
+    static Violation positionRules(Game game, int group, long o, long m, int k, int mv,
+            boolean named, long[] legal, long[] images) {
+        long opp = o & ~m;
+        if (!game.isLegalPosition(m, opp)) return Violation.general(Rule.POS_1,
+                "not a legal position");
+        if (!named && (game.canonical(m, opp, group, images) != o || images[8] != m))
+            return Violation.general(Rule.POS_3, "the key is not the canonical form of its"
+                    + " position");
+        legal[0] = game.legalMoveCodes(m, opp);
+        if (!game.storable(m, opp, legal[0]))
+            return Violation.general(Rule.POS_2, game.isTerminal(m, opp)
+                    ? "the position is terminal" : "the mover must pass");
+        if (Payload.hasMove(k) && (mv >= game.moveCodes || ((legal[0] >>> mv) & 1) == 0))
+            return Violation.general(Rule.MOVE_1, "stored move " + (mv >= game.moveCodes
+                    ? "code " + mv : game.moveName(mv)) + " is not legal");
         return null;
     }
 
