@@ -11,7 +11,6 @@ import org.gamecert.verifier.kernel.format.Manifest;
  * A part the caller says was rejected can only make the composite rejected.
  */
 public final class Composition {
-    static final int P = Kinds.P, AP = Kinds.AP, PP = Kinds.PP, A = Kinds.A, C = Kinds.C;
 
     private Composition() {}
 
@@ -185,27 +184,14 @@ public final class Composition {
         if (q.rootOcc != occ || q.rootCanonicalMover != mover)
             return at(Rule.COMP_4, occ, mover, "link " + j + ": the root of part "
                     + m.linkPart(j) + " is another position");
-        if (p != null && !implies(q, p.openKind(e), p.openLo(e), p.openHi(e)))
+        if (p != null && !PartTally.implies(q.claimKinds, q.claimLo, q.claimHi, p.openKind(e),
+                p.openLo(e), p.openHi(e)))
             return at(Rule.COMP_5, occ, mover, "link " + j + ": part " + m.linkPart(j)
                     + " claims " + Kinds.kindName(q.claimKinds) + " [" + q.claimLo + ", "
                     + q.claimHi + "], which does not imply the open entry's "
                     + Kinds.kindName(p.openKind(e)) + " [" + p.openLo(e) + ", " + p.openHi(e)
                     + "]");
         return null;
-    }
-
-    /**
-     * R-COMP-5: q's claim implies an open entry's (kind set k, bounds [lo, hi]): every exact kind
-     * of k is served by q's kinds with q's lo equal to the value; q's lo ≥ lo for C, q's hi ≤ hi
-     * for A.
-     */
-    static boolean implies(PartConclusion q, int k, int lo, int hi) {
-        boolean holds = true;
-        for (int need : new int[] {P, AP, PP})
-            if ((k & need) != 0) holds &= Kinds.serves(q.claimKinds, need) && q.claimLo == lo;
-        if ((k & C) != 0) holds &= q.claimLo >= lo;
-        if ((k & A) != 0) holds &= q.claimHi <= hi;
-        return holds;
     }
 
     /**

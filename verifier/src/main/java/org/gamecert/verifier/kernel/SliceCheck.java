@@ -745,7 +745,7 @@ public final class SliceCheck {
         int ck = mKind[j];
         if (ck == TERMINAL) return null;
         boolean pass = mType[j] == Game.PASS_CHILD;
-        int eff = pass ? Kinds.passNeed(need) : need;
+        int eff = pass ? Kinds.passNeeds(need) : need;
         if (ck != MISSING && Kinds.serves(ck, eff)) return null;
         return at(e, Rule.SERVE_1, claim + " entry: the child after " + game.moveName(mCode[j])
                 + (pass ? " (and a pass)" : "") + " needs " + Kinds.kindName(eff) + ", found "
