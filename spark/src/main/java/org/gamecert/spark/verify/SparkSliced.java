@@ -431,7 +431,7 @@ public final class SparkSliced implements Serializable {
         });
         return faults.terminalKeys(li, keys).partitionBy(new Exact(parts))
                 .mapPartitionsWithIndex((p, it) -> {
-                    TerminalCount count = new TerminalCount(job.map(), li, p, parts);
+                    TerminalCount count = new TerminalCount(job.map(), li, p, parts, 0);
                     while (it.hasNext()) {
                         long[] k = it.next()._2();
                         count.take(k[0], k[1], k[2]);

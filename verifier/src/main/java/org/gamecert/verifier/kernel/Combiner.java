@@ -27,7 +27,6 @@ public final class Combiner {
     private int nextLayer;
     /** The child facts the layer above sent to each layer (by layer in file order). */
     private final long[] sentTo;
-    private final boolean[] sentAny;
     private Violation found;
     private final long[] region = new long[67], aux = new long[67], proofOnly = new long[67];
     private long unreached;
@@ -53,7 +52,6 @@ public final class Combiner {
         this.strict = strict;
         nextLayer = map.layers() - 1;
         sentTo = new long[map.layers()];
-        sentAny = new boolean[map.layers()];
         found = map.readingViolation();
     }
 
@@ -70,15 +68,11 @@ public final class Combiner {
         part.setup(m, partIndex, regionKeys);
     }
 
-    /** The layer due next: shallowest first (file order is deepest first), or -1 when done. */
-    public int nextLayer() {
-        return nextLayer;
-    }
-
     /**
-     * Layer li's slices' reports and, when its slices counted their terminal keys in partitions
-     * (SliceCheck.partitionTerminals), the reports of the TerminalCounts of its partitions, each
-     * once, in any order (SPEC §10.3, §11.1). Both arrays are copied first: no engine code runs.
+     * Layer li's slices' reports and the reports of the TerminalCounts of the partitions its
+     * slices counted their terminal keys in (SliceCheck.partitionTerminals; none in Othello),
+     * each once, in any order (SPEC §10.3, §11.1). Both arrays are copied first: no engine code
+     * runs.
      */
     public void layer(int li, SliceReport[] given, TerminalCount.Report[] givenCounts) {
         latch.notFaulted();
@@ -154,13 +148,10 @@ public final class Combiner {
         if (decodedAll && taken != sentTo[li])
             throw latch.fault("the child facts layer " + discs + " took are not those"
                     + " the layer above sent (dropped, repeated, moved or altered)");
-        if (below >= 0) {
-            sentTo[below] = FactHash.add(sentTo[below], sent);
-            sentAny[below] = true;
-        } else if (found == null && sent != 0) {
+        if (below >= 0) sentTo[below] = FactHash.add(sentTo[below], sent);
+        else if (found == null && sent != 0)
             throw latch.fault("layer " + discs + " was given records of a layer"
                     + " below that has no entries");
-        }
         tally(li, discs, slices, new ArrayList<>(Arrays.asList(counts)));
         reports.add(slices);
         if (part != null) part.take(slices);

@@ -35,13 +35,6 @@ public final class Composition {
 
         private Outcome(Result.Verdict verdict, String compositeId, Violation violation,
                 int violationPart, Violation partViolation, PartConclusion[] parts,
-                int[] stillOpen) {
-            this(verdict, compositeId, violation, violationPart, partViolation, parts, stillOpen,
-                    false);
-        }
-
-        private Outcome(Result.Verdict verdict, String compositeId, Violation violation,
-                int violationPart, Violation partViolation, PartConclusion[] parts,
                 int[] stillOpen, boolean partsTakenAsGiven) {
             this.partsTakenAsGiven = partsTakenAsGiven;
             this.verdict = verdict;
@@ -78,22 +71,16 @@ public final class Composition {
     private static Outcome rejected(Violation v, int part, Violation partViolation,
             PartConclusion[] parts) {
         return new Outcome(Result.Verdict.REJECTED, null, v, part, partViolation, parts,
-                new int[0]);
+                new int[0], false);
     }
 
     /**
-     * SPEC §15.3 over the manifest m; for each part i, concluded[i]: the kernel's conclusion for
-     * the file given as part i, or null; rejected[i]: the first violation of a part given and
-     * rejected, or null. Neither: the part is not given.
-     */
-    public static Outcome decide(Manifest m, PartConclusion[] given, Violation[] givenRejected) {
-        return decide(m, given, givenRejected, false);
-    }
-
-    /**
-     * As above; acrossJvms: the parts were checked in other JVMs (a cluster engine), so their
-     * conclusions arrive as serial forms and carry no seal of this JVM (SPEC §11.1: there the
-     * check detects faults, and trust is in the code the executors run).
+     * SPEC §15.3 over the manifest m; for each part i, given[i]: the kernel's conclusion for
+     * the file given as part i, or null; givenRejected[i]: the first violation of a part given
+     * and rejected, or null. Neither: the part is not given. acrossJvms: the parts were checked
+     * in other JVMs (a cluster engine), so their conclusions arrive as serial forms and carry no
+     * seal of this JVM (SPEC §11.1: there the check detects faults, and trust is in the code the
+     * executors run).
      */
     public static Outcome decide(Manifest m, PartConclusion[] given, Violation[] givenRejected,
             boolean acrossJvms) {
@@ -168,9 +155,9 @@ public final class Composition {
         for (int i = 0; i < n; i++)
             if (part[i] == null)
                 return new Outcome(Result.Verdict.INCOMPLETE, null, null, -1, null, part,
-                        stillOpen);
+                        stillOpen, false);
         return new Outcome(Result.Verdict.VERIFIED, m.compositeId(), null, -1, null, part,
-                stillOpen);
+                stillOpen, false);
     }
 
     /** Link j with parent part p and discharging part q (null: not given). */

@@ -150,10 +150,6 @@ public final class FileMap implements java.io.Serializable {
         }
     }
 
-    byte[] h0() {
-        return h0.clone();
-    }
-
     public int blocks() {
         return records.size();
     }
@@ -367,7 +363,7 @@ public final class FileMap implements java.io.Serializable {
     private void trailer(Container ct) throws IOException {
         long frameSize;
         try {
-            frameSize = ct.trailerContentSize();
+            frameSize = ct.trailerContentSize(true);
         } catch (FormatException e) {
             trailerViolation = Violation.general(e.rule(), e.getMessage());
             return;

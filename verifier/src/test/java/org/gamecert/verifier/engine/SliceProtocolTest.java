@@ -719,7 +719,7 @@ class SliceProtocolTest {
         }
         org.gamecert.verifier.kernel.Composition.Outcome honest =
                 org.gamecert.verifier.kernel.Composition.decide(m, honestParts,
-                        new org.gamecert.verifier.kernel.Violation[honestParts.length]);
+                        new org.gamecert.verifier.kernel.Violation[honestParts.length], false);
         assertEquals(Result.Verdict.REJECTED, honest.verdict);
         assertEquals("R-COMP-3", honest.violation.rule());
         List<String> verified = new ArrayList<>();
@@ -745,7 +745,7 @@ class SliceProtocolTest {
             given[0] = r.conclusion;
             org.gamecert.verifier.kernel.Composition.Outcome o =
                     org.gamecert.verifier.kernel.Composition.decide(m, given,
-                            new org.gamecert.verifier.kernel.Violation[given.length]);
+                            new org.gamecert.verifier.kernel.Violation[given.length], false);
             if (o.verdict == Result.Verdict.VERIFIED)
                 verified.add(how + "; open entries kept " + r.conclusion.openKept() + " of "
                         + r.conclusion.openCount() + ": composite m VERIFIED");

@@ -755,7 +755,7 @@ public final class Kernel {
         trailerRead = true;
         long size;
         try {
-            size = ct.trailerContentSize();
+            size = ct.trailerContentSize(true);
         } catch (FormatException e) {
             fatal(e.rule(), e.getMessage());
             return;
