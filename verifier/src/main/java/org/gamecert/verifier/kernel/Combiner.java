@@ -228,8 +228,10 @@ public final class Combiner {
                 h.rootOpponent, rootKey[0], rootKey[1], h.symmetry == 0 ? 1 : game.symmetryCount);
         byte[] commitment = map.commitment();
         open.freeze();
-        PartConclusion c = PartConclusion.of(h, h.tb.clone(), commitment, rootKey[0], rootKey[1],
-                root.rootKind, map.entries(), open, part, rows);
+        PartConclusion c = new PartConclusion(h, h.tb.clone(), commitment, rootKey[0],
+                rootKey[1], root.rootKind, map.entries(), open,
+                part == null ? null : part.keptFor(), part == null ? -1 : part.keptForPart(),
+                rows, part == null ? null : part.regionKeys());
         if (open.total() > 0) return Result.openPart(res, c);
         return Result.verified(res, "sha256:" + Chain.hex(commitment), c);
     }

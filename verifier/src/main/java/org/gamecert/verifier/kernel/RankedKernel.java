@@ -137,7 +137,7 @@ public final class RankedKernel {
         res.rootMove = (rootKind & C) == 0 ? -1 : game.moveAsGiven(move[root] & 0xFF,
                 h.rootMover, h.rootOpponent, rootOcc, rootMover, group);
         byte[] commitment = map.commitment();
-        PartConclusion c = PartConclusion.of(h, tb, commitment, rootOcc, rootMover, rootKind,
+        PartConclusion c = new PartConclusion(h, tb, commitment, rootOcc, rootMover, rootKind,
                 map.entries(), new OpenEntries(), null, -1, new long[0][], null);
         return Result.verified(res, "sha256:" + Chain.hex(commitment), c);
     }
