@@ -4,7 +4,6 @@ import java.io.Serializable;
 import java.nio.file.Path;
 import org.gamecert.verifier.engine.Options;
 import org.gamecert.verifier.engine.Verifier;
-import org.gamecert.verifier.kernel.RegionKeys;
 import org.gamecert.verifier.kernel.Result;
 
 /**
@@ -58,7 +57,7 @@ public final class PartTask implements Serializable {
     }
 
     /** A part's own allowance for region keys (no sharing across executors). */
-    static final class Allowance implements RegionKeys.Allowance {
+    static final class Allowance implements Options.Allowance {
         private final long cap;
         private long granted;
 

@@ -341,8 +341,9 @@ public final class SparkSliced implements Serializable {
             throws IOException {
         FileMap map = job.map();
         long[] prev = previous[s.id()];
-        SliceCheck check = new SliceCheck(map, s.li(), s.first(), s.end(), prev[0] != 0, prev[1],
-                prev[2], job.all(), job.maxPerRule());
+        SliceCheck check = new SliceCheck(map, s.li(), s.first(), s.end(), job.all(),
+                job.maxPerRule());
+        check.previous(prev[0] != 0, prev[1], prev[2]);
         if (job.openBefore() != null)
             check.partSetup(job.openBefore()[s.first()], null, 0, -1);
         if (job.partitions() > 0) check.partitionTerminals(job.partitions());
@@ -430,7 +431,7 @@ public final class SparkSliced implements Serializable {
         });
         return faults.terminalKeys(li, keys).partitionBy(new Exact(parts))
                 .mapPartitionsWithIndex((p, it) -> {
-                    TerminalCount count = new TerminalCount(job.map(), li, p, parts);
+                    TerminalCount count = new TerminalCount(job.map(), li, p, parts, 0);
                     while (it.hasNext()) {
                         long[] k = it.next()._2();
                         count.take(k[0], k[1], k[2]);

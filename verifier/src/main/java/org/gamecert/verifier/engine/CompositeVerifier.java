@@ -199,7 +199,7 @@ public final class CompositeVerifier {
      * Room for the union's region keys, shared by all the parts: at most UNION_CAP keys granted
      * in all. Once it refuses, it refuses every part (the union will not be counted).
      */
-    static final class UnionAllowance implements RegionKeys.Allowance {
+    static final class UnionAllowance implements Options.Allowance {
         private final long cap;
         private final AtomicLong granted = new AtomicLong();
         private volatile boolean refused;

@@ -19,12 +19,17 @@ public final class Options implements Cloneable {
      * Keep the keys of the region for a composite's union census (SPEC §15.4), as far as this
      * allowance (shared by the parts checked at once) grants room; null: none.
      */
-    public org.gamecert.verifier.kernel.RegionKeys.Allowance regionKeys;
+    public Allowance regionKeys;
     /** The composite the file is checked as part compositePart of (SliceCheck.partSetup), or null. */
     public org.gamecert.verifier.kernel.format.Manifest composite;
     public int compositePart = -1;
     /** Told about progress now and then; may be null. */
     public Progress progress;
+
+    /** Grants room for n more region keys (false: none); may be shared by several parts. */
+    public interface Allowance {
+        boolean grant(int n);
+    }
 
     /** Progress callback (called from the checking thread). */
     public interface Progress {

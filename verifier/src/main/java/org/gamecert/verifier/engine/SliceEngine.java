@@ -505,8 +505,8 @@ public final class SliceEngine {
     private static Held startSlice(Container ct, FileMap map, Slice s, long[] honest, int[] facts,
             int[][] bits, Setup setup, Faults faults) throws IOException {
         long[] previous = faults.previous(s.li, s.first, honest.clone());
-        SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, previous[0] != 0,
-                previous[1], previous[2], setup.all, setup.maxPerRule);
+        SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, setup.all, setup.maxPerRule);
+        check.previous(previous[0] != 0, previous[1], previous[2]);
         if (setup.partitions > 0) check.partitionTerminals(setup.partitions);
         if (setup.openBefore != null)
             check.partSetup(faults.openBefore(s.li, s.first, setup.openBefore[s.first]),

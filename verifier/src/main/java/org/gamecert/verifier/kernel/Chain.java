@@ -10,7 +10,7 @@ import org.gamecert.verifier.kernel.format.Bytes;
 public final class Chain {
     private Chain() {}
 
-    static MessageDigest sha256() {
+    public static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {

@@ -27,7 +27,6 @@ public final class Combiner {
     private int nextLayer;
     /** The child facts the layer above sent to each layer (by layer in file order). */
     private final long[] sentTo;
-    private final boolean[] sentAny;
     private Violation found;
     private final long[] region = new long[67], aux = new long[67], proofOnly = new long[67];
     private long unreached;
@@ -41,10 +40,7 @@ public final class Combiner {
     private final EveryViolation every;
     private final FaultLatch latch = new FaultLatch();
 
-    public Combiner(FileMap map, boolean strict) {
-        this(map, strict, false, 1);
-    }
-
+    /** strict: R-REACH-1; all: every violation (at most maxPerRule kept a rule, all counted). */
     public Combiner(FileMap map, boolean strict, boolean all, int maxPerRule) {
         every = all ? new EveryViolation(maxPerRule) : null;
         this.map = map;
@@ -56,7 +52,6 @@ public final class Combiner {
         this.strict = strict;
         nextLayer = map.layers() - 1;
         sentTo = new long[map.layers()];
-        sentAny = new boolean[map.layers()];
         found = map.readingViolation();
     }
 
@@ -73,20 +68,11 @@ public final class Combiner {
         part.setup(m, partIndex, regionKeys);
     }
 
-    /** The layer due next: shallowest first (file order is deepest first), or -1 when done. */
-    public int nextLayer() {
-        return nextLayer;
-    }
-
-    /** Layer li's slices' reports, in any order (the engine's array is copied first). */
-    public void layer(int li, SliceReport[] given) {
-        layer(li, given, new TerminalCount.Report[0]);
-    }
-
     /**
-     * Layer li's slices' reports and, when its slices counted their terminal keys in partitions
-     * (SliceCheck.partitionTerminals), the reports of the TerminalCounts of its partitions, each
-     * once, in any order (SPEC §10.3, §11.1). Both arrays are copied first: no engine code runs.
+     * Layer li's slices' reports and the reports of the TerminalCounts of the partitions its
+     * slices counted their terminal keys in (SliceCheck.partitionTerminals; none in Othello),
+     * each once, in any order (SPEC §10.3, §11.1). Both arrays are copied first: no engine code
+     * runs.
      */
     public void layer(int li, SliceReport[] given, TerminalCount.Report[] givenCounts) {
         latch.notFaulted();
@@ -162,13 +148,10 @@ public final class Combiner {
         if (decodedAll && taken != sentTo[li])
             throw latch.fault("the child facts layer " + discs + " took are not those"
                     + " the layer above sent (dropped, repeated, moved or altered)");
-        if (below >= 0) {
-            sentTo[below] = FactHash.add(sentTo[below], sent);
-            sentAny[below] = true;
-        } else if (found == null && sent != 0) {
+        if (below >= 0) sentTo[below] = FactHash.add(sentTo[below], sent);
+        else if (found == null && sent != 0)
             throw latch.fault("layer " + discs + " was given records of a layer"
                     + " below that has no entries");
-        }
         tally(li, discs, slices, new ArrayList<>(Arrays.asList(counts)));
         reports.add(slices);
         if (part != null) part.take(slices);
@@ -182,15 +165,9 @@ public final class Combiner {
             if (r.terminalPartitions != partitions)
                 throw latch.fault("the slices of layer " + discs + " counted their"
                         + " terminal keys in different partitions");
-        // terminal keys counted in partitions (a cluster's engine): {distinct, proof only}
+        // terminal keys counted in partitions: {distinct, proof only}; none in Othello
         long[] counted = partitions == 0 && counts.isEmpty() ? new long[2]
                 : TerminalCount.combine(map, li, slices, counts, partitions, latch);
-        long listed = 0, proofListed = 0; // at most so many distinct keys: room for them
-        for (SliceReport r : slices) {
-            listed += r.terminals().length / 2;
-            proofListed += r.proofTerminals().length / 2;
-        }
-        PairSet terminals = new PairSet(listed), proof = new PairSet(proofListed);
         for (SliceReport r : slices) {
             if (discs < region.length) {
                 region[discs] += r.region;
@@ -200,17 +177,11 @@ public final class Combiner {
                 firstUnreached = new Violation(Rule.REACH_1, -1, discs, r.firstUnreached, true,
                         r.unreachedMover, r.unreachedOpponent, "");
             unreached += r.unreached;
-            terminals.addPairs(r.terminals());
             if (r.hasRoot) root = r;
         }
-        for (SliceReport r : slices) {
-            long[] pairs = r.proofTerminals();
-            for (int i = 0; i + 1 < pairs.length; i += 2)
-                if (!terminals.contains(pairs[i], pairs[i + 1])) proof.add(pairs[i], pairs[i + 1]);
-        }
-        if (discs + 1 < region.length) { // one of the two is 0: listed or partitioned keys
-            region[discs + 1] += terminals.size() + counted[0];
-            proofOnly[discs + 1] += proof.size() + counted[1];
+        if (discs + 1 < region.length) {
+            region[discs + 1] += counted[0];
+            proofOnly[discs + 1] += counted[1];
         }
     }
 
@@ -257,8 +228,10 @@ public final class Combiner {
                 h.rootOpponent, rootKey[0], rootKey[1], h.symmetry == 0 ? 1 : game.symmetryCount);
         byte[] commitment = map.commitment();
         open.freeze();
-        PartConclusion c = PartConclusion.of(h, h.tb.clone(), commitment, rootKey[0], rootKey[1],
-                root.rootKind, map.entries(), open, part, rows);
+        PartConclusion c = new PartConclusion(h, h.tb.clone(), commitment, rootKey[0],
+                rootKey[1], root.rootKind, map.entries(), open,
+                part == null ? null : part.keptFor(), part == null ? -1 : part.keptForPart(),
+                rows, part == null ? null : part.regionKeys());
         if (open.total() > 0) return Result.openPart(res, c);
         return Result.verified(res, "sha256:" + Chain.hex(commitment), c);
     }

@@ -11,7 +11,6 @@ import org.gamecert.verifier.kernel.format.Manifest;
  * A part the caller says was rejected can only make the composite rejected.
  */
 public final class Composition {
-    static final int P = Kinds.P, AP = Kinds.AP, PP = Kinds.PP, A = Kinds.A, C = Kinds.C;
 
     private Composition() {}
 
@@ -33,13 +32,6 @@ public final class Composition {
          * check run in one JVM must not call such a verdict its own.
          */
         public final boolean partsTakenAsGiven;
-
-        private Outcome(Result.Verdict verdict, String compositeId, Violation violation,
-                int violationPart, Violation partViolation, PartConclusion[] parts,
-                int[] stillOpen) {
-            this(verdict, compositeId, violation, violationPart, partViolation, parts, stillOpen,
-                    false);
-        }
 
         private Outcome(Result.Verdict verdict, String compositeId, Violation violation,
                 int violationPart, Violation partViolation, PartConclusion[] parts,
@@ -79,22 +71,16 @@ public final class Composition {
     private static Outcome rejected(Violation v, int part, Violation partViolation,
             PartConclusion[] parts) {
         return new Outcome(Result.Verdict.REJECTED, null, v, part, partViolation, parts,
-                new int[0]);
+                new int[0], false);
     }
 
     /**
-     * SPEC §15.3 over the manifest m; for each part i, concluded[i]: the kernel's conclusion for
-     * the file given as part i, or null; rejected[i]: the first violation of a part given and
-     * rejected, or null. Neither: the part is not given.
-     */
-    public static Outcome decide(Manifest m, PartConclusion[] given, Violation[] givenRejected) {
-        return decide(m, given, givenRejected, false);
-    }
-
-    /**
-     * As above; acrossJvms: the parts were checked in other JVMs (a cluster engine), so their
-     * conclusions arrive as serial forms and carry no seal of this JVM (SPEC §11.1: there the
-     * check detects faults, and trust is in the code the executors run).
+     * SPEC §15.3 over the manifest m; for each part i, given[i]: the kernel's conclusion for
+     * the file given as part i, or null; givenRejected[i]: the first violation of a part given
+     * and rejected, or null. Neither: the part is not given. acrossJvms: the parts were checked
+     * in other JVMs (a cluster engine), so their conclusions arrive as serial forms and carry no
+     * seal of this JVM (SPEC §11.1: there the check detects faults, and trust is in the code the
+     * executors run).
      */
     public static Outcome decide(Manifest m, PartConclusion[] given, Violation[] givenRejected,
             boolean acrossJvms) {
@@ -169,9 +155,9 @@ public final class Composition {
         for (int i = 0; i < n; i++)
             if (part[i] == null)
                 return new Outcome(Result.Verdict.INCOMPLETE, null, null, -1, null, part,
-                        stillOpen);
+                        stillOpen, false);
         return new Outcome(Result.Verdict.VERIFIED, m.compositeId(), null, -1, null, part,
-                stillOpen);
+                stillOpen, false);
     }
 
     /** Link j with parent part p and discharging part q (null: not given). */
@@ -185,27 +171,14 @@ public final class Composition {
         if (q.rootOcc != occ || q.rootCanonicalMover != mover)
             return at(Rule.COMP_4, occ, mover, "link " + j + ": the root of part "
                     + m.linkPart(j) + " is another position");
-        if (p != null && !implies(q, p.openKind(e), p.openLo(e), p.openHi(e)))
+        if (p != null && !PartTally.implies(q.claimKinds, q.claimLo, q.claimHi, p.openKind(e),
+                p.openLo(e), p.openHi(e)))
             return at(Rule.COMP_5, occ, mover, "link " + j + ": part " + m.linkPart(j)
                     + " claims " + Kinds.kindName(q.claimKinds) + " [" + q.claimLo + ", "
                     + q.claimHi + "], which does not imply the open entry's "
                     + Kinds.kindName(p.openKind(e)) + " [" + p.openLo(e) + ", " + p.openHi(e)
                     + "]");
         return null;
-    }
-
-    /**
-     * R-COMP-5: q's claim implies an open entry's (kind set k, bounds [lo, hi]): every exact kind
-     * of k is served by q's kinds with q's lo equal to the value; q's lo ≥ lo for C, q's hi ≤ hi
-     * for A.
-     */
-    static boolean implies(PartConclusion q, int k, int lo, int hi) {
-        boolean holds = true;
-        for (int need : new int[] {P, AP, PP})
-            if ((k & need) != 0) holds &= Kinds.serves(q.claimKinds, need) && q.claimLo == lo;
-        if ((k & C) != 0) holds &= q.claimLo >= lo;
-        if ((k & A) != 0) holds &= q.claimHi <= hi;
-        return holds;
     }
 
     /**

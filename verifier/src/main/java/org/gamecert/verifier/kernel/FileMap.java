@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import org.gamecert.verifier.kernel.format.BlockRecord;
 import org.gamecert.verifier.kernel.format.Bytes;
 import org.gamecert.verifier.kernel.format.Container;
@@ -28,19 +27,21 @@ import org.gamecert.verifier.kernel.rules.OthelloRules;
 public final class FileMap implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
 
-    private final byte[] headerContent, h0;
+    // What the reading found (set by the constructor's reading, never after)
+    private byte[] headerContent, h0;
     /** The records read, in file order (up to the first reading violation). */
-    private final BlockRecord[] records;
-    /** Layers in file order: disc count, blocks [first, end), entries. */
-    private final int[] discs, first, end;
-    private final long[] size;
+    private final ArrayList<BlockRecord> records = new ArrayList<>();
+    /** Layers in file order (nLayers of them): disc count, blocks [first, end), entries. */
+    private final int[] discs = new int[67], first = new int[67], end = new int[67];
+    private final long[] size = new long[67];
+    private int nLayers;
     /** The first violation the reading found (it stops there), or null. */
-    private final Violation readingViolation;
+    private Violation readingViolation;
     /** The trailer (null when reading stopped before it) and its first violation, or null. */
-    private final long[][] trailerCensus;
-    private final long trailerRows;
-    private final Violation trailerViolation;
-    private final byte[] commitment;
+    private long[][] trailerCensus;
+    private long trailerRows;
+    private Violation trailerViolation;
+    private byte[] commitment;
     /** The 128-bit key of the child facts' multiset hash (FactHash), drawn for this check. */
     private final long factKey0, factKey1;
     /**
@@ -62,26 +63,14 @@ public final class FileMap implements java.io.Serializable {
     /** SHA-256 of h_0 and the records; recomputed when a copy is read in another JVM. */
     private transient byte[] fingerprint;
 
-    private FileMap(Reader r, boolean cluster) {
+    private FileMap(Container ct, boolean cluster) throws IOException, HeaderViolation {
         this.cluster = cluster;
-        new java.security.SecureRandom().nextBytes(sealKey);
-        headerContent = r.headerContent;
-        h0 = r.h0;
-        records = r.records.toArray(new BlockRecord[0]);
-        int n = r.nLayers;
-        discs = Arrays.copyOf(r.discs, n);
-        first = Arrays.copyOf(r.first, n);
-        end = Arrays.copyOf(r.end, n);
-        size = Arrays.copyOf(r.size, n);
-        readingViolation = r.readingViolation;
-        trailerCensus = r.trailerCensus;
-        trailerRows = r.trailerRows;
-        trailerViolation = r.trailerViolation;
-        commitment = r.commitment;
         java.security.SecureRandom random = new java.security.SecureRandom();
+        random.nextBytes(sealKey);
         factKey0 = random.nextLong();
         factKey1 = random.nextLong();
-        partitionKey = new java.security.SecureRandom().nextLong();
+        partitionKey = random.nextLong();
+        readFile(ct);
         fingerprint = computeFingerprint();
     }
 
@@ -110,7 +99,7 @@ public final class FileMap implements java.io.Serializable {
      * that violation is thrown as a HeaderViolation.
      */
     public static FileMap read(Container ct) throws IOException, HeaderViolation {
-        return read(ct, false);
+        return new FileMap(ct, false);
     }
 
     /**
@@ -118,18 +107,7 @@ public final class FileMap implements java.io.Serializable {
      * binding guarantees is then detection of faults (SPEC §11.1); the Result says so.
      */
     public static FileMap readForCluster(Container ct) throws IOException, HeaderViolation {
-        return read(ct, true);
-    }
-
-    private static FileMap read(Container ct, boolean cluster)
-            throws IOException, HeaderViolation {
-        Reader r = new Reader();
-        try {
-            r.read(ct);
-        } catch (HeaderFault f) {
-            throw new HeaderViolation(f.violation);
-        }
-        return new FileMap(r, cluster);
+        return new FileMap(ct, true);
     }
 
     /**
@@ -172,25 +150,21 @@ public final class FileMap implements java.io.Serializable {
         }
     }
 
-    byte[] h0() {
-        return h0.clone();
-    }
-
     public int blocks() {
-        return records.length;
+        return records.size();
     }
 
     public BlockRecord record(int b) {
-        return records[b];
+        return records.get(b);
     }
 
     /** The chain value before block b (h_(b-1), or h_0), the kernel's copy. */
     byte[] chainBefore(int b) {
-        return b == 0 ? h0.clone() : records[b - 1].chain();
+        return b == 0 ? h0.clone() : records.get(b - 1).chain();
     }
 
     public int layers() {
-        return discs.length;
+        return nLayers;
     }
 
     public int discs(int li) {
@@ -299,166 +273,142 @@ public final class FileMap implements java.io.Serializable {
 
     // ------------------------------------------------------------ the reading itself
 
-    private static final class Reader {
-        byte[] headerContent, h0;
+    private void readFile(Container ct) throws IOException, HeaderViolation {
         Header h;
-        final List<BlockRecord> records = new ArrayList<>();
-        int nLayers;
-        final int[] discs = new int[67], first = new int[67], end = new int[67];
-        final long[] size = new long[67];
-        Violation readingViolation, trailerViolation;
-        long[][] trailerCensus;
-        long trailerRows;
-        byte[] commitment;
-
-        long declared;
-
-        void read(Container ct) throws IOException {
-            try {
-                headerContent = ct.readHeaderContent();
-                h = Header.parse(headerContent);
-            } catch (FormatException e) {
-                throw new HeaderFault(Violation.general(e.rule(), e.getMessage()));
-            }
-            h0 = Chain.sha(new byte[] {0}, headerContent);
-            rootRules();
-            long lastLayer = -1;
-            BlockRecord rec = null;
-            try {
-                while (true) {
-                    rec = null;
-                    rec = ct.nextBlockRecord();
-                    if (rec == null) break;
-                    boolean ranked = h.mode == Header.WEAK_RANKED; // ranks lowest first (§9.2)
-                    if (lastLayer >= 0 && (ranked ? rec.layer < lastLayer : rec.layer > lastLayer))
-                        throw new FormatException(Rule.LAY_1, "block " + rec.index + " has layer "
-                                + rec.layer + " after a block of layer " + lastLayer
-                                + (ranked ? " (ranks come lowest first, SPEC §9.2)" : ""));
-                    lastLayer = rec.layer;
-                    if (rec.count < 1 || rec.count > h.maxBlockEntries)
-                        throw new FormatException(Rule.CON_2, "block " + rec.index + ": count "
-                                + rec.count + " outside 1.." + h.maxBlockEntries);
-                    if (rec.rawLen > h.maxBlockBytes)
-                        throw new FormatException(Rule.CON_2, "block " + rec.index + ": raw_len "
-                                + rec.rawLen + " > max_block_bytes " + h.maxBlockBytes);
-                    if (rec.compLen > rec.rawLen + (rec.rawLen >> 8) + 128)
-                        throw new FormatException(Rule.CON_2, "block " + rec.index + ": comp_len "
-                                + rec.compLen + " > raw_len + raw_len/256 + 128");
-                    if (ranked && rec.layer > Integer.MAX_VALUE) // ranks are kept as int
-                        throw new FormatException(Rule.LAY_1, "rank " + rec.layer
-                                + " is not below 2^31");
-                    // Before anything is decompressed: the work a file can cause stays in
-                    // proportion to its size (SPEC §2, "Work against size").
-                    if (declared + rec.count > ENTRIES_PER_FILE_BYTE * ct.size)
-                        throw new TooLarge("block " + rec.index + " would bring the entries"
-                                + " declared to " + (declared + rec.count) + ", more than "
-                                + ENTRIES_PER_FILE_BYTE + " per byte of the "
-                                + ct.size + "-byte file: refused as a decompression bomb");
-                    declared += rec.count;
-                    ct.skipDataFrame(rec);
-                    add(rec);
-                }
-            } catch (FormatException e) {
-                // a record that could not be framed names no block (it is where block
-                // records.size() was due); its layer, limits or data frame name the block
-                readingViolation = new Violation(e.rule(), rec == null ? -1 : rec.index,
-                        rec == null ? -1 : rec.layer, -1, false, 0, 0, e.getMessage());
-                return;
-            }
-            trailer(ct);
+        try {
+            headerContent = ct.readHeaderContent();
+            h = Header.parse(headerContent);
+        } catch (FormatException e) {
+            throw new HeaderViolation(Violation.general(e.rule(), e.getMessage()));
         }
-
-        private void add(BlockRecord rec) {
-            int layer = (int) Math.min(rec.layer, 65); // above 64: R-LAY-2 at its first entry
-            if (nLayers == 0 || discs[nLayers - 1] != layer) {
-                discs[nLayers] = layer;
-                first[nLayers] = records.size();
-                end[nLayers] = records.size();
-                nLayers++;
+        h0 = Chain.sha(new byte[] {0}, headerContent);
+        rootRules(h);
+        long lastLayer = -1, declared = 0;
+        BlockRecord rec = null;
+        try {
+            while (true) {
+                rec = null;
+                rec = ct.nextBlockRecord();
+                if (rec == null) break;
+                boolean ranked = h.mode == Header.WEAK_RANKED; // ranks lowest first (§9.2)
+                if (lastLayer >= 0 && (ranked ? rec.layer < lastLayer : rec.layer > lastLayer))
+                    throw new FormatException(Rule.LAY_1, "block " + rec.index + " has layer "
+                            + rec.layer + " after a block of layer " + lastLayer
+                            + (ranked ? " (ranks come lowest first, SPEC §9.2)" : ""));
+                lastLayer = rec.layer;
+                if (rec.count < 1 || rec.count > h.maxBlockEntries)
+                    throw new FormatException(Rule.CON_2, "block " + rec.index + ": count "
+                            + rec.count + " outside 1.." + h.maxBlockEntries);
+                if (rec.rawLen > h.maxBlockBytes)
+                    throw new FormatException(Rule.CON_2, "block " + rec.index + ": raw_len "
+                            + rec.rawLen + " > max_block_bytes " + h.maxBlockBytes);
+                if (rec.compLen > rec.rawLen + (rec.rawLen >> 8) + 128)
+                    throw new FormatException(Rule.CON_2, "block " + rec.index + ": comp_len "
+                            + rec.compLen + " > raw_len + raw_len/256 + 128");
+                if (ranked && rec.layer > Integer.MAX_VALUE) // ranks are kept as int
+                    throw new FormatException(Rule.LAY_1, "rank " + rec.layer
+                            + " is not below 2^31");
+                // Before anything is decompressed: the work a file can cause stays in
+                // proportion to its size (SPEC §2, "Work against size").
+                if (declared + rec.count > ENTRIES_PER_FILE_BYTE * ct.size)
+                    throw new TooLarge("block " + rec.index + " would bring the entries"
+                            + " declared to " + (declared + rec.count) + ", more than "
+                            + ENTRIES_PER_FILE_BYTE + " per byte of the "
+                            + ct.size + "-byte file: refused as a decompression bomb");
+                declared += rec.count;
+                ct.skipDataFrame(rec);
+                add(rec);
             }
-            records.add(rec);
-            end[nLayers - 1]++;
-            size[nLayers - 1] += rec.count;
+        } catch (FormatException e) {
+            // a record that could not be framed names no block (it is where block
+            // records.size() was due); its layer, limits or data frame name the block
+            readingViolation = new Violation(e.rule(), rec == null ? -1 : rec.index,
+                    rec == null ? -1 : rec.layer, -1, false, 0, 0, e.getMessage());
+            return;
         }
-
-        /** R-HDR-2 (SPEC §4): the root is a legal, storable position that is not a leaf. */
-        private void rootRules() {
-            Game game = gameOf(h);
-            long rm = h.rootMover, ro = h.rootOpponent;
-            String why = (rm & ro) != 0 ? "root_mover and root_opponent overlap"
-                    : !game.isLegalPosition(rm, ro) ? "the root is not a legal position (R-POS-1)"
-                    : game.isTerminal(rm, ro) ? "the root is terminal"
-                    : game.legalMoveCodes(rm, ro) == 0 ? "the root's mover must pass"
-                    : h.leafEmpties > 0 && game.cells - Long.bitCount(rm | ro) <= h.leafEmpties
-                            ? "the root has at most leaf_empties = " + h.leafEmpties
-                                    + " empty cells"
-                    : null;
-            if (why != null)
-                throw new HeaderFault(new Violation(Rule.HDR_2, -1, -1, -1, (rm & ro) == 0, rm,
-                        ro, why));
-        }
-
-        /** R-CON-1 (the frame), R-HASH-2, R-HASH-3 (SPEC §10.4, §3). */
-        private void trailer(Container ct) throws IOException {
-            long frameSize;
-            try {
-                frameSize = ct.trailerContentSize();
-            } catch (FormatException e) {
-                trailerViolation = Violation.general(e.rule(), e.getMessage());
-                return;
-            }
-            long start = ct.position();
-            byte[] head = ct.read(start, 20);
-            long blockCount = Bytes.u64(head, 0), entryCount = Bytes.u64(head, 8);
-            long rows = Bytes.u32(head, 16);
-            if (rows != (frameSize - 52) / 20) {
-                trailerViolation = Violation.general(Rule.CON_1, "TRAILER rows " + rows
-                        + " but its size holds " + (frameSize - 52) / 20);
-                return;
-            }
-            MessageDigest md = Chain.sha256();
-            md.update((byte) 2);
-            md.update(records.isEmpty() ? h0 : records.get(records.size() - 1).chain());
-            md.update(head);
-            long[][] census = rows <= 65 ? new long[(int) rows][3] : null;
-            long off = start + 20, stop = start + frameSize - 32;
-            int row = 0;
-            while (off < stop) {
-                int len = (int) Math.min(20 * 4096, stop - off);
-                byte[] chunk = ct.read(off, len);
-                md.update(chunk);
-                if (census != null)
-                    for (int q = 0; q + 20 <= len; q += 20, row++) {
-                        census[row][0] = Bytes.u32(chunk, q);
-                        census[row][1] = Bytes.u64(chunk, q + 4);
-                        census[row][2] = Bytes.u64(chunk, q + 12);
-                    }
-                off += len;
-            }
-            byte[] stored = ct.read(stop, 32);
-            commitment = md.digest();
-            trailerCensus = census;
-            trailerRows = rows;
-            long entries = 0;
-            for (BlockRecord r : records) entries += r.count;
-            if (blockCount != records.size() || entryCount != entries)
-                trailerViolation = Violation.general(Rule.HASH_2, "trailer counts "
-                        + Long.toUnsignedString(blockCount) + " blocks, "
-                        + Long.toUnsignedString(entryCount) + " entries; read " + records.size()
-                        + " blocks, " + entries + " entries");
-            else if (!Arrays.equals(stored, commitment))
-                trailerViolation = Violation.general(Rule.HASH_3, "stored commitment "
-                        + Chain.hex(stored) + " != computed " + Chain.hex(commitment));
-        }
+        trailer(ct);
     }
 
-    /** Carries a header's violation out of the reader. */
-    static final class HeaderFault extends RuntimeException {
-        final Violation violation;
-
-        HeaderFault(Violation v) {
-            super(null, null, false, false);
-            violation = v;
+    private void add(BlockRecord rec) {
+        int layer = (int) Math.min(rec.layer, 65); // above 64: R-LAY-2 at its first entry
+        if (nLayers == 0 || discs[nLayers - 1] != layer) {
+            discs[nLayers] = layer;
+            first[nLayers] = records.size();
+            end[nLayers] = records.size();
+            nLayers++;
         }
+        records.add(rec);
+        end[nLayers - 1]++;
+        size[nLayers - 1] += rec.count;
+    }
+
+    /** R-HDR-2 (SPEC §4): the root is a legal, storable position that is not a leaf. */
+    private static void rootRules(Header h) throws HeaderViolation {
+        Game game = gameOf(h);
+        long rm = h.rootMover, ro = h.rootOpponent;
+        String why = (rm & ro) != 0 ? "root_mover and root_opponent overlap"
+                : !game.isLegalPosition(rm, ro) ? "the root is not a legal position (R-POS-1)"
+                : game.isTerminal(rm, ro) ? "the root is terminal"
+                : game.legalMoveCodes(rm, ro) == 0 ? "the root's mover must pass"
+                : h.leafEmpties > 0 && game.cells - Long.bitCount(rm | ro) <= h.leafEmpties
+                        ? "the root has at most leaf_empties = " + h.leafEmpties
+                                + " empty cells"
+                : null;
+        if (why != null)
+            throw new HeaderViolation(new Violation(Rule.HDR_2, -1, -1, -1, (rm & ro) == 0, rm,
+                    ro, why));
+    }
+
+    /** R-CON-1 (the frame), R-HASH-2, R-HASH-3 (SPEC §10.4, §3). */
+    private void trailer(Container ct) throws IOException {
+        long frameSize;
+        try {
+            frameSize = ct.trailerContentSize(true);
+        } catch (FormatException e) {
+            trailerViolation = Violation.general(e.rule(), e.getMessage());
+            return;
+        }
+        long start = ct.position();
+        byte[] head = ct.read(start, 20);
+        long blockCount = Bytes.u64(head, 0), entryCount = Bytes.u64(head, 8);
+        long rows = Bytes.u32(head, 16);
+        if (rows != (frameSize - 52) / 20) {
+            trailerViolation = Violation.general(Rule.CON_1, "TRAILER rows " + rows
+                    + " but its size holds " + (frameSize - 52) / 20);
+            return;
+        }
+        MessageDigest md = Chain.sha256();
+        md.update((byte) 2);
+        md.update(records.isEmpty() ? h0 : records.get(records.size() - 1).chain());
+        md.update(head);
+        long[][] census = rows <= 65 ? new long[(int) rows][3] : null;
+        long off = start + 20, stop = start + frameSize - 32;
+        int row = 0;
+        while (off < stop) {
+            int len = (int) Math.min(20 * 4096, stop - off);
+            byte[] chunk = ct.read(off, len);
+            md.update(chunk);
+            if (census != null)
+                for (int q = 0; q + 20 <= len; q += 20, row++) {
+                    census[row][0] = Bytes.u32(chunk, q);
+                    census[row][1] = Bytes.u64(chunk, q + 4);
+                    census[row][2] = Bytes.u64(chunk, q + 12);
+                }
+            off += len;
+        }
+        byte[] stored = ct.read(stop, 32);
+        commitment = md.digest();
+        trailerCensus = census;
+        trailerRows = rows;
+        long entries = 0;
+        for (BlockRecord r : records) entries += r.count;
+        if (blockCount != records.size() || entryCount != entries)
+            trailerViolation = Violation.general(Rule.HASH_2, "trailer counts "
+                    + Long.toUnsignedString(blockCount) + " blocks, "
+                    + Long.toUnsignedString(entryCount) + " entries; read " + records.size()
+                    + " blocks, " + entries + " entries");
+        else if (!Arrays.equals(stored, commitment))
+            trailerViolation = Violation.general(Rule.HASH_3, "stored commitment "
+                    + Chain.hex(stored) + " != computed " + Chain.hex(commitment));
     }
 }

@@ -7,8 +7,6 @@ public final class Kinds {
     private Kinds() {}
 
     static final int P = Payload.P, AP = Payload.AP, PP = Payload.PP, A = Payload.A, C = Payload.C;
-    /** The region needs among a flags byte (SPEC §10.1). */
-    static final int NEEDS = P | AP | PP;
     /** R-OPEN-2 (SPEC §15.1): a part holds at most 2^24 open entries. */
     static final int MAX_OPEN = 1 << 24;
 
@@ -18,12 +16,7 @@ public final class Kinds {
         return (kinds & serving) != 0;
     }
 
-    /** f of SPEC §7.2 on one need: P stays, A' and P' swap. */
-    static int passNeed(int need) {
-        return need == AP ? PP : need == PP ? AP : need;
-    }
-
-    /** f of SPEC §7.2 on a set of needs. */
+    /** f of SPEC §7.2 on a set of needs (or one): P stays, A' and P' swap. */
     static int passNeeds(int needs) {
         return (needs & P) | ((needs & AP) != 0 ? PP : 0) | ((needs & PP) != 0 ? AP : 0);
     }

@@ -6,9 +6,9 @@ import org.gamecert.verifier.kernel.format.Manifest;
 /**
  * What the kernel concluded of one certificate for which every rule held, its open entries (a
  * part's, SPEC §15) being the only claims it does not prove itself: the facts composition needs
- * (§15.3). Made only by Kernel.conclude (a package-private factory and a private constructor)
- * and immutable, so a composition can take no part result that the kernel did not produce; its
- * commitment is the one the kernel computed for the file it checked.
+ * (§15.3). Made only by the kernel (Combiner.conclude, RankedKernel.run: a package-private
+ * constructor) and immutable, so a composition can take no part result that the kernel did not
+ * produce; its commitment is the one the kernel computed for the file it checked.
  */
 public final class PartConclusion implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
@@ -42,8 +42,12 @@ public final class PartConclusion implements java.io.Serializable {
         new java.security.SecureRandom().nextBytes(SEAL_KEY);
     }
 
-    private PartConclusion(Header h, int[] tb, byte[] commitment, long rootOcc,
-            long rootCanonicalMover,
+    /**
+     * Combiner.conclude and RankedKernel.run only: open and keys are frozen, census is the
+     * kernel's own copy; keptFor, keptForPart, keys: a part's setup and region keys (null, -1,
+     * null otherwise).
+     */
+    PartConclusion(Header h, int[] tb, byte[] commitment, long rootOcc, long rootCanonicalMover,
             int rootKind, long entries, OpenEntries open, Manifest keptFor, int keptForPart,
             long[][] census, RegionKeys keys) {
         this.commitment = commitment.clone();
@@ -91,23 +95,6 @@ public final class PartConclusion implements java.io.Serializable {
     /** Whether the kernel made this conclusion in this JVM, as it is now. */
     boolean madeInThisJvm() {
         return Seal.holds(seal, seal());
-    }
-
-    /** Kernel.conclude only: open and keys are frozen, census is the kernel's own copy. */
-    static PartConclusion of(Header h, int[] tb, byte[] commitment, long rootOcc,
-            long rootMover, int rootKind, long entries, OpenEntries open, Manifest keptFor,
-            int keptForPart, long[][] census, RegionKeys keys) {
-        return new PartConclusion(h, tb, commitment, rootOcc, rootMover, rootKind, entries,
-                open, keptFor, keptForPart, census, keys);
-    }
-
-    /** Combiner.conclude: as above, with a part's setup and region keys (null: not a part). */
-    static PartConclusion of(Header h, int[] tb, byte[] commitment, long rootOcc,
-            long rootMover, int rootKind, long entries, OpenEntries open, PartTally part,
-            long[][] census) {
-        return of(h, tb, commitment, rootOcc, rootMover, rootKind, entries, open,
-                part == null ? null : part.keptFor(), part == null ? -1 : part.keptForPart(),
-                census, part == null ? null : part.regionKeys());
     }
 
     /** The commitment id the kernel computed (SPEC §3). */

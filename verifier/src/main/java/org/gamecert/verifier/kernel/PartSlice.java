@@ -93,11 +93,6 @@ final class PartSlice implements java.io.Serializable {
         regionKeysOver = regionKeys.size() > regionKeyBudget;
     }
 
-    /** The terminal positions of R (occ, mover pairs) are region keys too (§10.3). */
-    void keepRegionKeys(long[] pairs) {
-        if (regionKeyBudget < 0) return;
-        for (int j = 0; j + 1 < pairs.length; j += 2) keepRegionKey(pairs[j], pairs[j + 1]);
-    }
 
     /** Frozen for the report: nothing is added from here on. */
     PartSlice reported() {

@@ -78,16 +78,26 @@ final class PartTally {
      */
     static Violation claim(Header h, SliceReport root, int rootDiscs) {
         int claim = h.rootKinds, k = root.rootKind;
-        boolean holds = true;
-        for (int need : new int[] {Kinds.P, Kinds.AP, Kinds.PP})
-            if ((claim & need) != 0) holds &= Kinds.serves(k, need) && root.rootLo == h.rootValue;
-        if ((claim & Kinds.C) != 0) holds &= root.rootLo >= h.rootValue;
-        if ((claim & Kinds.A) != 0) holds &= root.rootHi <= h.rootUpper;
-        if (holds) return null;
+        if (implies(k, root.rootLo, root.rootHi, claim, h.rootValue, h.rootUpper)) return null;
         return new Violation(Rule.PART_1, -1, rootDiscs, -1, true, h.rootMover, h.rootOpponent,
                 "root entry has kinds " + Kinds.kindName(k) + " and bounds [" + root.rootLo + ", "
                 + root.rootHi + "]; the header claims " + Kinds.kindName(claim) + " with ["
                 + h.rootValue + ", " + h.rootUpper + "]");
+    }
+
+    /**
+     * Kind set k with bounds [lo, hi] implies the claim (kind set claim, bounds [cLo, cHi]): every
+     * exact kind of the claim is served by k with lo equal to the value; lo ≥ cLo for C, hi ≤ cHi
+     * for A. R-PART-1 (an entry and its header's claim), R-COMP-5 (a part's claim and an open
+     * entry's).
+     */
+    static boolean implies(int k, int lo, int hi, int claim, int cLo, int cHi) {
+        boolean holds = true;
+        for (int need : new int[] {Kinds.P, Kinds.AP, Kinds.PP})
+            if ((claim & need) != 0) holds &= Kinds.serves(k, need) && lo == cLo;
+        if ((claim & Kinds.C) != 0) holds &= lo >= cLo;
+        if ((claim & Kinds.A) != 0) holds &= hi <= cHi;
+        return holds;
     }
 
     Manifest keptFor() {

@@ -137,7 +137,7 @@ public final class RankedKernel {
         res.rootMove = (rootKind & C) == 0 ? -1 : game.moveAsGiven(move[root] & 0xFF,
                 h.rootMover, h.rootOpponent, rootOcc, rootMover, group);
         byte[] commitment = map.commitment();
-        PartConclusion c = PartConclusion.of(h, tb, commitment, rootOcc, rootMover, rootKind,
+        PartConclusion c = new PartConclusion(h, tb, commitment, rootOcc, rootMover, rootKind,
                 map.entries(), new OpenEntries(), null, -1, new long[0][], null);
         return Result.verified(res, "sha256:" + Chain.hex(commitment), c);
     }
@@ -261,35 +261,17 @@ public final class RankedKernel {
     }
 
     /**
-     * The rules of entry i that need no other entry, as its block is decoded: R-POS-1, R-POS-3,
-     * R-POS-2, R-MOVE-1. A violation ends the check (unless all violations are asked for:
-     * then the entry's obligations are not checked, as its position is not a proper one).
+     * The rules of entry i that need no other entry, as its block is decoded: R-POS-1, R-POS-3
+     * (every key: no fact sums vouch for one here), R-POS-2, R-MOVE-1, as SliceCheck checks them.
+     * A violation ends the check (unless all violations are asked for: then the entry's
+     * obligations are not checked, as its position is not a proper one).
      */
     private void checkPosition(int i) {
-        long m = mover[i], o = occ[i] & ~m;
-        if ((occ[i] & ~game.boardMask) != 0 || !game.isLegalPosition(m, o)) {
-            positionFailed.set(i);
-            report(Rule.POS_1, i, "not a legal position", false);
-            return;
-        }
-        long co = game.canonical(m, o, group, scratch);
-        if (co != occ[i] || scratch[8] != m) {
-            positionFailed.set(i);
-            report(Rule.POS_3, i, "the key is not the canonical form", false);
-            return;
-        }
-        long legal = game.legalMoveCodes(m, o);
-        if (!game.storable(m, o, legal)) {
-            positionFailed.set(i);
-            report(Rule.POS_2, i, game.isTerminal(m, o) ? "terminal position"
-                    : "the mover must pass", false);
-            return;
-        }
-        int kd = kind[i] & 0xFF, mv = move[i] & 0xFF;
-        if ((kd & C) != 0 && (mv >= game.moveCodes || ((legal >>> mv) & 1) == 0)) {
-            positionFailed.set(i);
-            report(Rule.MOVE_1, i, "stored move code " + mv + " is not legal", false);
-        }
+        Violation v = SliceCheck.positionRules(game, group, occ[i], mover[i], kind[i] & 0xFF,
+                move[i] & 0xFF, false, out, scratch);
+        if (v == null) return;
+        positionFailed.set(i);
+        report(v.rule(), i, v.message(), false);
     }
 
     /** C (R-RANK-1, R-CUT-1), then A (R-RANK-1, R-ALL-1): entry i's rules that look up children. */

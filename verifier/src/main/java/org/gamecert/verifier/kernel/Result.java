@@ -8,8 +8,8 @@ import java.util.Map;
 /**
  * The outcome of one verification. Fields stay at their defaults when not reached. The verdict,
  * the commitment and the conclusion are final: a VERIFIED result, and any result with a
- * conclusion, is made only by the kernel (Kernel.conclude); anyone else can make only a result
- * that is not verified and has none (withVerdict).
+ * conclusion, is made only by the kernel (Combiner.conclude, RankedKernel.run); anyone else can
+ * make only a result that is not verified and has none (withVerdict).
  */
 public final class Result implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
@@ -37,7 +37,6 @@ public final class Result implements java.io.Serializable {
     public final List<Violation> violations;
     public final Map<String, Long> violationCounts;
     public long bytesPerEntryHeld;   // the layer tables' footprint per entry
-    public long peakEntriesHeld;
     public long peakTableBytes;
     public int splitLayers;          // layers checked against the layer below in several segments
     public int maxSegments;          // the most segments one of them needed
@@ -69,7 +68,6 @@ public final class Result implements java.io.Serializable {
         violations = from.violations;
         violationCounts = from.violationCounts;
         bytesPerEntryHeld = from.bytesPerEntryHeld;
-        peakEntriesHeld = from.peakEntriesHeld;
         peakTableBytes = from.peakTableBytes;
         splitLayers = from.splitLayers;
         maxSegments = from.maxSegments;

@@ -69,7 +69,10 @@ public final class SliceCheck {
     private java.util.BitSet ownFailed;
     /** A part of a composite (SPEC §15): open entries, region keys; null: not a part. */
     private final PartSlice part;
-    /** Terminal keys counted in partitions (TerminalCount); null: listed in the report. */
+    /**
+     * Terminal keys counted in partitions (TerminalCount); null until partitionTerminals, and
+     * for a game whose census counts none (Othello).
+     */
     private TerminalCount.Routes routes;
 
     private int[] factCount;
@@ -98,28 +101,13 @@ public final class SliceCheck {
     private long cOcc, cMover;
 
     /**
-     * Blocks [firstBlock, endBlock) of layer li of the map. previous: the key of the entry before
-     * the slice in its layer (for R-LAY-3), as the engine read it; the Combiner holds the engine
-     * to it (the last key of the slice before).
-     */
-    public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean hasPrevious,
-            long previousOcc, long previousMover) {
-        this(map, li, firstBlock, endBlock, hasPrevious, previousOcc, previousMover, false, 1);
-    }
-
-    /**
-     * As below, with the key before the slice given later by {@link #previous}, before requests:
-     * an engine may then decode a layer's slices before it has read any of them.
+     * Blocks [firstBlock, endBlock) of layer li of the map; all: every violation, not only the
+     * first (at most maxPerRule kept a rule, all counted). The key before the slice is given by
+     * {@link #previous}, before requests: an engine may decode a layer's slices before it has
+     * read any of them.
      */
     public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean all,
             int maxPerRule) {
-        this(map, li, firstBlock, endBlock, false, 0, 0, all, maxPerRule);
-        previousGiven = false;
-    }
-
-    /** all: every violation, not only the first (at most maxPerRule kept a rule, all counted). */
-    public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean hasPrevious,
-            long previousOcc, long previousMover, boolean all, int maxPerRule) {
         every = all ? new EveryViolation(maxPerRule) : null;
         if (li < 0 || li >= map.layers() || firstBlock < map.firstBlock(li)
                 || endBlock <= firstBlock || endBlock > map.endBlock(li))
@@ -155,14 +143,8 @@ public final class SliceCheck {
             throw latch.fault("a slice of " + in + " entries");
         base = before;
         count = (int) in;
-        terminals = new PairSet(countTerminals ? count / 4 : 0);
-        proofTerminals = new PairSet(countTerminals ? count / 4 : 0);
         int below = map.below(li);
         sizeBelow = below < 0 ? 0 : map.size(below);
-        this.hasPrevious = hasPrevious;
-        this.previousOcc = previousOcc;
-        this.previousMover = previousMover;
-        previousGiven = true;
         occ = new long[count];
         mover = new long[count];
         kind = new byte[count];
@@ -174,9 +156,9 @@ public final class SliceCheck {
     }
 
     /**
-     * The key of the entry before the slice in its layer (R-LAY-3), for a slice made without it:
-     * once, before requests. The Combiner holds the engine to it (the last key of the slice
-     * before).
+     * The key of the entry before the slice in its layer (R-LAY-3), as the engine read it (none
+     * for a layer's first slice): once, before requests. The Combiner holds the engine to it (the
+     * last key of the slice before).
      */
     public void previous(boolean hasPrevious, long previousOcc, long previousMover) {
         latch.notFaulted();
@@ -208,9 +190,10 @@ public final class SliceCheck {
     }
 
     /**
-     * The census's terminal keys (SPEC §10.3) counted in partitions (TerminalCount) rather than
-     * listed in the report: after check, {@link #terminalKeys} gives them with their routes, and
-     * the report carries the multiset hash of what they send each partition. Before the blocks.
+     * The census's terminal keys (SPEC §10.3) counted in partitions (TerminalCount): after check,
+     * {@link #terminalKeys} gives them with their routes, and the report carries the multiset
+     * hash of what they send each partition. Before the blocks; required before the requests in
+     * a game whose census counts terminal positions (all but Othello).
      */
     public void partitionTerminals(int partitions) {
         latch.notFaulted();
@@ -219,8 +202,6 @@ public final class SliceCheck {
         if (partitions < 1 || partitions > TerminalCount.MAX_PARTITIONS)
             throw latch.fault(partitions + " terminal partitions");
         routes = new TerminalCount.Routes(map, li, partitions);
-        proofTerminals = new PairSet(); // routed instead (a part still keeps its keys of R)
-        if (part == null) terminals = new PairSet();
     }
 
     /**
@@ -379,6 +360,9 @@ public final class SliceCheck {
                     + " blocks or the key before it, or twice");
         if (decodeFailure == null && decoded != count)
             throw latch.fault("slice of layer " + discs + ": a block not decoded");
+        if (countTerminals && routes == null)
+            throw latch.fault("slice of layer " + discs + ": requests before its terminal"
+                    + " partitions (partitionTerminals)");
         step = 3;
         takeFacts();
         reqStart = new int[decoded + 1];
@@ -474,23 +458,34 @@ public final class SliceCheck {
         if (isLeaf(discs))
             return at(i, Rule.LEAF_1, "an entry with " + (game.cells - discs) + " empty cells: at"
                     + " most leaf_empties = " + leafEmpties + ", a leaf has no entry");
-        if (!game.isLegalPosition(m, opp)) return at(i, Rule.POS_1, "not a legal position");
         // A reached entry was named by a parent's canonical key (a fact the Combiner confirms).
-        if ((flags[i] & REACHED) == 0) {
-            canonical(m, opp);
-            if (cOcc != o || cMover != m)
-                return at(i, Rule.POS_3, "the key is not the canonical form of its position");
-        }
-        long legal = game.legalMoveCodes(m, opp);
-        this.legal[i] = legal; // for its requests and obligations
-        if (!game.storable(m, opp, legal))
-            return at(i, Rule.POS_2, game.isTerminal(m, opp) ? "the position is terminal"
-                    : "the mover must pass");
-        int mv = move[i] & 0xFF;
-        if (!Payload.isOpen(k) && Payload.hasMove(k)
-                && (mv >= game.moveCodes || ((legal >>> mv) & 1) == 0))
-            return at(i, Rule.MOVE_1, "stored move " + (mv >= game.moveCodes ? "code " + mv
-                    : game.moveName(mv)) + " is not legal");
+        Violation v = positionRules(game, group, o, m, k, move[i] & 0xFF,
+                (flags[i] & REACHED) != 0, out, images);
+        legal[i] = out[0]; // for its requests and obligations
+        return v == null ? null : at(i, v.rule(), v.message());
+    }
+
+    /**
+     * R-POS-1, R-POS-3 (unless named: a key a parent's canonical key named, which the fact sums
+     * bind), R-POS-2, R-MOVE-1 of the key (o, m) with kind set k and stored move mv, in that
+     * order: the first broken (Violation.general: the caller places it), or null. legal[0]: the
+     * position's legal moves once R-POS-1 held. RankedKernel's entries (mode 4) too.
+     */
+    static Violation positionRules(Game game, int group, long o, long m, int k, int mv,
+            boolean named, long[] legal, long[] images) {
+        long opp = o & ~m;
+        if (!game.isLegalPosition(m, opp)) return Violation.general(Rule.POS_1,
+                "not a legal position");
+        if (!named && (game.canonical(m, opp, group, images) != o || images[8] != m))
+            return Violation.general(Rule.POS_3, "the key is not the canonical form of its"
+                    + " position");
+        legal[0] = game.legalMoveCodes(m, opp);
+        if (!game.storable(m, opp, legal[0]))
+            return Violation.general(Rule.POS_2, game.isTerminal(m, opp)
+                    ? "the position is terminal" : "the mover must pass");
+        if (Payload.hasMove(k) && (mv >= game.moveCodes || ((legal[0] >>> mv) & 1) == 0))
+            return Violation.general(Rule.MOVE_1, "stored move " + (mv >= game.moveCodes
+                    ? "code " + mv : game.moveName(mv)) + " is not legal");
         return null;
     }
 
@@ -532,8 +527,6 @@ public final class SliceCheck {
     private byte[] outFlags = new byte[0];
     private int nOut;
     private long sentSum;
-    /** Room for a quarter of the slice's entries each when terminal positions are counted. */
-    private PairSet terminals, proofTerminals;
     // the entry being checked
     private int e, k, n, star, entryFlags, v, vHi;
     private long eMover, eOpp, eLegal;
@@ -649,14 +642,12 @@ public final class SliceCheck {
 
     /**
      * The terminal child in out, of R or read for a bound only (proof): routed to its partition
-     * as met when the census counts in partitions, else kept in the slice's set.
+     * as met; a part keeps its keys of R for a union census (PartSlice).
      */
     private void terminalKey(boolean proof) {
         canonical(out[0], out[1]);
-        if (routes != null) routes.add(cOcc, cMover, proof);
-        // the sets: the report's keys when not partitioned, and a part's keys of R (PartSlice)
-        if (routes == null || part != null && !proof)
-            (proof ? proofTerminals : terminals).add(cOcc, cMover);
+        routes.add(cOcc, cMover, proof);
+        if (part != null && !proof) part.keepRegionKey(cOcc, cMover);
     }
 
     /**
@@ -754,7 +745,7 @@ public final class SliceCheck {
         int ck = mKind[j];
         if (ck == TERMINAL) return null;
         boolean pass = mType[j] == Game.PASS_CHILD;
-        int eff = pass ? Kinds.passNeed(need) : need;
+        int eff = pass ? Kinds.passNeeds(need) : need;
         if (ck != MISSING && Kinds.serves(ck, eff)) return null;
         return at(e, Rule.SERVE_1, claim + " entry: the child after " + game.moveName(mCode[j])
                 + (pass ? " (and a pass)" : "") + " needs " + Kinds.kindName(eff) + ", found "
@@ -806,10 +797,8 @@ public final class SliceCheck {
             if ((f & REACHED) == 0 && unreached++ == 0) firstUnreached = i;
             if (discs == rootDiscs && occ[i] == rootOcc && mover[i] == rootMover) root = i;
         }
-        if (part != null) part.keepRegionKeys(terminals.toPairs());
         if (first == null && every == null) first = decodeFailure; // entries come before its block
         boolean whole = first == null && decodeFailure == null;
-        boolean partitioned = routes != null;
         return new SliceReport(map.fingerprint(), li, firstBlock, endBlock, base, count, first,
                 hasPrevious, previousOcc, previousMover,
                 whole && count > 0 ? occ[count - 1] : 0, whole && count > 0 ? mover[count - 1] : 0,
@@ -817,12 +806,11 @@ public final class SliceCheck {
                 firstUnreached < 0 ? -1 : base + firstUnreached,
                 firstUnreached < 0 ? 0 : mover[firstUnreached],
                 firstUnreached < 0 ? 0 : occ[firstUnreached] & ~mover[firstUnreached],
-                partitioned ? new long[0] : terminals.toPairs(),
-                partitioned ? new long[0] : proofTerminals.toPairs(),
-                partitioned ? routes.partitions() : 0, partitioned ? routes.sum() : 0, sentSum,
-                takenSum, root >= 0, root < 0 ? 0 : kind[root] & 0xFF, root < 0 ? 0 : lo[root],
-                root < 0 ? 0 : hi[root], root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1
-                        : move[root] & 0xFF, part == null ? null : part.reported(),
+                routes == null ? 0 : routes.partitions(), routes == null ? 0 : routes.sum(),
+                sentSum, takenSum, root >= 0, root < 0 ? 0 : kind[root] & 0xFF,
+                root < 0 ? 0 : lo[root], root < 0 ? 0 : hi[root],
+                root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1 : move[root] & 0xFF,
+                part == null ? null : part.reported(),
                 decoded == count, every == null ? null : every.reported(decodeFailure),
                 map.cluster(), SliceReport.setupTag(every, part == null ? null : part.setupTag()),
                 map.sealKey());

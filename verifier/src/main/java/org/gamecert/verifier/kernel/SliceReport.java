@@ -16,7 +16,6 @@ public final class SliceReport implements java.io.Serializable {
     final boolean hasPrevious;
     final long previousOcc, previousMover, lastOcc, lastMover;
     final long region, aux, unreached, firstUnreached, unreachedMover, unreachedOpponent;
-    private final long[] terminals, proofTerminals;
     /** Terminal keys counted in this many partitions (TerminalCount), the hash of those sent. */
     final int terminalPartitions;
     final long terminalSum;
@@ -39,8 +38,8 @@ public final class SliceReport implements java.io.Serializable {
     SliceReport(byte[] map, int li, int firstBlock, int endBlock, long base, long count,
             Violation first, boolean hasPrevious, long previousOcc, long previousMover,
             long lastOcc, long lastMover, long region, long aux, long unreached,
-            long firstUnreached, long unreachedMover, long unreachedOpponent, long[] terminals,
-            long[] proofTerminals, int terminalPartitions, long terminalSum, long sentSum,
+            long firstUnreached, long unreachedMover, long unreachedOpponent,
+            int terminalPartitions, long terminalSum, long sentSum,
             long takenSum, boolean hasRoot, int rootKind, int rootLo, int rootHi, int rootMove,
             PartSlice part, boolean decodedAll, EveryViolation every, boolean cluster,
             byte[] setup, byte[] sealKey) {
@@ -62,8 +61,6 @@ public final class SliceReport implements java.io.Serializable {
         this.firstUnreached = firstUnreached;
         this.unreachedMover = unreachedMover;
         this.unreachedOpponent = unreachedOpponent;
-        this.terminals = terminals.clone();
-        this.proofTerminals = proofTerminals.clone();
         this.terminalPartitions = terminalPartitions;
         this.terminalSum = terminalSum;
         this.sentSum = sentSum;
@@ -117,7 +114,7 @@ public final class SliceReport implements java.io.Serializable {
                         unreachedOpponent, terminalPartitions, terminalSum, sentSum, takenSum,
                         rootKind, rootLo, rootHi, rootMove)
                 .flags(hasPrevious, hasRoot, decodedAll, cluster, part != null, every != null)
-                .violation(first).array(terminals).array(proofTerminals);
+                .violation(first);
         if (part != null) part.sealInto(s);
         if (every != null) every.sealInto(s);
         return s.digest();
@@ -125,21 +122,6 @@ public final class SliceReport implements java.io.Serializable {
 
     byte[] map() {
         return map.clone();
-    }
-
-    /** The kernel's to read, never to write (no copy: a layer's keys can be many). */
-    long[] terminals() {
-        return terminals;
-    }
-
-    /** The kernel's to read, never to write (no copy: a layer's keys can be many). */
-    long[] proofTerminals() {
-        return proofTerminals;
-    }
-
-    /** The first block of the slice (for an engine's bookkeeping). */
-    public int firstBlock() {
-        return firstBlock;
     }
 
     /** The slice's first violation, or null. */

@@ -34,12 +34,10 @@ public final class TerminalCount {
     private boolean done;
     private final FaultLatch latch = new FaultLatch();
 
-    /** The counter of partition partition (of partitions) of layer li's terminal keys. */
-    public TerminalCount(FileMap map, int li, int partition, int partitions) {
-        this(map, li, partition, partitions, 0);
-    }
-
-    /** As above, with room made for about expectedKeys keys (a size hint, nothing more). */
+    /**
+     * The counter of partition partition (of partitions) of layer li's terminal keys, with room
+     * made for about expectedKeys keys (a size hint, nothing more).
+     */
     public TerminalCount(FileMap map, int li, int partition, int partitions, int expectedKeys) {
         if (li < 0 || li >= map.layers() || partitions < 1 || partitions > MAX_PARTITIONS
                 || partition < 0 || partition >= partitions)
@@ -243,11 +241,6 @@ public final class TerminalCount {
             this.taken = taken;
             this.cluster = cluster;
             seal = seal(sealKey);
-        }
-
-        /** The partition counted (for an engine's bookkeeping). */
-        public int partition() {
-            return partition;
         }
 
         boolean sealedWith(byte[] sealKey) {

@@ -56,7 +56,7 @@ class CompositeMemoryTest {
         int n = c.parts.size();
         PartConclusion[] concluded = new PartConclusion[n];
         for (int i = 0; i < n; i++) concluded[i] = check(d, c, asParts ? m : null, i).conclusion;
-        return Composition.decide(m, concluded, new Violation[n]);
+        return Composition.decide(m, concluded, new Violation[n], false);
     }
 
     @Test
@@ -124,17 +124,17 @@ class CompositeMemoryTest {
         int n = c.parts.size();
         PartConclusion[] concluded = new PartConclusion[n];
         for (int i = 0; i < n; i++) concluded[i] = check(d, c, m, i).conclusion;
-        assertEquals(Result.Verdict.VERIFIED, Composition.decide(m, concluded, new Violation[n]).verdict);
+        assertEquals(Result.Verdict.VERIFIED, Composition.decide(m, concluded, new Violation[n], false).verdict);
         Options o = new Options();
         o.composite = m;
         o.compositePart = 1; // part 0's file, kept as if it were part 1
         concluded[0] = Verifier.verify(d.resolve(c.parts.get(0).hex() + ".gsc"), o).conclusion;
         assertNotNull(concluded[0]);
-        assertEquals(Result.Verdict.INCOMPLETE, Composition.decide(m, concluded, new Violation[n]).verdict);
+        assertEquals(Result.Verdict.INCOMPLETE, Composition.decide(m, concluded, new Violation[n], false).verdict);
         concluded[0] = check(d, c, again, 0).conclusion; // for an equal manifest read again
-        assertEquals(Result.Verdict.INCOMPLETE, Composition.decide(m, concluded, new Violation[n]).verdict);
+        assertEquals(Result.Verdict.INCOMPLETE, Composition.decide(m, concluded, new Violation[n], false).verdict);
         concluded[0] = check(d, c, null, 0).conclusion; // alone: all kept
-        assertEquals(Result.Verdict.VERIFIED, Composition.decide(m, concluded, new Violation[n]).verdict);
+        assertEquals(Result.Verdict.VERIFIED, Composition.decide(m, concluded, new Violation[n], false).verdict);
     }
 
     @Test

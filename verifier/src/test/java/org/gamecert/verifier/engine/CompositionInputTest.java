@@ -78,7 +78,7 @@ class CompositionInputTest {
         Manifest a = Manifest.parse(composite.clone());
         assertEquals(idA, a.compositeId());
         Composition.Outcome honestA = Composition.decide(a, new PartConclusion[] {r0.conclusion,
-            null}, new Violation[] {null, rf.firstViolation()});
+            null}, new Violation[] {null, rf.firstViolation()}, false);
         assertEquals(Result.Verdict.REJECTED, honestA.verdict, "A names the false part");
 
         int partAt = 8 + 4 + 2 + 4 + 32; // part 1's commitment in the file
@@ -112,7 +112,7 @@ class CompositionInputTest {
                         || !java.util.Arrays.equals(m.part(1), truePart.commitment()))
                     continue;
                 forged++;
-                if (Composition.decide(m, given, new Violation[2]).verdict
+                if (Composition.decide(m, given, new Violation[2], false).verdict
                         == Result.Verdict.VERIFIED)
                     verified++;
             }
@@ -126,7 +126,7 @@ class CompositionInputTest {
     }
 
     /**
-     * Composition.decide(m, concluded, rejected) reads concluded[i] from the engine's array once
+     * Composition.decide(m, concluded, rejected, false) reads concluded[i] from the engine's array once
      * for each check (not null, the commitment, openEntriesFor) and once more to take it. A part's
      * conclusion kept for another manifest holds only the open entries that manifest's links name
      * and the first that none names, so composition takes it only for that manifest
@@ -144,14 +144,14 @@ class CompositionInputTest {
     void compositionTakesEachConclusionAsItChecked() throws Exception {
         Staged st = stageDecide(dir);
         Composition.Outcome ref = Composition.decide(st.m, st.honest,
-                new Violation[st.honest.length]);
+                new Violation[st.honest.length], false);
         assertEquals(Result.Verdict.REJECTED, ref.verdict, "open entries of the root part that"
                 + " no link of m discharges");
         assertEquals("R-COMP-3", ref.violation.rule());
         PartConclusion[] withKept = st.honest.clone();
         withKept[0] = st.kept;
         assertNotEquals(Result.Verdict.VERIFIED, Composition.decide(st.m, withKept,
-                new Violation[st.honest.length]).verdict, "a conclusion kept for m2, not taken");
+                new Violation[st.honest.length], false).verdict, "a conclusion kept for m2, not taken");
         // The race, in a JVM of its own in which decide is never compiled: compiled, its reads of
         // concluded[0] may be merged into one (they may as well not be: nothing orders them), and
         // the race would only be open for decide's first few hundred calls.
@@ -249,7 +249,7 @@ class CompositionInputTest {
                 while (System.nanoTime() < until && verified == 0) {
                     tries++;
                     if (Composition.decide(st.m, concluded,
-                            new Violation[concluded.length]).verdict == Result.Verdict.VERIFIED)
+                            new Violation[concluded.length], false).verdict == Result.Verdict.VERIFIED)
                         verified++;
                 }
             } finally {

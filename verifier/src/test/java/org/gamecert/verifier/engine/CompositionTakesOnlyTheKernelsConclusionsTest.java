@@ -71,17 +71,17 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
         Manifest m = Manifest.parse(comp.manifest());
         Violation[] rejected = {null, rFalse.firstViolation()};
         assertEquals(Result.Verdict.REJECTED, Composition.decide(m,
-                new PartConclusion[] {r0.conclusion, null}, rejected).verdict);
+                new PartConclusion[] {r0.conclusion, null}, rejected, false).verdict);
         PartConclusion forged = withCommitment(r1.conclusion, honestCommitment, falseCommitment);
         // from an engine of this JVM: the forged conclusion carries no seal that holds
         assertThrows(org.gamecert.verifier.kernel.EngineFault.class, () -> Composition.decide(m,
-                new PartConclusion[] {r0.conclusion, forged}, new Violation[2]));
+                new PartConclusion[] {r0.conclusion, forged}, new Violation[2], false));
         // an engine that says its parts came from other JVMs gets a verdict that says so: taken as
         // given (SPEC §11.1, a cluster: faults only), never one a one-JVM report calls its own
         Composition.Outcome o = Composition.decide(m, new PartConclusion[] {r0.conclusion, forged},
                 new Violation[2], true);
         assertTrue(o.partsTakenAsGiven, "the outcome says the parts were taken as given");
         assertFalse(Composition.decide(m, new PartConclusion[] {r0.conclusion, r1.conclusion},
-                new Violation[2]).partsTakenAsGiven);
+                new Violation[2], false).partsTakenAsGiven);
     }
 }

@@ -9,6 +9,7 @@ import org.gamecert.verifier.kernel.EngineFault;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.SliceCheck;
 import org.gamecert.verifier.kernel.SliceReport;
+import org.gamecert.verifier.kernel.TerminalCount;
 import org.gamecert.verifier.kernel.format.BlockRecord;
 import org.gamecert.verifier.kernel.format.Container;
 import org.gamecert.verifier.kernel.format.DataFrame;
@@ -48,12 +49,13 @@ class EngineFaultIsFinalTest {
     static String run(Path file, boolean forge) throws Exception {
         try (Container ct = new Container(file)) {
             FileMap map = FileMap.read(ct);
-            Combiner c = new Combiner(map, false);
+            Combiner c = new Combiner(map, false, false, 1);
             int rootLi = map.layers() - 1;
             int[] facts = null; int[][] bits = null;
             String faults = "";
             for (int li = rootLi; li >= 0; li--) {
-                SliceCheck s = new SliceCheck(map, li, map.firstBlock(li), map.endBlock(li), false, 0, 0);
+                SliceCheck s = new SliceCheck(map, li, map.firstBlock(li), map.endBlock(li), false, 1);
+                s.previous(false, 0, 0);
                 int n = (int) map.size(li);
                 s.takeCounts(facts == null ? new int[n] : facts, bits == null ? new int[4][n] : bits);
                 for (int b = map.firstBlock(li); b < map.endBlock(li); b++)
@@ -81,7 +83,7 @@ class EngineFaultIsFinalTest {
                     for (int q = 0; q < 4; q++) if ((mf[j] >>> q & 1) != 0) bits[q][(int) mi[j]]++;
                 }
                 try {
-                    c.layer(li, new SliceReport[] {r});
+                    c.layer(li, new SliceReport[] {r}, new TerminalCount.Report[0]);
                 } catch (EngineFault e) {
                     faults += " [caught at layer " + li + ": " + e.getMessage() + "]";
                     // a layer whose facts were refused sends nothing on: zeros below

@@ -44,7 +44,7 @@ class FactKeyStaysSecretFromTheEngineTest {
     static int oracle(FileMap map, long occ, long mover, int partitions) {
         for (int q = 0; q < partitions; q++) {
             try {
-                new TerminalCount(map, 0, q, partitions).take(occ, mover, (long) q << 1);
+                new TerminalCount(map, 0, q, partitions, 0).take(occ, mover, (long) q << 1);
                 return q;
             } catch (RuntimeException wrongPartition) {
                 // "terminal key routed to partition q ... that belongs to another"

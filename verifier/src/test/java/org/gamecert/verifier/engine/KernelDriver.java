@@ -11,6 +11,7 @@ import org.gamecert.verifier.kernel.FileMap;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.SliceCheck;
 import org.gamecert.verifier.kernel.SliceReport;
+import org.gamecert.verifier.kernel.TerminalCount;
 import org.gamecert.verifier.kernel.format.BlockRecord;
 import org.gamecert.verifier.kernel.format.Container;
 import org.gamecert.verifier.kernel.format.DataFrame;
@@ -35,6 +36,8 @@ class KernelDriver {
     int slicesPart = -1, combinerPart = -1;
     int maxPerRule = 10;
     long sliceEntries = 1;
+    /** The partitions terminal keys are counted in (every game but Othello counts them). */
+    int partitions = 3;
 
     KernelDriver(Path file) throws IOException {
         this.file = file;
@@ -218,8 +221,10 @@ class KernelDriver {
         if (open != null) combiner.partOf(combinerFor, combinerPart, false);
         Map<Integer, int[]> factsTo = new HashMap<>();
         Map<Integer, int[][]> bitsTo = new HashMap<>();
+        boolean terminals = map.header().family != Header.OTHELLO;
         for (int li : layerOrder()) {
             Slice[] slices = plan(li);
+            List<long[][]> keys = new ArrayList<>();
             Table own = table(li);
             int below = map.below(li);
             Table under = table(below);
@@ -229,8 +234,10 @@ class KernelDriver {
             for (Slice s : slices) {
                 boolean has = s.base > 0 && s.base <= own.n;
                 long[] prev = own.keys.isEmpty() || !has ? new long[2] : own.keys.get((int) s.base - 1);
-                SliceCheck check = new SliceCheck(sliceMap(li, s.first), li, s.first, s.end, has,
-                        prev[0], prev[1], all, maxPerRule);
+                SliceCheck check = new SliceCheck(sliceMap(li, s.first), li, s.first, s.end, all,
+                        maxPerRule);
+                check.previous(has, prev[0], prev[1]);
+                if (terminals) check.partitionTerminals(partitions);
                 if (open != null) check.partSetup(open[s.first], slicesFor, slicesPart, -1);
                 int[] f = java.util.Arrays.copyOfRange(facts, (int) s.base, (int) (s.base + s.count));
                 int[][] bs = new int[4][];
@@ -238,6 +245,7 @@ class KernelDriver {
                     bs[q] = java.util.Arrays.copyOfRange(bits[q], (int) s.base, (int) (s.base + s.count));
                 counts(li, s.first, f, bs);
                 reports.add(steps(check, s, f, bs, under));
+                if (terminals) keys.add(check.terminalKeys());
                 if (below >= 0) {
                     int[] nf = factsTo.computeIfAbsent(below, x -> new int[(int) map.size(x)]);
                     int[][] nb = bitsTo.computeIfAbsent(below, x -> new int[4][(int) map.size(x)]);
@@ -249,9 +257,22 @@ class KernelDriver {
                     }
                 }
             }
-            combiner.layer(li, reports(li, reports).toArray(new SliceReport[0]));
+            combiner.layer(li, reports(li, reports).toArray(new SliceReport[0]),
+                    terminals ? count(li, keys) : new TerminalCount.Report[0]);
         }
         return combiner.conclude();
+    }
+
+    /** Each terminal key the slices routed, taken by its partition's counter (honestly). */
+    TerminalCount.Report[] count(int li, List<long[][]> keys) {
+        TerminalCount[] counts = new TerminalCount[partitions];
+        for (int q = 0; q < partitions; q++) counts[q] = new TerminalCount(map, li, q, partitions, 0);
+        for (long[][] k : keys)
+            for (int x = 0; x < k[0].length; x++)
+                counts[TerminalCount.partitionOf(k[2][x])].take(k[0][x], k[1][x], k[2][x]);
+        TerminalCount.Report[] out = new TerminalCount.Report[partitions];
+        for (int q = 0; q < partitions; q++) out[q] = counts[q].report();
+        return out;
     }
 
     static String show(Result r) {

@@ -15,6 +15,7 @@ import org.gamecert.verifier.kernel.EngineFault;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.SliceCheck;
 import org.gamecert.verifier.kernel.SliceReport;
+import org.gamecert.verifier.kernel.TerminalCount;
 import org.gamecert.verifier.kernel.format.Payload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,7 +124,7 @@ class KeyBeforeSliceGivenLaterTest {
                         }
                     }
                 }
-                combiner.layer(li, reports.toArray(new SliceReport[0]));
+                combiner.layer(li, reports.toArray(new SliceReport[0]), new TerminalCount.Report[0]);
             }
             return combiner.conclude();
         }

@@ -402,7 +402,6 @@ public final class LegacyVerifier {
                 }
                 return true;
             });
-            res.peakEntriesHeld = Math.max(res.peakEntriesHeld, (long) table.size + (upperLayer >= 0 ? upper.size : 0));
             if (parts[0] > 0) {
                 scanSegment(seg[0], true, body);
                 dropTable();

@@ -65,15 +65,15 @@ class PartConclusionSerialFormTest {
         Manifest m = Manifest.parse(comp.manifest());
         Violation[] none = new Violation[2];
         assertEquals(Result.Verdict.VERIFIED, Composition.decide(m,
-                new PartConclusion[] {r0.conclusion, r1.conclusion}, none).verdict);
+                new PartConclusion[] {r0.conclusion, r1.conclusion}, none, false).verdict);
         // read back unchanged: the kernel's own conclusion, as it made it
         assertEquals(Result.Verdict.VERIFIED, Composition.decide(m, new PartConclusion[] {
-            roundTrip(r0.conclusion, o -> o), r1.conclusion}, none).verdict);
+            roundTrip(r0.conclusion, o -> o), r1.conclusion}, none, false).verdict);
         // the census rows replaced (a long[][] in the serial form): no seal holds for that
         long[][] forged = {{0, 0, 0, 0}};
         PartConclusion changed = roundTrip(r0.conclusion, o -> o instanceof long[][] ? forged : o);
         assertThrows(EngineFault.class, () -> Composition.decide(m,
-                new PartConclusion[] {changed, r1.conclusion}, none));
+                new PartConclusion[] {changed, r1.conclusion}, none, false));
         // from another JVM (a cluster engine) it is taken as given: faults only (SPEC §11.1)
         Composition.decide(m, new PartConclusion[] {changed, r1.conclusion}, none, true);
     }

@@ -16,6 +16,7 @@ import org.gamecert.verifier.kernel.FileMap;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.SliceCheck;
 import org.gamecert.verifier.kernel.SliceReport;
+import org.gamecert.verifier.kernel.TerminalCount;
 import org.gamecert.verifier.kernel.format.Container;
 import org.gamecert.verifier.testcert.TestCert;
 import org.junit.jupiter.api.Test;
@@ -178,10 +179,11 @@ class SliceProtocolTest {
             }
         };
         assertEquals(Result.Verdict.VERIFIED, grab.run().verdict);
-        Combiner c = new Combiner(mapOf(empty), false);
+        Combiner c = new Combiner(mapOf(empty), false, false, 1);
         Result r;
         try {
-            for (int li = reports.size() - 1; li >= 0; li--) c.layer(li, reports.get(li).toArray(new SliceReport[0]));
+            for (int li = reports.size() - 1; li >= 0; li--) c.layer(li, reports.get(li).toArray(new SliceReport[0]),
+                    new TerminalCount.Report[0]);
             r = c.conclude();
         } catch (RuntimeException e) {
             r = AttackCerts.faultAsResult(e);
@@ -520,7 +522,7 @@ class SliceProtocolTest {
             KernelDriver c = new KernelDriver(p) {
                 @Override
                 Combiner combiner() {
-                    return new Combiner(twin, strict);
+                    return new Combiner(twin, strict, false, 1);
                 }
             };
             c.strict = strict;
@@ -635,8 +637,9 @@ class SliceProtocolTest {
                     Table layer = own.get(s.li());
                     if (layer == null) own.put(s.li(), layer = table(s.li()));
                     long[] prev = has ? layer.keys.get((int) s.base() - 1) : new long[2];
-                    SliceCheck twice = new SliceCheck(map, s.li(), s.first(), s.end(), has, prev[0],
-                            prev[1], all, maxPerRule);
+                    SliceCheck twice = new SliceCheck(map, s.li(), s.first(), s.end(), all,
+                            maxPerRule);
+                    twice.previous(has, prev[0], prev[1]);
                     super.steps(twice, s, facts.clone(), new int[][] {bits[0].clone(),
                         bits[1].clone(), bits[2].clone(), bits[3].clone()}, under);
                     extra[0]++;
@@ -716,7 +719,7 @@ class SliceProtocolTest {
         }
         org.gamecert.verifier.kernel.Composition.Outcome honest =
                 org.gamecert.verifier.kernel.Composition.decide(m, honestParts,
-                        new org.gamecert.verifier.kernel.Violation[honestParts.length]);
+                        new org.gamecert.verifier.kernel.Violation[honestParts.length], false);
         assertEquals(Result.Verdict.REJECTED, honest.verdict);
         assertEquals("R-COMP-3", honest.violation.rule());
         List<String> verified = new ArrayList<>();
@@ -742,7 +745,7 @@ class SliceProtocolTest {
             given[0] = r.conclusion;
             org.gamecert.verifier.kernel.Composition.Outcome o =
                     org.gamecert.verifier.kernel.Composition.decide(m, given,
-                            new org.gamecert.verifier.kernel.Violation[given.length]);
+                            new org.gamecert.verifier.kernel.Violation[given.length], false);
             if (o.verdict == Result.Verdict.VERIFIED)
                 verified.add(how + "; open entries kept " + r.conclusion.openKept() + " of "
                         + r.conclusion.openCount() + ": composite m VERIFIED");

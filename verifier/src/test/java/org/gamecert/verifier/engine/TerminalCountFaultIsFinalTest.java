@@ -33,7 +33,7 @@ class TerminalCountFaultIsFinalTest {
     @Test
     void aTerminalCountThatFaultedRefusesEveryLaterCall() throws Exception {
         FileMap map = map();
-        TerminalCount count = new TerminalCount(map, 0, 0, 2);
+        TerminalCount count = new TerminalCount(map, 0, 0, 2, 0);
         boolean faulted = false;
         for (long occ = 1; !faulted && occ < 64; occ++) {
             try {
@@ -51,7 +51,8 @@ class TerminalCountFaultIsFinalTest {
         FileMap map = map();
         int li = map.layers() - 1;
         SliceCheck s = new SliceCheck(map, li, map.firstBlock(li), map.firstBlock(li) + 1, false,
-                0, 0);
+                1);
+        s.previous(false, 0, 0);
         assertThrows(EngineFault.class, () -> s.check(new long[0], new byte[0], new byte[0],
                 new byte[0])); // answers before requests
         assertThrows(EngineFault.class, () -> s.partitionTerminals(2),

@@ -109,7 +109,7 @@ class TerminalRoutesBindTheCensusTest {
 
         Result runOrThrow() throws IOException {
             FileMap map = d.map;
-            Combiner combiner = new Combiner(map, false);
+            Combiner combiner = new Combiner(map, false, false, 1);
             Map<Integer, int[]> factsTo = new HashMap<>();
             Map<Integer, int[][]> bitsTo = new HashMap<>();
             for (int li : d.layerOrder()) {
@@ -125,8 +125,8 @@ class TerminalRoutesBindTheCensusTest {
                     KernelDriver.Slice s = slices[j];
                     boolean has = s.base() > 0;
                     long[] prev = has ? own.keys.get((int) s.base() - 1) : new long[2];
-                    SliceCheck check = new SliceCheck(map, li, s.first(), s.end(), has, prev[0],
-                            prev[1]);
+                    SliceCheck check = new SliceCheck(map, li, s.first(), s.end(), false, 1);
+                    check.previous(has, prev[0], prev[1]);
                     boolean part = partitioned(li, j);
                     if (part) check.partitionTerminals(partitions);
                     int[] f = java.util.Arrays.copyOfRange(facts, (int) s.base(),
@@ -159,7 +159,7 @@ class TerminalRoutesBindTheCensusTest {
                 List<Key> given = keys(li, new ArrayList<>(sent));
                 TerminalCount[] count = new TerminalCount[partitions];
                 for (int q = 0; q < partitions; q++)
-                    count[q] = new TerminalCount(countMap(), li, q, partitions);
+                    count[q] = new TerminalCount(countMap(), li, q, partitions, 0);
                 for (Key k : given)
                     count[TerminalCount.partitionOf(k.route)].take(k.occ, k.mover, k.route);
                 TerminalCount.Report[] reps = new TerminalCount.Report[partitions];
@@ -199,7 +199,7 @@ class TerminalRoutesBindTheCensusTest {
     }
 
     @Test
-    void anHonestPartitionedRunCountsWhatTheUnpartitionedKernelCounts() throws Exception {
+    void theCensusDoesNotDependOnThePartitionCount() throws Exception {
         Path p = write(honest);
         Result plain = new KernelDriver(p).run();
         assertEquals(Result.Verdict.VERIFIED, plain.verdict, KernelDriver.show(plain));
@@ -357,9 +357,9 @@ class TerminalRoutesBindTheCensusTest {
         refused(new Engine(p, 2) {
             @Override
             boolean partitioned(int li, int j) {
-                return j != 0; // one slice lists its keys, the others route theirs
+                return j != 0; // one slice not set up to route its keys (partitionTerminals)
             }
-        }.run(), "slices of one layer set up otherwise");
+        }.run(), "a slice of a game with terminal positions whose keys are not partitioned");
     }
 
     /**

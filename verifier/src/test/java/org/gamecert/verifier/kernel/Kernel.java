@@ -83,7 +83,7 @@ public final class Kernel {
     private int partIndex = -1;
     private boolean unnamedKept;
     /** The keys of R, kept on request for a composite's union census (SPEC §15.4); or null. */
-    RegionKeys regionKeys;
+    LegacyRegionKeys regionKeys;
     boolean rootFound;
     int rootKind, rootLo, rootHi, rootStoredMove;
     long rootIndex;
@@ -162,8 +162,8 @@ public final class Kernel {
      * Keeps the keys of the region, as far as the engine's allowance grants room, for a
      * composite's union census (SPEC §15.4, informative); called before pass 2.
      */
-    public void keepRegionKeys(RegionKeys.Allowance allowance) {
-        regionKeys = new RegionKeys(allowance);
+    public void keepRegionKeys(org.gamecert.verifier.engine.Options.Allowance allowance) {
+        regionKeys = new LegacyRegionKeys(allowance);
     }
 
     /**
@@ -755,7 +755,7 @@ public final class Kernel {
         trailerRead = true;
         long size;
         try {
-            size = ct.trailerContentSize();
+            size = ct.trailerContentSize(true);
         } catch (FormatException e) {
             fatal(e.rule(), e.getMessage());
             return;
@@ -936,8 +936,9 @@ public final class Kernel {
         res.rootMove = rootMoveAsGiven(rootStoredMove);
         openEntries.freeze();
         if (regionKeys != null) regionKeys.freeze();
-        PartConclusion c = PartConclusion.of(h, tb, commitment, rootOcc, rootMover, rootKind,
-                entries, openEntries, composite, partIndex, censusRows(), regionKeys);
+        PartConclusion c = new PartConclusion(h, tb, commitment, rootOcc, rootMover, rootKind,
+                entries, openEntries, composite, partIndex, censusRows(),
+                regionKeys == null ? null : regionKeys.regionKeys());
         if (openEntries.total() > 0) return Result.openPart(from, c);
         return Result.verified(from, commitmentHex, c);
     }

@@ -46,7 +46,7 @@ final class KeyBag {
      * among them (term_d: only the proof reaches them). keep, if not null, gets every distinct
      * key of inR (a composite's region keys, §15.4).
      */
-    static long[] census(List<KeyBag> inR, List<KeyBag> proof, RegionKeys keep) {
+    static long[] census(List<KeyBag> inR, List<KeyBag> proof, LegacyRegionKeys keep) {
         KeySet seen = new KeySet(), proofOnly = new KeySet();
         long inRCount = 0, proofCount = 0;
         for (int p = 0; p < PARTS; p++) {

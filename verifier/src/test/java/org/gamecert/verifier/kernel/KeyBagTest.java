@@ -53,7 +53,7 @@ class KeyBagTest {
             }
             Set<String> allProof = new HashSet<>(proofKeys);
             proofKeys.removeAll(inRKeys);
-            RegionKeys kept = new RegionKeys(n -> true);
+            LegacyRegionKeys kept = new LegacyRegionKeys(n -> true);
             long[] counts = KeyBag.census(inR, proof, kept);
             assertEquals(inRKeys.size(), counts[0], "round " + round + ": keys of R");
             assertEquals(proofKeys.size(), counts[1], "round " + round + ": proof-only keys");

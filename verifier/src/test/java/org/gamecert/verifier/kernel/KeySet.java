@@ -36,7 +36,7 @@ final class KeySet {
     }
 
     /** Adds every key to a composite's region keys (SPEC §15.4). */
-    void copyTo(RegionKeys regionKeys) {
+    void copyTo(LegacyRegionKeys regionKeys) {
         for (int i = 0; i < keys.length; i += 2)
             if (keys[i] != 0) regionKeys.add(keys[i], keys[i + 1]);
     }

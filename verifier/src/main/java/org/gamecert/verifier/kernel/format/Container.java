@@ -126,16 +126,9 @@ public final class Container implements Closeable {
     }
 
     /**
-     * The TRAILER frame's extent (R-CON-1): returns the content size; the frame must end exactly at
-     * the end of the file.
-     */
-    public long trailerContentSize() throws IOException, FormatException {
-        return trailerContentSize(true);
-    }
-
-    /**
-     * The TRAILER frame's extent; endsFile false: bytes may follow it (SPEC §15.2: a part's
-     * commitment is computed from what precedes them, whatever follows).
+     * The TRAILER frame's extent (R-CON-1): returns the content size; endsFile: the frame must end
+     * exactly at the end of the file (false: bytes may follow it, SPEC §15.2: a part's commitment
+     * is computed from what precedes them, whatever follows).
      */
     public long trailerContentSize(boolean endsFile) throws IOException, FormatException {
         long contentSize = Bytes.u32(read(pos + 4, 4), 0);

@@ -87,7 +87,7 @@ public final class Header implements java.io.Serializable {
             throw fail("mode " + mode);
         if (family == LOA && mode != WEAK_RANKED)
             throw fail("mode " + mode + ": LOA certificates are weak-ranked (mode 4)");
-        semiStrong = semiStrong(baseMode);
+        semiStrong = baseMode == SEMI_STRONG || baseMode == SEMI_STRONG_OPTIMAL; // 2, 3, 4: weak
         if (baseMode == WEAK_LEAVES) {
             leafEmpties = (int) r.u(1, "leaf_empties");
             if (leafEmpties < 1 || leafEmpties > MAX_LEAF_EMPTIES)
@@ -152,11 +152,6 @@ public final class Header implements java.io.Serializable {
         if (!holds)
             throw fail("root_value " + rootValue + " and root_upper " + rootUpper
                     + " are not a claim of root_kinds " + String.format("0x%02X", rootKinds));
-    }
-
-    /** Base mode 1 or 5 (semi-strong, SPEC §4); 2, 3 and 4 are weak. */
-    public static boolean semiStrong(int baseMode) {
-        return baseMode == SEMI_STRONG || baseMode == SEMI_STRONG_OPTIMAL;
     }
 
     /** Parses header content (the HEADER frame's content, without its 8-byte frame header). */

@@ -6,9 +6,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.HexFormat;
+import org.gamecert.verifier.kernel.Chain;
 import org.gamecert.verifier.kernel.Rule;
 
 /**
@@ -121,22 +120,13 @@ public final class Manifest {
                         + " (parent, occ, mover) order");
         }
         byte[] stored = Arrays.copyOfRange(f, f.length - 32, f.length);
-        commitment = sha256(f, 8, f.length - 32);
+        MessageDigest md = Chain.sha256(); // SHA256(0x03 ‖ the content before it) (SPEC §15.2)
+        md.update((byte) 3);
+        md.update(f, 8, f.length - 40);
+        commitment = md.digest();
         if (!Arrays.equals(stored, commitment))
-            throw new FormatException(Rule.MAN_2, "stored commitment " + hex(stored)
-                    + " != computed " + hex(commitment));
-    }
-
-    /** SHA256(0x03 ‖ bytes [from, to) of f) (SPEC §15.2). */
-    private static byte[] sha256(byte[] f, int from, int to) {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            md.update((byte) 3);
-            md.update(f, from, to - from);
-            return md.digest();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+            throw new FormatException(Rule.MAN_2, "stored commitment " + Chain.hex(stored)
+                    + " != computed " + Chain.hex(commitment));
     }
 
     /** Link j against the key (parent, occ, mover), each compared unsigned. */
@@ -163,10 +153,6 @@ public final class Manifest {
         return new FormatException(Rule.MAN_1, message);
     }
 
-    private static String hex(byte[] b) {
-        return HexFormat.of().formatHex(b);
-    }
-
     public int partCount() {
         return parts.length / 32;
     }
@@ -183,7 +169,7 @@ public final class Manifest {
 
     /** Part i's commitment as 64 lowercase hex digits (its file name without .gsc). */
     public String partHex(int i) {
-        return HexFormat.of().formatHex(parts, 32 * i, 32 * i + 32);
+        return Chain.hex(part(i));
     }
 
     public int linkCount() {
@@ -208,6 +194,6 @@ public final class Manifest {
 
     /** The composite id: sha256: and the manifest's commitment (SPEC §15.2). */
     public String compositeId() {
-        return "sha256:" + hex(commitment);
+        return "sha256:" + Chain.hex(commitment);
     }
 }

@@ -53,12 +53,6 @@ public final class Payload {
         return (k & O) != 0;
     }
 
-    /** As decode with part = false: a certificate that is not a part. */
-    public static Payload decode(byte[] raw, int count, boolean weak, int uMin, int uMax,
-            long block, Payload reuse) throws FormatException {
-        return decode(raw, count, weak, false, uMin, uMax, block, reuse);
-    }
-
     /**
      * Decodes count entries of raw; weak: the base mode is 2 or 3; part: the header's mode is a
      * part's (open entries allowed); values must lie in [uMin, uMax]. The caller has bounded count
