@@ -1,0 +1,236 @@
+package org.gamecert.verifier.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.gamecert.verifier.kernel.Combiner;
+import org.gamecert.verifier.kernel.EngineFault;
+import org.gamecert.verifier.kernel.FileMap;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.kernel.SliceCheck;
+import org.gamecert.verifier.kernel.SliceReport;
+import org.gamecert.verifier.kernel.TerminalCount;
+import org.gamecert.verifier.kernel.format.Header;
+import org.gamecert.verifier.testcert.TestCert;
+import org.gamecert.verifier.testcert.TinySolver;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Review rev5 of branch lean (1e23b60..eed6f21): terminal positions counted only in partitions,
+ * previous() the one way to give the key before a slice. A fake engine over the kernel's public
+ * API: partitions set up (or not) in Othello, count reports for a layer whose slices partitioned
+ * nothing, fabricated keys, previous() never given or given for a layer's first slice. None may
+ * come out VERIFIED or change the census; each refusal is the kernel's engine fault.
+ */
+class LeanRefactorReviewTest {
+    @TempDir
+    Path dir;
+
+    Path write(TestCert t) throws IOException {
+        Path p = dir.resolve("c" + System.nanoTime() + ".gsc");
+        Files.write(p, t.write());
+        return p;
+    }
+
+    static TestCert c4() {
+        TinySolver c4 = new TinySolver(2, 4, 4, 2, null);
+        long[] root = RuleViolationTest.c4Position(c4, "1234");
+        TestCert t = c4.build(root[0], root[1], 1);
+        t.chunk = 3;
+        return t;
+    }
+
+    /** An engine with knobs: partitions (0: none) in every game, keys added, counts added. */
+    static class Engine {
+        final KernelDriver d;
+        int partitions;
+        boolean givePrevious = true, firstHasPrevious;
+        /** A fabricated key taken by partition 0 of every layer (occ, mover), or null. */
+        long[] fabricated;
+        /** Count reports given for a layer whose slices were not partitioned. */
+        int extraCounts;
+
+        Engine(Path file, int partitions) throws IOException {
+            d = new KernelDriver(file);
+            d.sliceEntries = 1;
+            this.partitions = partitions;
+        }
+
+        Result run() throws IOException {
+            try {
+                return runOrThrow();
+            } catch (RuntimeException e) {
+                return AttackCerts.faultAsResult(e);
+            }
+        }
+
+        Result runOrThrow() throws IOException {
+            FileMap map = d.map;
+            Combiner combiner = new Combiner(map, false, false, 1);
+            Map<Integer, int[]> factsTo = new HashMap<>();
+            Map<Integer, int[][]> bitsTo = new HashMap<>();
+            for (int li : d.layerOrder()) {
+                KernelDriver.Slice[] slices = d.plan(li);
+                KernelDriver.Table own = d.table(li);
+                int below = map.below(li);
+                KernelDriver.Table under = d.table(below);
+                int[] facts = factsTo.getOrDefault(li, new int[(int) map.size(li)]);
+                int[][] bits = bitsTo.getOrDefault(li, new int[4][(int) map.size(li)]);
+                List<SliceReport> reports = new ArrayList<>();
+                List<long[][]> keys = new ArrayList<>();
+                for (KernelDriver.Slice s : slices) {
+                    boolean has = s.base() > 0;
+                    long[] prev = has ? own.keys.get((int) s.base() - 1) : new long[2];
+                    SliceCheck check = new SliceCheck(map, li, s.first(), s.end(), false, 1);
+                    if (givePrevious) check.previous(has || firstHasPrevious, prev[0], prev[1]);
+                    if (partitions > 0) check.partitionTerminals(partitions);
+                    int[] f = java.util.Arrays.copyOfRange(facts, (int) s.base(),
+                            (int) (s.base() + s.count()));
+                    int[][] bs = new int[4][];
+                    for (int q = 0; q < 4; q++)
+                        bs[q] = java.util.Arrays.copyOfRange(bits[q], (int) s.base(),
+                                (int) (s.base() + s.count()));
+                    reports.add(d.steps(check, s, f, bs, under));
+                    if (partitions > 0) keys.add(check.terminalKeys());
+                    if (below >= 0) {
+                        int[] nf = factsTo.computeIfAbsent(below, x -> new int[(int) map.size(x)]);
+                        int[][] nb = bitsTo.computeIfAbsent(below,
+                                x -> new int[4][(int) map.size(x)]);
+                        long[] idx = check.marksIndex();
+                        byte[] fl = check.marksFlags();
+                        for (int x = 0; x < idx.length; x++) {
+                            nf[(int) idx[x]]++;
+                            for (int q = 0; q < 4; q++)
+                                if ((fl[x] >>> q & 1) != 0) nb[q][(int) idx[x]]++;
+                        }
+                    }
+                }
+                int n = partitions > 0 ? partitions : extraCounts;
+                TerminalCount[] count = new TerminalCount[n];
+                for (int q = 0; q < n; q++)
+                    count[q] = new TerminalCount(map, li, q, n, 0);
+                for (long[][] k : keys)
+                    for (int x = 0; x < k[0].length; x++)
+                        count[TerminalCount.partitionOf(k[2][x])].take(k[0][x], k[1][x], k[2][x]);
+                if (fabricated != null && n > 0) {
+                    // a key of partition q, sent as a key of R
+                    for (int q = 0; q < n; q++)
+                        try {
+                            count[q].take(fabricated[0], fabricated[1], (long) q << 1);
+                            break;
+                        } catch (EngineFault e) {
+                            count[q] = new TerminalCount(map, li, q, n, 0); // not its partition
+                        }
+                }
+                TerminalCount.Report[] reps = new TerminalCount.Report[n];
+                for (int q = 0; q < n; q++) reps[q] = count[q].report();
+                combiner.layer(li, reports.toArray(new SliceReport[0]), reps);
+            }
+            return combiner.conclude();
+        }
+    }
+
+    static void engineFault(Result r, String what) {
+        assertNotEquals(Result.Verdict.VERIFIED, r.verdict, what);
+        assertEquals(Result.Verdict.ERROR, r.verdict, () -> what + ": " + KernelDriver.show(r));
+        assertTrue(r.errorMessage != null && r.errorMessage.contains("engine fault"),
+                () -> what + ": " + r.errorMessage);
+    }
+
+    static long[][] census(Result r) {
+        return r.census.toArray(new long[0][]);
+    }
+
+    @Test
+    void anOthelloCensusDoesNotDependOnWhetherTheEngineCallsPartitionTerminals() throws Exception {
+        Path p = write(AttackCerts.othello(3));
+        Result plain = new Engine(p, 0).run();
+        assertEquals(Result.Verdict.VERIFIED, plain.verdict, KernelDriver.show(plain));
+        for (int parts : new int[] {1, 3}) {
+            Result r = new Engine(p, parts).run();
+            assertEquals(Result.Verdict.VERIFIED, r.verdict, KernelDriver.show(r));
+            assertEquals(plain.census.size(), r.census.size());
+            for (int i = 0; i < plain.census.size(); i++)
+                assertArrayEquals(plain.census.get(i), r.census.get(i), "row " + i);
+        }
+    }
+
+    @Test
+    void anOthelloCensusCannotBeRaisedByAKeyTakenInAPartitionNoSliceSentTo() throws Exception {
+        Path p = write(AttackCerts.othello(3));
+        Engine e = new Engine(p, 2);
+        e.fabricated = new long[] {0x0000_0660L | 1L, 1L};
+        engineFault(e.run(), "an Othello partition given a key no slice routed");
+    }
+
+    @Test
+    void countReportsForALayerThatCountsNoneAreAnEngineFault() throws Exception {
+        Path p = write(AttackCerts.othello(3));
+        Engine e = new Engine(p, 0);
+        e.extraCounts = 1;
+        engineFault(e.run(), "a count report for an Othello layer not partitioned");
+        Engine f = new Engine(p, 0);
+        f.extraCounts = 2;
+        f.fabricated = new long[] {0x0000_0660L | 1L, 1L};
+        engineFault(f.run(), "count reports with a key for an Othello layer not partitioned");
+    }
+
+    @Test
+    void aConnectFourSliceNeverPartitionedIsRefusedAtItsRequests() throws Exception {
+        Path p = write(c4());
+        Engine e = new Engine(p, 0);
+        engineFault(e.run(), "a Connect Four slice that counts no terminal keys");
+        Result honest = new Engine(p, 3).run();
+        assertEquals(Result.Verdict.VERIFIED, honest.verdict, KernelDriver.show(honest));
+    }
+
+    @Test
+    void aConnectFourCensusCannotBeRaisedByAFabricatedTerminalKey() throws Exception {
+        Path p = write(c4());
+        Engine e = new Engine(p, 3);
+        e.fabricated = new long[] {0xFL, 0x5L};
+        engineFault(e.run(), "a partition given a key no slice routed");
+    }
+
+    @Test
+    void aSliceWhoseKeyBeforeWasNeverGivenIsAnEngineFault() throws Exception {
+        Path p = write(c4());
+        Engine e = new Engine(p, 3);
+        e.givePrevious = false;
+        engineFault(e.run(), "requests without previous()");
+    }
+
+    @Test
+    void aLayersFirstSliceCannotClaimAKeyBeforeIt() throws Exception {
+        Path p = write(c4());
+        Engine e = new Engine(p, 3);
+        e.firstHasPrevious = true; // (0, 0) before every layer's first slice
+        engineFault(e.run(), "a first slice with a key before it");
+    }
+
+    @Test
+    void partitionTerminalsAfterTheBlocksOrTwiceIsAnEngineFault() throws Exception {
+        Path p = write(c4());
+        KernelDriver d = new KernelDriver(p);
+        FileMap map = d.map;
+        int li = map.layers() - 1;
+        SliceCheck s = new SliceCheck(map, li, map.firstBlock(li), map.endBlock(li), false, 1);
+        s.partitionTerminals(1);
+        assertThrows(EngineFault.class, () -> s.partitionTerminals(1));
+        SliceCheck t = new SliceCheck(map, li, map.firstBlock(li), map.endBlock(li), false, 1);
+        assertThrows(EngineFault.class, () -> t.partitionTerminals(0));
+        assertThrows(EngineFault.class, () -> t.requests()); // latched
+        assertTrue(map.header().family != Header.OTHELLO);
+    }
+}
