@@ -11,7 +11,10 @@ import org.gamecert.verifier.kernel.rules.Game;
 /**
  * One slice of one layer (consecutive blocks of it) checked against the layer below, sequentially,
  * by one thread (SPEC §9, §10, §11.1). An engine drives it through four steps, each once, and
- * gives it only data, which it copies (the first two in either order, both before the third):
+ * gives it only data, which it copies (the first two in either order, both before the third).
+ * Before the third it must also have given the key before the slice ({@link #previous}, always)
+ * and, in every game but Othello, the terminal partitions ({@link #partitionTerminals}, before
+ * the blocks); else the requests are refused, an engine fault:
  * <ol>
  * <li>{@link #takeCounts}: what the layer above sent to this slice's entries: per entry, how
  * many facts (answers a parent was given) named it and how many carried each flag (§10.1

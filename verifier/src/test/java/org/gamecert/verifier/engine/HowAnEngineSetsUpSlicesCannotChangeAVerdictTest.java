@@ -27,13 +27,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Review rev5 of branch lean (1e23b60..eed6f21): terminal positions counted only in partitions,
- * previous() the one way to give the key before a slice. A fake engine over the kernel's public
- * API: partitions set up (or not) in Othello, count reports for a layer whose slices partitioned
- * nothing, fabricated keys, previous() never given or given for a layer's first slice. None may
- * come out VERIFIED or change the census; each refusal is the kernel's engine fault.
+ * Terminal positions are counted only in partitions, and previous() is the one way to give the
+ * key before a slice: how an engine sets these up cannot change a verdict or a census. A fake
+ * engine over the kernel's public API: partitions set up (or not) in Othello, count reports for
+ * a layer whose slices partitioned nothing, fabricated keys, previous() never given or given
+ * for a layer's first slice. None may come out VERIFIED or change the census; each refusal is
+ * the kernel's engine fault.
  */
-class LeanRefactorReviewTest {
+class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
     @TempDir
     Path dir;
 
