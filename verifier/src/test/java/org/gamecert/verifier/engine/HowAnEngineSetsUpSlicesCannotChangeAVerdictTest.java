@@ -155,7 +155,7 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
 
     @Test
     void anOthelloCensusDoesNotDependOnWhetherTheEngineCallsPartitionTerminals() throws Exception {
-        Path p = write(AttackCerts.othello(3));
+        Path p = write(AttackCerts.othello(64));
         Result plain = new Engine(p, 0).run();
         assertEquals(Result.Verdict.VERIFIED, plain.verdict, KernelDriver.show(plain));
         for (int parts : new int[] {1, 3}) {
