@@ -452,8 +452,9 @@ public final class SliceEngine {
     }
 
     private static String budgetMessage(Options o, FileMap map, int li) {
-        return "--max-memory " + o.maxMemory + " bytes is too little for layer " + li + " ("
-                + map.size(li) + " entries; raise --max-memory, or lower --threads)";
+        // the layer by its disc count, as reports name layers (li is its index in file order)
+        return "--max-memory " + o.maxMemory + " bytes is too little for layer " + map.discs(li)
+                + " (" + map.size(li) + " entries; raise --max-memory, or lower --threads)";
     }
 
     private static <T> T get(Future<T> f) throws IOException, InterruptedException {
@@ -473,8 +474,8 @@ public final class SliceEngine {
         long size = map.size(li);
         long per = Math.min(Math.min(maxHeld, room / TABLE_BYTES_PER_ENTRY), Integer.MAX_VALUE - 8);
         if (per < 1)
-            throw new OutOfBudget("--max-memory is too little to hold any of layer " + li
-                    + " beside the rest (raise --max-memory, or lower --threads)");
+            throw new OutOfBudget("--max-memory is too little to hold any of layer "
+                    + map.discs(li) + " beside the rest (raise --max-memory, or lower --threads)");
         List<long[]> out = new ArrayList<>();
         for (long e = 0; e < size; e += per) out.add(new long[] {e, Math.min(size, e + per)});
         return out.toArray(new long[0][]);
