@@ -96,26 +96,11 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
                     SliceCheck check = new SliceCheck(map, li, s.first(), s.end(), false, 1);
                     if (givePrevious) check.previous(has || firstHasPrevious, prev[0], prev[1]);
                     if (partitions > 0) check.partitionTerminals(partitions);
-                    int[] f = java.util.Arrays.copyOfRange(facts, (int) s.base(),
-                            (int) (s.base() + s.count()));
-                    int[][] bs = new int[4][];
-                    for (int q = 0; q < 4; q++)
-                        bs[q] = java.util.Arrays.copyOfRange(bits[q], (int) s.base(),
-                                (int) (s.base() + s.count()));
+                    int[] f = KernelDriver.factsOf(facts, s);
+                    int[][] bs = KernelDriver.bitsOf(bits, s);
                     reports.add(d.steps(check, s, f, bs, under));
                     if (partitions > 0) keys.add(check.terminalKeys());
-                    if (below >= 0) {
-                        int[] nf = factsTo.computeIfAbsent(below, x -> new int[(int) map.size(x)]);
-                        int[][] nb = bitsTo.computeIfAbsent(below,
-                                x -> new int[4][(int) map.size(x)]);
-                        long[] idx = check.marksIndex();
-                        byte[] fl = check.marksFlags();
-                        for (int x = 0; x < idx.length; x++) {
-                            nf[(int) idx[x]]++;
-                            for (int q = 0; q < 4; q++)
-                                if ((fl[x] >>> q & 1) != 0) nb[q][(int) idx[x]]++;
-                        }
-                    }
+                    if (below >= 0) KernelDriver.sendMarks(check, map, below, factsTo, bitsTo);
                 }
                 int n = partitions > 0 ? partitions : extraCounts;
                 TerminalCount[] count = new TerminalCount[n];

@@ -239,28 +239,46 @@ class KernelDriver {
                 check.previous(has, prev[0], prev[1]);
                 if (terminals) check.partitionTerminals(partitions);
                 if (open != null) check.partSetup(open[s.first], slicesFor, slicesPart, -1);
-                int[] f = java.util.Arrays.copyOfRange(facts, (int) s.base, (int) (s.base + s.count));
-                int[][] bs = new int[4][];
-                for (int q = 0; q < 4; q++)
-                    bs[q] = java.util.Arrays.copyOfRange(bits[q], (int) s.base, (int) (s.base + s.count));
+                int[] f = factsOf(facts, s);
+                int[][] bs = bitsOf(bits, s);
                 counts(li, s.first, f, bs);
                 reports.add(steps(check, s, f, bs, under));
                 if (terminals) keys.add(check.terminalKeys());
-                if (below >= 0) {
-                    int[] nf = factsTo.computeIfAbsent(below, x -> new int[(int) map.size(x)]);
-                    int[][] nb = bitsTo.computeIfAbsent(below, x -> new int[4][(int) map.size(x)]);
-                    long[] idx = check.marksIndex();
-                    byte[] fl = check.marksFlags();
-                    for (int j = 0; j < idx.length; j++) {
-                        nf[(int) idx[j]]++;
-                        for (int q = 0; q < 4; q++) if ((fl[j] >>> q & 1) != 0) nb[q][(int) idx[j]]++;
-                    }
-                }
+                if (below >= 0) sendMarks(check, map, below, factsTo, bitsTo);
             }
             combiner.layer(li, reports(li, reports).toArray(new SliceReport[0]),
                     terminals ? count(li, keys) : new TerminalCount.Report[0]);
         }
         return combiner.conclude();
+    }
+
+    /** Slice s's part of its layer's fact counts (a copy). */
+    static int[] factsOf(int[] facts, Slice s) {
+        return java.util.Arrays.copyOfRange(facts, (int) s.base, (int) (s.base + s.count));
+    }
+
+    /** Slice s's part of its layer's flag counts, one array a flag (copies). */
+    static int[][] bitsOf(int[][] bits, Slice s) {
+        int[][] out = new int[bits.length][];
+        for (int q = 0; q < bits.length; q++)
+            out[q] = java.util.Arrays.copyOfRange(bits[q], (int) s.base, (int) (s.base + s.count));
+        return out;
+    }
+
+    /**
+     * The facts a checked slice sent (its marks), added to the counts of layer below's entries
+     * (factsTo, bitsTo: the counts of each layer by its index, made when first needed).
+     */
+    static void sendMarks(SliceCheck check, FileMap map, int below, Map<Integer, int[]> factsTo,
+            Map<Integer, int[][]> bitsTo) {
+        int[] nf = factsTo.computeIfAbsent(below, x -> new int[(int) map.size(x)]);
+        int[][] nb = bitsTo.computeIfAbsent(below, x -> new int[4][(int) map.size(x)]);
+        long[] idx = check.marksIndex();
+        byte[] fl = check.marksFlags();
+        for (int j = 0; j < idx.length; j++) {
+            nf[(int) idx[j]]++;
+            for (int q = 0; q < 4; q++) if ((fl[j] >>> q & 1) != 0) nb[q][(int) idx[j]]++;
+        }
     }
 
     /** Each terminal key the slices routed, taken by its partition's counter (honestly). */

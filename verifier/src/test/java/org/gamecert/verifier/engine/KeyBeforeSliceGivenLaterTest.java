@@ -100,29 +100,14 @@ class KeyBeforeSliceGivenLaterTest {
                     long[] prev = has ? own.keys.get((int) s.base() - 1).clone() : new long[2];
                     if (q == shiftKeyOf) prev[1] ^= 1;
                     if (!noKey && !keyAfterRequests) check.previous(has, prev[0], prev[1]);
-                    int[] f = java.util.Arrays.copyOfRange(facts, (int) s.base(),
-                            (int) (s.base() + s.count()));
-                    int[][] bs = new int[4][];
-                    for (int x = 0; x < 4; x++)
-                        bs[x] = java.util.Arrays.copyOfRange(bits[x], (int) s.base(),
-                                (int) (s.base() + s.count()));
+                    int[] f = KernelDriver.factsOf(facts, s);
+                    int[][] bs = KernelDriver.bitsOf(bits, s);
                     check.takeCounts(f, bs);
                     long[][] req = check.requests();
                     if (keyAfterRequests) check.previous(has, prev[0], prev[1]);
                     Answers a = under.answer(req);
                     reports.add(check.check(a.index, a.kind, a.lo, a.hi));
-                    if (below >= 0) {
-                        int[] nf = factsTo.computeIfAbsent(below, x -> new int[(int) map.size(x)]);
-                        int[][] nb = bitsTo.computeIfAbsent(below,
-                                x -> new int[4][(int) map.size(x)]);
-                        long[] idx = check.marksIndex();
-                        byte[] fl = check.marksFlags();
-                        for (int j = 0; j < idx.length; j++) {
-                            nf[(int) idx[j]]++;
-                            for (int x = 0; x < 4; x++)
-                                if ((fl[j] >>> x & 1) != 0) nb[x][(int) idx[j]]++;
-                        }
-                    }
+                    if (below >= 0) KernelDriver.sendMarks(check, map, below, factsTo, bitsTo);
                 }
                 combiner.layer(li, reports.toArray(new SliceReport[0]), new TerminalCount.Report[0]);
             }

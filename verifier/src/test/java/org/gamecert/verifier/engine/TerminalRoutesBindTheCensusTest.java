@@ -129,30 +129,15 @@ class TerminalRoutesBindTheCensusTest {
                     check.previous(has, prev[0], prev[1]);
                     boolean part = partitioned(li, j);
                     if (part) check.partitionTerminals(partitions);
-                    int[] f = java.util.Arrays.copyOfRange(facts, (int) s.base(),
-                            (int) (s.base() + s.count()));
-                    int[][] bs = new int[4][];
-                    for (int q = 0; q < 4; q++)
-                        bs[q] = java.util.Arrays.copyOfRange(bits[q], (int) s.base(),
-                                (int) (s.base() + s.count()));
+                    int[] f = KernelDriver.factsOf(facts, s);
+                    int[][] bs = KernelDriver.bitsOf(bits, s);
                     reports.add(d.steps(check, s, f, bs, under));
                     if (part) {
                         long[][] k = check.terminalKeys();
                         for (int x = 0; x < k[0].length; x++)
                             sent.add(new Key(k[0][x], k[1][x], k[2][x]));
                     }
-                    if (below >= 0) {
-                        int[] nf = factsTo.computeIfAbsent(below, x -> new int[(int) map.size(x)]);
-                        int[][] nb = bitsTo.computeIfAbsent(below,
-                                x -> new int[4][(int) map.size(x)]);
-                        long[] idx = check.marksIndex();
-                        byte[] fl = check.marksFlags();
-                        for (int x = 0; x < idx.length; x++) {
-                            nf[(int) idx[x]]++;
-                            for (int q = 0; q < 4; q++)
-                                if ((fl[x] >>> q & 1) != 0) nb[q][(int) idx[x]]++;
-                        }
-                    }
+                    if (below >= 0) KernelDriver.sendMarks(check, map, below, factsTo, bitsTo);
                 }
                 routed.put(li, List.copyOf(sent));
                 if (new java.util.HashSet<>(sent).size() < sent.size()) layersWithRepeats.add(li);
