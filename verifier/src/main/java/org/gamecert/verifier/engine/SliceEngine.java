@@ -276,10 +276,16 @@ public final class SliceEngine {
                 }
             } else {
                 int s = 0;
-                while (s < slices.length) { // a wave: as many slices as waveRoom holds
-                    List<Held> wave = new ArrayList<>();
-                    long held = 0;
-                    while (s < slices.length && (wave.isEmpty() || held < waveRoom)) {
+                // slices started but past the last wave's room: they begin the next wave (in order)
+                List<Held> carried = new ArrayList<>();
+                long carriedBytes = 0;
+                while (s < slices.length || !carried.isEmpty()) { // a wave: what waveRoom holds
+                    List<Held> wave = carried;
+                    long held = carriedBytes;
+                    carried = new ArrayList<>();
+                    carriedBytes = 0;
+                    while (s < slices.length && carried.isEmpty()
+                            && (wave.isEmpty() || held < waveRoom)) {
                         List<Future<Held>> started = new ArrayList<>();
                         for (int t = 0; t < threads && s < slices.length; t++, s++) {
                             Slice sl = slices[s];
@@ -291,18 +297,26 @@ public final class SliceEngine {
                                     ? continueSlice(pre, sl, facts, bits)
                                     : startSlice(ct, map, sl, prev, facts, bits, setup, faults)));
                         }
+                        // a slice's requests are known only once it is decoded: the first that
+                        // would pass the room, and those after it, wait for the next wave (a
+                        // wave holds at least one slice however large)
                         for (Future<Held> f : started) {
                             Held x = get(f);
-                            wave.add(x);
-                            held += SLICE_BYTES_PER_ENTRY * x.slice.count
+                            long bytes = SLICE_BYTES_PER_ENTRY * x.slice.count
                                     + BYTES_PER_REQUEST * x.requests[0].length;
+                            if (carried.isEmpty() && (wave.isEmpty() || held + bytes <= waveRoom)) {
+                                wave.add(x);
+                                held += bytes;
+                            } else {
+                                carried.add(x);
+                                carriedBytes += bytes;
+                            }
                         }
                     }
-                    if (held > waveRoom && wave.size() > threads)
-                        throw new OutOfBudget(budgetMessage(o, map, li));
+                    long heldNow = held + carriedBytes;
                     for (long[] seg : segments) { // the layer below, one run of its blocks at a time
                         Table under = decodeRange(ct, map, below, seg[0], seg[1], weak);
-                        peak = Math.max(peak, counts + held + TABLE_BYTES_PER_ENTRY * under.n());
+                        peak = Math.max(peak, counts + heldNow + TABLE_BYTES_PER_ENTRY * under.n());
                         notePrevious(underSlices, underPrevious, under);
                         List<Future<?>> answering = new ArrayList<>();
                         for (Held x : wave) answering.add(pool.submit(() -> answer(x, under)));
@@ -449,12 +463,6 @@ public final class SliceEngine {
         TerminalCount.Report[] out = new TerminalCount.Report[partitions];
         for (int q = 0; q < partitions; q++) out[q] = get(counted.get(q));
         return out;
-    }
-
-    private static String budgetMessage(Options o, FileMap map, int li) {
-        // the layer by its disc count, as reports name layers (li is its index in file order)
-        return "--max-memory " + o.maxMemory + " bytes is too little for layer " + map.discs(li)
-                + " (" + map.size(li) + " entries; raise --max-memory, or lower --threads)";
     }
 
     private static <T> T get(Future<T> f) throws IOException, InterruptedException {

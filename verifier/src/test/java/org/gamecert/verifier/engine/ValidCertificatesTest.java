@@ -123,6 +123,49 @@ class ValidCertificatesTest {
     }
 
     /**
+     * A layer whose slices do not all fit beside a segment of the layer below is checked in as
+     * many waves as it needs, however its slices' sizes fall: with many small slices and two
+     * threads, every --max-memory from the first that verifies up to ample verifies too, with the
+     * same region (a wave that a batch of slices overfilled was once refused).
+     */
+    @Test
+    void aLayerInSegmentsTakesAsManyWavesAsItNeeds() throws Exception {
+        TinySolver oth = new TinySolver(1, 4, 4, 1, null);
+        long[] start = oth.othelloStart();
+        TestCert t = oth.build(start[0], start[1], 1);
+        t.maxBlockEntries = 8;
+        t.maxBlockBytes = 1 << 12;
+        Result whole = assertVerified(t, new Options());
+        byte[] file = t.write();
+        int threads = 2;
+        long saved = Verifier.sliceEntries;
+        Verifier.sliceEntries = 1; // a slice a block
+        try {
+            long fixed = (2L * t.maxBlockBytes + 1024 + 40L * t.maxBlockEntries) * (threads + 1);
+            long firstVerified = -1;
+            int split = 0;
+            for (long extra = 0; extra <= 64L * t.entries.size(); extra = extra * 5 / 4 + 64) {
+                Options o = new Options();
+                o.threads = threads;
+                o.maxMemory = fixed + extra;
+                Result r = verify(file, o);
+                String what = "max memory fixed + " + extra + ": " + r.verdict + " " + r.errorMessage;
+                if (r.verdict == Result.Verdict.VERIFIED) {
+                    if (firstVerified < 0) firstVerified = extra;
+                    assertEquals(whole.region, r.region, what);
+                    if (r.splitLayers > 0) split++;
+                } else {
+                    assertEquals(Result.Verdict.ERROR, r.verdict, what);
+                    assertTrue(firstVerified < 0, what + " (verified with fixed + " + firstVerified + ")");
+                }
+            }
+            assertTrue(split >= 2, "verified with layers split in " + split + " runs");
+        } finally {
+            Verifier.sliceEntries = saved;
+        }
+    }
+
+    /**
      * More memory never turns a verified certificate into an error: a fine sweep of --max-memory
      * from the fixed overhead up (the flags, the held layer, segments and their indexes all
      * compete for it; a review found two budgets that did before).
