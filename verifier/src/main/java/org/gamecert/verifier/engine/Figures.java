@@ -4,9 +4,7 @@ package org.gamecert.verifier.engine;
  * What a check cost, as the engine measured it: its time and the memory of its own tables. No
  * part of the verdict (the kernel's Result carries that); reports print these beside it.
  */
-public final class Figures implements java.io.Serializable {
-    private static final long serialVersionUID = 1L;
-
+public final class Figures {
     /** The check's wall time. */
     public long nanos;
     /** The engine's tables, counts and held slices at their peak, as estimated. */
