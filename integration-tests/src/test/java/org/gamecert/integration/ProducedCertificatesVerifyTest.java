@@ -160,10 +160,11 @@ class ProducedCertificatesVerifyTest {
 
         // As if no layer fitted in memory: every layer checked in segments, the same outcome.
         opt.maxHeldEntries = Math.max(2, r.entries / 10);
-        Result s = Verifier.verify(cert, opt);
+        org.gamecert.verifier.engine.Figures split = new org.gamecert.verifier.engine.Figures();
+        Result s = Verifier.verify(cert, opt, split);
         assertEquals(Result.Verdict.VERIFIED, s.verdict, () -> "in segments: " + s.errorMessage + " " + s.firstViolation());
         // (One or two columns leave a handful of positions per layer: nothing there to split.)
-        if (!game.matches("connect4:[12]x.*|nogo:1x4")) assertTrue(s.splitLayers > 0, "layers were split");
+        if (!game.matches("connect4:[12]x.*|nogo:1x4")) assertTrue(split.splitLayers > 0, "layers were split");
         assertEquals(r.commitment, s.commitment);
         for (int i = 0; i < r.census.size(); i++) assertArrayEquals(r.census.get(i), s.census.get(i), "census row " + i);
     }

@@ -12,6 +12,7 @@ import org.gamecert.verifier.peer.PeerReport;
 import org.gamecert.verifier.peer.PeerResult;
 import org.gamecert.verifier.cli.Reports;
 import org.gamecert.verifier.engine.CompositeVerifier;
+import org.gamecert.verifier.engine.Figures;
 import org.gamecert.verifier.kernel.Result;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -182,16 +183,19 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
             out.flush();
             return Reports.exitCode(c.verdict());
         }
+        Figures f = new Figures(); // the wall time of the Spark job: the report's time
+        long t0 = System.nanoTime();
         Result r = wholeFile ? SparkVerifier.certificate(sc, path, s) : SparkVerifier.sliced(sc, path, s);
-        print(r);
+        f.nanos = System.nanoTime() - t0;
+        print(r, f);
         if (r.verdict == Result.Verdict.ERROR && r.entries == 0 && !Reports.looksLike(path).startsWith("a gamecert"))
             err.println("note: " + path + " was read as a certificate; its content looks like " + Reports.looksLike(path));
         return Reports.exitCode(r.verdict);
     }
 
-    private void print(Result r) {
-        if (json) out.println(Reports.json(r, path.toString()));
-        else Reports.human(r, path.toString(), 1, out);
+    private void print(Result r, Figures f) {
+        if (json) out.println(Reports.json(r, f, path.toString()));
+        else Reports.human(r, f, path.toString(), 1, out);
         out.flush();
     }
 

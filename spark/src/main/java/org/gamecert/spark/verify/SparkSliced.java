@@ -155,42 +155,36 @@ public final class SparkSliced implements Serializable {
 
     /** Verifies the certificate (modes 1–3); an error for a failure, never an exception. */
     public Result verify(Path file, Options o) {
-        long t0 = System.nanoTime();
         Result out;
         try (Container ct = new Container(file)) {
             FileMap map;
             try {
                 map = FileMap.readForCluster(ct);
             } catch (FileMap.TooLarge e) {
-                return error(e.getMessage(), t0);
+                return error(e.getMessage());
             } catch (FileMap.HeaderViolation hv) {
                 Result res = new Result();
                 res.violations.add(hv.violation);
                 res.violationCounts.put(hv.violation.rule(), 1L);
-                out = Result.withVerdict(res, Result.Verdict.REJECTED);
-                out.nanos = System.nanoTime() - t0;
-                return out;
+                return Result.withVerdict(res, Result.Verdict.REJECTED);
             }
             out = run(file.toAbsolutePath().toString(), map, o);
         } catch (IOException | java.io.UncheckedIOException e) {
             Throwable cause = e.getCause() instanceof IOException ? e.getCause() : e;
-            return error("cannot read the input: " + cause.getMessage(), t0);
+            return error("cannot read the input: " + cause.getMessage());
         } catch (Exception e) { // SparkException is thrown unchecked by Scala
-            if (isEngineFault(e)) return error(e.getMessage(), t0); // the driver's Combiner's
-            return error("the Spark job failed: " + rootMessage(e), t0); // a task's, or Spark's
+            if (isEngineFault(e)) return error(e.getMessage()); // the driver's Combiner's
+            return error("the Spark job failed: " + rootMessage(e)); // a task's, or Spark's
         } catch (OutOfMemoryError e) {
-            return error("out of memory in the Spark driver", t0);
+            return error("out of memory in the Spark driver");
         }
-        out.nanos = System.nanoTime() - t0;
         return out;
     }
 
-    private static Result error(String message, long t0) {
+    private static Result error(String message) {
         Result res = new Result();
         res.errorMessage = message;
-        Result r = Result.withVerdict(res, Result.Verdict.ERROR);
-        r.nanos = System.nanoTime() - t0;
-        return r;
+        return Result.withVerdict(res, Result.Verdict.ERROR);
     }
 
     /** The kernel's engine fault (its class is the kernel's; its message names it). */

@@ -77,7 +77,6 @@ public final class SparkVerifier {
 
     /** A certificate: one task; the kernel in the executor uses the executor's cores. */
     public static Result certificate(JavaSparkContext sc, Path file, Settings s) {
-        long t0 = System.nanoTime();
         int threads = Math.max(1, Math.min(sc.defaultParallelism(), Runtime.getRuntime().availableProcessors()));
         PartTask task = new PartTask(-1, file.toAbsolutePath().toString(), false, s.maxMemory, threads, s.strict, s.all, 0);
         Result r;
@@ -87,7 +86,6 @@ public final class SparkVerifier {
         } catch (RuntimeException e) {
             r = engineError("the Spark job failed: " + e);
         }
-        r.nanos = System.nanoTime() - t0; // the wall time of the Spark job (the report's time)
         return r;
     }
 
@@ -114,14 +112,17 @@ public final class SparkVerifier {
             if (prog != null)
                 prog.printf("composite: %d parts (%d present), checked as %d Spark tasks in %d partitions%n", each.composite.partCount(),
                         present.size(), tasks.size(), Math.min(slices, tasks.size()));
-            List<Tuple2<Integer, Result>> got = sc.parallelize(tasks, Math.min(slices, tasks.size()))
-                    .mapToPair(t -> new Tuple2<>(t.index, t.run())).collect();
-            Map<Integer, Result> byIndex = new HashMap<>();
-            for (Tuple2<Integer, Result> t : got) byIndex.put(t._1(), t._2());
+            List<Tuple2<Integer, Tuple2<Result, Long>>> got = sc.parallelize(tasks, Math.min(slices, tasks.size()))
+                    .mapToPair(t -> new Tuple2<>(t.index, t.timed())).collect();
+            Map<Integer, Tuple2<Result, Long>> byIndex = new HashMap<>();
+            for (Tuple2<Integer, Tuple2<Result, Long>> t : got) byIndex.put(t._1(), t._2());
             for (CompositeVerifier.PartReport p : present) {
-                p.result = byIndex.get(p.index);
+                Tuple2<Result, Long> done = byIndex.get(p.index);
+                if (done == null) continue;
+                p.result = done._1();
+                p.nanos = done._2();
                 if (prog != null && p.result != null)
-                    prog.printf("part %d: %s %s, %.2f s%n", p.index, p.file.getFileName(), describe(p.result), p.result.nanos / 1e9);
+                    prog.printf("part %d: %s %s, %.2f s%n", p.index, p.file.getFileName(), describe(p.result), p.nanos / 1e9);
             }
         });
     }

@@ -2,6 +2,7 @@ package org.gamecert.verifier.cli;
 
 import java.io.PrintStream;
 import java.util.Map;
+import org.gamecert.verifier.engine.Figures;
 import org.gamecert.verifier.kernel.PartConclusion;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.Violation;
@@ -35,7 +36,7 @@ final class Report {
      * verified, and only for what the certificate's mode proves (SPEC §12); the header's value
      * otherwise is a claim.
      */
-    static void human(Result r, String path, int threads, PrintStream out) {
+    static void human(Result r, Figures f, String path, int threads, PrintStream out) {
         boolean verified = r.verdict == Result.Verdict.VERIFIED;
         out.println("gamecert verifier (SPEC v1): " + path);
         if (r.header != null) {
@@ -90,13 +91,13 @@ final class Report {
             }
             if (c4) out.printf("            %,d terminal positions outside the region reached by the proof%n", terms);
         }
-        double s = r.nanos / 1e9;
+        double s = f.nanos / 1e9;
         if (r.entries > 0) // figures only when there are figures: an unreadable file has none
             out.printf("throughput  %.2f s, %,.0f entries/s with %d thread%s; tables peak %,d bytes (%d bytes per entry held)%n",
-                    s, s > 0 ? r.entries / s : 0.0, threads, threads == 1 ? "" : "s", r.peakTableBytes, r.bytesPerEntryHeld);
-        if (r.splitLayers > 0)
+                    s, s > 0 ? r.entries / s : 0.0, threads, threads == 1 ? "" : "s", f.peakTableBytes, f.bytesPerEntryHeld);
+        if (f.splitLayers > 0)
             out.printf("memory      %d layer%s too big for --max-memory, looked up in up to %d segments%n",
-                    r.splitLayers, r.splitLayers == 1 ? " was" : "s were", r.maxSegments);
+                    f.splitLayers, f.splitLayers == 1 ? " was" : "s were", f.maxSegments);
         Violation v = r.firstViolation();
         if (v != null) {
             out.println();
@@ -137,7 +138,7 @@ final class Report {
     /** How many open entries a report lists. */
     static final int OPEN_LISTED = 5;
 
-    static String json(Result r, String input) {
+    static String json(Result r, Figures f, String input) {
         Json j = new Json().open(null, '{');
         j.raw(JsonHead.of(input, "certificate", verdictName(r.verdict), VerifyMain.exitCode(r.verdict)));
         j.put("game", PositionText.game(r));
@@ -193,13 +194,13 @@ final class Report {
             for (Violation w : r.violations) violation(j.open(null, '{'), r, w).close('}');
             j.close(']');
         }
-        double s = r.nanos / 1e9;
+        double s = f.nanos / 1e9;
         j.put("seconds", s);
         j.put("entries_per_second", s > 0 ? r.entries / s : 0.0);
-        j.putCount("peak_table_bytes", r.peakTableBytes);
-        j.putCount("bytes_per_entry_held", r.bytesPerEntryHeld);
-        j.put("split_layers", r.splitLayers);
-        j.put("max_segments", r.maxSegments);
+        j.putCount("peak_table_bytes", f.peakTableBytes);
+        j.putCount("bytes_per_entry_held", f.bytesPerEntryHeld);
+        j.put("split_layers", f.splitLayers);
+        j.put("max_segments", f.maxSegments);
         return j.close('}').toString();
     }
 

@@ -3,6 +3,7 @@ package org.gamecert.verifier.cli;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import org.gamecert.verifier.engine.CompositeVerifier;
+import org.gamecert.verifier.engine.Figures;
 import org.gamecert.verifier.kernel.Result;
 
 /**
@@ -12,17 +13,18 @@ import org.gamecert.verifier.kernel.Result;
 public final class Reports {
     private Reports() {}
 
-    public static void human(Result r, String path, int threads, PrintStream out) {
-        Report.human(r, path, threads, out);
+    /** f: the check's time and the engine's memory, as its engine measured them. */
+    public static void human(Result r, Figures f, String path, int threads, PrintStream out) {
+        Report.human(r, f, path, threads, out);
     }
 
-    public static String json(Result r) {
-        return Report.json(r, null);
+    public static String json(Result r, Figures f) {
+        return Report.json(r, f, null);
     }
 
     /** The JSON report of a certificate given as input (its path, as scripts/verify prints it). */
-    public static String json(Result r, String input) {
-        return Report.json(r, input);
+    public static String json(Result r, Figures f, String input) {
+        return Report.json(r, f, input);
     }
 
     public static void human(CompositeVerifier.Outcome c, String path, PrintStream out) {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.gamecert.verifier.engine.CompositeVerifier;
+import org.gamecert.verifier.engine.Figures;
 import org.gamecert.verifier.engine.Options;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.engine.Verifier;
@@ -205,10 +206,11 @@ public final class VerifyMain implements Callable<Integer> {
             progress.done();
             return rc;
         }
-        Result r = Verifier.verify(path, o);
+        Figures f = new Figures();
+        Result r = Verifier.verify(path, o, f);
         progress.done();
-        if (json) out.println(Report.json(r, path.toString()));
-        else Report.human(r, path.toString(), threads, out);
+        if (json) out.println(Report.json(r, f, path.toString()));
+        else Report.human(r, f, path.toString(), threads, out);
         out.flush();
         // Not even a certificate's frames: say what the input looked like, so a mislabelled bundle
         // or table is recognised for what it is (and --format can say otherwise).

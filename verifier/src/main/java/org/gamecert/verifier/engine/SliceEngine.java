@@ -132,6 +132,11 @@ public final class SliceEngine {
     }
 
     public Result verify(Path file, Options options) throws IOException {
+        return verify(file, options, new Figures());
+    }
+
+    /** As verify(file, options), the engine's memory figures put into figures. */
+    public Result verify(Path file, Options options, Figures figures) throws IOException {
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "slice-check");
             t.setDaemon(true);
@@ -148,7 +153,7 @@ public final class SliceEngine {
             } catch (FileMap.HeaderViolation hv) {
                 return rejectedHeader(hv);
             }
-            return run(ct, map, options, pool);
+            return run(ct, map, options, pool, figures);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
@@ -181,8 +186,8 @@ public final class SliceEngine {
     /** Bytes a slice's kernel holds per entry once its blocks are decoded (its columns). */
     static final long DECODED_BYTES_PER_ENTRY = 24;
 
-    private Result run(Container ct, FileMap map, Options o, ExecutorService pool)
-            throws IOException, InterruptedException {
+    private Result run(Container ct, FileMap map, Options o, ExecutorService pool,
+            Figures figures) throws IOException, InterruptedException {
         Combiner combiner = new Combiner(map, o.strict, o.all, o.maxViolationsPerRule);
         Header h = map.header();
         long[] openBefore = h.part ? openBefore(ct, map) : null;
@@ -343,10 +348,10 @@ public final class SliceEngine {
             previousLi = below;
         }
         Result res = combiner.conclude();
-        res.peakTableBytes = peak; // the engine's tables, counts and held slices, as estimated
-        res.bytesPerEntryHeld = TABLE_BYTES_PER_ENTRY;
-        res.splitLayers = splitLayers;
-        res.maxSegments = maxSegments;
+        figures.peakTableBytes = peak; // the engine's tables, counts and held slices, estimated
+        figures.bytesPerEntryHeld = TABLE_BYTES_PER_ENTRY;
+        figures.splitLayers = splitLayers;
+        figures.maxSegments = maxSegments;
         return res;
     }
 

@@ -147,16 +147,10 @@ public final class RankedKernel {
     private void read(Container ct) throws IOException {
         long lastLayer = -1;
         int inLayer = 0;
-        long sizeCap = FileMap.ENTRIES_PER_FILE_BYTE * ct.size;
+        // The work a file can cause stays in proportion to its size: FileMap refused a file
+        // whose blocks declare more than 64 entries a byte, before any block is decompressed.
         for (int b = 0; b < map.blocks(); b++) {
             BlockRecord rec = map.record(b);
-            // Before the block is decompressed: the work a file can cause stays in
-            // proportion to its size (a decompression bomb is an error, not a verdict).
-            if (n + rec.count > sizeCap)
-                throw new FileMap.TooLarge("block " + rec.index + " would bring the entries held"
-                        + " to " + (n + rec.count) + ", more than " + FileMap.ENTRIES_PER_FILE_BYTE
-                        + " per byte of the " + ct.size + "-byte file (SPEC §9.2): refused as"
-                        + " a decompression bomb");
             Payload p;
             try {
                 byte[] frame = ct.read(rec.frameOffset, Math.toIntExact(rec.compLen));

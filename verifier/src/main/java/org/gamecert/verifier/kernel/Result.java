@@ -9,7 +9,8 @@ import java.util.Map;
  * The outcome of one verification. Fields stay at their defaults when not reached. The verdict,
  * the commitment and the conclusion are final: a VERIFIED result, and any result with a
  * conclusion, is made only by the kernel (Combiner.conclude, RankedKernel.run); anyone else can
- * make only a result that is not verified and has none (withVerdict).
+ * make only a result that is not verified and has none (withVerdict). What a check cost (its time,
+ * the engine's tables) is the engine's to report (engine/Figures), not part of the kernel's result.
  */
 public final class Result implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
@@ -36,11 +37,6 @@ public final class Result implements java.io.Serializable {
     public final List<long[]> census;
     public final List<Violation> violations;
     public final Map<String, Long> violationCounts;
-    public long bytesPerEntryHeld;   // the layer tables' footprint per entry
-    public long peakTableBytes;
-    public int splitLayers;          // layers checked against the layer below in several segments
-    public int maxSegments;          // the most segments one of them needed
-    public long nanos;
 
     /** A result being filled in: its verdict is ERROR until one is given. */
     public Result() {
@@ -67,11 +63,6 @@ public final class Result implements java.io.Serializable {
         census = from.census;
         violations = from.violations;
         violationCounts = from.violationCounts;
-        bytesPerEntryHeld = from.bytesPerEntryHeld;
-        peakTableBytes = from.peakTableBytes;
-        splitLayers = from.splitLayers;
-        maxSegments = from.maxSegments;
-        nanos = from.nanos;
     }
 
     /** The same figures with a verdict other than VERIFIED, and no commitment. */

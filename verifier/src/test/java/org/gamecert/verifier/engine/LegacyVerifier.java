@@ -81,7 +81,6 @@ public final class LegacyVerifier {
         } finally {
             if (pool != null) pool.shutdownNow();
         }
-        outcome.nanos = System.nanoTime() - t0;
         return outcome;
     }
 
@@ -150,7 +149,6 @@ public final class LegacyVerifier {
             pass2();
             kernel.trailer(ct);
             kernel.census(ct);
-            res.peakTableBytes = budget.peak - budget.fixed; // layer tables, flags, block list
             return kernel.conclude(res);
         }
 
@@ -161,7 +159,6 @@ public final class LegacyVerifier {
             boolean part = kernel.header().part; // kinds may carry the bit O
             table = new Layer(boardBits, width, moveBits, part);
             upper = new Layer(boardBits, width, moveBits, part);
-            res.bytesPerEntryHeld = table.bytesPerEntry();
             // Fixed overhead: blocks in flight (payload, frame, decoded columns) per decoding thread.
             long perBlock = 2L * kernel.header().maxBlockBytes + 1024 + 22L * kernel.header().maxBlockEntries;
             budget = new Layer.Budget(opt.maxMemory, perBlock * (Math.max(1, opt.threads) + 1));
@@ -405,14 +402,11 @@ public final class LegacyVerifier {
             if (parts[0] > 0) {
                 scanSegment(seg[0], true, body);
                 dropTable();
-                res.splitLayers++;
-                res.maxSegments = Math.max(res.maxSegments, parts[0] + 1);
             } else { // held whole: kept for the recheck
                 table.index(budget);
                 tableLayer = li;
                 body.scan(KeyRange.whole(table.size), faults.lookup(table));
             }
-            res.peakTableBytes = budget.peak - budget.fixed;
         }
 
         /** Indexes the table, runs body on it as the segment after previous, and empties it. */

@@ -132,6 +132,73 @@ class WeakRankedTest {
     }
 
     /**
+     * R-RANK-1 binds every child entry a C or A obligation consults, also one that proves nothing
+     * needed: an extra {A} ub = +1 entry (true of every position, U_max) at rank 0, one of whose
+     * moves leads to a position the proof holds at a higher rank, is rejected there, although
+     * without its child's entry it would verify (an unreached entry). The entry that breaks the
+     * rule comes later in the file than the one checked: only a lookup among all entries finds
+     * it. (Why mode 4 is not checked as layers by SliceCheck and the Combiner, whose lookups an
+     * engine answers: an engine's "absent" is taken as safe there, as it only makes bounds
+     * weaker; here it would hide this violation and turn the rejection into VERIFIED.)
+     */
+    @Test
+    void aTrueBoundStillBreaksRankOneWhenItsChildSitsHigher() throws Exception {
+        TestCert t = LoaTestCerts.start4x4();
+        LoaRules g = new LoaRules(4);
+        TestCert.Entry extra = null;
+        for (TestCert.Entry e : t.entries) {
+            extra = predecessorOf(g, t, e.mover, e.occ & ~e.mover);
+            if (extra != null) break;
+        }
+        assertNotNull(extra, "a position one move before an entry's, itself without entry");
+        extra.layer = 0;
+        t.entries.add(0, extra);
+        Result r = verify(t.write(), new Options());
+        assertEquals(Result.Verdict.REJECTED, r.verdict);
+        assertEquals("R-RANK-1", r.firstViolation().rule(), () -> "" + r.firstViolation());
+        assertEquals(0, r.firstViolation().block());
+        assertEquals(0, r.firstViolation().entry());
+        // the same entry above every rank of the proof: its child's rank is lower, it verifies
+        t.entries.remove(0);
+        extra.layer = 1000;
+        t.entries.add(extra);
+        Result high = verify(t.write(), new Options());
+        assertEquals(Result.Verdict.VERIFIED, high.verdict, () -> "" + high.firstViolation());
+        assertEquals(1, high.unreached);
+    }
+
+    /**
+     * An {A} ub = +1 entry for a legal, storable position without entry in t from which a move
+     * leads to (childMover, childOpp): one of the child's opponent's pieces moved back along a
+     * line, a piece of the child's mover put back where a capture took it or not; or null.
+     */
+    static TestCert.Entry predecessorOf(LoaRules g, TestCert t, long childMover, long childOpp) {
+        long[] out = new long[3];
+        for (long pieces = childOpp; pieces != 0; pieces &= pieces - 1) {
+            long to = pieces & -pieces;
+            for (int from = 0; from < 16; from++) {
+                long f = 1L << from;
+                if (((childMover | childOpp) & f) != 0) continue;
+                for (long captured : new long[] {0, to}) {
+                    long m = childOpp & ~to | f, o = childMover | captured;
+                    if (!g.isLegalPosition(m, o)) continue;
+                    long legal = g.legalMoveCodes(m, o);
+                    if (!g.storable(m, o, legal)) continue;
+                    boolean held = false;
+                    for (TestCert.Entry e : t.entries) held |= e.occ == (m | o) && e.mover == m;
+                    if (held) continue;
+                    for (long l = legal; l != 0; l &= l - 1)
+                        if (g.child(m, o, Long.numberOfTrailingZeros(l), out)
+                                == org.gamecert.verifier.kernel.rules.Game.CHILD
+                                && out[0] == childMover && out[1] == childOpp)
+                            return new TestCert.Entry(m | o, m, TestCert.A, 0, 1, 0);
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
      * Mode 4 is for any game (SPEC §9.2): a weak-ranked Connect Four 4x4 certificate of a position
      * found by seeded random play where the side to move wins within 5 plies verifies, and the
      * same with a rank raised to its parent's is R-RANK-1.
