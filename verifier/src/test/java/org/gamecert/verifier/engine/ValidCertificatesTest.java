@@ -157,7 +157,7 @@ class ValidCertificatesTest {
                 if (r.verdict == Result.Verdict.VERIFIED) {
                     if (firstVerified < 0) firstVerified = extra;
                     assertEquals(whole.region, r.region, what);
-                    if (r.splitLayers > 0) split++;
+                    if (figures.splitLayers > 0) split++;
                 } else {
                     assertEquals(Result.Verdict.ERROR, r.verdict, what);
                     assertTrue(firstVerified < 0, what + " (verified with fixed + " + firstVerified + ")");
