@@ -118,8 +118,8 @@ public final class SearchProof {
     public static final class Progress {
         public double seconds;
         public long nodes, logBytes, logHeldBytes, logSpilledBytes;
-        /** Tests finished, root moves finished in the test under way, the root's moves, and the root's value in [lo, hi]. */
-        public int tests, movesDone, moves, lo, hi;
+        /** Tests finished, root moves finished in the test under way ("V >= b?"), the root's moves, and the root's value in [lo, hi]. */
+        public int tests, movesDone, moves, lo, hi, b;
     }
 
     private volatile OthelloSolver searching;
@@ -137,7 +137,7 @@ public final class SearchProof {
         p.logHeldBytes = l.heldBytes();
         p.logSpilledBytes = 8 * l.spilledLongs();
         int[] r = l.rootProgress();
-        if (r != null) { p.tests = r[0]; p.movesDone = r[1]; p.moves = r[2]; p.lo = r[3]; p.hi = r[4]; }
+        if (r != null) { p.tests = r[0]; p.movesDone = r[1]; p.moves = r[2]; p.lo = r[3]; p.hi = r[4]; p.b = r[5]; }
         return p;
     }
 
@@ -233,6 +233,7 @@ public final class SearchProof {
             cur = new Needs(2, spare);
             if (v > game.uMin) cur.lower(canon[0], canon[1], v, solver.proofOfLower());
             if (v < game.uMax) cur.upper(canon[0], canon[1], v, solver.proofOfUpper());
+            solver = null; // its 256 MiB table: not kept through the reading by this frame's slot
             cur.merge();
             s.layer = s.rootLayer;
             if (stateDir != null) log.persist(); // the first checkpoint names it

@@ -325,9 +325,9 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
      */
     static String searchLine(SearchProof.Progress p, double seconds) {
         return String.format(Locale.ROOT, "[%6.1fs] the root's search, keeping its proof: %,d nodes, %s; proof log %s (%s in memory,"
-                        + " %s on disk); MTD(f) test %d (the value in [%d, %d]), %d of its %s done; ETA unknown",
+                        + " %s on disk); MTD(f) test %d, V >= %d? (the value in [%d, %d]), %d of its %s done; ETA unknown",
                 seconds, p.nodes, Units.rate(p.nodes / Math.max(p.seconds, 1e-9), "nodes"), Units.bytes(p.logBytes),
-                Units.bytes(p.logHeldBytes), Units.bytes(p.logSpilledBytes), p.tests + 1, p.lo, p.hi, p.movesDone,
+                Units.bytes(p.logHeldBytes), Units.bytes(p.logSpilledBytes), p.tests + 1, p.b, p.lo, p.hi, p.movesDone,
                 Units.count(p.moves, "root move"));
     }
 
@@ -572,8 +572,9 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                 Units.rate(nodes / Math.max(solveSecs, 1e-9), "nodes"), solveSecs, secs, Units.count(nThreads, "thread"),
                 fig.resumedAt >= 0 ? " (this run, resumed at layer " + fig.resumedAt + ")" : "");
         SearchProof sp = fig.searchProof;
-        String released = sp != null && sp.logReleasedBytes > 0 ? String.format(Locale.ROOT, "; %d bytes of its pages left memory "
-                + "for the layers' needs", sp.logReleasedBytes) : "";
+        String released = sp == null ? "" : String.format(Locale.ROOT, "; the layers' needs took up to %d bytes%s", sp.peakLayerBytes,
+                sp.logReleasedBytes > 0 ? String.format(Locale.ROOT, ", and %d bytes of the log's pages left memory for them",
+                        sp.logReleasedBytes) : "");
         if (sp != null && fig.resumedAt >= 0) {
             o.printf(Locale.ROOT, "resumed       from the checkpoint in %s at layer %d: the root's value (a search keeping its proof, one "
                             + "thread, a %d MiB table) was a previous run's, %d nodes in %.2f s there, its proof log %d bytes; that run's "

@@ -128,12 +128,13 @@ public final class ProofLog implements AutoCloseable {
         rootMover = m;
         rootOpponent = o;
         this.rootMoves = Math.min(255, rootMoves);
-        watched = pack(0, 0, lo, hi);
+        watched = pack(0, 0, lo, hi, 0);
         watchFrom = empties - 1;
     }
 
-    private long pack(int tests, int done, int lo, int hi) {
-        return tests | (long) done << 8 | (long) (lo + 128) << 16 | (long) (hi + 128) << 24 | (long) rootMoves << 32;
+    private long pack(int tests, int done, int lo, int hi, int b) {
+        return tests | (long) done << 8 | (long) (lo + 128) << 16 | (long) (hi + 128) << 24 | (long) rootMoves << 32
+                | (long) (b + 128) << 40;
     }
 
     private int watchFrom = Integer.MAX_VALUE, rootMoves;
@@ -141,37 +142,40 @@ public final class ProofLog implements AutoCloseable {
     /**
      * What the watched records say, packed so that a reader on another thread sees one state:
      * bits 0-7 the root's MTD(f) tests finished, 8-15 root moves finished in the current test,
-     * 16-23 lo + 128, 24-31 hi + 128 (the root's value is in [lo, hi]), 32-39 the moves.
+     * 16-23 lo + 128, 24-31 hi + 128 (the root's value is in [lo, hi]), 32-39 the moves, 40-47 the bound
+     * b + 128 of the test under way ("V &ge; b?").
      */
     private volatile long watched;
 
     /**
      * The root's search so far (see {@link #watchRoot}): {tests finished, root moves finished
-     * in the test under way, of how many, lo, hi} with the root's value in [lo, hi]; null if not watched.
-     * MTD(f) from 0 (OthelloSolver.value with a log): a test that failed high with v sets lo = v,
-     * one that failed low sets hi = v; the root's record is the test's, a child's the end of that move's search.
+     * in the test under way, of how many, lo, hi, b} with the root's value in [lo, hi] and the
+     * test under way "V &ge; b?"; null if not watched. MTD(f) from 0 (OthelloSolver.value with a
+     * log): a test that failed high with v sets lo = v and b = v + 1, one that failed low sets
+     * hi = v and b = v; the root's record is the test's, a child's the end of that move's search.
      */
     public int[] rootProgress() {
         long w = watched;
         if (watchFrom == Integer.MAX_VALUE) return null;
         return new int[] {(int) (w & 0xFF), (int) (w >>> 8 & 0xFF), (int) (w >>> 32 & 0xFF), (int) (w >>> 16 & 0xFF) - 128,
-                (int) (w >>> 24 & 0xFF) - 128};
+                (int) (w >>> 24 & 0xFF) - 128, (int) (w >>> 40 & 0xFF) - 128};
     }
 
     /** A record at or just below the root's empties. */
     private void watch(long m, long o, int kind, int value, int empties) {
         long w = watched;
-        int tests = (int) (w & 0xFF), done = (int) (w >>> 8 & 0xFF), lo = (int) (w >>> 16 & 0xFF) - 128, hi = (int) (w >>> 24 & 0xFF) - 128;
+        int tests = (int) (w & 0xFF), done = (int) (w >>> 8 & 0xFF), lo = (int) (w >>> 16 & 0xFF) - 128, hi = (int) (w >>> 24 & 0xFF) - 128,
+                b = (int) (w >>> 40 & 0xFF) - 128;
         if (empties == watchFrom) done = Math.min(rootMoves, done + 1);
         else if (empties == watchFrom + 1 && (m == rootMover && o == rootOpponent || m == rootOpponent && o == rootMover)) {
             // the test's record: the root's, or after a pass at the root the opponent's (its value negated)
             boolean high = (kind == HIGH) == (m == rootMover);
             int v = m == rootMover ? value : -value;
-            if (high) lo = v; else hi = v;
+            if (high) { lo = v; b = v + 1; } else { hi = v; b = v; }
             tests = Math.min(255, tests + 1);
             done = 0;
         } else return;
-        watched = pack(tests, done, lo, hi);
+        watched = pack(tests, done, lo, hi, b);
     }
 
     public long get(long i) {
