@@ -78,7 +78,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     Path censusJson;
     @Option(names = "--tmp", paramLabel = "DIR", description = "Where finished layers wait, in their final encoding, until the "
             + "certificate is written deepest layer first (default: the directory of --out). Needs about the certificate's size; "
-            + "with --proof search also its proof log beyond half of --max-memory (a few bytes a search node: FFO #49 1.4 GB).")
+            + "with --proof search also its proof log beyond what --max-memory holds of it (a few bytes a search node: FFO #49 1.4 GB).")
     Path tmp;
     @Option(names = "--state", paramLabel = "DIR", description = "Checkpoint after every finished layer in DIR (created if "
             + "missing; finished layers are kept there too). If DIR holds a checkpoint of the same game, root and mode, the "
@@ -88,19 +88,21 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     Path state;
     @Option(names = "--max-memory", paramLabel = "SIZE", description = "Memory for the needs of the layer being processed "
             + "and of the next, e.g. 2g (default: half of what the JVM may use beyond the search table). Beyond it they are "
-            + "spilled to --tmp as sorted runs and merged. With --proof search: its proof log's pages beyond half of it go to "
-            + "--tmp (or --state DIR); the needs of the layers read from the log are not bounded yet. Does not change the output.")
+            + "spilled to --tmp as sorted runs and merged. With --proof search: during the search its proof log's pages beyond half "
+            + "of it go to --tmp (or --state DIR); then the log keeps in memory only what the needs of the layers read from it "
+            + "leave of it (those needs are not bounded yet). Does not change the output.")
     String maxMemory;
     @Option(names = "--proof", paramLabel = "HOW", description = "Weak Othello with --leaf-empties 6: "
             + "'search' makes the certificate from the proof the root's search keeps (one search, no second one; a fixed "
             + SearchProof.TABLE_MB + " MiB table and one thread, so --tt-mb and --threads do not change it; zstd level "
             + SearchProof.ZSTD_LEVEL + "; its proof log, a few bytes a node, goes to the working directory beyond half of "
-            + "--max-memory). The default for weak 8x8 Othello with 6-empty leaves, without --split-at. "
+            + "--max-memory, and beyond what the needs of its layers leave of it once they are read). The default for weak 8x8 Othello with 6-empty leaves, without --split-at. "
             + "'canonical' chooses every cut by the producer's rules and proves it after the search: more time (FFO #40-#49: "
             + "1.4-2.0x the plain search, against 1.1-1.6x), a file often smaller (from 7%% larger to 60%% smaller), whose cuts "
             + "follow the producer's documented rules rather than its search; and --split-at. The default elsewhere.")
     String proof;
-    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr (with --proof search, none of its search's lines "
+            + "either: every 10 s on a terminal, a minute in a log).")
     boolean quiet;
     @Option(names = "--force", description = "Overwrite --out if it exists (without it, an existing --out is refused).")
     boolean force;
