@@ -32,7 +32,8 @@ import java.util.Locale;
  * README), which shares proofs between needs where the search did not.
  *
  * <p>Memory ({@link #spill}): the log keeps at most a budget of its pages in memory, the older ones
- * in a file; a layer is read in chunks of positions in key order, each chunk's records first, in
+ * in a file, and once the search is done at most what the layers' needs leave of a budget for
+ * both; a layer is read in chunks of positions in key order, each chunk's records first, in
  * increasing handle order (a forward pass over the file), then its positions in key order as
  * before, so the needs pushed, and the certificate, do not depend on the budget or the chunks.
  * With {@link #checkpoints} the whole log is written to the file once the search is done, and

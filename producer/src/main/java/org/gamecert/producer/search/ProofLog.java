@@ -33,7 +33,8 @@ import java.nio.file.StandardOpenOption;
  * and no merge. The file is read back by {@link #get} through a window that moves forward, which
  * costs a read per window when the handles come in increasing order (as {@code SearchProof} asks
  * for them) and one per record otherwise. What {@link #get} returns is the same either way, so
- * nothing read from the log depends on the budget.
+ * nothing read from the log depends on the budget. Once the appends are done, {@link #holdAtMost}
+ * lowers the budget (the layers read from the log take the memory).
  */
 public final class ProofLog implements AutoCloseable {
     public static final long NONE = (1L << 40) - 1;
