@@ -32,7 +32,8 @@ import java.util.Locale;
  * README), which shares proofs between needs where the search did not.
  *
  * <p>Memory ({@link #spill}): the log keeps at most a budget of its pages in memory, the older ones
- * in a file; a layer is read in chunks of positions in key order, each chunk's records first, in
+ * in a file, and once the search is done at most what the layers' needs leave of a budget for
+ * both; a layer is read in chunks of positions in key order, each chunk's records first, in
  * increasing handle order (a forward pass over the file), then its positions in key order as
  * before, so the needs pushed, and the certificate, do not depend on the budget or the chunks.
  * With {@link #checkpoints} the whole log is written to the file once the search is done, and
@@ -61,8 +62,24 @@ public final class SearchProof {
     /** Spilling (null: the log stays in memory): the log's file, the memory its pages may hold, the memory a chunk's records may. */
     private Path logFile;
     private long logBytes = Long.MAX_VALUE, chunkBytes = 64L << 20;
+    /** The memory the log's pages and the layers' needs share once the search is done (see {@link #spill}). */
+    private long totalBytes = Long.MAX_VALUE;
+    /**
+     * The search's figures (on a resume, the previous run's, from the checkpoint); the reading's
+     * nodes in all (on a resume, with the previous runs'); the log's size, its longs spilled
+     * during the search, the reads of its file.
+     */
     public long searchNodes, leafNodes, logLongs, logSpilledLongs, logFileReads;
     public double searchSeconds;
+    /** This run's reading (after the search, or from the checkpoint it resumed at): its seconds and 7-empty search nodes. */
+    public double readSecondsThisRun;
+    public long leafNodesThisRun;
+    /** On a resume: the previous runs' reading before the checkpoint, in seconds (-1: the checkpoint does not say). */
+    public double readSecondsBefore = -1;
+    /** Bytes of the log's pages moved out of memory for the layers' needs (see {@link #spill}), and the most the layers' needs took. */
+    public long logReleasedBytes, peakLayerBytes;
+    /** The most the log's pages in memory and the layers' needs took together, as counted before each chunk of a layer. */
+    public long peakLogAndLayerBytes;
 
     /** {@code progress}: one line per finished layer, or null. */
     public SearchProof(Othello game, PrintStream progress) {
@@ -80,6 +97,49 @@ public final class SearchProof {
         this.logBytes = logBytes;
         this.chunkBytes = chunkBytes;
         return this;
+    }
+
+    /**
+     * As {@link #spill(Path, long, long)}, and once the search is done the log's pages in memory
+     * and the needs of the layers read from it share {@code totalBytes}: before each chunk of a
+     * layer (and before each merge of the next layer's needs) the log keeps at most what the
+     * needs leave of it, its oldest pages going to the file. The needs themselves are not
+     * bounded: where they alone pass it, the log keeps none. Neither changes the certificate.
+     */
+    public SearchProof spill(Path file, long logBytes, long chunkBytes, long totalBytes) {
+        spill(file, logBytes, chunkBytes);
+        this.totalBytes = totalBytes;
+        return this;
+    }
+
+    /**
+     * The search under way, for progress lines (never the certificate): its nodes, the log's
+     * size, and the root's MTD(f) tests and moves so far ({@link ProofLog#rootProgress}).
+     */
+    public static final class Progress {
+        public double seconds;
+        public long nodes, logBytes, logHeldBytes, logSpilledBytes;
+        /** Tests finished, root moves finished in the test under way ("V >= b?"), the root's moves, and the root's value in [lo, hi]. */
+        public int tests, movesDone, moves, lo, hi, b;
+    }
+
+    private volatile OthelloSolver searching;
+    private volatile ProofLog searchingLog;
+
+    /** Where the search is, read from another thread; null when no search is under way (before it, after it, on a resume). */
+    public Progress searchProgress() {
+        OthelloSolver s = searching;
+        ProofLog l = searchingLog;
+        if (s == null || l == null) return null;
+        Progress p = new Progress();
+        p.seconds = (System.nanoTime() - t0) / 1e9;
+        p.nodes = s.nodes();
+        p.logBytes = 8 * l.size();
+        p.logHeldBytes = l.heldBytes();
+        p.logSpilledBytes = 8 * l.spilledLongs();
+        int[] r = l.rootProgress();
+        if (r != null) { p.tests = r[0]; p.movesDone = r[1]; p.moves = r[2]; p.lo = r[3]; p.hi = r[4]; p.b = r[5]; }
+        return p;
     }
 
     /** Whether this proof can be made for a root: Othello, at least 8 empty cells (the search's records start there). */
@@ -118,8 +178,8 @@ public final class SearchProof {
             done = true;
             return s;
         } finally {
-            logSpilledLongs = log.spilledLongs();
             logFileReads = log.fileReads();
+            logReleasedBytes = log.releasedBytes();
             log.close(done || stateDir == null); // the log goes before the file is written; kept for a resume
             log = null;
         }
@@ -128,7 +188,7 @@ public final class SearchProof {
     /** A checkpoint: the log's size, the search's figures, the state before layer {@code layer}, that layer's needs. */
     private static final class Saved {
         long logLongs, searchNodes, leafNodes, entries;
-        double searchSeconds;
+        double searchSeconds, readSeconds = -1;
         int layer, rootValue;
         long[] aux, needs;
         int needCount;
@@ -151,10 +211,22 @@ public final class SearchProof {
         Needs cur;
         if (saved == null) {
             OthelloSolver solver = new OthelloSolver(game, new TranspositionTable(TABLE_MB), log);
-            v = solver.value(rootMover, rootOpponent); // the root as given: a plain search's tree
+            long rootMoves = game.moves(rootMover, rootOpponent);
+            if (rootMoves == 0) rootMoves = game.moves(rootOpponent, rootMover); // a pass at the root: the opponent's moves
+            log.watchRoot(rootMover, rootOpponent, game.cells - Long.bitCount(rootMover | rootOpponent), Long.bitCount(rootMoves),
+                    game.uMin, game.uMax);
+            searchingLog = log;
+            searching = solver;
+            try {
+                v = solver.value(rootMover, rootOpponent); // the root as given: a plain search's tree
+            } finally {
+                searching = null;
+                searchingLog = null;
+            }
             searchNodes = solver.nodes();
             searchSeconds = (System.nanoTime() - t0) / 1e9;
             logLongs = log.size();
+            logSpilledLongs = log.spilledLongs();
             if (progress != null)
                 progress.printf(Locale.ROOT, "[%6.1fs] the root's value %d: %d nodes; its proof log %d MB%s%n", searchSeconds, v,
                         searchNodes, logLongs * 8 >> 20, log.spilledLongs() == 0 ? ""
@@ -162,6 +234,7 @@ public final class SearchProof {
             cur = new Needs(2, spare);
             if (v > game.uMin) cur.lower(canon[0], canon[1], v, solver.proofOfLower());
             if (v < game.uMax) cur.upper(canon[0], canon[1], v, solver.proofOfUpper());
+            solver = null; // its 256 MiB table: not kept through the reading by this frame's slot
             cur.merge();
             s.layer = s.rootLayer;
             if (stateDir != null) log.persist(); // the first checkpoint names it
@@ -171,6 +244,7 @@ public final class SearchProof {
             searchSeconds = saved.searchSeconds;
             leafNodes = saved.leafNodes;
             logLongs = saved.logLongs;
+            readSecondsBefore = saved.readSeconds;
             s.layer = saved.layer;
             s.entries = saved.entries;
             System.arraycopy(saved.aux, 0, s.aux, 0, Math.min(rows, saved.aux.length));
@@ -186,13 +260,18 @@ public final class SearchProof {
         }
         s.rootValue = v;
         leafSolver = new OthelloSolver(game, new TranspositionTable(1));
+        long read0 = System.nanoTime(), leaf0 = leafNodes;
+        this.spare = spare;
         for (int d = s.layer; cur.size > 0; d++) {
+            readSecondsThisRun = (System.nanoTime() - read0) / 1e9;
             if (stateDir != null && !(saved != null && d == saved.layer)) checkpoint(s, d, cur);
             long l0 = System.nanoTime(), n0 = leafNodes;
             // a position pushes about eight needs where it has an upper bound (FFO #45: 22 M needs from 2.8 M positions at 8 empties)
             Needs next = new Needs(8L * cur.size, spare);
             LayerEntries e = layer(d, cur, next);
             cur.done();
+            // the merge's positions: about half as many as the needs, four longs each, before it grows
+            fitLog(null, next, 16 * next.count());
             next.merge();
             s.aux[d - s.rootLayer] = e.count;
             s.entries += e.count;
@@ -204,8 +283,29 @@ public final class SearchProof {
             cur = next;
             s.layer = d + 1;
         }
+        readSecondsThisRun = (System.nanoTime() - read0) / 1e9;
+        leafNodesThisRun = leafNodes - leaf0;
         return s;
     }
+
+    private Spare spare;
+
+    /**
+     * Before a chunk of a layer, or a merge: the needs' memory now ({@code cur} and {@code next}
+     * as far as they are made, the spare memory they share, the chunk's records) and
+     * {@code extra} bytes about to be taken; the log keeps at most what that leaves of
+     * {@link #totalBytes}, and of its own share.
+     */
+    private void fitLog(Needs cur, Needs next, long extra) {
+        long layers = 8 * (spare.chunksMade * (long) Needs.CHUNK + length(spare.positions)
+                + (cur == null ? 0 : length(cur.s)) + (next == null ? 0 : length(next.s)) + rec.length + keys.length)
+                + 4L * recOff.length + extra;
+        peakLayerBytes = Math.max(peakLayerBytes, layers);
+        if (totalBytes != Long.MAX_VALUE && logFile != null) log.holdAtMost(Math.min(logBytes, totalBytes - layers));
+        peakLogAndLayerBytes = Math.max(peakLogAndLayerBytes, layers + log.heldBytes());
+    }
+
+    private static long length(long[] a) { return a == null ? 0 : a.length; }
 
     /** Runs between writing a layer's needs file and its checkpoint: tests kill the run there. */
     Runnable betweenNeedsAndCheckpoint = () -> {};
@@ -227,6 +327,10 @@ public final class SearchProof {
         c.append("root_value ").append(s.rootValue).append('\n');
         c.append("search ").append(searchNodes).append(' ').append(searchSeconds).append('\n');
         c.append("leaf_nodes ").append(leafNodes).append('\n');
+        // the reading's seconds before this checkpoint, all runs so far (a resumed run's summary), unless a checkpoint
+        // resumed from did not say
+        if (resumedAt < 0 || readSecondsBefore >= 0)
+            c.append("read_seconds ").append(Math.max(0, readSecondsBefore) + readSecondsThisRun).append('\n');
         c.append("layer ").append(d).append('\n');
         c.append("entries ").append(s.entries).append('\n');
         StringBuilder aux = new StringBuilder();
@@ -274,6 +378,7 @@ public final class SearchProof {
             s.searchNodes = Long.parseLong(se[0]);
             s.searchSeconds = Double.parseDouble(se[1]);
             s.leafNodes = Long.parseLong(kv.get("leaf_nodes"));
+            if (kv.containsKey("read_seconds")) s.readSeconds = Double.parseDouble(kv.get("read_seconds"));
             s.layer = Integer.parseInt(kv.get("layer"));
             s.entries = Long.parseLong(kv.get("entries"));
             String[] ax = kv.get("aux").split(",");
@@ -317,6 +422,8 @@ public final class SearchProof {
         int chunk = (int) Math.max(1024, Math.min(MAX_CHUNK, chunkBytes / (2 * 8 * RECORD_LONGS + 2 * 8 + 4)));
         for (int k0 = 0; k0 < needs.size; k0 += chunk) {
             int k1 = (int) Math.min(needs.size, (long) k0 + chunk);
+            // the layer's entries (20 bytes a position), and the chunk's records at most
+            fitLog(needs, next, 20L * needs.size + 8L * RECORD_LONGS * 2 * (k1 - k0));
             fetch(needs, k0, k1, empties);
             for (int k = k0; k < k1; k++) entry(needs, k, k0, empties, out, next, canon, child);
         }
@@ -575,6 +682,13 @@ public final class SearchProof {
             return 0;
         }
 
+        /** The needs appended so far (before {@link #merge}). */
+        long count() {
+            long n = 0;
+            if (chunks != null) for (int b = 0; b < chunks.length; b++) n += needs(b);
+            return n;
+        }
+
         /** The needs in bucket b. */
         private int needs(int b) { return chunkCount[b] == 0 ? 0 : ((chunkCount[b] - 1) * CHUNK + filled[b]) / NEED; }
 
@@ -713,8 +827,15 @@ public final class SearchProof {
     static final class Spare {
         private final java.util.ArrayDeque<long[]> chunks = new java.util.ArrayDeque<>();
         private long[] positions;
+        /** Chunks made so far: all are kept (in a layer's needs, or here for the next), so their memory. */
+        long chunksMade;
 
-        long[] chunk() { long[] a = chunks.poll(); return a != null ? a : new long[Needs.CHUNK]; }
+        long[] chunk() {
+            long[] a = chunks.poll();
+            if (a != null) return a;
+            chunksMade++;
+            return new long[Needs.CHUNK];
+        }
 
         void give(long[] chunk) { chunks.push(chunk); }
 

@@ -78,7 +78,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     Path censusJson;
     @Option(names = "--tmp", paramLabel = "DIR", description = "Where finished layers wait, in their final encoding, until the "
             + "certificate is written deepest layer first (default: the directory of --out). Needs about the certificate's size; "
-            + "with --proof search also its proof log beyond half of --max-memory (a few bytes a search node: FFO #49 1.4 GB).")
+            + "with --proof search also its proof log beyond what --max-memory holds of it (a few bytes a search node: FFO #49 1.4 GB).")
     Path tmp;
     @Option(names = "--state", paramLabel = "DIR", description = "Checkpoint after every finished layer in DIR (created if "
             + "missing; finished layers are kept there too). If DIR holds a checkpoint of the same game, root and mode, the "
@@ -88,19 +88,21 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     Path state;
     @Option(names = "--max-memory", paramLabel = "SIZE", description = "Memory for the needs of the layer being processed "
             + "and of the next, e.g. 2g (default: half of what the JVM may use beyond the search table). Beyond it they are "
-            + "spilled to --tmp as sorted runs and merged. With --proof search: its proof log's pages beyond half of it go to "
-            + "--tmp (or --state DIR); the needs of the layers read from the log are not bounded yet. Does not change the output.")
+            + "spilled to --tmp as sorted runs and merged. With --proof search: during the search its proof log's pages beyond half "
+            + "of it go to --tmp (or --state DIR); then the log keeps in memory only what the needs of the layers read from it "
+            + "leave of it (those needs are not bounded yet). Does not change the output.")
     String maxMemory;
     @Option(names = "--proof", paramLabel = "HOW", description = "Weak Othello with --leaf-empties 6: "
             + "'search' makes the certificate from the proof the root's search keeps (one search, no second one; a fixed "
             + SearchProof.TABLE_MB + " MiB table and one thread, so --tt-mb and --threads do not change it; zstd level "
             + SearchProof.ZSTD_LEVEL + "; its proof log, a few bytes a node, goes to the working directory beyond half of "
-            + "--max-memory). The default for weak 8x8 Othello with 6-empty leaves, without --split-at. "
+            + "--max-memory, and beyond what the needs of its layers leave of it once they are read). The default for weak 8x8 Othello with 6-empty leaves, without --split-at. "
             + "'canonical' chooses every cut by the producer's rules and proves it after the search: more time (FFO #40-#49: "
             + "1.4-2.0x the plain search, against 1.1-1.6x), a file often smaller (from 7%% larger to 60%% smaller), whose cuts "
             + "follow the producer's documented rules rather than its search; and --split-at. The default elsewhere.")
     String proof;
-    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr (with --proof search, none of its search's lines "
+            + "either: every 10 s on a terminal, a minute in a log).")
     boolean quiet;
     @Option(names = "--force", description = "Overwrite --out if it exists (without it, an existing --out is refused).")
     boolean force;
@@ -295,6 +297,45 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
     /** --proof search: the proof log's pages beyond its share of --max-memory, in the working directory. */
     static final String PROOF_LOG_FILE = "proof-log.bin";
 
+    /** --proof search: seconds between two lines on the search's progress, on a terminal and in a log. */
+    static final long SEARCH_PROGRESS_TERMINAL = 10, SEARCH_PROGRESS_LOG = 60;
+
+    /**
+     * --proof search: a line on the root's search every {@link #SEARCH_PROGRESS_TERMINAL} s on a
+     * terminal, {@link #SEARCH_PROGRESS_LOG} s in a log, from a thread of its own that reads the
+     * search's counters (the search itself checks no clock), until it is done.
+     */
+    private ScheduledExecutorService searchProgress(SearchProof sp, long t0) {
+        ScheduledExecutorService ex = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "search-progress");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = Terminal.stderrIsTerminal() ? SEARCH_PROGRESS_TERMINAL : SEARCH_PROGRESS_LOG;
+        ex.scheduleAtFixedRate(() -> {
+            SearchProof.Progress p = sp.searchProgress();
+            if (p != null) stderr.println(searchLine(p, (System.nanoTime() - t0) / 1e9));
+        }, every, every, TimeUnit.SECONDS);
+        return ex;
+    }
+
+    /**
+     * A progress line of the search keeping its proof. No ETA: MTD(f) runs tests "V >= b?" until
+     * the bounds meet, how many is not known before, and the root's moves take times that nothing
+     * before their search tells (the first of a test most of it), so the fraction done is given as
+     * it is, and the time left as unknown.
+     */
+    static String searchLine(SearchProof.Progress p, double seconds) {
+        return String.format(Locale.ROOT, "[%6.1fs] the root's search, keeping its proof: %,d nodes, %s; proof log %s (%s in memory,"
+                        + " %s on disk); MTD(f) test %d, V >= %d? (the value in [%d, %d]), %d of its %s done; ETA unknown",
+                seconds, p.nodes, Units.rate(p.nodes / Math.max(p.seconds, 1e-9), "nodes"), Units.bytes(p.logBytes),
+                Units.bytes(p.logHeldBytes), Units.bytes(p.logSpilledBytes), p.tests + 1, p.b, p.lo, p.hi, p.movesDone,
+                Units.count(p.moves, "root move"));
+    }
+
+    /** The canonical extraction: the layer this run resumed at from --state's checkpoint (-1: none). */
+    private int resumedAtLayer = -1;
+
     /** The hidden working directory of a run without --state, locked while the run lives (null with --state). */
     private WorkDirs.Locked workLock;
 
@@ -312,17 +353,19 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                                   Path work, LayerStore store, long needBudget) {
         long t0 = System.nanoTime();
         if (searchProof) {
-            // The log in half of the budget (beyond it, in the working directory), a chunk's records in an eighth.
+            // The log in half of the budget during the search (beyond it, in the working directory), a chunk's
+            // records in an eighth; then the log's pages in memory and the layers' needs in the whole budget.
             SearchProof sp = new SearchProof((org.gamecert.producer.game.Othello) game, quiet ? null : stderr)
-                    .spill(work.resolve(PROOF_LOG_FILE), needBudget / 2, needBudget / 8);
+                    .spill(work.resolve(PROOF_LOG_FILE), needBudget / 2, needBudget / 8, needBudget);
             if (state != null) sp.checkpoints(work, params, store);
             Extractor.State res;
+            ScheduledExecutorService searchProgress = quiet ? null : searchProgress(sp, t0);
             try {
                 res = sp.run(root[0], root[1], store);
             } catch (OutOfMemoryError e) {
-                // the log is bounded (half of the budget), the needs of the layers read from it are not
+                // the log yields its memory to the layers' needs, which are not bounded
                 throw new CommandSupport.UserError(String.format(Locale.ROOT, "--proof search: the needs of the proof's layers "
-                        + "outgrew this JVM's heap (%d MiB): lower --max-memory (its proof log then goes to disk sooner), raise -Xmx "
+                        + "outgrew this JVM's heap (%d MiB): lower --max-memory (its proof log then leaves memory sooner), raise -Xmx "
                         + "(GAMECERT_JAVA_OPTS), or use --proof canonical, whose memory --max-memory bounds",
                         Runtime.getRuntime().maxMemory() >> 20), CommandSupport.EXIT_FAILURE);
             } catch (java.io.UncheckedIOException e) {
@@ -332,11 +375,15 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                 throw new CommandSupport.UserError("cannot keep the solve's layers in " + work + ": " + e.getMessage()
                         + (Files.exists(work) ? "" : " (the directory is gone)"), CommandSupport.EXIT_FAILURE);
             } finally {
+                if (searchProgress != null) searchProgress.shutdownNow();
                 try { store.abandon(); } catch (IOException e) { /* the failure above is what the user sees */ }
             }
             Figures f = new Figures();
             f.tSolved = System.nanoTime();
-            f.nodes = sp.searchNodes + sp.leafNodes;
+            f.searchProof = sp;
+            f.resumedAt = sp.resumedAt;
+            // this run's nodes: on a resume the search was a previous run's
+            f.nodes = sp.resumedAt >= 0 ? sp.leafNodesThisRun : sp.searchNodes + sp.leafNodes;
             f.rootSearchNodes = sp.searchNodes;
             f.rootSearchSeconds = sp.searchSeconds;
             f.proofLogBytes = sp.logLongs * 8;
@@ -411,6 +458,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                 if (!quiet) stderr.printf(Locale.ROOT, "resuming from the checkpoint in %s: layer %d, %d finished layers%n",
                         work, saved.layer, store.layers().size());
                 ex.entriesDone.set(saved.entries);
+                resumedAtLayer = saved.layer;
                 res = ex.resume(saved, reporting);
             } else {
                 res = ex.run(root[0], root[1], m, reporting);
@@ -426,6 +474,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         }
         Figures f = new Figures();
         f.tSolved = System.nanoTime();
+        f.resumedAt = resumedAtLayer;
         f.nodes = oracle.nodes();
         f.rootSearchNodes = ex.rootSearchNodes;
         f.rootSearchSeconds = ex.rootSearchSeconds;
@@ -454,6 +503,10 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         long tSolved, nodes, rootSearchNodes, cutCountsFilePeakBytes, proofLogBytes = -1, proofLogSpilledBytes;
         double rootSearchSeconds;
         int runsSpilled, cutCountsInFile;
+        /** The layer this run resumed at from a checkpoint (-1: it started from the root). */
+        int resumedAt = -1;
+        /** --proof search: its figures. */
+        SearchProof searchProof;
     }
 
     /** Writes the certificate from the store's layers and prints the summary. */
@@ -516,14 +569,32 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                     out.resolve(org.gamecert.producer.compose.SplitDir.TASKS));
             o.println("next          scripts/produce solve-part " + out + " --parts all; scripts/produce compose " + out);
         }
-        o.printf(Locale.ROOT, "search        %d nodes, %s, solve %.2f s, total %.2f s, %s%n", nodes,
-                Units.rate(nodes / Math.max(solveSecs, 1e-9), "nodes"), solveSecs, secs, Units.count(nThreads, "thread"));
-        if (fig.proofLogBytes >= 0)
+        // this run's figures only: a resumed run's time starts with it, and so do its nodes
+        o.printf(Locale.ROOT, "search        %d nodes, %s, solve %.2f s, total %.2f s, %s%s%n", nodes,
+                Units.rate(nodes / Math.max(solveSecs, 1e-9), "nodes"), solveSecs, secs, Units.count(nThreads, "thread"),
+                fig.resumedAt >= 0 ? " (this run, resumed at layer " + fig.resumedAt + ")" : "");
+        SearchProof sp = fig.searchProof;
+        String released = sp == null ? "" : String.format(Locale.ROOT, "; the layers' needs took up to %d bytes%s", sp.peakLayerBytes,
+                sp.logReleasedBytes > 0 ? String.format(Locale.ROOT, ", and %d bytes of the log's pages left memory for them",
+                        sp.logReleasedBytes) : "");
+        if (sp != null && fig.resumedAt >= 0) {
+            o.printf(Locale.ROOT, "resumed       from the checkpoint in %s at layer %d: the root's value (a search keeping its proof, one "
+                            + "thread, a %d MiB table) was a previous run's, %d nodes in %.2f s there, its proof log %d bytes; that run's "
+                            + "reading before layer %d: %d nodes of 7-empty cut searches%s%n", state, fig.resumedAt, SearchProof.TABLE_MB,
+                    fig.rootSearchNodes, fig.rootSearchSeconds, fig.proofLogBytes, fig.resumedAt, sp.leafNodes - sp.leafNodesThisRun,
+                    sp.readSecondsBefore >= 0 ? String.format(Locale.ROOT, " in %.2f s", sp.readSecondsBefore)
+                            : " (its time not recorded by the checkpoint)");
+            o.printf(Locale.ROOT, "              this run read the certificate from layer %d on in %.2f s (%d nodes of 7-empty cut "
+                    + "searches)%s%n", fig.resumedAt, sp.readSecondsThisRun, sp.leafNodesThisRun, released);
+        } else if (fig.proofLogBytes >= 0)
             o.printf(Locale.ROOT, "              of which the root's value (a search keeping its proof, one thread, a %d MiB table) %d nodes"
-                    + " in %.2f s, its proof log %d bytes (%d of them spilled to disk); the certificate read from it in %.2f s (%d nodes"
+                    + " in %.2f s, its proof log %d bytes (%d of them spilled to disk)%s; the certificate read from it in %.2f s (%d nodes"
                     + " of 7-empty cut searches; %.1fx the search's time in all)%n", SearchProof.TABLE_MB, fig.rootSearchNodes,
-                    fig.rootSearchSeconds, fig.proofLogBytes, fig.proofLogSpilledBytes, solveSecs - fig.rootSearchSeconds, nodes - fig.rootSearchNodes,
-                    secs / Math.max(fig.rootSearchSeconds, 1e-9));
+                    fig.rootSearchSeconds, fig.proofLogBytes, fig.proofLogSpilledBytes, released, sp.readSecondsThisRun,
+                    nodes - fig.rootSearchNodes, secs / Math.max(fig.rootSearchSeconds, 1e-9));
+        else if (fig.resumedAt >= 0)
+            o.printf(Locale.ROOT, "resumed       from the checkpoint in %s at layer %d: the figures above are this run's; the root's search"
+                    + " and the layers before it were a previous run's%n", state, fig.resumedAt);
         else if (fig.rootSearchNodes > 0)
             o.printf(Locale.ROOT, "              of which the root's value (a plain search) %d nodes in %.2f s; the certificate's"
                     + " extraction %d nodes in %.2f s (%.1fx the plain search's time in all)%n", fig.rootSearchNodes,

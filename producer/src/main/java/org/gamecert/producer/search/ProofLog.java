@@ -33,7 +33,8 @@ import java.nio.file.StandardOpenOption;
  * and no merge. The file is read back by {@link #get} through a window that moves forward, which
  * costs a read per window when the handles come in increasing order (as {@code SearchProof} asks
  * for them) and one per record otherwise. What {@link #get} returns is the same either way, so
- * nothing read from the log depends on the budget.
+ * nothing read from the log depends on the budget. Once the appends are done, {@link #holdAtMost}
+ * lowers the budget (the layers read from the log take the memory).
  */
 public final class ProofLog implements AutoCloseable {
     public static final long NONE = (1L << 40) - 1;
@@ -91,6 +92,92 @@ public final class ProofLog implements AutoCloseable {
 
     /** Reads of the spill file so far. */
     public long fileReads() { return fileReads; }
+
+    /** Bytes of the pages held in memory now (a page held is counted whole). */
+    public long heldBytes() { return (long) held << pageBits << 3; }
+
+    /** Pages dropped from memory by {@link #holdAtMost}, and their bytes. */
+    private long releasedBytes;
+
+    /** Bytes of the pages {@link #holdAtMost} dropped from memory (written to the file first where it lacked them). */
+    public long releasedBytes() { return releasedBytes; }
+
+    /**
+     * Once the appends are done: keeps at most {@code bytes} of pages in memory (none if it is 0
+     * or less), dropping the oldest first; a page the file does not hold yet is appended to it
+     * before it goes. Nothing may be appended after it. What {@link #get} returns is the same:
+     * memory taken from the log for the layers read from it, never a change to what they read.
+     */
+    public void holdAtMost(long bytes) {
+        long pageBytes = 8L << pageBits;
+        if ((long) held * pageBytes <= bytes) return;
+        frozen = true;
+        for (int p = 0; p < pages.length && held > 0 && (long) held * pageBytes > bytes; p++) {
+            if (pages[p] == null) continue;
+            if (((long) (p + 1) << pageBits) <= fileLongs || fileLongs >= size) { pages[p] = null; held--; }
+            else spillOldest(); // the pages the file lacks are the held ones from `spilled` on, in order: p == spilled
+            releasedBytes += pageBytes;
+        }
+    }
+
+    /**
+     * Progress, for people (never the certificate): the records of the root (m, o) with
+     * {@code empties} empty cells and of its children are watched ({@link #watched}). Costs a
+     * comparison an append.
+     */
+    public void watchRoot(long m, long o, int empties, int rootMoves, int lo, int hi) {
+        rootMover = m;
+        rootOpponent = o;
+        this.rootMoves = Math.min(255, rootMoves);
+        watched = pack(0, 0, lo, hi, 0);
+        watchFrom = empties - 1;
+    }
+
+    private long pack(int tests, int done, int lo, int hi, int b) {
+        return tests | (long) done << 8 | (long) (lo + 128) << 16 | (long) (hi + 128) << 24 | (long) rootMoves << 32
+                | (long) (b + 128) << 40;
+    }
+
+    private int watchFrom = Integer.MAX_VALUE, rootMoves;
+    private long rootMover, rootOpponent;
+    /**
+     * What the watched records say, packed so that a reader on another thread sees one state:
+     * bits 0-7 the root's MTD(f) tests finished, 8-15 root moves finished in the current test,
+     * 16-23 lo + 128, 24-31 hi + 128 (the root's value is in [lo, hi]), 32-39 the moves, 40-47 the bound
+     * b + 128 of the test under way ("V &ge; b?").
+     */
+    private volatile long watched;
+
+    /**
+     * The root's search so far (see {@link #watchRoot}): {tests finished, root moves finished
+     * in the test under way, of how many, lo, hi, b} with the root's value in [lo, hi] and the
+     * test under way "V &ge; b?"; null if not watched. MTD(f) from 0 (OthelloSolver.value with a
+     * log): a test that failed high with v sets lo = v and b = v + 1, one that failed low sets
+     * hi = v and b = v; the root's record is the test's, a child's the end of that move's search.
+     */
+    public int[] rootProgress() {
+        long w = watched;
+        if (watchFrom == Integer.MAX_VALUE) return null;
+        return new int[] {(int) (w & 0xFF), (int) (w >>> 8 & 0xFF), (int) (w >>> 32 & 0xFF), (int) (w >>> 16 & 0xFF) - 128,
+                (int) (w >>> 24 & 0xFF) - 128, (int) (w >>> 40 & 0xFF) - 128};
+    }
+
+    /** A record at or just below the root's empties. */
+    private void watch(long m, long o, int kind, int value, int empties) {
+        long w = watched;
+        int tests = (int) (w & 0xFF), done = (int) (w >>> 8 & 0xFF), lo = (int) (w >>> 16 & 0xFF) - 128, hi = (int) (w >>> 24 & 0xFF) - 128,
+                b = (int) (w >>> 40 & 0xFF) - 128;
+        if (empties == watchFrom) done = Math.min(rootMoves, done + 1);
+        else if (empties == watchFrom + 1 && (m == rootMover && o == rootOpponent || m == rootOpponent && o == rootMover)) {
+            // the test's record: the root's, or after a pass at the root the opponent's (its value negated)
+            boolean high = (kind == HIGH) == (m == rootMover);
+            int v = m == rootMover ? value : -value;
+            if (high) { lo = v; b = v + 1; } else { hi = v; b = v; }
+            tests = Math.min(255, tests + 1);
+            done = 0;
+        } else return;
+        watched = pack(tests, done, lo, hi, b);
+    }
 
     public long get(long i) {
         long[] pg = pages[(int) (i >>> pageBits)];
@@ -215,6 +302,7 @@ public final class ProofLog implements AutoCloseable {
     /** Appends a record of n children (child words in {@code children}); returns its handle. */
     long append(long m, long o, int kind, int value, int move, int empties, long[] children, int n, long leafCuts) {
         long h = size;
+        if (empties >= watchFrom) watch(m, o, kind, value, empties);
         if (h + 4 + n >= 0xFFFF_FFFFL) throw new IllegalStateException("the search's proof log outgrew 2^32 longs (32 GiB)");
         put(m);
         put(o);
