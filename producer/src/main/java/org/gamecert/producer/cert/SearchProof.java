@@ -715,6 +715,9 @@ public final class SearchProof {
         private java.nio.channels.FileChannel in;
         private java.nio.ByteBuffer buf;
 
+        /** Runs merged at once at most (open files, and a 64 KiB buffer each). */
+        static final int FAN_IN = 64;
+
         /** Sorted runs written for this layer. */
         int runs() { return runFiles.size(); }
 
@@ -775,11 +778,24 @@ public final class SearchProof {
                 if (count() > 0) spillRun();
                 chunks = null;
                 tail = null;
+                // at most FAN_IN runs open at once: consecutive ones merged first, which keeps their order
+                java.util.List<Path> runs = new java.util.ArrayList<>(runFiles);
+                for (int pass = 0; runs.size() > FAN_IN; pass++) {
+                    java.util.List<Path> merged = new java.util.ArrayList<>();
+                    for (int i = 0; i < runs.size(); i += FAN_IN) {
+                        java.util.List<Path> group = runs.subList(i, Math.min(runs.size(), i + FAN_IN));
+                        Path m = dir.resolve(prefix + "-pass" + pass + "-" + merged.size() + ".bin");
+                        mergeRuns(group, m);
+                        for (Path r : group) java.nio.file.Files.deleteIfExists(r);
+                        merged.add(m);
+                    }
+                    runs = merged;
+                }
                 file = dir.resolve(prefix + "-merged.bin");
-                long n = mergeRuns(runFiles, file);
+                long n = mergeRuns(runs, file);
                 if (n > (Integer.MAX_VALUE - 8) / 4) throw new OutOfMemoryError("a layer of the proof has more than 2^29 positions");
                 size = (int) n;
-                for (Path r : runFiles) java.nio.file.Files.deleteIfExists(r);
+                for (Path r : runs) java.nio.file.Files.deleteIfExists(r);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }

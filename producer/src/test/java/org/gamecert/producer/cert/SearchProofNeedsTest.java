@@ -120,13 +120,15 @@ class SearchProofNeedsTest {
         SearchProof.Spare spare = new SearchProof.Spare();
         for (int round = 0; round < 8; round++) {
             int positions = 1 + r.nextInt(round < 4 ? 300 : 20_000);
-            List<Need> needs = randomNeeds(r, positions, 2_000 + r.nextInt(3 * positions + 1));
+            // the last round: more runs than are merged at once (a pass merging consecutive ones first)
+            List<Need> needs = randomNeeds(r, positions, round == 7 ? 1024 * (2 * SearchProof.Needs.FAN_IN + 5) + 17
+                    : 2_000 + r.nextInt(3 * positions + 1));
             SearchProof.Needs plain = push(needs, needs.size(), spare);
             long[] want = java.util.Arrays.copyOf(plain.s, 4 * plain.size);
             int wantSize = plain.size;
             plain.done();
 
-            long limit = 8L * SearchProof.Needs.CHUNK * (1 + round % 3); // one to three chunks: runs of 1024 to 3072 needs
+            long limit = 8L * SearchProof.Needs.CHUNK * (round == 7 ? 1 : 1 + round % 3); // one to three chunks: runs of 1024 to 3072 needs
             SearchProof.Needs spilled = new SearchProof.Needs(needs.size(), spare, dir, "round-" + round, limit);
             for (Need x : needs) {
                 if (x.upper()) spilled.upper(x.mover(), x.opponent(), x.bound(), x.ref());
