@@ -36,6 +36,8 @@ import java.util.Locale;
  * both; a layer is read in chunks of positions in key order, each chunk's records first, in
  * increasing handle order (a forward pass over the file), then its positions in key order as
  * before, so the needs pushed, and the certificate, do not depend on the budget or the chunks.
+ * Beyond their share of the budget a layer's needs go to the log's directory as sorted runs, merged
+ * into one file in key order that the layer reads a chunk at a time (as {@link Extractor}'s do).
  * With {@link #checkpoints} the whole log is written to the file once the search is done, and
  * each layer's merged needs with a checkpoint before it is read; {@link #run} resumes from there.
  */
@@ -103,8 +105,9 @@ public final class SearchProof {
      * As {@link #spill(Path, long, long)}, and once the search is done the log's pages in memory
      * and the needs of the layers read from it share {@code totalBytes}: before each chunk of a
      * layer (and before each merge of the next layer's needs) the log keeps at most what the
-     * needs leave of it, its oldest pages going to the file. The needs themselves are not
-     * bounded: where they alone pass it, the log keeps none. Neither changes the certificate.
+     * needs leave of it, its oldest pages going to the file. A layer's needs beyond {@link
+     * #needChunkLimit} go to sorted runs in the log's directory, merged back in key order
+     * ({@link Needs}). Neither changes the certificate.
      */
     public SearchProof spill(Path file, long logBytes, long chunkBytes, long totalBytes) {
         spill(file, logBytes, chunkBytes);
@@ -178,10 +181,21 @@ public final class SearchProof {
             done = true;
             return s;
         } finally {
+            if (!done && logFile != null) deleteRuns(logFile.toAbsolutePath().getParent());
             logFileReads = log.fileReads();
             logReleasedBytes = log.releasedBytes();
             log.close(done || stateDir == null); // the log goes before the file is written; kept for a resume
             log = null;
+        }
+    }
+
+    /** Removes the needs' runs and merged files a failed run left (a resume starts from the checkpoint's own file). */
+    private static void deleteRuns(Path dir) {
+        try (var files = java.nio.file.Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator)
+                if (p.getFileName().toString().startsWith("run-search-proof-needs-")) java.nio.file.Files.deleteIfExists(p);
+        } catch (IOException e) {
+            // best effort: the directory's own cleanup still sees them
         }
     }
 
@@ -267,12 +281,16 @@ public final class SearchProof {
             if (stateDir != null && !(saved != null && d == saved.layer)) checkpoint(s, d, cur);
             long l0 = System.nanoTime(), n0 = leafNodes;
             // a position pushes about eight needs where it has an upper bound (FFO #45: 22 M needs from 2.8 M positions at 8 empties)
-            Needs next = new Needs(8L * cur.size, spare);
+            Needs next = logFile == null || totalBytes == Long.MAX_VALUE ? new Needs(8L * cur.size, spare)
+                    : new Needs(8L * cur.size, spare, logFile.toAbsolutePath().getParent(), "run-search-proof-needs-" + (d + 1),
+                    needChunkLimit());
             LayerEntries e = layer(d, cur, next);
             cur.done();
             // the merge's positions: about half as many as the needs, four longs each, before it grows
             fitLog(null, next, 16 * next.count());
             next.merge();
+            runsSpilled += next.runs();
+            needChunkBytes = Math.max(needChunkBytes, 8L * Needs.CHUNK * spare.chunksMade);
             s.aux[d - s.rootLayer] = e.count;
             s.entries += e.count;
             store.entries(e);
@@ -289,6 +307,19 @@ public final class SearchProof {
     }
 
     private Spare spare;
+
+    /**
+     * The memory a layer's needs may take in chunks before they go to a sorted run: a quarter of
+     * the needs' half of {@link #totalBytes} (the merge of a run takes about as much again for its
+     * positions, and the layer being read its own), at least one chunk.
+     */
+    long needChunkLimit() {
+        return Math.max(8L * Needs.CHUNK, totalBytes / 2 / 4);
+    }
+
+    /** Sorted runs of needs written to the spill directory (all layers), and the most memory the needs' chunks took. */
+    public int runsSpilled;
+    public long needChunkBytes;
 
     /**
      * Before a chunk of a layer, or a merge: the needs' memory now ({@code cur} and {@code next}
@@ -315,7 +346,9 @@ public final class SearchProof {
         String needsName = "needs-search-proof-" + d + ".bin";
         long[] a = cur.s;
         int longs = 4 * cur.size;
+        Path merged = cur.file;
         LayerStore.writeAtomically(stateDir.resolve(needsName), out -> {
+            if (merged != null) { java.nio.file.Files.copy(merged, out); return; } // the same records, in key order
             java.io.DataOutputStream o = new java.io.DataOutputStream(out);
             for (int i = 0; i < longs; i++) o.writeLong(a[i]);
             o.flush();
@@ -414,6 +447,7 @@ public final class SearchProof {
     private LayerEntries layer(int d, Needs needs, Needs next) {
         needs.sort();
         LayerEntries out = new LayerEntries(d, needs.size);
+        needs.rewind();
         int empties = game.cells - d;
         long[] canon = new long[2];
         Game.Child child = new Game.Child();
@@ -424,6 +458,7 @@ public final class SearchProof {
             int k1 = (int) Math.min(needs.size, (long) k0 + chunk);
             // the layer's entries (20 bytes a position), and the chunk's records at most
             fitLog(needs, next, 20L * needs.size + 8L * RECORD_LONGS * 2 * (k1 - k0));
+            needs.load(k0, k1);
             fetch(needs, k0, k1, empties);
             for (int k = k0; k < k1; k++) entry(needs, k, k0, empties, out, next, canon, child);
         }
@@ -444,7 +479,7 @@ public final class SearchProof {
         if (recOff.length < n) { recOff = new int[n]; keys = new long[n]; }
         java.util.Arrays.fill(recOff, 0, n, -1);
         for (int k = k0; k < k1; k++) {
-            int i = 4 * k, j = 2 * (k - k0);
+            int i = needs.at(k), j = 2 * (k - k0);
             if (needs.lower(i) != Needs.NO_LOWER && empties != LEAF_EMPTIES + 1 && needs.lowerRef(i) >= 0)
                 keys[refs++] = needs.lowerRef(i) << 20 | j;
             if (needs.upper(i) != Needs.NO_UPPER && empties > LEAF_EMPTIES + 1 && needs.upperRef(i) >= 0)
@@ -474,7 +509,7 @@ public final class SearchProof {
 
     /** Position k's entry (k0: its chunk's first); its children's needs go to {@code next}. */
     private void entry(Needs needs, int k, int k0, int empties, LayerEntries out, Needs next, long[] canon, Game.Child child) {
-        int i = 4 * k;
+        int i = needs.at(k);
         long m = needs.s[i], o = needs.s[i + 1];
         out.mover[k] = m;
         out.opponent[k] = o;
@@ -637,16 +672,54 @@ public final class SearchProof {
          * {@code spare}: memory to take from and give back.
          */
         Needs(long expected, Spare spare) {
+            this(expected, spare, null, null, Long.MAX_VALUE);
+        }
+
+        /**
+         * As {@link #Needs(long, Spare)}, and beyond {@code limitBytes} of chunks the needs so far
+         * are merged, sorted and written to {@code dir} as a run ({@code prefix}-N.bin); {@link
+         * #merge} then merges the runs into one file in key order, which the layer reads a chunk at
+         * a time ({@link #load}). A position's needs from different runs combine in the runs' order
+         * as {@link #mergeNeed} combines them in arrival order, so the result is the same.
+         */
+        Needs(long expected, Spare spare, Path dir, String prefix, long limitBytes) {
             int bits = 0;
-            while (bits < 12 && (expected >> bits) > BUCKET_NEEDS) bits++;
+            // the buckets' first chunks in at most an eighth of the limit: only the work's size depends on the buckets
+            while (bits < 12 && (expected >> bits) > BUCKET_NEEDS && (8L * CHUNK << (bits + 1)) <= limitBytes / 8) bits++;
             bucketBits = bits;
             this.spare = spare;
-            chunks = new long[1 << bits][][];
-            chunkCount = new int[1 << bits];
-            filled = new int[1 << bits];
-            java.util.Arrays.fill(filled, CHUNK); // no chunk yet: the first need takes one
-            tail = new long[1 << bits][];
+            this.dir = dir;
+            this.prefix = prefix;
+            this.limitChunks = Math.max(1, limitBytes / (8L * CHUNK));
+            reset();
         }
+
+        private void reset() {
+            chunks = new long[1 << bucketBits][][];
+            chunkCount = new int[1 << bucketBits];
+            filled = new int[1 << bucketBits];
+            java.util.Arrays.fill(filled, CHUNK); // no chunk yet: the first need takes one
+            tail = new long[1 << bucketBits][];
+            heldChunks = 0;
+        }
+
+        /** Spilling: the directory (null: never), the runs' name prefix, the chunks held before a run, those held now, the runs. */
+        private final Path dir;
+        private final String prefix;
+        private final long limitChunks;
+        private long heldChunks;
+        private final java.util.List<Path> runFiles = new java.util.ArrayList<>();
+        /** After {@link #merge} of spilled runs: the merged needs' file (4 longs a position, key order), and s's first position. */
+        Path file;
+        private int first;
+        private java.nio.channels.FileChannel in;
+        private java.nio.ByteBuffer buf;
+
+        /** Runs merged at once at most (open files, and a 64 KiB buffer each). */
+        static final int FAN_IN = 64;
+
+        /** Sorted runs written for this layer. */
+        int runs() { return runFiles.size(); }
 
         private static long hash(long km, long ko) {
             return km * 0x9E3779B97F4A7C15L ^ Long.rotateLeft(ko * 0xC2B2AE3D27D4EB4FL, 29);
@@ -672,6 +745,8 @@ public final class SearchProof {
         }
 
         private int newChunk(int b) {
+            if (dir != null && heldChunks >= limitChunks) spillRun();
+            heldChunks++;
             long[] a = spare.chunk();
             int c = chunkCount[b];
             if (chunks[b] == null) chunks[b] = new long[4][];
@@ -692,11 +767,197 @@ public final class SearchProof {
         /** The needs in bucket b. */
         private int needs(int b) { return chunkCount[b] == 0 ? 0 : ((chunkCount[b] - 1) * CHUNK + filled[b]) / NEED; }
 
-        /** Merges each bucket's needs by position, into {@link #s}; the chunks go back to the spare memory. */
+        /**
+         * Merges each bucket's needs by position, into {@link #s}; the chunks go back to the spare
+         * memory. If runs were spilled, the rest goes to a run too and the runs are merged into
+         * {@link #file}, {@link #size} its positions, which the layer reads in chunks ({@link #load}).
+         */
         void merge() {
+            if (runFiles.isEmpty()) { mergeChunks(); return; }
+            try {
+                if (count() > 0) spillRun();
+                chunks = null;
+                tail = null;
+                // at most FAN_IN runs open at once: consecutive ones merged first, which keeps their order
+                java.util.List<Path> runs = new java.util.ArrayList<>(runFiles);
+                for (int pass = 0; runs.size() > FAN_IN; pass++) {
+                    java.util.List<Path> merged = new java.util.ArrayList<>();
+                    for (int i = 0; i < runs.size(); i += FAN_IN) {
+                        java.util.List<Path> group = runs.subList(i, Math.min(runs.size(), i + FAN_IN));
+                        Path m = dir.resolve(prefix + "-pass" + pass + "-" + merged.size() + ".bin");
+                        mergeRuns(group, m);
+                        for (Path r : group) java.nio.file.Files.deleteIfExists(r);
+                        merged.add(m);
+                    }
+                    runs = merged;
+                }
+                file = dir.resolve(prefix + "-merged.bin");
+                long n = mergeRuns(runs, file);
+                if (n > (Integer.MAX_VALUE - 8) / 4) throw new OutOfMemoryError("a layer of the proof has more than 2^29 positions");
+                size = (int) n;
+                for (Path r : runs) java.nio.file.Files.deleteIfExists(r);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        /** The needs so far merged, sorted and written as the next run; the chunks go back to the spare memory. */
+        private void spillRun() {
+            mergeChunks();
+            sort(s, 0, size - 1);
+            Path run = dir.resolve(prefix + "-" + runFiles.size() + ".bin");
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(run, java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE)) {
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 << 16);
+                for (int i = 0; i < 4 * size; ) {
+                    b.clear();
+                    int n = Math.min(4 * size - i, b.capacity() / 8);
+                    b.asLongBuffer().put(s, i, n);
+                    b.limit(8 * n);
+                    while (b.hasRemaining()) ch.write(b);
+                    i += n;
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            runFiles.add(run);
+            spare.givePositions(s);
+            s = null;
+            size = 0;
+            reset();
+        }
+
+        /**
+         * Merges sorted runs (4 longs a position, key order) into {@code out}, a position's records
+         * from several runs combined in the runs' order as {@link #mergeNeed} combines needs;
+         * returns the positions written.
+         */
+        static long mergeRuns(java.util.List<Path> runs, Path out) throws IOException {
+            int k = runs.size();
+            java.io.DataInputStream[] ins = new java.io.DataInputStream[k];
+            long[][] head = new long[k][4];
+            int[] heap = new int[k];
+            int live = 0;
+            long written = 0;
+            try (java.io.DataOutputStream o = new java.io.DataOutputStream(new java.io.BufferedOutputStream(
+                    java.nio.file.Files.newOutputStream(out), 1 << 20))) {
+                for (int r = 0; r < k; r++) {
+                    ins[r] = new java.io.DataInputStream(new java.io.BufferedInputStream(
+                            java.nio.file.Files.newInputStream(runs.get(r)), 1 << 16));
+                    if (read(ins[r], head[r])) heap[live++] = r;
+                }
+                for (int i = live / 2 - 1; i >= 0; i--) siftDown(heap, live, i, head);
+                long[] acc = new long[4];
+                boolean have = false;
+                while (live > 0) {
+                    int r = heap[0];
+                    long[] h = head[r];
+                    if (have && (h[0] != acc[0] || h[1] != acc[1])) { write(o, acc); written++; have = false; }
+                    if (!have) { System.arraycopy(h, 0, acc, 0, 4); have = true; }
+                    else combine(acc, h);
+                    if (!read(ins[r], h)) heap[0] = heap[--live];
+                    if (live > 0) siftDown(heap, live, 0, head);
+                }
+                if (have) { write(o, acc); written++; }
+            } finally {
+                for (java.io.DataInputStream i : ins) if (i != null) i.close();
+            }
+            return written;
+        }
+
+        private static boolean read(java.io.DataInputStream in, long[] h) throws IOException {
+            try {
+                h[0] = in.readLong();
+            } catch (java.io.EOFException e) {
+                return false;
+            }
+            h[1] = in.readLong();
+            h[2] = in.readLong();
+            h[3] = in.readLong();
+            return true;
+        }
+
+        private static void write(java.io.DataOutputStream o, long[] a) throws IOException {
+            for (int i = 0; i < 4; i++) o.writeLong(a[i]);
+        }
+
+        /** A later run's record of the same position into acc: each bound as {@link #mergeNeed} merges a need's. */
+        static void combine(long[] acc, long[] r) {
+            int rl = (int) (r[2] >>> 8 & 0xFF), ru = (int) (r[2] & 0xFF);
+            long rlRef = r[3] & NO_REF, ruRef = r[3] >>> 32;
+            if (rl != 0) {
+                int al = (int) (acc[2] >>> 8 & 0xFF);
+                if (al == 0 || rl > al || (rl == al && (acc[3] & NO_REF) == NO_REF && rlRef != NO_REF)) {
+                    acc[2] = (acc[2] & ~0xFF00L) | (long) rl << 8;
+                    acc[3] = (acc[3] & ~NO_REF) | rlRef;
+                }
+            }
+            if (ru != 0) {
+                int au = (int) (acc[2] & 0xFF);
+                if (au == 0 || ru < au) {
+                    acc[2] = (acc[2] & ~0xFFL) | ru;
+                    acc[3] = (acc[3] & NO_REF) | ruRef << 32;
+                }
+            }
+        }
+
+        /** Whether run a's head comes before run b's: key order, then the earlier run. */
+        private static boolean before(long[][] head, int a, int b) {
+            long[] x = head[a], y = head[b];
+            long ox = (x[0] | x[1]) ^ Long.MIN_VALUE, oy = (y[0] | y[1]) ^ Long.MIN_VALUE;
+            if (ox != oy) return ox < oy;
+            long mx = x[0] ^ Long.MIN_VALUE, my = y[0] ^ Long.MIN_VALUE;
+            if (mx != my) return mx < my;
+            return a < b;
+        }
+
+        private static void siftDown(int[] heap, int n, int i, long[][] head) {
+            while (true) {
+                int l = 2 * i + 1, r = l + 1, m = i;
+                if (l < n && before(head, heap[l], heap[m])) m = l;
+                if (r < n && before(head, heap[r], heap[m])) m = r;
+                if (m == i) return;
+                int t = heap[i]; heap[i] = heap[m]; heap[m] = t;
+                i = m;
+            }
+        }
+
+        /** The base index in s of position k (of those {@link #load}ed). */
+        int at(int k) { return 4 * (k - first); }
+
+        /** Before the layer's first {@link #load}. */
+        void rewind() { first = 0; }
+
+        /** Positions [k0, k1), in order after the previous ones: from the merged file into s (in memory: already there). */
+        void load(int k0, int k1) {
+            if (file == null) return;
+            try {
+                if (in == null) {
+                    in = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.READ);
+                    buf = java.nio.ByteBuffer.allocate(1 << 16);
+                }
+                int longs = 4 * (k1 - k0);
+                if (s == null || s.length < longs) { spare.givePositions(s); s = spare.positions(longs); }
+                first = k0;
+                for (int i = 0; i < longs; ) {
+                    buf.clear();
+                    buf.limit(Math.min(buf.capacity(), 8 * (longs - i)));
+                    while (buf.hasRemaining()) if (in.read(buf) < 0) throw new java.io.EOFException(file + " ends early");
+                    buf.flip();
+                    int n = buf.remaining() / 8;
+                    buf.asLongBuffer().get(s, i, n);
+                    i += n;
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        private void mergeChunks() {
             long count = 0;
             int most = 0;
             for (int b = 0; b < chunks.length; b++) { count += needs(b); most = Math.max(most, needs(b)); }
+            size = 0;
             s = spare.positions((int) Math.min(Integer.MAX_VALUE - 8, 4 * Math.max(16, count / 2)));
             int[] table = new int[Integer.highestOneBit(Math.max(8, most)) * 4]; // at most half full
             for (int b = 0; b < chunks.length; b++) {
@@ -743,10 +1004,19 @@ public final class SearchProof {
             }
         }
 
-        /** After the layer: its positions' array goes to the spare memory for a later layer. */
+        /** After the layer: its positions' array goes to the spare memory for a later layer; its merged file is removed. */
         void done() {
             spare.givePositions(s);
             s = null;
+            if (file != null) {
+                try {
+                    if (in != null) in.close();
+                    in = null;
+                    java.nio.file.Files.deleteIfExists(file);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
         }
 
         /** A new position with no bound yet: its base index in s. */
@@ -775,6 +1045,7 @@ public final class SearchProof {
          * records.
          */
         void sort() {
+            if (file != null) return; // the merge of the runs wrote them in key order
             sort(s, 0, size - 1);
         }
 

@@ -90,7 +90,8 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             + "and of the next, e.g. 2g (default: half of what the JVM may use beyond the search table). Beyond it they are "
             + "spilled to --tmp as sorted runs and merged. With --proof search: during the search its proof log's pages beyond half "
             + "of it go to --tmp (or --state DIR); then the log keeps in memory only what the needs of the layers read from it "
-            + "leave of it (those needs are not bounded yet). Does not change the output.")
+            + "leave of it, and a layer's needs beyond a quarter of its half go there as sorted runs, merged in key order. "
+            + "Does not change the output.")
     String maxMemory;
     @Option(names = "--proof", paramLabel = "HOW", description = "Weak Othello with --leaf-empties 6: "
             + "'search' makes the certificate from the proof the root's search keeps (one search, no second one; a fixed "
@@ -363,10 +364,11 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             try {
                 res = sp.run(root[0], root[1], store);
             } catch (OutOfMemoryError e) {
-                // the log yields its memory to the layers' needs, which are not bounded
-                throw new CommandSupport.UserError(String.format(Locale.ROOT, "--proof search: the needs of the proof's layers "
-                        + "outgrew this JVM's heap (%d MiB): lower --max-memory (its proof log then leaves memory sooner), raise -Xmx "
-                        + "(GAMECERT_JAVA_OPTS), or use --proof canonical, whose memory --max-memory bounds",
+                // the log yields its memory to the layers' needs, which go to sorted runs beyond their share; a layer's
+                // entries are still held whole
+                throw new CommandSupport.UserError(String.format(Locale.ROOT, "--proof search: the proof's layers "
+                        + "outgrew this JVM's heap (%d MiB): lower --max-memory (its proof log then leaves memory sooner, and the "
+                        + "layers' needs go to sorted runs sooner), raise -Xmx (GAMECERT_JAVA_OPTS), or use --proof canonical",
                         Runtime.getRuntime().maxMemory() >> 20), CommandSupport.EXIT_FAILURE);
             } catch (java.io.UncheckedIOException e) {
                 throw new CommandSupport.UserError("cannot keep the search's proof log in " + work + ": "
@@ -388,6 +390,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             f.rootSearchSeconds = sp.searchSeconds;
             f.proofLogBytes = sp.logLongs * 8;
             f.proofLogSpilledBytes = sp.logSpilledLongs * 8;
+            f.runsSpilled = sp.runsSpilled;
             return writeAndReport(game, m, root, 1, outAbs, dir, info, store, res, f, java.util.List.of(), null, t0);
         }
         Oracle oracle = new Oracle(game, ttMb);

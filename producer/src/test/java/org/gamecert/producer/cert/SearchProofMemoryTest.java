@@ -65,4 +65,30 @@ class SearchProofMemoryTest {
         assertEquals(last.peakLayerBytes, last.peakLogAndLayerBytes, "no page of the log beside needs beyond the budget");
         assertArrayEquals(free, tiny, "a budget smaller than the needs: the same certificate");
     }
+
+    /**
+     * Issue #42, the needs themselves: a layer's needs beyond their share of the budget go to
+     * sorted runs in the log's directory, merged back in key order while the layer is read, and
+     * the certificate's bytes stay the same.
+     */
+    @Test void aLayersNeedsBeyondTheBudgetGoToSortedRunsAndTheCertificatesBytesStay() throws IOException {
+        byte[] free = produce("free", 64L << 20, Long.MAX_VALUE);
+        assertEquals(0, last.runsSpilled, "no budget: no runs");
+        long chunk = 8L * SearchProof.Needs.CHUNK, unbounded = last.needChunkBytes;
+        assertTrue(unbounded > chunk, "the largest layer's needs take more than one chunk: " + unbounded);
+        // the needs' chunks: a quarter of their half of the budget, at least one chunk (24 KiB)
+        for (long total : new long[] {4 * chunk, 8 * chunk}) {
+            byte[] bounded = produce("bounded-" + total, 64L << 20, total);
+            long limit = Math.max(chunk, total / 8);
+            assertTrue(last.runsSpilled > 0, "runs spilled with " + total + " bytes in all");
+            assertTrue(last.needChunkBytes <= limit, "the needs' chunks within their share of the budget: "
+                    + last.needChunkBytes + " > " + limit);
+            assertTrue(last.needChunkBytes < unbounded, "less than the needs' chunks without a budget: " + unbounded);
+            assertArrayEquals(free, bounded, "the same certificate whatever the needs' budget (" + total + " bytes)");
+            try (var files = Files.list(dir.resolve("bounded-" + total))) {
+                assertEquals(0, files.filter(p -> p.getFileName().toString().startsWith("run-search-proof-needs-")).count(),
+                        "the runs and merged files removed");
+            }
+        }
+    }
 }

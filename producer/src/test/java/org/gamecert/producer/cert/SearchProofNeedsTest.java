@@ -2,6 +2,7 @@ package org.gamecert.producer.cert;
 
 import org.gamecert.producer.search.ProofLog;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -104,6 +105,52 @@ class SearchProofNeedsTest {
             }
             one.done();
             many.done();
+        }
+    }
+
+    @TempDir java.nio.file.Path dir;
+
+    /**
+     * Beyond their limit, the needs go to sorted runs that are merged back in key order: the same
+     * positions, bounds and references as merging them all in memory, whatever the runs' sizes.
+     */
+    @Test
+    void needsBeyondTheLimitGoToSortedRunsAndMergeToTheSamePositions() throws java.io.IOException {
+        Random r = new Random(42);
+        SearchProof.Spare spare = new SearchProof.Spare();
+        for (int round = 0; round < 8; round++) {
+            int positions = 1 + r.nextInt(round < 4 ? 300 : 20_000);
+            // the last round: more runs than are merged at once (a pass merging consecutive ones first)
+            List<Need> needs = randomNeeds(r, positions, round == 7 ? 1024 * (2 * SearchProof.Needs.FAN_IN + 5) + 17
+                    : 2_000 + r.nextInt(3 * positions + 1));
+            SearchProof.Needs plain = push(needs, needs.size(), spare);
+            long[] want = java.util.Arrays.copyOf(plain.s, 4 * plain.size);
+            int wantSize = plain.size;
+            plain.done();
+
+            long limit = 8L * SearchProof.Needs.CHUNK * (round == 7 ? 1 : 1 + round % 3); // one to three chunks: runs of 1024 to 3072 needs
+            SearchProof.Needs spilled = new SearchProof.Needs(needs.size(), spare, dir, "round-" + round, limit);
+            for (Need x : needs) {
+                if (x.upper()) spilled.upper(x.mover(), x.opponent(), x.bound(), x.ref());
+                else spilled.lower(x.mover(), x.opponent(), x.bound(), x.ref());
+            }
+            spilled.merge();
+            spilled.sort();
+            int runs = (int) ((needs.size() - 1) / (limit / 24));
+            assertEquals(runs == 0 ? 0 : runs + 1, spilled.runs(), "round " + round + ": a run a limit's worth of needs, and the rest");
+            assertEquals(wantSize, spilled.size, "round " + round + ": positions");
+            spilled.rewind();
+            long[] got = new long[want.length];
+            for (int k0 = 0; k0 < spilled.size; k0 += 777) { // chunks of positions, as the layer reads them
+                int k1 = Math.min(spilled.size, k0 + 777);
+                spilled.load(k0, k1);
+                System.arraycopy(spilled.s, spilled.at(k0), got, 4 * k0, 4 * (k1 - k0));
+            }
+            assertArrayEquals(want, got, "round " + round + ": merged from runs as in memory");
+            spilled.done();
+            try (var files = java.nio.file.Files.list(dir)) {
+                assertEquals(0, files.count(), "round " + round + ": the runs and the merged file removed");
+            }
         }
     }
 }

@@ -32,7 +32,7 @@ class SearchProofResumeTest {
     /** A run with checkpoints in state (a log budget of {@code logBytes}), killed at layer boundary {@code crashAt} (-1: never). */
     private Extractor.State run(Path state, long logBytes, int crashAt, boolean afterNeeds, boolean midLayer) throws IOException {
         LayerStore store = new LayerStore(state, "params", true, 2).zstdLevel(SearchProof.ZSTD_LEVEL);
-        SearchProof sp = new SearchProof(game, null).spill(state.resolve("proof-log.bin"), logBytes, 8 << 10)
+        SearchProof sp = new SearchProof(game, null).spill(state.resolve("proof-log.bin"), logBytes, 8 << 10, totalBytes)
                 .checkpoints(state, "params", store);
         int[] layers = {0};
         if (crashAt == 0 && afterNeeds) sp.betweenNeedsAndCheckpoint = () -> { throw new Crash(); }; // before the first checkpoint
@@ -68,6 +68,31 @@ class SearchProofResumeTest {
 
     private byte[] last;
     private int resumedAt;
+    /** The budget once the search is done (see {@link SearchProof#spill(Path, long, long, long)}). */
+    private long totalBytes = Long.MAX_VALUE;
+
+    /**
+     * With the layers' needs going to sorted runs (a budget of one chunk for them): the checkpoints
+     * name their merged needs, killed runs leave no run behind once resumed, and the bytes stay.
+     */
+    @Test void withTheNeedsInSortedRunsItResumesToTheSameBytes() throws IOException {
+        Path ref = Files.createDirectory(dir.resolve("ref"));
+        run(ref, Long.MAX_VALUE, -1, false, false);
+        byte[] reference = last;
+        totalBytes = 8L * 8 * SearchProof.Needs.CHUNK;
+        for (int at : new int[] {4, 6})
+            for (int how = 0; how < 3; how++) {
+                Path state = Files.createDirectory(dir.resolve("r" + at + "-" + how));
+                final int a = at, h = how;
+                assertThrows(Crash.class, () -> run(state, 48 << 10, a, h == 1, h == 2), "killed at " + a + "/" + h);
+                run(state, 48 << 10, -1, false, false);
+                assertArrayEquals(reference, last, "killed at layer boundary " + at + " (" + how + "), the needs in runs");
+                assertTrue(resumedAt > 0, "resumed from a checkpoint: " + resumedAt);
+                try (var files = Files.list(state)) {
+                    assertEquals(0, files.count(), "nothing left in the state directory: " + state);
+                }
+            }
+    }
 
     @Test void killedAnywhereItResumesToTheSameBytes() throws IOException {
         Path ref = Files.createDirectory(dir.resolve("ref"));
