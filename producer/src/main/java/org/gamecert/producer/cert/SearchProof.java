@@ -242,9 +242,9 @@ public final class SearchProof {
             logLongs = log.size();
             logSpilledLongs = log.spilledLongs();
             if (progress != null)
-                progress.printf(Locale.ROOT, "[%6.1fs] the root's value %d: %d nodes; its proof log %d MB%s%n", searchSeconds, v,
+                progress.printf(Locale.ROOT, "[%6.1fs] the root's value %d: %d nodes; its proof log %d MiB%s%n", searchSeconds, v,
                         searchNodes, logLongs * 8 >> 20, log.spilledLongs() == 0 ? ""
-                                : String.format(Locale.ROOT, ", of which %d MB in %s", log.spilledLongs() * 8 >> 20, logFile));
+                                : String.format(Locale.ROOT, ", of which %d MiB in %s", log.spilledLongs() * 8 >> 20, logFile));
             cur = new Needs(2, spare);
             if (v > game.uMin) cur.lower(canon[0], canon[1], v, solver.proofOfLower());
             if (v < game.uMax) cur.upper(canon[0], canon[1], v, solver.proofOfUpper());
