@@ -47,7 +47,8 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
     long sliceEntries;
 
     @Option(names = "--terminal-partitions", paramLabel = "N", description = "A certificate in slices: the terminal positions"
-            + " of a layer are counted by kernels in N partitions of their keys (default: Spark's default parallelism).")
+            + " of a layer are counted by kernels in N partitions of their keys (default: one per 1,048,576 entries of the file,"
+            + " at least Spark's default parallelism).")
     int terminalPartitions;
 
     @Option(names = "--whole-file", description = "Check a certificate as one Spark task (the kernel over the whole file in one"

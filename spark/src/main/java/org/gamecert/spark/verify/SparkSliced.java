@@ -65,7 +65,10 @@ public final class SparkSliced implements Serializable {
     private final int terminalPartitions;
     private final transient Faults faults;
 
-    /** terminalPartitions: partitions the terminal keys are counted in (0: Spark's parallelism). */
+    /**
+     * terminalPartitions: partitions the terminal keys are counted in (0: by the file's size,
+     * defaultTerminalPartitions).
+     */
     public SparkSliced(JavaSparkContext sc, long sliceEntries, int terminalPartitions,
             PrintStream progress) {
         this(sc, sliceEntries, terminalPartitions, progress, Faults.NONE);
@@ -75,8 +78,8 @@ public final class SparkSliced implements Serializable {
             PrintStream progress, Faults faults) {
         this.sc = sc;
         this.sliceEntries = sliceEntries > 0 ? sliceEntries : DEFAULT_SLICE_ENTRIES;
-        this.terminalPartitions = Math.min(TerminalCount.MAX_PARTITIONS, terminalPartitions > 0
-                ? terminalPartitions : Math.max(1, sc.defaultParallelism()));
+        this.terminalPartitions = Math.min(TerminalCount.MAX_PARTITIONS, Math.max(0,
+                terminalPartitions)); // 0: by the file (defaultTerminalPartitions)
         this.progress = progress;
         this.faults = faults;
     }
@@ -200,7 +203,9 @@ public final class SparkSliced implements Serializable {
             openBefore = openBefore(path, map);
             combiner.partOf(null, 0, false);
         }
-        int partitions = h.family == Header.OTHELLO ? 0 : terminalPartitions; // no terminals
+        int partitions = h.family == Header.OTHELLO ? 0 // no terminals
+                : terminalPartitions > 0 ? terminalPartitions
+                : defaultTerminalPartitions(map.entries(), sc.defaultParallelism());
         Job job = new Job(path, map, o.strict, o.all, Math.max(1, o.maxViolationsPerRule),
                 openBefore, partitions);
         JavaPairRDD<Integer, Counts> countsIn = null; // for the slices of the layer due
@@ -528,6 +533,22 @@ public final class SparkSliced implements Serializable {
 
     private int partitions(int n) {
         return Math.max(1, Math.min(n, 4 * sc.defaultParallelism()));
+    }
+
+    /** Entries of the file a terminal partition is made for, by default. */
+    static final long ENTRIES_PER_TERMINAL_PARTITION = 1 << 20;
+
+    /**
+     * The terminal partitions when none are asked for: one per ENTRIES_PER_TERMINAL_PARTITION
+     * entries of the file, at least Spark's parallelism. Each partition's TerminalCount holds the
+     * distinct terminal keys routed to it of one layer: with the parallelism alone (2 in
+     * local[2]), the whole 7×6 game's layer of 31 discs held millions of keys in each, and a
+     * 2 GiB heap ran out.
+     */
+    static int defaultTerminalPartitions(long entries, int parallelism) {
+        long per = ENTRIES_PER_TERMINAL_PARTITION, byEntries = (entries + per - 1) / per;
+        return (int) Math.min(TerminalCount.MAX_PARTITIONS,
+                Math.max(Math.max(1, parallelism), byEntries));
     }
 
     /** Rows (requests and records) a task of the join by key groups at most, about. */
