@@ -97,11 +97,7 @@ class ValidCertificatesTest {
      */
     @Test
     void maxMemoryFromTooSmallToAmple() throws Exception {
-        TinySolver oth = new TinySolver(1, 4, 4, 1, null);
-        long[] start = oth.othelloStart();
-        TestCert t = oth.build(start[0], start[1], 1);
-        t.maxBlockEntries = 512;
-        t.maxBlockBytes = 1 << 14;
+        TestCert t = othello4x4InSmallBlocks(512, 1 << 14);
         Result whole = assertVerified(t, new Options());
         int split = 0;
         for (int threads : new int[] {1, 2}) {
@@ -134,11 +130,7 @@ class ValidCertificatesTest {
      */
     @Test
     void aLayerInSegmentsTakesAsManyWavesAsItNeeds() throws Exception {
-        TinySolver oth = new TinySolver(1, 4, 4, 1, null);
-        long[] start = oth.othelloStart();
-        TestCert t = oth.build(start[0], start[1], 1);
-        t.maxBlockEntries = 8;
-        t.maxBlockBytes = 1 << 12;
+        TestCert t = othello4x4InSmallBlocks(8, 1 << 12);
         Result whole = assertVerified(t, new Options());
         byte[] file = t.write();
         int threads = 2;
@@ -205,6 +197,16 @@ class ValidCertificatesTest {
             }
             assertTrue(firstVerified >= 0, "verified somewhere in the sweep");
         }
+    }
+
+    /** The semi-strong 4×4 Othello certificate from the start, in blocks of the given limits. */
+    static TestCert othello4x4InSmallBlocks(int maxBlockEntries, int maxBlockBytes) {
+        TinySolver oth = new TinySolver(1, 4, 4, 1, null);
+        long[] start = oth.othelloStart();
+        TestCert t = oth.build(start[0], start[1], 1);
+        t.maxBlockEntries = maxBlockEntries;
+        t.maxBlockBytes = maxBlockBytes;
+        return t;
     }
 
     /** Entries in the biggest layer below the root's. */
