@@ -43,6 +43,8 @@ public final class CompositeVerifier {
      * parts checked at once take from one shared allowance as their key arrays double.
      */
     public static final int UNION_CAP = 1 << 26;
+    /** The allowance a composite's check shares among its parts (UNION_CAP; tests lower it). */
+    static long unionCap = UNION_CAP;
 
     private CompositeVerifier() {}
 
@@ -240,7 +242,7 @@ public final class CompositeVerifier {
         each.threads = present.size() > 1 ? 1 : options.threads;
         each.maxMemory = options.maxMemory / workers; // the parts checked at once share the budget
         each.progress = null;
-        UnionAllowance union = new UnionAllowance(UNION_CAP);
+        UnionAllowance union = new UnionAllowance(unionCap);
         each.regionKeys = union;
         each.composite = m;
         if (checker != null) {
@@ -279,9 +281,8 @@ public final class CompositeVerifier {
         } finally {
             pool.shutdownNow();
         }
-        if (union.refused()) // the union is not counted: the keys' memory goes back
-            for (PartReport p : present)
-                if (p.result.conclusion != null && p.result.conclusion.regionKeys() != null) p.result.conclusion.regionKeys().release();
+        // a union refused is not counted: the keys' memory goes back once the parts are decided
+        // (countUnion), not before (a conclusion whose keys were released is not the kernel's)
     }
 
     private static String describe(Result r) {
@@ -330,6 +331,8 @@ public final class CompositeVerifier {
             if (!k.complete()) {
                 out.unionNote = "not counted: the parts' regions are too big to keep their keys (room for " + UNION_CAP
                         + " keys in all, taken as each part's key arrays double)";
+                for (PartConclusion other : parts)
+                    if (other != null && other.regionKeys() != null) other.regionKeys().release();
                 return;
             }
             keys.add(k);

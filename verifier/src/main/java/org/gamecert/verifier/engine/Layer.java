@@ -131,6 +131,11 @@ final class Layer {
     void index(Budget budget) {
         indexed = false;
         if (size < 64) return;
+        // Keys out of order break R-LAY-3, which the layer's own slices report; the engine reads
+        // the layer before they do (to answer the layer above), and the bucket index holds only
+        // for increasing keys: without one, find is a binary search that may miss, never fails.
+        for (int i = 1; i < size; i++)
+            if (!increases(i)) return;
         int bits = 64 - Long.numberOfLeadingZeros(size / 4);
         int buckets = 1 << bits;
         if (start.length < buckets + 1) {
@@ -166,6 +171,13 @@ final class Layer {
         }
         while (b <= buckets) start[b++] = size;
         indexed = true;
+    }
+
+    /** Entry i's key comes strictly after entry i - 1's: unsigned occ, then unsigned mover. */
+    private boolean increases(int i) {
+        long o = keys[2 * i], before = keys[2 * i - 2];
+        return o != before ? Long.compareUnsigned(o, before) > 0
+                : Long.compareUnsigned(mover(i), mover(i - 1)) > 0;
     }
 
     private int runSlot(long occ) {

@@ -31,6 +31,11 @@ public final class FileMap implements java.io.Serializable {
     private byte[] headerContent, h0;
     /** The records read, in file order (up to the first reading violation). */
     private final ArrayList<BlockRecord> records = new ArrayList<>();
+    /**
+     * SHA-256 of each block's data frame as the file stores it, by block: R-CON-3 is a rule of
+     * that frame, and the chain value binds only its payload, so a slice takes no other frame.
+     */
+    private final ArrayList<byte[]> frameDigests = new ArrayList<>();
     /** Layers in file order (nLayers of them): disc count, blocks [first, end), entries. */
     private final int[] discs = new int[67], first = new int[67], end = new int[67];
     private final long[] size = new long[67];
@@ -156,6 +161,14 @@ public final class FileMap implements java.io.Serializable {
 
     public BlockRecord record(int b) {
         return records.get(b);
+    }
+
+    /**
+     * Whether frame (the caller's copy) is block b's data frame as the file stores it: another
+     * frame, even of the same payload, could hold where the stored one breaks R-CON-3.
+     */
+    boolean storedFrame(int b, byte[] frame) {
+        return MessageDigest.isEqual(frameDigests.get(b), Chain.sha256().digest(frame));
     }
 
     /** The chain value before block b (h_(b-1), or h_0), the kernel's copy. */
@@ -316,7 +329,7 @@ public final class FileMap implements java.io.Serializable {
                             + ENTRIES_PER_FILE_BYTE + " per byte of the "
                             + ct.size + "-byte file: refused as a decompression bomb");
                 declared += rec.count;
-                ct.skipDataFrame(rec);
+                frameDigests.add(Chain.sha256().digest(ct.readDataFrame(rec))); // R-CON-1
                 add(rec);
             }
         } catch (FormatException e) {

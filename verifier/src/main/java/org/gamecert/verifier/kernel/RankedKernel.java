@@ -154,6 +154,9 @@ public final class RankedKernel {
             Payload p;
             try {
                 byte[] frame = ct.read(rec.frameOffset, Math.toIntExact(rec.compLen));
+                if (!map.storedFrame(b, frame)) // the engine's container: another file
+                    throw new EngineFault("block " + b + ": read as other bytes than the data"
+                            + " frame of the file the map was read from");
                 byte[] raw = SliceCheck.rawOf(map, b, frame); // R-CON-3, R-HASH-1
                 p = Payload.decode(raw, Math.toIntExact(rec.count), true, false, game.uMin,
                         game.uMax, rec.index, null);

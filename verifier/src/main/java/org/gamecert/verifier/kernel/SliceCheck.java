@@ -267,6 +267,9 @@ public final class SliceCheck {
         if (decodeFailure != null) return;
         BlockRecord rec = map.record(b);
         byte[] own = frame.clone();
+        if (!map.storedFrame(b, own))
+            throw latch.fault("slice of layer " + discs + ": block " + b + " given as other"
+                    + " bytes than its data frame in the file");
         int layerIndexOfBlock = (int) (decoded + base);
         try {
             byte[] raw = rawOf(map, b, own);

@@ -114,6 +114,28 @@ class CompositeMemoryTest {
         assertEquals(Result.Verdict.VERIFIED, CompositeVerifier.verify(d, new Options(), null).verdict());
     }
 
+    /**
+     * A union the allowance refuses is not counted, and that is all: the keys the parts kept
+     * before it refused are given back, and their conclusions are still the kernel's.
+     */
+    @Test
+    void aCompositeWhoseUnionIsNotCountedIsVerifiedAllTheSame() throws Exception {
+        TestComposite c = TestComposite.split(s, start[0], start[1], 1, 8, 11);
+        Path d = c.writeTo(dir.resolve("union-refused"));
+        // parts are checked one at a time, in manifest order: part 0's keys are granted (its
+        // slices ask for two keys an entry and 1024), the next part's refused
+        long saved = CompositeVerifier.unionCap;
+        CompositeVerifier.unionCap = 2L * c.parts.get(0).cert.entries.size() + 1024;
+        try {
+            CompositeVerifier.Outcome out = CompositeVerifier.verify(d, new Options(), null);
+            assertEquals(Result.Verdict.VERIFIED, out.verdict(), () -> out.error + " "
+                    + (out.composition == null ? "" : out.composition.violation));
+            assertTrue(out.unionNote != null && out.union == null, "the union is not counted");
+        } finally {
+            CompositeVerifier.unionCap = saved;
+        }
+    }
+
     /** A conclusion whose open entries were kept for another part or manifest is not given. */
     @Test
     void openEntriesKeptForAnotherPartAreNotThePart() throws Exception {

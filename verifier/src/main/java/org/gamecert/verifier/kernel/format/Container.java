@@ -107,8 +107,7 @@ public final class Container implements Closeable {
 
     /**
      * Steps over the data frame that follows a record whose limits (R-CON-2) have been checked,
-     * with readDataFrame's checks of its magic and extent (R-CON-1) but without reading it: the
-     * reading kernel (FileMap) frames the file; each slice's kernel decodes its own blocks.
+     * with readDataFrame's checks of its magic and extent (R-CON-1) but without reading it.
      */
     public void skipDataFrame(BlockRecord r) throws IOException, FormatException {
         if (pos + 4 > size)
