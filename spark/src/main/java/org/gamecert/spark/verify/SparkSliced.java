@@ -687,7 +687,10 @@ public final class SparkSliced implements Serializable {
         return q >= 0 && q < parts ? q : parts;
     }
 
-    /** Partition p holds the keys routed to partition p (an Integer key, 0 .. n - 1). */
+    /**
+     * Partition p holds the blocks keyed p (an Integer key, 0 .. n - 1): a join partition's
+     * blocks, or the terminal keys routed to partition p.
+     */
     static final class Exact extends Partitioner {
         private static final long serialVersionUID = 1L;
         private final int n;
@@ -805,9 +808,10 @@ public final class SparkSliced implements Serializable {
 
     /**
      * The join's partitions: as many as the slices (at most 4 a core), and more when the rows
-     * would pass JOIN_ROWS_PER_PARTITION a task. Spark groups a partition's rows as objects in
-     * one map: the whole 7×6 game's layers of millions of entries, in 8 partitions, spilled and
-     * sorted that map again and again in a 2 GiB heap (3.5 M entries in 240 s, GC a third).
+     * would pass JOIN_ROWS_PER_PARTITION a task: a task holds its partition's records in one
+     * table, and its requests and answers, about 60 bytes a row. (When the rows were objects,
+     * the whole 7×6 game's layers of millions of entries, in 8 partitions, spilled and sorted
+     * Spark's map of them again and again in a 2 GiB heap: 3.5 M entries in 240 s, GC a third.)
      */
     private int joinPartitions(FileMap map, int li, int below, int slices, int under) {
         long rows = REQUESTS_PER_ENTRY * map.size(li) + (below < 0 ? 0 : map.size(below));
