@@ -40,18 +40,22 @@ import scala.Tuple2;
  * <ol>
  * <li>the records of the layer below (key → index, kind, bounds), decoded by the executors;
  * <li>each slice's requests (its kernel run up to requests()), joined by key against those
- * records (a cogroup: no lookup callback); the answers grouped back by slice;
+ * records: both sent as blocks of primitive arrays, one per join partition (a hash of the key),
+ * and joined there through a table of the records; the answers grouped back by slice;
  * <li>each slice's kernel again, from the start with the same data, through check(answers): its
  * report, its marks, and (for a game that counts terminal positions) its terminal keys;
  * <li>the marks, routed as counts per child entry (facts, and facts per flag bit) to the slices
  * of the layer below (a shuffle), for their takeCounts;
- * <li>the terminal keys, routed to the partition the kernel named for each, where a
+ * <li>the terminal keys, routed in blocks to the partition the kernel named for each, where a
  * TerminalCount kernel counts the distinct ones (SPEC §10.3) and reports what it took.
  * </ol>
  * The driver gives each layer's slice reports and partition counts to the Combiner, shallowest
  * layer first, and concludes. Its memory is O(layers + slices + partitions + blocks): no key, no
  * entry, no mark passes through it. Nothing here is trusted: whatever it does wrong ends in an
  * engine fault (an error) or a rejection.
+ *
+ * <p>Spark moves blocks (a slice's rows of one partition in primitive arrays), never one object
+ * per entry: its cost per object (serialization, shuffle, garbage) was nearly all of the time.
  */
 public final class SparkSliced implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -91,9 +95,9 @@ public final class SparkSliced implements Serializable {
     interface Faults {
         Faults NONE = new Faults() {};
 
-        /** The terminal keys of layer li as routed: partition → {occ, mover, route}. */
-        default JavaPairRDD<Integer, long[]> terminalKeys(int li,
-                JavaPairRDD<Integer, long[]> honest) {
+        /** The terminal keys of layer li as routed: partition → a block of keys. */
+        default JavaPairRDD<Integer, Terminals> terminalKeys(int li,
+                JavaPairRDD<Integer, Terminals> honest) {
             return honest;
         }
 
@@ -112,14 +116,82 @@ public final class SparkSliced implements Serializable {
     record Slice(int id, int li, int first, int end, long base, int count)
             implements Serializable {}
 
-    /** A key of the layer below (occ, mover). */
-    record Key(long occ, long mover) implements Serializable {}
+    /** A slice's requests of one join partition: request j[k] asks for (occ[k], mover[k]). */
+    static final class Requests implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final int slice;
+        final int[] j;
+        final long[] occ, mover;
 
-    /** A record of the layer below: its index in the layer, kind byte, bounds. */
-    record Rec(long index, byte kind, byte lo, byte hi) implements Serializable {}
+        Requests(int slice, int n) {
+            this.slice = slice;
+            j = new int[n];
+            occ = new long[n];
+            mover = new long[n];
+        }
+    }
 
-    /** The answer to request j of a slice. */
-    record Answer(int j, long index, byte kind, byte lo, byte hi) implements Serializable {}
+    /** Records of the layer below of one join partition (from one slice of it). */
+    static final class Records implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final long[] occ, mover, index;
+        final byte[] kind, lo, hi;
+
+        Records(int n) {
+            occ = new long[n];
+            mover = new long[n];
+            index = new long[n];
+            kind = new byte[n];
+            lo = new byte[n];
+            hi = new byte[n];
+        }
+    }
+
+    /** One join partition's answers to one slice's requests: request j[k]'s record. */
+    static final class Answers implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final int[] j;
+        final long[] index;
+        final byte[] kind, lo, hi;
+
+        Answers(int n) {
+            j = new int[n];
+            index = new long[n];
+            kind = new byte[n];
+            lo = new byte[n];
+            hi = new byte[n];
+        }
+
+        /** The first n answers (a block is made for all its requests, fewer are found). */
+        Answers first(int n) {
+            return new Answers(Arrays.copyOf(j, n), Arrays.copyOf(index, n),
+                    Arrays.copyOf(kind, n), Arrays.copyOf(lo, n), Arrays.copyOf(hi, n));
+        }
+
+        private Answers(int[] j, long[] index, byte[] kind, byte[] lo, byte[] hi) {
+            this.j = j;
+            this.index = index;
+            this.kind = kind;
+            this.lo = lo;
+            this.hi = hi;
+        }
+    }
+
+    /** Terminal keys of one slice routed to one terminal partition (key k: occ, mover, route). */
+    static final class Terminals implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final long[] occ, mover, route;
+
+        Terminals(long[] occ, long[] mover, long[] route) {
+            this.occ = occ;
+            this.mover = mover;
+            this.route = route;
+        }
+
+        int size() {
+            return occ.length;
+        }
+    }
 
     /** What a slice's entries were sent: facts per entry and per flag bit (dense or sparse). */
     static final class Counts implements Serializable {
@@ -219,31 +291,18 @@ public final class SparkSliced implements Serializable {
                 long[][] previous = previousKeys(job, slices);
                 JavaPairRDD<Integer, Tuple2<Slice, Optional<Counts>>> sl = withCounts(slices,
                         countsIn);
-                // 1. the records of the layer below, by key
-                JavaPairRDD<Key, Rec> records = records(job, under);
-                // 2. the requests, joined by key against them, the answers back by slice
-                JavaPairRDD<Key, Long> requests = sl.flatMapToPair(t -> {
-                    SliceCheck c = start(job, t._2()._1(), previous, t._2()._2());
-                    long[][] req = c.requests();
-                    List<Tuple2<Key, Long>> outs = new ArrayList<>(req[0].length);
-                    long id = (long) t._1() << 32;
-                    for (int j = 0; j < req[0].length; j++)
-                        outs.add(new Tuple2<>(new Key(req[0][j], req[1][j]), id | j));
-                    return outs.iterator();
-                });
                 int joinParts = joinPartitions(map, li, below, slices.length, under.length);
-                JavaPairRDD<Integer, Answer> answers = requests
-                        .cogroup(records, new HashPartitioner(joinParts))
-                        .flatMapToPair(t -> {
-                            Rec best = null; // a key held twice: the first (R-LAY-3 fails there)
-                            for (Rec r : t._2()._2()) if (best == null || r.index < best.index) best = r;
-                            List<Tuple2<Integer, Answer>> outs = new ArrayList<>();
-                            if (best == null) return outs.iterator(); // absent: the default
-                            for (long q : t._2()._1())
-                                outs.add(new Tuple2<>((int) (q >>> 32), new Answer((int) q,
-                                        best.index, best.kind, best.lo, best.hi)));
-                            return outs.iterator();
-                        });
+                // 1. the records of the layer below, in blocks by join partition
+                JavaPairRDD<Integer, Records> records = records(job, under, joinParts);
+                // 2. the requests, in blocks by join partition, joined against them there; the
+                // answers back by slice
+                JavaPairRDD<Integer, Requests> requests = sl.flatMapToPair(t -> {
+                    SliceCheck c = start(job, t._2()._1(), previous, t._2()._2());
+                    return requestBlocks(t._1(), c.requests(), joinParts).iterator();
+                });
+                JavaPairRDD<Integer, Answers> answers = requests
+                        .cogroup(records, new Exact(joinParts))
+                        .flatMapToPair(t -> join(t._2()._1(), t._2()._2()).iterator());
                 // 3. each slice's kernel through check
                 JavaRDD<Checked> checked = sl
                         .cogroup(answers, new HashPartitioner(partitions(slices.length)))
@@ -300,31 +359,175 @@ public final class SparkSliced implements Serializable {
         return sl.leftOuterJoin(countsIn, p);
     }
 
-    /** The records of the layer below (its slices' blocks decoded in the executors), by key. */
-    private JavaPairRDD<Key, Rec> records(Job job, Slice[] under) {
-        if (under.length == 0) return JavaPairRDD.fromJavaRDD(sc.<Tuple2<Key, Rec>>emptyRDD());
+    /**
+     * The records of the layer below (its slices' blocks decoded in the executors): per slice,
+     * one block per join partition.
+     */
+    private JavaPairRDD<Integer, Records> records(Job job, Slice[] under, int parts) {
+        if (under.length == 0)
+            return JavaPairRDD.fromJavaRDD(sc.<Tuple2<Integer, Records>>emptyRDD());
         return sc.parallelize(Arrays.asList(under), partitions(under.length)).flatMapToPair(s -> {
-            List<Tuple2<Key, Rec>> outs = new ArrayList<>(s.count());
             FileMap map = job.map();
-            Header h = map.header();
-            boolean weak = !h.semiStrong;
+            boolean weak = !map.header().semiStrong;
+            Records all = new Records(s.count());
+            int n = 0;
             try (Container ct = new Container(Path.of(job.path()))) {
                 long index = s.base();
                 for (int b = s.first(); b < s.end(); b++) {
                     BlockRecord r = map.record(b);
                     try {
                         Payload p = decodeBlock(ct, map, r, weak);
-                        for (int i = 0; i < p.count; i++)
-                            outs.add(new Tuple2<>(new Key(p.occ[i], p.mover[i]), new Rec(
-                                    index + i, p.kind[i], p.lo[i], p.hi[i])));
+                        if (n + p.count > s.count())
+                            throw new IllegalStateException("a slice of more entries than planned");
+                        System.arraycopy(p.occ, 0, all.occ, n, p.count);
+                        System.arraycopy(p.mover, 0, all.mover, n, p.count);
+                        System.arraycopy(p.kind, 0, all.kind, n, p.count);
+                        System.arraycopy(p.lo, 0, all.lo, n, p.count);
+                        System.arraycopy(p.hi, 0, all.hi, n, p.count);
+                        for (int i = 0; i < p.count; i++) all.index[n + i] = index + i;
+                        n += p.count;
                     } catch (FormatException e) {
                         break; // the slice that holds the block reports it
                     }
                     index += r.count;
                 }
             }
+            int[] order = new int[n];
+            int[] start = bucket(all.occ, all.mover, n, parts, order);
+            List<Tuple2<Integer, Records>> outs = new ArrayList<>();
+            for (int q = 0; q < parts; q++) {
+                int from = start[q], m = start[q + 1] - from;
+                if (m == 0) continue;
+                Records r = new Records(m);
+                for (int k = 0; k < m; k++) {
+                    int i = order[from + k];
+                    r.occ[k] = all.occ[i];
+                    r.mover[k] = all.mover[i];
+                    r.index[k] = all.index[i];
+                    r.kind[k] = all.kind[i];
+                    r.lo[k] = all.lo[i];
+                    r.hi[k] = all.hi[i];
+                }
+                outs.add(new Tuple2<>(q, r));
+            }
             return outs.iterator();
         });
+    }
+
+    /** A slice's requests {occ[], mover[]}: one block per join partition they fall in. */
+    static List<Tuple2<Integer, Requests>> requestBlocks(int slice, long[][] req, int parts) {
+        long[] occ = req[0], mover = req[1];
+        int n = occ.length;
+        int[] order = new int[n];
+        int[] start = bucket(occ, mover, n, parts, order);
+        List<Tuple2<Integer, Requests>> outs = new ArrayList<>();
+        for (int q = 0; q < parts; q++) {
+            int from = start[q], m = start[q + 1] - from;
+            if (m == 0) continue;
+            Requests r = new Requests(slice, m);
+            for (int k = 0; k < m; k++) {
+                int j = order[from + k];
+                r.j[k] = j;
+                r.occ[k] = occ[j];
+                r.mover[k] = mover[j];
+            }
+            outs.add(new Tuple2<>(q, r));
+        }
+        return outs;
+    }
+
+    /**
+     * One join partition: its records in a table by key (open addressing), each request looked
+     * up there; per slice, one block of the answers found (absent keys: none, the default). A
+     * key held twice answers with its smaller index (R-LAY-3 fails there).
+     */
+    static List<Tuple2<Integer, Answers>> join(Iterable<Requests> requests,
+            Iterable<Records> records) {
+        int n = 0;
+        for (Records r : records) n += r.occ.length;
+        Records all = new Records(n);
+        int at = 0;
+        for (Records r : records) {
+            int m = r.occ.length;
+            System.arraycopy(r.occ, 0, all.occ, at, m);
+            System.arraycopy(r.mover, 0, all.mover, at, m);
+            System.arraycopy(r.index, 0, all.index, at, m);
+            System.arraycopy(r.kind, 0, all.kind, at, m);
+            System.arraycopy(r.lo, 0, all.lo, at, m);
+            System.arraycopy(r.hi, 0, all.hi, at, m);
+            at += m;
+        }
+        // a table of at least 2n slots (a power of two, at least 2), slot: the hash's top bits
+        int bits = Math.max(1, 64 - Long.numberOfLeadingZeros(2L * n));
+        int mask = (1 << bits) - 1, shift = 64 - bits;
+        int[] slot = new int[1 << bits];
+        Arrays.fill(slot, -1);
+        long[] occ = all.occ, mover = all.mover, index = all.index;
+        for (int r = 0; r < n; r++) {
+            int s = (int) (mix(occ[r], mover[r]) >>> shift);
+            while (true) {
+                int q = slot[s];
+                if (q < 0) {
+                    slot[s] = r;
+                    break;
+                }
+                if (occ[q] == occ[r] && mover[q] == mover[r]) {
+                    if (index[r] < index[q]) slot[s] = r;
+                    break;
+                }
+                s = (s + 1) & mask;
+            }
+        }
+        List<Tuple2<Integer, Answers>> outs = new ArrayList<>();
+        for (Requests req : requests) {
+            int m = req.j.length, found = 0;
+            Answers a = new Answers(m);
+            for (int k = 0; k < m; k++) {
+                long o = req.occ[k], v = req.mover[k];
+                int s = (int) (mix(o, v) >>> shift);
+                int q;
+                while ((q = slot[s]) >= 0 && (occ[q] != o || mover[q] != v)) s = (s + 1) & mask;
+                if (q < 0) continue; // absent: the default
+                a.j[found] = req.j[k];
+                a.index[found] = index[q];
+                a.kind[found] = all.kind[q];
+                a.lo[found] = all.lo[q];
+                a.hi[found] = all.hi[q];
+                found++;
+            }
+            if (found > 0) outs.add(new Tuple2<>(req.slice, found == m ? a : a.first(found)));
+        }
+        return outs;
+    }
+
+    /** A 64-bit hash of a key (SplitMix64's finalizer): its low half picks the join partition. */
+    static long mix(long occ, long mover) {
+        long h = occ * 0x9E3779B97F4A7C15L ^ mover;
+        h = (h ^ h >>> 30) * 0xBF58476D1CE4E5B9L;
+        h = (h ^ h >>> 27) * 0x94D049BB133111EBL;
+        return h ^ h >>> 31;
+    }
+
+    /** The join partition of a key, 0 .. parts - 1 (the table in it uses the top bits). */
+    static int joinPartition(long occ, long mover, int parts) {
+        return (int) ((mix(occ, mover) & 0xFFFFFFFFL) * parts >>> 32);
+    }
+
+    /**
+     * Keys 0 .. n - 1 ordered by join partition (a counting sort into order); returns where each
+     * partition's keys start in order (parts + 1 offsets).
+     */
+    static int[] bucket(long[] occ, long[] mover, int n, int parts, int[] order) {
+        int[] part = new int[n];
+        int[] start = new int[parts + 1];
+        for (int i = 0; i < n; i++) {
+            part[i] = joinPartition(occ[i], mover[i], parts);
+            start[part[i] + 1]++;
+        }
+        for (int q = 0; q < parts; q++) start[q + 1] += start[q];
+        int[] next = Arrays.copyOf(start, parts);
+        for (int i = 0; i < n; i++) order[next[part[i]]++] = i;
+        return start;
     }
 
     private static Payload decodeBlock(Container ct, FileMap map, BlockRecord r, boolean weak)
@@ -359,19 +562,22 @@ public final class SparkSliced implements Serializable {
 
     /** A slice's kernel through check, with the answers to its requests (absent: -1). */
     private static Checked check(Job job, Slice s, long[][] previous, Optional<Counts> in,
-            Iterable<Answer> given, Slice[] under) throws IOException {
+            Iterable<Answers> given, Slice[] under) throws IOException {
         SliceCheck c = start(job, s, previous, in);
         int n = c.requests()[0].length;
         long[] index = new long[n];
         Arrays.fill(index, -1);
         byte[] kind = new byte[n], lo = new byte[n], hi = new byte[n];
-        for (Answer a : given) {
-            if (a.j() < 0 || a.j() >= n)
-                throw new IllegalStateException("an answer for request " + a.j() + " of " + n);
-            index[a.j()] = a.index();
-            kind[a.j()] = a.kind();
-            lo[a.j()] = a.lo();
-            hi[a.j()] = a.hi();
+        for (Answers a : given) {
+            for (int k = 0; k < a.j.length; k++) {
+                int j = a.j[k];
+                if (j < 0 || j >= n)
+                    throw new IllegalStateException("an answer for request " + j + " of " + n);
+                index[j] = a.index[k];
+                kind[j] = a.kind[k];
+                lo[j] = a.lo[k];
+                hi[j] = a.hi[k];
+            }
         }
         SliceReport report = c.check(index, kind, lo, hi);
         long[][] terminals = job.partitions() > 0 ? c.terminalKeys() : null;
@@ -420,27 +626,71 @@ public final class SparkSliced implements Serializable {
     /** Layer li's terminal keys sent to their partitions, each counted by a TerminalCount. */
     private List<TerminalCount.Report> terminalCounts(Job job, int li, JavaRDD<Checked> checked) {
         int parts = job.partitions();
-        JavaPairRDD<Integer, long[]> keys = checked.flatMapToPair(c -> {
-            long[][] t = c.terminals();
-            List<Tuple2<Integer, long[]>> outs = new ArrayList<>(t[0].length);
-            for (int j = 0; j < t[0].length; j++)
-                outs.add(new Tuple2<>(TerminalCount.partitionOf(t[2][j]),
-                        new long[] {t[0][j], t[1][j], t[2][j]}));
-            return outs.iterator();
-        });
+        JavaPairRDD<Integer, Terminals> keys = checked.flatMapToPair(
+                c -> terminalBlocks(c.terminals(), parts).iterator());
         return faults.terminalKeys(li, keys).partitionBy(new Exact(parts))
                 .mapPartitionsWithIndex((p, it) -> {
-                    TerminalCount count = new TerminalCount(job.map(), li, p, parts, 0);
+                    List<Terminals> got = new ArrayList<>();
+                    long n = 0;
                     while (it.hasNext()) {
-                        long[] k = it.next()._2();
-                        count.take(k[0], k[1], k[2]);
+                        Terminals t = it.next()._2();
+                        got.add(t);
+                        n += t.size();
                     }
+                    TerminalCount count = new TerminalCount(job.map(), li, p, parts,
+                            (int) Math.min(n, Integer.MAX_VALUE));
+                    for (Terminals t : got)
+                        for (int k = 0; k < t.size(); k++)
+                            count.take(t.occ[k], t.mover[k], t.route[k]);
                     Iterator<TerminalCount.Report> one = List.of(count.report()).iterator();
                     return one;
                 }, true).collect();
     }
 
-    /** Partition p holds the keys routed to partition p (an Integer key, 0 .. n - 1). */
+    /**
+     * A slice's terminal keys {occ[], mover[], route[]}: one block per partition their routes
+     * name (a route's partition outside 0 .. parts - 1: a block keyed by it alone, which the
+     * count of the partition it lands in refuses).
+     */
+    static List<Tuple2<Integer, Terminals>> terminalBlocks(long[][] t, int parts) {
+        long[] occ = t[0], mover = t[1], route = t[2];
+        int n = occ.length;
+        int[] start = new int[parts + 2]; // bucket parts: routes outside, one block each
+        for (int k = 0; k < n; k++) start[bucketOf(route[k], parts) + 1]++;
+        for (int q = 0; q <= parts; q++) start[q + 1] += start[q];
+        int[] next = Arrays.copyOf(start, parts + 1);
+        int[] order = new int[n];
+        for (int k = 0; k < n; k++) order[next[bucketOf(route[k], parts)]++] = k;
+        List<Tuple2<Integer, Terminals>> outs = new ArrayList<>();
+        for (int q = 0; q < parts; q++) {
+            int from = start[q], m = start[q + 1] - from;
+            if (m == 0) continue;
+            Terminals b = new Terminals(new long[m], new long[m], new long[m]);
+            for (int i = 0; i < m; i++) {
+                int k = order[from + i];
+                b.occ[i] = occ[k];
+                b.mover[i] = mover[k];
+                b.route[i] = route[k];
+            }
+            outs.add(new Tuple2<>(q, b));
+        }
+        for (int i = start[parts]; i < n; i++) {
+            int k = order[i];
+            outs.add(new Tuple2<>(TerminalCount.partitionOf(route[k]), new Terminals(
+                    new long[] {occ[k]}, new long[] {mover[k]}, new long[] {route[k]})));
+        }
+        return outs;
+    }
+
+    private static int bucketOf(long route, int parts) {
+        int q = TerminalCount.partitionOf(route);
+        return q >= 0 && q < parts ? q : parts;
+    }
+
+    /**
+     * Partition p holds the blocks keyed p (an Integer key, 0 .. n - 1): a join partition's
+     * blocks, or the terminal keys routed to partition p.
+     */
     static final class Exact extends Partitioner {
         private static final long serialVersionUID = 1L;
         private final int n;
@@ -558,9 +808,10 @@ public final class SparkSliced implements Serializable {
 
     /**
      * The join's partitions: as many as the slices (at most 4 a core), and more when the rows
-     * would pass JOIN_ROWS_PER_PARTITION a task. Spark groups a partition's rows as objects in
-     * one map: the whole 7×6 game's layers of millions of entries, in 8 partitions, spilled and
-     * sorted that map again and again in a 2 GiB heap (3.5 M entries in 240 s, GC a third).
+     * would pass JOIN_ROWS_PER_PARTITION a task: a task holds its partition's records in one
+     * table, and its requests and answers, about 60 bytes a row. (When the rows were objects,
+     * the whole 7×6 game's layers of millions of entries, in 8 partitions, spilled and sorted
+     * Spark's map of them again and again in a 2 GiB heap: 3.5 M entries in 240 s, GC a third.)
      */
     private int joinPartitions(FileMap map, int li, int below, int slices, int under) {
         long rows = REQUESTS_PER_ENTRY * map.size(li) + (below < 0 ? 0 : map.size(below));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.Serializable;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -11,7 +12,9 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function;
 import org.gamecert.spark.SparkTestContext;
+import org.gamecert.spark.verify.SparkSliced.Terminals;
 import org.gamecert.verifier.engine.Options;
 import org.gamecert.verifier.engine.SliceEngine;
 import org.gamecert.verifier.kernel.Result;
@@ -153,16 +156,15 @@ class SparkSlicedTest {
 
     /** Terminal keys of every layer changed by fault (an RDD function: serializable). */
     static final class KeyFault implements SparkSliced.Faults {
-        final org.apache.spark.api.java.function.Function<JavaPairRDD<Integer, long[]>,
-                JavaPairRDD<Integer, long[]>> fault;
+        final Function<JavaPairRDD<Integer, Terminals>, JavaPairRDD<Integer, Terminals>> fault;
 
-        KeyFault(org.apache.spark.api.java.function.Function<JavaPairRDD<Integer, long[]>,
-                JavaPairRDD<Integer, long[]>> fault) {
+        KeyFault(Function<JavaPairRDD<Integer, Terminals>, JavaPairRDD<Integer, Terminals>> fault) {
             this.fault = fault;
         }
 
         @Override
-        public JavaPairRDD<Integer, long[]> terminalKeys(int li, JavaPairRDD<Integer, long[]> honest) {
+        public JavaPairRDD<Integer, Terminals> terminalKeys(int li,
+                JavaPairRDD<Integer, Terminals> honest) {
             try {
                 return fault.call(honest);
             } catch (Exception e) {
@@ -181,48 +183,66 @@ class SparkSlicedTest {
                 || r.verdict == Result.Verdict.REJECTED, what + ": " + r.verdict + " " + r.errorMessage);
     }
 
-    /** The first key (in the RDD's order) of each layer with keys: the one the faults change. */
-    static JavaPairRDD<Tuple2<Integer, long[]>, Long> indexed(JavaPairRDD<Integer, long[]> keys) {
-        return keys.zipWithIndex();
+    /** What a faulty engine sends instead of key {occ, mover, route} routed to partition p. */
+    interface KeyEdit extends Serializable {
+        List<Tuple2<Integer, long[]>> edit(int p, long[] key);
+    }
+
+    /**
+     * The keys with the first one of each layer (the first key of the first block in the RDD's
+     * order; no block is empty) replaced by what edit makes of it, each in a block of its own.
+     */
+    static JavaPairRDD<Integer, Terminals> firstKey(JavaPairRDD<Integer, Terminals> keys,
+            KeyEdit edit) {
+        return JavaPairRDD.fromJavaRDD(keys.zipWithIndex().flatMap(t -> {
+            Tuple2<Integer, Terminals> b = t._1();
+            if (t._2() != 0) return List.of(b).iterator();
+            Terminals k = b._2();
+            int m = k.size();
+            assertTrue(m > 0, "an empty block of terminal keys");
+            List<Tuple2<Integer, Terminals>> out = new ArrayList<>();
+            if (m > 1)
+                out.add(new Tuple2<>(b._1(), new Terminals(Arrays.copyOfRange(k.occ, 1, m),
+                        Arrays.copyOfRange(k.mover, 1, m), Arrays.copyOfRange(k.route, 1, m))));
+            long[] first = {k.occ[0], k.mover[0], k.route[0]};
+            for (Tuple2<Integer, long[]> e : edit.edit(b._1(), first))
+                out.add(new Tuple2<>(e._1(), new Terminals(new long[] {e._2()[0]},
+                        new long[] {e._2()[1]}, new long[] {e._2()[2]})));
+            return out.iterator();
+        }));
     }
 
     @Test
     void terminalKeyDroppedRepeatedOrMovedBetweenPartitionsIsNeverVerified() {
         Result honest = faulty(new KeyFault(k -> k));
         assertEquals(Result.Verdict.VERIFIED, honest.verdict, honest.errorMessage);
-        notVerified("a key dropped", faulty(new KeyFault(k -> JavaPairRDD.fromJavaRDD(
-                indexed(k).filter(t -> t._2() != 0).map(t -> t._1())))));
+        // the edit that changes nothing: the same verdict (the faults below are the edits')
+        Result same = faulty(new KeyFault(k -> firstKey(k, (p, v) -> List.of(new Tuple2<>(p, v)))));
+        assertEquals(Result.Verdict.VERIFIED, same.verdict, same.errorMessage);
+        notVerified("a key dropped", faulty(new KeyFault(k -> firstKey(k, (p, v) -> List.of()))));
         notVerified("every key dropped", faulty(new KeyFault(k -> k.filter(t -> false))));
-        notVerified("a key repeated", faulty(new KeyFault(k -> JavaPairRDD.fromJavaRDD(
-                indexed(k).flatMap(t -> (t._2() == 0 ? List.of(t._1(), t._1())
-                        : List.of(t._1())).iterator())))));
+        notVerified("a key repeated", faulty(new KeyFault(k -> firstKey(k,
+                (p, v) -> List.of(new Tuple2<>(p, v), new Tuple2<>(p, v))))));
         // moved: to the next partition as it is (its route names the old one), or with its
         // route rewritten for the new one
-        notVerified("a key moved", faulty(new KeyFault(k -> JavaPairRDD.fromJavaRDD(
-                indexed(k).map(t -> t._2() != 0 ? t._1()
-                        : new Tuple2<>(t._1()._1() + 1, t._1()._2()))))));
-        notVerified("a key moved and rerouted", faulty(new KeyFault(k -> JavaPairRDD.fromJavaRDD(
-                indexed(k).map(t -> {
-                    if (t._2() != 0) return t._1();
-                    long[] v = t._1()._2().clone();
-                    int q = (TerminalCount.partitionOf(v[2]) + 1) % 3;
-                    v[2] = (long) q << 1 | (v[2] & 1);
-                    return new Tuple2<>(q, v);
-                })))));
-        notVerified("a key's set changed", faulty(new KeyFault(k -> JavaPairRDD.fromJavaRDD(
-                indexed(k).map(t -> {
-                    if (t._2() != 0) return t._1();
-                    long[] v = t._1()._2().clone();
-                    v[2] ^= 1;
-                    return new Tuple2<>(t._1()._1(), v);
-                })))));
-        notVerified("a key altered", faulty(new KeyFault(k -> JavaPairRDD.fromJavaRDD(
-                indexed(k).map(t -> {
-                    if (t._2() != 0) return t._1();
-                    long[] v = t._1()._2().clone();
-                    v[1] ^= v[0] & -v[0];
-                    return new Tuple2<>(t._1()._1(), v);
-                })))));
+        notVerified("a key moved", faulty(new KeyFault(k -> firstKey(k,
+                (p, v) -> List.of(new Tuple2<>(p + 1, v))))));
+        notVerified("a key moved and rerouted", faulty(new KeyFault(k -> firstKey(k, (p, v) -> {
+            long[] w = v.clone();
+            int q = (TerminalCount.partitionOf(w[2]) + 1) % 3;
+            w[2] = (long) q << 1 | (w[2] & 1);
+            return List.of(new Tuple2<>(q, w));
+        }))));
+        notVerified("a key's set changed", faulty(new KeyFault(k -> firstKey(k, (p, v) -> {
+            long[] w = v.clone();
+            w[2] ^= 1;
+            return List.of(new Tuple2<>(p, w));
+        }))));
+        notVerified("a key altered", faulty(new KeyFault(k -> firstKey(k, (p, v) -> {
+            long[] w = v.clone();
+            w[1] ^= w[0] & -w[0];
+            return List.of(new Tuple2<>(p, w));
+        }))));
     }
 
     @Test
