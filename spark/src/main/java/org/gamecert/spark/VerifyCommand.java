@@ -188,15 +188,15 @@ public final class VerifyCommand implements Callable<Integer>, SparkMain.Streams
         long t0 = System.nanoTime();
         Result r = wholeFile ? SparkVerifier.certificate(sc, path, s) : SparkVerifier.sliced(sc, path, s);
         f.nanos = System.nanoTime() - t0;
-        print(r, f);
+        print(r, f, sc.defaultParallelism()); // the tasks at once: its "threads"
         if (r.verdict == Result.Verdict.ERROR && r.entries == 0 && !Reports.looksLike(path).startsWith("a gamecert"))
             err.println("note: " + path + " was read as a certificate; its content looks like " + Reports.looksLike(path));
         return Reports.exitCode(r.verdict);
     }
 
-    private void print(Result r, Figures f) {
+    private void print(Result r, Figures f, int parallelism) {
         if (json) out.println(Reports.json(r, f, path.toString()));
-        else Reports.human(r, f, path.toString(), 1, out);
+        else Reports.human(r, f, path.toString(), parallelism, out);
         out.flush();
     }
 

@@ -93,8 +93,9 @@ final class Report {
         }
         double s = f.nanos / 1e9;
         if (r.entries > 0) // figures only when there are figures: an unreadable file has none
-            out.printf("throughput  %.2f s, %,.0f entries/s with %d thread%s; tables peak %,d bytes (%d bytes per entry held)%n",
-                    s, s > 0 ? r.entries / s : 0.0, threads, threads == 1 ? "" : "s", f.peakTableBytes, f.bytesPerEntryHeld);
+            out.printf("throughput  %.2f s, %,.0f entries/s with %d thread%s%s%n", s, s > 0 ? r.entries / s : 0.0, threads,
+                    threads == 1 ? "" : "s", f.peakTableBytes == 0 ? "" // an engine without tables (Spark's) has no figure here
+                            : String.format("; tables peak %,d bytes (%d bytes per entry held)", f.peakTableBytes, f.bytesPerEntryHeld));
         if (f.splitLayers > 0)
             out.printf("memory      %d layer%s too big for --max-memory, looked up in up to %d segments%n",
                     f.splitLayers, f.splitLayers == 1 ? " was" : "s were", f.maxSegments);
