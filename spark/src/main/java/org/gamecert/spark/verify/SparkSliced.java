@@ -457,14 +457,17 @@ public final class SparkSliced implements Serializable {
             System.arraycopy(r.hi, 0, all.hi, at, m);
             at += m;
         }
-        // a table of at least 2n slots (a power of two, at least 2), slot: the hash's top bits
+        // a table of at least 2n slots (a power of two, at least 2), slot: the hash's top bits,
+        // salted for this table: the keys are the file's, and a file whose keys shared a slot
+        // would make the probing quadratic (the answers do not depend on the salt)
+        long salt = java.util.concurrent.ThreadLocalRandom.current().nextLong();
         int bits = Math.max(1, 64 - Long.numberOfLeadingZeros(2L * n));
         int mask = (1 << bits) - 1, shift = 64 - bits;
         int[] slot = new int[1 << bits];
         Arrays.fill(slot, -1);
         long[] occ = all.occ, mover = all.mover, index = all.index;
         for (int r = 0; r < n; r++) {
-            int s = (int) (mix(occ[r], mover[r]) >>> shift);
+            int s = (int) (mix(occ[r] ^ salt, mover[r]) >>> shift);
             while (true) {
                 int q = slot[s];
                 if (q < 0) {
@@ -484,7 +487,7 @@ public final class SparkSliced implements Serializable {
             Answers a = new Answers(m);
             for (int k = 0; k < m; k++) {
                 long o = req.occ[k], v = req.mover[k];
-                int s = (int) (mix(o, v) >>> shift);
+                int s = (int) (mix(o ^ salt, v) >>> shift);
                 int q;
                 while ((q = slot[s]) >= 0 && (occ[q] != o || mover[q] != v)) s = (s + 1) & mask;
                 if (q < 0) continue; // absent: the default
