@@ -224,9 +224,13 @@ public final class SparkSliced implements Serializable {
     record Checked(SliceReport report, List<Tuple2<Integer, Counts>> marks, long[][] terminals)
             implements Serializable {}
 
-    /** What every task of one check needs (shipped with the closures). */
+    /**
+     * What every task of one check needs (shipped with the closures). joinSalt: drawn for the
+     * check, so that no file can aim its keys at one join partition (it would load one task
+     * with a layer's rows; the answers do not depend on it).
+     */
     record Job(String path, FileMap map, boolean strict, boolean all, int maxPerRule,
-            long[] openBefore, int partitions) implements Serializable {}
+            long[] openBefore, int partitions, long joinSalt) implements Serializable {}
 
     /** Verifies the certificate (modes 1–3); an error for a failure, never an exception. */
     public Result verify(Path file, Options o) {
@@ -279,7 +283,7 @@ public final class SparkSliced implements Serializable {
                 : terminalPartitions > 0 ? terminalPartitions
                 : defaultTerminalPartitions(map.entries(), sc.defaultParallelism());
         Job job = new Job(path, map, o.strict, o.all, Math.max(1, o.maxViolationsPerRule),
-                openBefore, partitions);
+                openBefore, partitions, new java.security.SecureRandom().nextLong());
         JavaPairRDD<Integer, Counts> countsIn = null; // for the slices of the layer due
         long done = 0, total = Math.max(1, map.entries());
         try {
@@ -298,7 +302,8 @@ public final class SparkSliced implements Serializable {
                 // answers back by slice
                 JavaPairRDD<Integer, Requests> requests = sl.flatMapToPair(t -> {
                     SliceCheck c = start(job, t._2()._1(), previous, t._2()._2());
-                    return requestBlocks(t._1(), c.requests(), joinParts).iterator();
+                    return requestBlocks(t._1(), c.requests(), joinParts, job.joinSalt())
+                            .iterator();
                 });
                 JavaPairRDD<Integer, Answers> answers = requests
                         .cogroup(records, new Exact(joinParts))
@@ -393,7 +398,7 @@ public final class SparkSliced implements Serializable {
                 }
             }
             int[] order = new int[n];
-            int[] start = bucket(all.occ, all.mover, n, parts, order);
+            int[] start = bucket(all.occ, all.mover, n, parts, job.joinSalt(), order);
             List<Tuple2<Integer, Records>> outs = new ArrayList<>();
             for (int q = 0; q < parts; q++) {
                 int from = start[q], m = start[q + 1] - from;
@@ -415,11 +420,12 @@ public final class SparkSliced implements Serializable {
     }
 
     /** A slice's requests {occ[], mover[]}: one block per join partition they fall in. */
-    static List<Tuple2<Integer, Requests>> requestBlocks(int slice, long[][] req, int parts) {
+    static List<Tuple2<Integer, Requests>> requestBlocks(int slice, long[][] req, int parts,
+            long salt) {
         long[] occ = req[0], mover = req[1];
         int n = occ.length;
         int[] order = new int[n];
-        int[] start = bucket(occ, mover, n, parts, order);
+        int[] start = bucket(occ, mover, n, parts, salt, order);
         List<Tuple2<Integer, Requests>> outs = new ArrayList<>();
         for (int q = 0; q < parts; q++) {
             int from = start[q], m = start[q + 1] - from;
@@ -511,20 +517,23 @@ public final class SparkSliced implements Serializable {
         return h ^ h >>> 31;
     }
 
-    /** The join partition of a key, 0 .. parts - 1 (the table in it uses the top bits). */
-    static int joinPartition(long occ, long mover, int parts) {
-        return (int) ((mix(occ, mover) & 0xFFFFFFFFL) * parts >>> 32);
+    /**
+     * The join partition of a key under the check's salt, 0 .. parts - 1 (the table in it uses
+     * the top bits, under a salt of its own).
+     */
+    static int joinPartition(long occ, long mover, int parts, long salt) {
+        return (int) ((mix(occ ^ salt, mover) & 0xFFFFFFFFL) * parts >>> 32);
     }
 
     /**
      * Keys 0 .. n - 1 ordered by join partition (a counting sort into order); returns where each
      * partition's keys start in order (parts + 1 offsets).
      */
-    static int[] bucket(long[] occ, long[] mover, int n, int parts, int[] order) {
+    static int[] bucket(long[] occ, long[] mover, int n, int parts, long salt, int[] order) {
         int[] part = new int[n];
         int[] start = new int[parts + 1];
         for (int i = 0; i < n; i++) {
-            part[i] = joinPartition(occ[i], mover[i], parts);
+            part[i] = joinPartition(occ[i], mover[i], parts, salt);
             start[part[i] + 1]++;
         }
         for (int q = 0; q < parts; q++) start[q + 1] += start[q];

@@ -23,6 +23,8 @@ import scala.Tuple2;
  */
 class SparkJoinBlocksTest {
     static final int PARTS = 7;
+    /** A check's join salt (any: the answers do not depend on it). */
+    static final long SALT = 0x5EED_1234_ABCD_0042L;
 
     @Test
     void everyRequestIsAnsweredByItsKeysRecordWithTheSmallestIndexAndAbsentKeysAreNot() {
@@ -56,7 +58,7 @@ class SparkJoinBlocksTest {
             for (int q = 0; q < PARTS; q++) {
                 List<Long> at = new ArrayList<>();
                 for (int i = 0; i < r[0].length; i++)
-                    if (SparkSliced.joinPartition(r[0][i], r[1][i], PARTS) == q) at.add((long) i);
+                    if (SparkSliced.joinPartition(r[0][i], r[1][i], PARTS, SALT) == q) at.add((long) i);
                 Records b = new Records(at.size());
                 for (int k = 0; k < at.size(); k++) {
                     int i = (int) (long) at.get(k);
@@ -72,7 +74,7 @@ class SparkJoinBlocksTest {
         }
         int[] seen = new int[n];
         for (Tuple2<Integer, Requests> t : SparkSliced.requestBlocks(9, new long[][] {occ, mover},
-                PARTS)) {
+                PARTS, SALT)) {
             Requests r = t._2();
             assertEquals(9, r.slice);
             assertTrue(r.j.length > 0, "an empty block of requests");
@@ -80,7 +82,7 @@ class SparkJoinBlocksTest {
                 seen[r.j[k]]++;
                 assertEquals(occ[r.j[k]], r.occ[k]);
                 assertEquals(mover[r.j[k]], r.mover[k]);
-                assertEquals((int) t._1(), SparkSliced.joinPartition(r.occ[k], r.mover[k], PARTS));
+                assertEquals((int) t._1(), SparkSliced.joinPartition(r.occ[k], r.mover[k], PARTS, SALT));
             }
             requestsIn.get(t._1()).add(r);
         }
@@ -110,6 +112,33 @@ class SparkJoinBlocksTest {
                 if (x[0] == occ[j] && x[1] == mover[j] && (r == null || x[2] < r[2])) r = x;
             assertEquals(r[2], answered[j], "request " + j);
             assertTrue(answered[j] < 10000, "the smaller index");
+        }
+    }
+
+    /**
+     * Keys chosen to share one join partition under one salt (as a file could choose them if the
+     * partition were a fixed function of the key) spread over the partitions under another: no
+     * task is handed a layer's rows.
+     */
+    @Test
+    void keysThatShareAJoinPartitionUnderOneSaltSpreadUnderAnother() {
+        int parts = 16, n = 4096;
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(17);
+        long[] occ = new long[n], mover = new long[n];
+        for (int k = 0; k < n; ) {
+            long o = rnd.nextLong() & 0x1FFFFFFFFFFFFL, m = rnd.nextLong() & o;
+            if (SparkSliced.joinPartition(o, m, parts, 0) != 0) continue;
+            occ[k] = o;
+            mover[k++] = m;
+        }
+        for (int t = 0; t < 20; t++) {
+            long salt = rnd.nextLong();
+            int[] load = new int[parts];
+            for (int k = 0; k < n; k++)
+                load[SparkSliced.joinPartition(occ[k], mover[k], parts, salt)]++;
+            int most = Arrays.stream(load).max().getAsInt();
+            assertTrue(most < n / 4, "under salt " + salt + " one partition took " + most + " of "
+                    + n + " keys");
         }
     }
 

@@ -198,8 +198,9 @@ final class Report {
         double s = f.nanos / 1e9;
         j.put("seconds", s);
         j.put("entries_per_second", s > 0 ? r.entries / s : 0.0);
-        j.putCount("peak_table_bytes", f.peakTableBytes);
-        j.putCount("bytes_per_entry_held", f.bytesPerEntryHeld);
+        // null where the engine kept no table (Spark's, mode 4's), as the text prints none
+        j.putCount("peak_table_bytes", f.peakTableBytes > 0 ? f.peakTableBytes : -1);
+        j.putCount("bytes_per_entry_held", f.peakTableBytes > 0 ? f.bytesPerEntryHeld : -1);
         j.put("split_layers", f.splitLayers);
         j.put("max_segments", f.maxSegments);
         return j.close('}').toString();

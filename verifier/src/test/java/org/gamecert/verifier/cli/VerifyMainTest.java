@@ -99,6 +99,7 @@ class VerifyMainTest {
                 "\"root_value\":", "\"commitment\":\"" + TestCert.commitmentOf(validBytes) + "\"", "\"entries\":", "\"region\":",
                 "\"census\":[{\"discs\":4,", "\"auxiliary\":"})
             assertTrue(out.contains(key), key + " in " + out);
+        assertTrue(out.matches("(?s).*\"peak_table_bytes\":[1-9].*"), "the tables' peak in " + out);
     }
 
     @Test
