@@ -46,6 +46,7 @@ public final class PartTask implements Serializable {
         o.strict = strict;
         o.all = all;
         o.maxViolationsPerRule = all ? 10 : 1;
+        o.forComposition = inComposite; // the driver composes with the kernel's conclusion
         if (inComposite && unionCap > 0) o.regionKeys = new Allowance(unionCap);
         return Verifier.verify(Path.of(file), o);
     }

@@ -23,6 +23,12 @@ public final class Options implements Cloneable {
     /** The composite the file is checked as part compositePart of (SliceCheck.partSetup), or null. */
     public org.gamecert.verifier.kernel.format.Manifest composite;
     public int compositePart = -1;
+    /**
+     * Conclude with the kernel's PartConclusion (SPEC §15.3), as a composite's parts need: set
+     * for any check with a composite; a part (SPEC §15.1) always has one. Otherwise a result
+     * has none, and checking a certificate alone runs no composition code.
+     */
+    public boolean forComposition;
     /** Told about progress now and then; may be null. */
     public Progress progress;
 

@@ -189,6 +189,7 @@ public final class SliceEngine {
     private Result run(Container ct, FileMap map, Options o, ExecutorService pool,
             Figures figures) throws IOException, InterruptedException {
         Combiner combiner = new Combiner(map, o.strict, o.all, o.maxViolationsPerRule);
+        if (o.forComposition || o.composite != null) combiner.forComposition();
         Header h = map.header();
         long[] openBefore = h.part ? openBefore(ct, map) : null;
         int regionKeyBudget = -1;

@@ -67,7 +67,10 @@ public final class Verifier {
         } catch (FileMap.HeaderViolation hv) {
             return SliceEngine.rejectedHeader(hv);
         }
-        return new RankedKernel(map, o.maxMemory, o.strict, o.all, o.maxViolationsPerRule).run(ct);
+        RankedKernel kernel = new RankedKernel(map, o.maxMemory, o.strict, o.all,
+                o.maxViolationsPerRule);
+        if (o.forComposition || o.composite != null) kernel.forComposition();
+        return kernel.run(ct);
     }
 
     /** Whether the header says mode 4 (RankedKernel); a header that breaks a rule says no. */

@@ -39,6 +39,8 @@ public final class Combiner {
     /** --all: every violation, at most maxPerRule kept a rule (the earliest); null: the first. */
     private final EveryViolation every;
     private final FaultLatch latch = new FaultLatch();
+    /** Conclude with a PartConclusion (a part's, or one a composite's engine asked for). */
+    private boolean forComposition;
 
     /** strict: R-REACH-1; all: every violation (at most maxPerRule kept a rule, all counted). */
     public Combiner(FileMap map, boolean strict, boolean all, int maxPerRule) {
@@ -46,6 +48,8 @@ public final class Combiner {
         this.map = map;
         fingerprint = map.fingerprint();
         h = map.header();
+        if (h.mode == Header.WEAK_RANKED) // SPEC §9.2: RankedKernel's rules, not these
+            throw latch.fault("a mode-4 file given to the Combiner (RankedKernel checks it)");
         part = h.part ? new PartTally() : null;
         game = FileMap.gameOf(h);
         rootDiscs = Long.bitCount(h.rootMover | h.rootOpponent);
@@ -66,6 +70,16 @@ public final class Combiner {
         if (nextLayer != map.layers() - 1 || part.setUp())
             throw latch.fault("a part's setup after its first layer, or twice");
         part.setup(m, partIndex, regionKeys);
+    }
+
+    /**
+     * The check is for a composite (SPEC §15.3): conclude with a PartConclusion, the statement
+     * Composition.decide takes. A part's check always does; any other certificate's only when
+     * asked, so that checking a certificate alone never runs the composition's code.
+     */
+    public void forComposition() {
+        latch.notFaulted();
+        forComposition = true;
     }
 
     /**
@@ -198,7 +212,7 @@ public final class Combiner {
         res.header = h;
         res.entries = map.entries();
         res.blocks = map.blocks();
-        OpenEntries open = new OpenEntries();
+        OpenEntries open = part == null ? null : new OpenEntries(); // a part's open entries
         long[][] rows = censusRows();
         if (every != null) { // every layer was checked: the counts are reported, verified or not
             tallyInto(res, rows);
@@ -227,13 +241,17 @@ public final class Combiner {
         res.rootMove = root.rootMove < 0 ? -1 : game.moveAsGiven(root.rootMove, h.rootMover,
                 h.rootOpponent, rootKey[0], rootKey[1], h.symmetry == 0 ? 1 : game.symmetryCount);
         byte[] commitment = map.commitment();
+        String id = "sha256:" + Chain.hex(commitment);
+        if (part == null && !forComposition) return Result.verified(res, id, null);
+        // for a composite (SPEC §15.3): what Composition.decide takes of this certificate
+        if (open == null) open = new OpenEntries();
         open.freeze();
         PartConclusion c = new PartConclusion(h, h.tb.clone(), commitment, rootKey[0],
                 rootKey[1], root.rootKind, map.entries(), open,
                 part == null ? null : part.keptFor(), part == null ? -1 : part.keptForPart(),
                 rows, part == null ? null : part.regionKeys());
         if (open.total() > 0) return Result.openPart(res, c);
-        return Result.verified(res, "sha256:" + Chain.hex(commitment), c);
+        return Result.verified(res, id, c);
     }
 
     private void tallyInto(Result res, long[][] rows) {

@@ -47,6 +47,8 @@ public final class RankedKernel {
     private final long[] out = new long[3], scratch = new long[9];
     /** Entries that broke a rule of checkPosition (only with all violations asked for). */
     private final java.util.BitSet positionFailed = new java.util.BitSet();
+    /** Conclude with a PartConclusion (Combiner.forComposition). */
+    private boolean forComposition;
 
     /** A mode-4 file's map (FileMap); maxMemory bounds the entries held. */
     public RankedKernel(FileMap map, long maxMemory, boolean strict, boolean all, int maxPerRule) {
@@ -65,6 +67,14 @@ public final class RankedKernel {
         this.maxPerRule = Math.max(1, maxPerRule);
         // about 48 bytes an entry, its table slots included; at most 2^28 entries (int indexes)
         maxEntries = Math.min(1L << 28, Math.max(1024, maxMemory / 48));
+    }
+
+    /**
+     * The check is for a composite (SPEC §15.3): conclude with a PartConclusion, which only a
+     * composite's engine needs (Combiner.forComposition). Before run.
+     */
+    public void forComposition() {
+        forComposition = true;
     }
 
     /** Ends the check at a violation (the first one, or a fatal one with all). */
@@ -137,8 +147,9 @@ public final class RankedKernel {
         res.rootMove = (rootKind & C) == 0 ? -1 : game.moveAsGiven(move[root] & 0xFF,
                 h.rootMover, h.rootOpponent, rootOcc, rootMover, group);
         byte[] commitment = map.commitment();
-        PartConclusion c = new PartConclusion(h, tb, commitment, rootOcc, rootMover, rootKind,
-                map.entries(), new OpenEntries(), null, -1, new long[0][], null);
+        PartConclusion c = !forComposition ? null : new PartConclusion(h, tb, commitment,
+                rootOcc, rootMover, rootKind, map.entries(), new OpenEntries(), null, -1,
+                new long[0][], null);
         return Result.verified(res, "sha256:" + Chain.hex(commitment), c);
     }
 

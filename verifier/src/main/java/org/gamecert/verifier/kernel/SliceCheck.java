@@ -117,6 +117,8 @@ public final class SliceCheck {
             throw latch.fault("a slice outside layer " + li + " of the file");
         this.map = map;
         h = map.header();
+        if (h.mode == Header.WEAK_RANKED) // SPEC §9.2: RankedKernel's rules, not these
+            throw latch.fault("a mode-4 file given to a SliceCheck (RankedKernel checks it)");
         game = FileMap.gameOf(h);
         tb = h.tb.clone();
         for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;

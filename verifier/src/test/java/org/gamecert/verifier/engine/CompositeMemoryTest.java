@@ -39,6 +39,7 @@ class CompositeMemoryTest {
     /** Part i of the composite at d, checked as part i of m (partOf) or alone (m null). */
     static Result check(Path d, TestComposite c, Manifest m, int i) {
         Options o = new Options();
+        o.forComposition = true; // as a composite's engine checks its parts
         if (m != null) {
             o.composite = m;
             o.compositePart = i;

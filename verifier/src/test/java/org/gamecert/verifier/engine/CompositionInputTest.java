@@ -64,8 +64,8 @@ class CompositionInputTest {
         falseCert.rootUpper = falseCert.rootValue;
         TestComposite.Part falsePart = new TestComposite.Part(falseCert);
         Result r0 = Verifier.verify(write(root.bytes, "root.gsc"), new Options());
-        Result rt = Verifier.verify(write(truePart.bytes, "true.gsc"), new Options());
-        Result rf = Verifier.verify(write(falsePart.bytes, "false.gsc"), new Options());
+        Result rt = Verifier.verify(write(truePart.bytes, "true.gsc"), forComposition());
+        Result rf = Verifier.verify(write(falsePart.bytes, "false.gsc"), forComposition());
         assertEquals(Result.Verdict.INCOMPLETE, r0.verdict, "the root part has an open entry");
         assertEquals(Result.Verdict.VERIFIED, rt.verdict);
         assertEquals(Result.Verdict.REJECTED, rf.verdict, "the false part");
@@ -210,7 +210,7 @@ class CompositionInputTest {
         for (int i = 1; i < mComp.parts.size(); i++) {
             Path f = dir.resolve("part" + i + ".gsc");
             Files.write(f, mComp.parts.get(i).bytes);
-            Result r = Verifier.verify(f, new Options());
+            Result r = Verifier.verify(f, forComposition());
             assertTrue(r.conclusion != null, "part " + i + ": " + r.verdict);
             honest[i] = r.conclusion;
         }
@@ -275,5 +275,12 @@ class CompositionInputTest {
         }
         c.sortParts();
         return c;
+    }
+
+    /** A leaf's check as a composite's engine asks for it: with the kernel's conclusion. */
+    static Options forComposition() {
+        Options o = new Options();
+        o.forComposition = true;
+        return o;
     }
 }

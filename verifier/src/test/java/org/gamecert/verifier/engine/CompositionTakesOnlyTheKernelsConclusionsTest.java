@@ -52,7 +52,7 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
         Result r0 = Verifier.verify(Files.write(dir.resolve("root.gsc"), comp.parts.get(0).bytes),
                 new Options());
         Result r1 = Verifier.verify(Files.write(dir.resolve("part.gsc"), comp.parts.get(1).bytes),
-                new Options());
+                CompositionInputTest.forComposition());
         byte[] honestCommitment = comp.parts.get(1).commitment();
         TestCert p1 = comp.parts.get(1).cert;
         int rootDiscs = Long.bitCount(p1.rootMover | p1.rootOpponent);
@@ -65,7 +65,7 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
         comp.rewrite(1);
         byte[] falseCommitment = comp.parts.get(1).commitment();
         Result rFalse = Verifier.verify(Files.write(dir.resolve("false-part.gsc"),
-                comp.parts.get(1).bytes), new Options());
+                comp.parts.get(1).bytes), CompositionInputTest.forComposition());
         assertEquals(Result.Verdict.REJECTED, rFalse.verdict, "the false part is rejected");
         assertNull(rFalse.conclusion);
         Manifest m = Manifest.parse(comp.manifest());

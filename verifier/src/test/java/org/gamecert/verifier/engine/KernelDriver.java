@@ -38,6 +38,8 @@ class KernelDriver {
     long sliceEntries = 1;
     /** The partitions terminal keys are counted in (every game but Othello counts them). */
     int partitions = 3;
+    /** Conclude with a PartConclusion, as a composite's engine asks (Combiner.forComposition). */
+    boolean forComposition = true;
 
     KernelDriver(Path file) throws IOException {
         this.file = file;
@@ -219,6 +221,7 @@ class KernelDriver {
         Combiner combiner = combiner();
         long[] open = map.header().part ? openBefore() : null;
         if (open != null) combiner.partOf(combinerFor, combinerPart, false);
+        if (forComposition) combiner.forComposition();
         Map<Integer, int[]> factsTo = new HashMap<>();
         Map<Integer, int[][]> bitsTo = new HashMap<>();
         boolean terminals = map.header().family != Header.OTHELLO;

@@ -61,7 +61,7 @@ class PartConclusionSerialFormTest {
         Result r0 = Verifier.verify(Files.write(dir.resolve("root.gsc"), comp.parts.get(0).bytes),
                 new Options());
         Result r1 = Verifier.verify(Files.write(dir.resolve("part.gsc"), comp.parts.get(1).bytes),
-                new Options());
+                CompositionInputTest.forComposition());
         Manifest m = Manifest.parse(comp.manifest());
         Violation[] none = new Violation[2];
         assertEquals(Result.Verdict.VERIFIED, Composition.decide(m,

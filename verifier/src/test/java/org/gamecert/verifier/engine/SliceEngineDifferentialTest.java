@@ -113,7 +113,9 @@ class SliceEngineDifferentialTest {
                         assertEquals(old.rootKind, now.rootKind, how);
                         assertEquals(old.rootMove, now.rootMove, how);
                     }
-                    if (old.conclusion != null)
+                    // the legacy kernel concluded for composition always, this one for parts
+                    // (and when a composite's engine asks)
+                    if (old.conclusion != null && now.header != null && now.header.part)
                         assertEquals(old.conclusion.openCount(), now.conclusion.openCount(), how);
                 }
         }

@@ -1,0 +1,36 @@
+package org.gamecert.verifier.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.gamecert.verifier.kernel.Combiner;
+import org.gamecert.verifier.kernel.EngineFault;
+import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.kernel.SliceCheck;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A mode-4 file (SPEC §9.2) is checked by RankedKernel alone: its rules (no census rows, ranks
+ * for layers, no children by disc count) are not the layered kernel's, so an engine that hands
+ * its map to a SliceCheck or a Combiner gets an engine fault, never a verdict the honest engine
+ * would not give (a layered check would not read R-CENSUS-1's "rows = 0" for mode 4).
+ */
+class ModeFourIsRankedKernelsOnlyTest {
+    static final Path LOA = DifferentialTest.ROOT.resolve(
+            "format-spec/vectors/edge-valid-weak-ranked-loa-4x4.gsc");
+
+    @Test
+    void aModeFourMapGivenToTheLayeredKernelIsAnEngineFault() throws Exception {
+        assertEquals(Result.Verdict.VERIFIED, Verifier.verify(LOA, new Options()).verdict,
+                "the honest engine: RankedKernel");
+        KernelDriver d = new KernelDriver(LOA);
+        assertThrows(EngineFault.class, () -> new Combiner(d.map, false, false, 1));
+        assertThrows(EngineFault.class,
+                () -> new SliceCheck(d.map, 0, d.map.firstBlock(0), d.map.endBlock(0), false, 1));
+        Result r = d.run();
+        assertEquals(Result.Verdict.ERROR, r.verdict, KernelDriver.show(r));
+        assertTrue(r.errorMessage.startsWith("engine fault: "), r.errorMessage);
+    }
+}
