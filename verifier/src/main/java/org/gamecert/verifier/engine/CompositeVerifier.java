@@ -115,7 +115,9 @@ public final class CompositeVerifier {
      * each part file with the kernel, on its own (a conclusion kept for part p.index of a
      * manifest serves that very Manifest object only, not a copy in another JVM). The results are
      * taken for composition as CompositeVerifier.run takes them: a conclusion counts only with the
-     * commitment the manifest names.
+     * commitment the manifest names. A checker asks the kernel for its conclusions (the options
+     * it is given name the composite; Options.forComposition where they cannot travel): without
+     * one, a part is not given.
      */
     public interface PartChecker {
         void check(List<PartReport> present, Manifest manifest, Path manifestPath, Options each, PrintStream progress) throws Exception;

@@ -19,8 +19,9 @@ public final class Result implements java.io.Serializable {
     public final Verdict verdict;
     public final String commitment; // "sha256:..." computed; set only when verified
     /**
-     * What the kernel concluded, for composition (SPEC §15.3): set on VERIFIED and on a part whose
-     * every rule held but that has open entries (INCOMPLETE); null otherwise.
+     * What the kernel concluded, for composition (SPEC §15.3): set on a part (VERIFIED, or
+     * INCOMPLETE when every rule held but it has open entries) and on a VERIFIED certificate
+     * checked for a composite (Combiner.forComposition); null otherwise.
      */
     public final PartConclusion conclusion;
     public String errorMessage;

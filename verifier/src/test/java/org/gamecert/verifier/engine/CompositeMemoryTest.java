@@ -36,7 +36,10 @@ class CompositeMemoryTest {
         start = s.othelloStart();
     }
 
-    /** Part i of the composite at d, checked as part i of m (partOf) or alone (m null). */
+    /**
+     * Part i of the composite at d, checked as part i of m (partOf) or, m null, for a composite
+     * but with all its open entries kept (as checked alone).
+     */
     static Result check(Path d, TestComposite c, Manifest m, int i) {
         Options o = new Options();
         o.forComposition = true; // as a composite's engine checks its parts

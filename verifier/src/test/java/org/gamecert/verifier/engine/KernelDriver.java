@@ -24,7 +24,8 @@ import org.gamecert.verifier.kernel.format.Payload;
  * Combiner), one thread, with a hook at every choice an engine makes: the order of the layers,
  * the slices, the frames handed to a slice, the order of a slice's steps, the answers, the
  * counts, the reports, the map a slice or the Combiner is made on. Honest by default: then it
- * concludes as SliceEngine does. Untrusted like any engine: the tests drive it wrong on purpose.
+ * concludes as SliceEngine does for a composite's part (forComposition, unless a test turns it
+ * off). Untrusted like any engine: the tests drive it wrong on purpose.
  */
 class KernelDriver {
     final Path file;

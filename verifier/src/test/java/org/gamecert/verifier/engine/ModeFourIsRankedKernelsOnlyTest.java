@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import org.gamecert.verifier.kernel.Combiner;
+import org.gamecert.verifier.kernel.format.Container;
+import org.gamecert.verifier.kernel.format.Header;
 import org.gamecert.verifier.kernel.EngineFault;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.SliceCheck;
@@ -26,11 +28,24 @@ class ModeFourIsRankedKernelsOnlyTest {
         assertEquals(Result.Verdict.VERIFIED, Verifier.verify(LOA, new Options()).verdict,
                 "the honest engine: RankedKernel");
         KernelDriver d = new KernelDriver(LOA);
-        assertThrows(EngineFault.class, () -> new Combiner(d.map, false, false, 1));
-        assertThrows(EngineFault.class,
+        EngineFault combiner = assertThrows(EngineFault.class,
+                () -> new Combiner(d.map, false, false, 1));
+        assertTrue(combiner.getMessage().contains("mode-4"), combiner.getMessage());
+        EngineFault slice = assertThrows(EngineFault.class,
                 () -> new SliceCheck(d.map, 0, d.map.firstBlock(0), d.map.endBlock(0), false, 1));
+        assertTrue(slice.getMessage().contains("mode-4"), slice.getMessage());
         Result r = d.run();
         assertEquals(Result.Verdict.ERROR, r.verdict, KernelDriver.show(r));
         assertTrue(r.errorMessage.startsWith("engine fault: "), r.errorMessage);
+    }
+
+    /** Whether the file is a certificate of mode 4 (RankedKernel's alone). */
+    static boolean modeFour(Path file) {
+        try (Container ct = new Container(file)) {
+            return ct.isCertificate()
+                    && Header.parse(ct.readHeaderContent()).mode == Header.WEAK_RANKED;
+        } catch (Exception e) {
+            return false; // a header that breaks a rule: every engine must say which
+        }
     }
 }

@@ -117,6 +117,8 @@ class SliceEngineDifferentialTest {
                     // (and when a composite's engine asks)
                     if (old.conclusion != null && now.header != null && now.header.part)
                         assertEquals(old.conclusion.openCount(), now.conclusion.openCount(), how);
+                    else if (now.header != null && !now.header.part) // checked alone: none
+                        assertEquals(null, now.conclusion, how);
                 }
         }
     }
