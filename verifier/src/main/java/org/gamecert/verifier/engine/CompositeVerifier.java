@@ -192,6 +192,9 @@ public final class CompositeVerifier {
                     p.note = "rejected, and its content is not the part (" + (computed == null ? "its commitment cannot be computed"
                             : "commitment " + computed) + ")";
                 }
+            } else if (r.verdict == Result.Verdict.VERIFIED) { // an engine that did not ask
+                p.note = "verified without the kernel's conclusion for a composite"
+                        + " (its check was not set up for one: Options.forComposition)";
             } else {
                 p.note = "could not be checked: " + r.errorMessage;
             }
