@@ -547,7 +547,7 @@ public final class SparkSliced implements Serializable {
         byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
                 (int) r.rawLen, r.index);
         return Payload.decode(raw, (int) r.count, weak, map.header().part, map.game().uMin,
-                map.game().uMax, r.index, null);
+                map.game().uMax, null);
     }
 
     /** A slice's kernel, set up and given its counts and blocks, up to its requests. */

@@ -63,7 +63,7 @@ public final class SparkVerifier {
     /** A certificate whose header does not say mode 4 (a header that breaks a rule: sliced). */
     static boolean sliceable(Path file) {
         try (org.gamecert.verifier.kernel.format.Container ct = new org.gamecert.verifier.kernel.format.Container(file)) {
-            if (!ct.isCertificate()) return false;
+            if (!org.gamecert.verifier.engine.Verifier.isCertificate(ct)) return false;
             try {
                 return org.gamecert.verifier.kernel.format.Header.parse(ct.readHeaderContent()).mode
                         != org.gamecert.verifier.kernel.format.Header.WEAK_RANKED;

@@ -363,7 +363,7 @@ public final class CompositeVerifier {
      */
     static String commitmentOf(Path file) {
         try (Container ct = new Container(file)) {
-            if (!ct.isCertificate()) return null;
+            if (!Verifier.isCertificate(ct)) return null;
             byte[] chain = sha((byte) 0, ct.readHeaderContent());
             BlockRecord rec;
             while ((rec = ct.nextBlockRecord()) != null) {

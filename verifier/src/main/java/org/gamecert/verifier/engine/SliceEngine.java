@@ -648,7 +648,7 @@ public final class SliceEngine {
                 byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
                         (int) r.rawLen, r.index);
                 Payload p = Payload.decode(raw, (int) r.count, weak, true, map.game().uMin,
-                        map.game().uMax, r.index, null);
+                        map.game().uMax, null);
                 for (int i = 0; i < p.count; i++) if (Payload.isOpen(p.kind[i])) n++;
             } catch (FormatException e) {
                 n = 0; // that block's slice reports it; nothing after it counts
@@ -721,7 +721,7 @@ public final class SliceEngine {
                     byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
                             (int) r.rawLen, r.index);
                     Payload p = Payload.decode(raw, (int) r.count, weak, map.header().part, uMin,
-                            uMax, r.index, reuse);
+                            uMax, reuse);
                     reuse = p;
                     int at = (int) (Math.max(from, base) - base);
                     int n = (int) Math.min(p.count - at, Math.min(to, end) - Math.max(from, base));

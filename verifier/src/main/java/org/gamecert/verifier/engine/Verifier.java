@@ -7,6 +7,7 @@ import org.gamecert.verifier.kernel.EngineFault;
 import org.gamecert.verifier.kernel.FileMap;
 import org.gamecert.verifier.kernel.RankedKernel;
 import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.kernel.format.Bytes;
 import org.gamecert.verifier.kernel.format.Container;
 import org.gamecert.verifier.kernel.format.FormatException;
 import org.gamecert.verifier.kernel.format.Header;
@@ -22,6 +23,20 @@ public final class Verifier {
 
     private Verifier() {}
 
+    /**
+     * SPEC §2 "certificate or not": at least 12 bytes, the HEADER frame's magic, then GSCF. Not a
+     * rule of the kernel: a file it refuses ends in an error, never in a verdict.
+     */
+    public static boolean isCertificate(Container ct) throws IOException {
+        if (ct.size < 12) return false;
+        byte[] b = ct.read(0, 12);
+        return (int) Bytes.u32(b, 0) == HEADER_MAGIC && b[8] == 'G' && b[9] == 'S' && b[10] == 'C'
+                && b[11] == 'F';
+    }
+
+    /** The magic of the HEADER frame (SPEC §2). */
+    static final int HEADER_MAGIC = 0x184D2A50;
+
     /** Verifies the file; never throws: every failure ends in a verdict. */
     public static Result verify(Path path, Options options) {
         return verify(path, options, new Figures());
@@ -33,7 +48,7 @@ public final class Verifier {
         long t0 = System.nanoTime();
         Result outcome;
         try (Container ct = new Container(path)) {
-            if (!ct.isCertificate())
+            if (!isCertificate(ct))
                 outcome = error(res, "not a certificate (no gamecert HEADER frame at the start of the file)");
             else if (modeFour(ct))
                 outcome = ranked(ct, options);

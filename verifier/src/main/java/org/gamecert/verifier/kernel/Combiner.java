@@ -236,18 +236,17 @@ public final class Combiner {
             }
         }
         res.rootKind = root.rootKind;
-        long[] rootKey = rootKey();
         // the root entry's stored move stated in the root's own orientation (SPEC §7.4)
         res.rootMove = root.rootMove < 0 ? -1 : game.moveAsGiven(root.rootMove, h.rootMover,
-                h.rootOpponent, rootKey[0], rootKey[1], h.symmetry == 0 ? 1 : game.symmetryCount);
+                h.rootOpponent, map.rootOcc, map.rootMover, map.group);
         byte[] commitment = map.commitment();
         String id = "sha256:" + Chain.hex(commitment);
         if (part == null && !forComposition) return Result.verified(res, id, null);
         // for a composite (SPEC §15.3): what Composition.decide takes of this certificate
         if (open == null) open = new OpenEntries();
         open.freeze();
-        PartConclusion c = new PartConclusion(h, h.tb.clone(), commitment, rootKey[0],
-                rootKey[1], root.rootKind, map.entries(), open,
+        PartConclusion c = new PartConclusion(h, h.tb.clone(), commitment, map.rootOcc,
+                map.rootMover, root.rootKind, map.entries(), open,
                 part == null ? null : part.keptFor(), part == null ? -1 : part.keptForPart(),
                 rows, part == null ? null : part.regionKeys());
         if (open.total() > 0) return Result.openPart(res, c);
@@ -332,12 +331,5 @@ public final class Combiner {
                         + " auxiliary " + mine[2]);
         }
         return null;
-    }
-
-    private long[] rootKey() {
-        long[] scratch = new long[9];
-        int group = h.symmetry == 0 ? 1 : game.symmetryCount;
-        long occ = game.canonical(h.rootMover, h.rootOpponent, group, scratch);
-        return new long[] {occ, scratch[8]};
     }
 }

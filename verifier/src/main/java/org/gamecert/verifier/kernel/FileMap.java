@@ -65,6 +65,13 @@ public final class FileMap implements java.io.Serializable {
      * the keys (SPEC §11.1). A map read for one JVM never hands its keys out.
      */
     private final boolean cluster;
+    /**
+     * The symmetries a canonical key ranges over (SPEC §7.4; 1, none, when the header's symmetry
+     * is 0), and the root's canonical key (rootMover: the key's mover, not the header's
+     * root_mover, which is the root in its own orientation). Computed once, here.
+     */
+    final int group;
+    final long rootOcc, rootMover;
     /** SHA-256 of h_0 and the records; recomputed when a copy is read in another JVM. */
     private transient byte[] fingerprint;
 
@@ -77,6 +84,12 @@ public final class FileMap implements java.io.Serializable {
         partitionKey = random.nextLong();
         readFile(ct);
         fingerprint = computeFingerprint();
+        Header h = header();
+        Game game = gameOf(h);
+        group = h.symmetry == 0 ? 1 : game.symmetryCount;
+        long[] images = new long[9]; // Game.canonical's: [8] is the key's mover
+        rootOcc = game.canonical(h.rootMover, h.rootOpponent, group, images);
+        rootMover = images[8];
     }
 
     private void readObject(java.io.ObjectInputStream in)

@@ -26,8 +26,6 @@ public final class RankedKernel {
     private final org.gamecert.verifier.kernel.format.Header h;
     private final Game game;
     private final int[] tb;
-    private final int group;
-    private final long rootOcc, rootMover;
     private final boolean strict, all;
     private final int maxPerRule;
     private final long maxEntries;
@@ -58,10 +56,6 @@ public final class RankedKernel {
             throw new EngineFault("RankedKernel given a file of mode " + h.mode);
         game = map.game();
         tb = h.tb.clone();
-        group = h.symmetry == 0 ? 1 : game.symmetryCount;
-        long[] s9 = new long[9];
-        rootOcc = game.canonical(h.rootMover, h.rootOpponent, group, s9);
-        rootMover = s9[8];
         this.strict = strict;
         this.all = all;
         this.maxPerRule = Math.max(1, maxPerRule);
@@ -115,7 +109,7 @@ public final class RankedKernel {
     private Result verdict(Container ct, Result res) throws IOException {
         read(ct);
         if (map.readingViolation() != null) violation(map.readingViolation());
-        int root = find(rootOcc, rootMover);
+        int root = find(map.rootOcc, map.rootMover);
         if (map.trailerViolation() != null) violation(map.trailerViolation());
         long rm = h.rootMover, ro = h.rootOpponent;
         int rootDiscs = Long.bitCount(rm | ro);
@@ -145,10 +139,10 @@ public final class RankedKernel {
         res.rootKind = rootKind;
         // the cut move in the root's own orientation (SPEC §7.4)
         res.rootMove = (rootKind & C) == 0 ? -1 : game.moveAsGiven(move[root] & 0xFF,
-                h.rootMover, h.rootOpponent, rootOcc, rootMover, group);
+                h.rootMover, h.rootOpponent, map.rootOcc, map.rootMover, map.group);
         byte[] commitment = map.commitment();
         PartConclusion c = !forComposition ? null : new PartConclusion(h, tb, commitment,
-                rootOcc, rootMover, rootKind, map.entries(), new OpenEntries(), null, -1,
+                map.rootOcc, map.rootMover, rootKind, map.entries(), new OpenEntries(), null, -1,
                 new long[0][], null);
         return Result.verified(res, "sha256:" + Chain.hex(commitment), c);
     }
@@ -170,7 +164,7 @@ public final class RankedKernel {
                             + " frame of the file the map was read from");
                 byte[] raw = SliceCheck.rawOf(map, b, frame); // R-CON-3, R-HASH-1
                 p = Payload.decode(raw, Math.toIntExact(rec.count), true, false, game.uMin,
-                        game.uMax, rec.index, null);
+                        game.uMax, null);
             } catch (FormatException e) {
                 violation(SliceCheck.formatViolation(e, rec, rec.layer == lastLayer ? inLayer : 0));
                 return;
@@ -275,7 +269,7 @@ public final class RankedKernel {
      * obligations are not checked, as its position is not a proper one).
      */
     private void checkPosition(int i) {
-        Violation v = SliceCheck.positionRules(game, group, occ[i], mover[i], kind[i] & 0xFF,
+        Violation v = SliceCheck.positionRules(game, map.group, occ[i], mover[i], kind[i] & 0xFF,
                 move[i] & 0xFF, false, out, scratch);
         if (v == null) return;
         positionFailed.set(i);
@@ -330,7 +324,7 @@ public final class RankedKernel {
 
     /** The entry of the child in out[0..1] (canonical key), or -1. */
     private int childEntry() {
-        long co = game.canonical(out[0], out[1], group, scratch);
+        long co = game.canonical(out[0], out[1], map.group, scratch);
         return find(co, scratch[8]);
     }
 

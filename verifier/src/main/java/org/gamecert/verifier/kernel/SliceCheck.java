@@ -44,7 +44,6 @@ public final class SliceCheck {
     private final int group, leafEmpties, rootNeeds, rootDiscs;
     /** optimal: mode 5, an A' entry's move is optimal, not necessarily the earliest (§9). */
     private final boolean weak, optimal, countTerminals;
-    private final long rootOcc, rootMover;
     /** FactHash's key (SipHash's k0, k1), the map's. */
     private final long factKey0, factKey1;
     private final LeafSearch leaves;
@@ -122,7 +121,7 @@ public final class SliceCheck {
         game = FileMap.gameOf(h);
         tb = h.tb.clone();
         for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;
-        group = h.symmetry == 0 ? 1 : game.symmetryCount;
+        group = map.group;
         leafEmpties = h.leafEmpties;
         weak = !h.semiStrong;
         optimal = h.baseMode == Header.SEMI_STRONG_OPTIMAL;
@@ -130,8 +129,6 @@ public final class SliceCheck {
         rootNeeds = weak ? 0 : h.rootKinds & NEEDS; // a certificate that is not a part: P
         countTerminals = h.family != Header.OTHELLO;
         rootDiscs = Long.bitCount(h.rootMover | h.rootOpponent);
-        rootOcc = game.canonical(h.rootMover, h.rootOpponent, group, images);
-        rootMover = images[8];
         long[] factKey = map.factKey();
         factKey0 = factKey[0];
         factKey1 = factKey[1];
@@ -276,8 +273,7 @@ public final class SliceCheck {
         try {
             byte[] raw = rawOf(map, b, own);
             int n = Math.toIntExact(rec.count);
-            Payload p = Payload.decode(raw, n, weak, h.part, game.uMin, game.uMax, rec.index,
-                    null);
+            Payload p = Payload.decode(raw, n, weak, h.part, game.uMin, game.uMax, null);
             int over = part == null ? -1 : part.countOpen(p.kind, n);
             if (over >= 0) {
                 decodeFailure = PartSlice.openCap(rec, layerIndexOfBlock + over);
@@ -445,7 +441,7 @@ public final class SliceCheck {
         // entries after a block that failed to decode take nothing: the verdict is a rejection
         if (discs == rootDiscs) // the seeds of R and of reachability (SPEC §10.1, §10.2)
             for (int i = 0; i < decoded; i++)
-                if (occ[i] == rootOcc && mover[i] == rootMover)
+                if (occ[i] == map.rootOcc && mover[i] == map.rootMover)
                     flags[i] |= (byte) (REACHED | rootNeeds);
     }
 
@@ -803,7 +799,7 @@ public final class SliceCheck {
             }
             if (!isOpen && !Payload.isExact(kk)) aux++;
             if ((f & REACHED) == 0 && unreached++ == 0) firstUnreached = i;
-            if (discs == rootDiscs && occ[i] == rootOcc && mover[i] == rootMover) root = i;
+            if (discs == rootDiscs && occ[i] == map.rootOcc && mover[i] == map.rootMover) root = i;
         }
         if (first == null && every == null) first = decodeFailure; // entries come before its block
         boolean whole = first == null && decodeFailure == null;

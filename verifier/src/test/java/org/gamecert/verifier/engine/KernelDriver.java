@@ -151,7 +151,7 @@ class KernelDriver {
             try {
                 byte[] raw = DataFrame.decompress(honestFrame(b), (int) r.rawLen, r.index);
                 Payload p = Payload.decode(raw, (int) r.count, weak, h.part, map.game().uMin,
-                        map.game().uMax, r.index, null);
+                        map.game().uMax, null);
                 for (int i = 0; i < p.count; i++) {
                     t.keys.add(new long[] {p.occ[i], p.mover[i]});
                     t.at.put(List.of(p.occ[i], p.mover[i]), t.n);
@@ -193,7 +193,7 @@ class KernelDriver {
             try {
                 byte[] raw = DataFrame.decompress(honestFrame(b), (int) r.rawLen, r.index);
                 Payload p = Payload.decode(raw, (int) r.count, weak, true, map.game().uMin,
-                        map.game().uMax, r.index, null);
+                        map.game().uMax, null);
                 for (int i = 0; i < p.count; i++) if (Payload.isOpen(p.kind[i])) n++;
             } catch (FormatException e) {
                 n = 0;

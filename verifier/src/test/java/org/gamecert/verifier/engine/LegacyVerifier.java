@@ -58,7 +58,7 @@ public final class LegacyVerifier {
         }) : null;
         Result outcome;
         try (Container ct = new Container(path)) {
-            if (!ct.isCertificate())
+            if (!Verifier.isCertificate(ct))
                 outcome = error(res, "not a certificate (no gamecert HEADER frame at the start of the file)");
             else outcome = new Run(path, ct, options, res, pool, faults).run();
         } catch (Kernel.Stop stop) {

@@ -42,7 +42,7 @@ class ModeFourIsRankedKernelsOnlyTest {
     /** Whether the file is a certificate of mode 4 (RankedKernel's alone). */
     static boolean modeFour(Path file) {
         try (Container ct = new Container(file)) {
-            return ct.isCertificate()
+            return Verifier.isCertificate(ct)
                     && Header.parse(ct.readHeaderContent()).mode == Header.WEAK_RANKED;
         } catch (Exception e) {
             return false; // a header that breaks a rule: every engine must say which

@@ -368,7 +368,7 @@ public final class Kernel {
         int count = Math.toIntExact(rec.count);
         Payload[] scratch = DECODED.get();
         Payload own = scratch[0] = Payload.decode(raw, count, weak, part, game.uMin, game.uMax,
-                rec.index, scratch[0]);
+                scratch[0]);
         long seal = seal(prev, chain, entriesDigest(own, count));
         Payload p = LayerPass.copy(own, reuse);
         p.block = rec.index;

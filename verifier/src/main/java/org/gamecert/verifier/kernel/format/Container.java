@@ -14,8 +14,7 @@ import org.gamecert.verifier.kernel.Rule;
  * the file's length and the header's limits before anything is allocated for it.
  */
 public final class Container implements Closeable {
-    public static final int HEADER_MAGIC = 0x184D2A50, BLOCK_MAGIC = 0x184D2A51,
-            TRAILER_MAGIC = 0x184D2A52;
+    public static final int BLOCK_MAGIC = 0x184D2A51, TRAILER_MAGIC = 0x184D2A52;
     public static final int ZSTD_MAGIC = 0xFD2FB528;
     static final int BLOCK_RECORD_SIZE = 48, TRAILER_MIN = 52, CENSUS_ROW = 20;
 
@@ -38,14 +37,6 @@ public final class Container implements Closeable {
 
     public long position() {
         return pos;
-    }
-
-    /** SPEC §2 "certificate or not": at least 12 bytes, HEADER magic, then GSCF. */
-    public boolean isCertificate() throws IOException {
-        if (size < 12) return false;
-        byte[] b = read(0, 12);
-        return (int) Bytes.u32(b, 0) == HEADER_MAGIC && b[8] == 'G' && b[9] == 'S' && b[10] == 'C'
-                && b[11] == 'F';
     }
 
     /** Reads exactly len bytes at offset (the caller has checked they lie within the file). */
@@ -98,18 +89,11 @@ public final class Container implements Closeable {
         return new BlockRecord(blockIndex++, rec, pos);
     }
 
-    /** Reads the data frame that follows a record whose limits (R-CON-2) have been checked. */
-    public byte[] readDataFrame(BlockRecord r) throws IOException, FormatException {
-        long at = pos;
-        skipDataFrame(r); // its magic and extent (R-CON-1)
-        return read(at, Math.toIntExact(r.compLen)); // R-CON-2 bounds it below 2^25
-    }
-
     /**
-     * Steps over the data frame that follows a record whose limits (R-CON-2) have been checked,
-     * with readDataFrame's checks of its magic and extent (R-CON-1) but without reading it.
+     * Reads the data frame that follows a record whose limits (R-CON-2) have been checked, after
+     * checking its magic and extent (R-CON-1).
      */
-    public void skipDataFrame(BlockRecord r) throws IOException, FormatException {
+    public byte[] readDataFrame(BlockRecord r) throws IOException, FormatException {
         if (pos + 4 > size)
             throw new FormatException(Rule.CON_1, "the file ends before the data frame of block "
                     + r.index);
@@ -121,7 +105,9 @@ public final class Container implements Closeable {
         if (r.compLen < 4 || pos + r.compLen > size)
             throw new FormatException(Rule.CON_1, "block " + r.index + ": data frame of comp_len "
                     + r.compLen + " does not fit in the file");
+        long at = pos;
         pos += r.compLen;
+        return read(at, Math.toIntExact(r.compLen)); // R-CON-2 bounds it below 2^25
     }
 
     /**

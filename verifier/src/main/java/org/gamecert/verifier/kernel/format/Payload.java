@@ -60,12 +60,12 @@ public final class Payload {
      * null, or too short: new ones).
      */
     public static Payload decode(byte[] raw, int count, boolean weak, boolean part, int uMin,
-            int uMax, long block, Payload reuse) throws FormatException {
+            int uMax, Payload reuse) throws FormatException {
         Payload e = reuse != null && reuse.occ.length >= count ? reuse : new Payload(count);
         e.count = count;
         int[] kindsChecked = {0};
         try {
-            decodeInto(e, raw, count, weak, part, uMin, uMax, block, kindsChecked);
+            decodeInto(e, raw, count, weak, part, uMin, uMax, kindsChecked);
         } catch (EntryFormatException x) {
             // the open entries before the failure come first in the order of checks (R-OPEN-2)
             if (part) x.kindsBefore = java.util.Arrays.copyOf(e.kind, kindsChecked[0]);
@@ -75,26 +75,26 @@ public final class Payload {
     }
 
     private static void decodeInto(Payload e, byte[] raw, int count, boolean weak, boolean part,
-            int uMin, int uMax, long block, int[] kindsChecked) throws FormatException {
+            int uMin, int uMax, int[] kindsChecked) throws FormatException {
         int[] pos = {0};
         long occ = 0, c = 0;
         for (int i = 0; i < count; i++) {
-            long d = varint(raw, pos, block, i), x = varint(raw, pos, block, i);
+            long d = varint(raw, pos, i), x = varint(raw, pos, i);
             long next = occ + d;
             if (Long.compareUnsigned(next, occ) < 0)
-                throw fail(Rule.ENC_3, block, i, "occ overflows 2^64");
+                throw fail(Rule.ENC_3, i, "occ overflows 2^64");
             occ = next;
             if (i > 0 && d == 0) {
                 long t = c + 1, u = t + x;
                 if (t == 0 || Long.compareUnsigned(u, t) < 0)
-                    throw fail(Rule.ENC_3, block, i, "c overflows 2^64");
+                    throw fail(Rule.ENC_3, i, "c overflows 2^64");
                 c = u;
             } else {
                 c = x;
             }
             int bits = Long.bitCount(occ);
             if (bits < 64 && Long.compareUnsigned(c, 1L << bits) >= 0)
-                throw fail(Rule.ENC_3, block, i, "c = " + Long.toUnsignedString(c)
+                throw fail(Rule.ENC_3, i, "c = " + Long.toUnsignedString(c)
                         + " is not below 2^" + bits);
             e.occ[i] = occ;
             e.mover[i] = pdep(c, occ);
@@ -103,23 +103,23 @@ public final class Payload {
         // Kinds are validated as far as they are present, then the section's end is R-ENC-2.
         for (int i = 0; i < count && p + i < raw.length; i++) {
             int k = raw[p + i] & 0xFF;
-            checkKind(k, weak, part, block, i);
+            checkKind(k, weak, part, i);
             e.kind[i] = (byte) k;
             kindsChecked[0] = i + 1;
         }
         if (p + count > raw.length)
-            throw fail(Rule.ENC_2, block, -1, "kinds section runs past raw_len");
+            throw fail(Rule.ENC_2, -1, "kinds section runs past raw_len");
         p += count;
         for (int i = 0; i < count; i++) {
             int k = e.kind[i] & ~O; // an open entry's values are its set's
             int lo = uMin, hi = uMax;
             if (isExact(k)) {
-                lo = hi = value(raw, p++, uMin, uMax, block, i);
+                lo = hi = value(raw, p++, uMin, uMax, i);
             } else {
-                if ((k & C) != 0) lo = value(raw, p++, uMin, uMax, block, i);
-                if ((k & A) != 0) hi = value(raw, p++, uMin, uMax, block, i);
+                if ((k & C) != 0) lo = value(raw, p++, uMin, uMax, i);
+                if ((k & A) != 0) hi = value(raw, p++, uMin, uMax, i);
                 if (lo > hi)
-                    throw fail(Rule.VAL_0, block, i, "lower bound " + lo + " > upper bound " + hi);
+                    throw fail(Rule.VAL_0, i, "lower bound " + lo + " > upper bound " + hi);
             }
             e.lo[i] = (byte) lo;
             e.hi[i] = (byte) hi;
@@ -127,55 +127,52 @@ public final class Payload {
         for (int i = 0; i < count; i++) {
             if (hasMove(e.kind[i])) {
                 if (p + 1 > raw.length)
-                    throw fail(Rule.ENC_2, block, i, "moves section runs past raw_len");
+                    throw fail(Rule.ENC_2, i, "moves section runs past raw_len");
                 e.move[i] = raw[p++];
             } else {
                 e.move[i] = -1;
             }
         }
         if (p != raw.length)
-            throw fail(Rule.ENC_2, block, -1, (raw.length - p)
+            throw fail(Rule.ENC_2, -1, (raw.length - p)
                     + " bytes left over after the moves section");
     }
 
     /** R-KIND-1, then R-KIND-2 on the set without O (SPEC §5.4). */
-    private static void checkKind(int k, boolean weak, boolean part, long block, int i)
-            throws FormatException {
+    private static void checkKind(int k, boolean weak, boolean part, int i) throws FormatException {
         if (isOpen(k) && !part)
-            throw fail(Rule.KIND_1, block, i, String.format(
+            throw fail(Rule.KIND_1, i, String.format(
                     "kind byte 0x%02X is open (bit O) in a certificate that is not a part", k));
         if (!validKind(k & ~O))
-            throw fail(Rule.KIND_1, block, i,
+            throw fail(Rule.KIND_1, i,
                     String.format("kind byte 0x%02X is not a valid kind set", k));
         if (weak && isExact(k))
-            throw fail(Rule.KIND_2, block, i,
+            throw fail(Rule.KIND_2, i,
                     String.format("kind 0x%02X holds an exact kind in a weak certificate", k));
     }
 
     /** The value byte at p: within the section (R-ENC-2) and the utility range (R-VAL-0). */
-    private static int value(byte[] raw, int p, int uMin, int uMax, long block, int i)
-            throws FormatException {
-        if (p >= raw.length) throw fail(Rule.ENC_2, block, i, "values section runs past raw_len");
+    private static int value(byte[] raw, int p, int uMin, int uMax, int i) throws FormatException {
+        if (p >= raw.length) throw fail(Rule.ENC_2, i, "values section runs past raw_len");
         int v = raw[p];
         if (v < uMin || v > uMax)
-            throw fail(Rule.VAL_0, block, i, "value " + v + " outside [" + uMin + ", " + uMax
-                    + "]");
+            throw fail(Rule.VAL_0, i, "value " + v + " outside [" + uMin + ", " + uMax + "]");
         return v;
     }
 
     /** Unsigned LEB128, at most 10 bytes, < 2^64, minimal (R-ENC-1); past the end is R-ENC-2. */
-    static long varint(byte[] raw, int[] pos, long block, int entry) throws FormatException {
+    static long varint(byte[] raw, int[] pos, int entry) throws FormatException {
         long v = 0;
         int p = pos[0];
         for (int i = 0; ; i++) {
             if (p >= raw.length)
-                throw fail(Rule.ENC_2, block, entry, "keys section runs past raw_len");
+                throw fail(Rule.ENC_2, entry, "keys section runs past raw_len");
             int b = raw[p++] & 0xFF;
             if (i == 9 && b > 1)
-                throw fail(Rule.ENC_1, block, entry, "varint does not fit 64 bits");
+                throw fail(Rule.ENC_1, entry, "varint does not fit 64 bits");
             v |= (long) (b & 0x7F) << (7 * i);
             if ((b & 0x80) == 0) {
-                if (i > 0 && b == 0) throw fail(Rule.ENC_1, block, entry, "varint is not minimal");
+                if (i > 0 && b == 0) throw fail(Rule.ENC_1, entry, "varint is not minimal");
                 pos[0] = p;
                 return v;
             }
@@ -209,7 +206,7 @@ public final class Payload {
         return out;
     }
 
-    private static FormatException fail(String rule, long block, int entry, String message) {
+    private static FormatException fail(String rule, int entry, String message) {
         return new EntryFormatException(rule, message, entry);
     }
 
