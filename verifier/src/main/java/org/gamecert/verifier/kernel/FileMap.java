@@ -47,13 +47,16 @@ public final class FileMap implements java.io.Serializable {
     private long trailerRows;
     private Violation trailerViolation;
     private byte[] commitment;
-    /** The 128-bit key of the child facts' multiset hash (FactHash), drawn for this check. */
-    private final long factKey0, factKey1;
+    /**
+     * The 128-bit key of the child facts' multiset hash (FactHash, SipHash's k0 and k1), drawn for
+     * this check. The keys are read within this package only: no engine sees them.
+     */
+    final long factKey0, factKey1;
     /**
      * The key of the terminal keys' partitions (TerminalCount), apart from factKey: an engine
      * learns partitions (it routes keys by them), so it must learn nothing of factKey from them.
      */
-    private final long partitionKey;
+    final long partitionKey;
     /**
      * The key of the reports' seals (SliceReport): a report is taken only with the seal this
      * map's key gives its fields, so no engine can make or edit one (a serial form included).
@@ -64,7 +67,7 @@ public final class FileMap implements java.io.Serializable {
      * the reports be serialized, and the binding then detects faults, not an engine that reads
      * the keys (SPEC §11.1). A map read for one JVM never hands its keys out.
      */
-    private final boolean cluster;
+    final boolean cluster;
     /**
      * The symmetries a canonical key ranges over (SPEC §7.4; 1, none, when the header's symmetry
      * is 0), and the root's canonical key (rootMover: the key's mover, not the header's
@@ -102,10 +105,6 @@ public final class FileMap implements java.io.Serializable {
         if (!cluster) // its keys never leave a check made in one JVM
             throw new java.io.NotSerializableException("a file map read for one JVM");
         out.defaultWriteObject();
-    }
-
-    boolean cluster() {
-        return cluster;
     }
 
     byte[] sealKey() {
@@ -245,15 +244,6 @@ public final class FileMap implements java.io.Serializable {
 
     byte[] commitment() {
         return commitment == null ? null : commitment.clone();
-    }
-
-    /** The two words of FactHash's key (SipHash's k0, k1). */
-    long[] factKey() {
-        return new long[] {factKey0, factKey1};
-    }
-
-    long partitionKey() {
-        return partitionKey;
     }
 
     public long entries() {

@@ -45,7 +45,6 @@ public final class SliceCheck {
     /** optimal: mode 5, an A' entry's move is optimal, not necessarily the earliest (§9). */
     private final boolean weak, optimal, countTerminals;
     /** FactHash's key (SipHash's k0, k1), the map's. */
-    private final long factKey0, factKey1;
     private final LeafSearch leaves;
 
     private final int li, firstBlock, endBlock, discs;
@@ -129,9 +128,6 @@ public final class SliceCheck {
         rootNeeds = weak ? 0 : h.rootKinds & NEEDS; // a certificate that is not a part: P
         countTerminals = h.family != Header.OTHELLO;
         rootDiscs = Long.bitCount(h.rootMover | h.rootOpponent);
-        long[] factKey = map.factKey();
-        factKey0 = factKey[0];
-        factKey1 = factKey[1];
         leaves = new LeafSearch(game);
         this.li = li;
         this.firstBlock = firstBlock;
@@ -427,7 +423,7 @@ public final class SliceCheck {
                         : factCount[i] - flagCount[FactHash.REACHED][i];
                 if (n != 0)
                     takenSum = FactHash.add(takenSum, FactHash.times(n,
-                            FactHash.record(factKey0, factKey1, base + i, occ[i], mover[i],
+                            FactHash.record(map.factKey0, map.factKey1, base + i, occ[i], mover[i],
                                     kind[i] & 0xFF, lo[i], hi[i], reached)));
             }
             for (int q = 0; q < FactHash.FLAGS; q++)
@@ -435,7 +431,7 @@ public final class SliceCheck {
                     flags[i] |= (byte) (1 << q);
                     if (q != FactHash.REACHED)
                         takenSum = FactHash.add(takenSum, FactHash.times(flagCount[q][i],
-                                FactHash.flag(factKey0, factKey1, base + i, q)));
+                                FactHash.flag(map.factKey0, map.factKey1, base + i, q)));
                 }
         }
         // entries after a block that failed to decode take nothing: the verdict is a rejection
@@ -717,8 +713,8 @@ public final class SliceCheck {
         }
         outIndex[nOut] = ansIndex[r];
         outFlags[nOut++] = (byte) bits;
-        sentSum = FactHash.add(sentSum, FactHash.of(factKey0, factKey1, ansIndex[r], reqOcc[r],
-                reqMover[r], ansKind[r] & 0xFF, ansLo[r], ansHi[r], bits));
+        sentSum = FactHash.add(sentSum, FactHash.of(map.factKey0, map.factKey1, ansIndex[r],
+                reqOcc[r], reqMover[r], ansKind[r] & 0xFF, ansLo[r], ansHi[r], bits));
     }
 
     /**
@@ -816,7 +812,7 @@ public final class SliceCheck {
                 root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1 : move[root] & 0xFF,
                 part == null ? null : part.reported(),
                 decoded == count, every == null ? null : every.reported(decodeFailure),
-                map.cluster(), SliceReport.setupTag(every, part == null ? null : part.setupTag()),
+                map.cluster, SliceReport.setupTag(every, part == null ? null : part.setupTag()),
                 map.sealKey());
     }
 

@@ -26,8 +26,6 @@ public final class TerminalCount {
     public static final int MAX_PARTITIONS = 1 << 16;
 
     private final FileMap map;
-    private final long[] factKey;
-    private final long partitionKey;
     private final int li, partition, partitions;
     private final PairSet terminals, proof;
     private long takenSum, taken;
@@ -44,8 +42,6 @@ public final class TerminalCount {
             throw new EngineFault("a terminal count for partition " + partition + " of "
                     + partitions + " of layer " + li);
         this.map = map;
-        factKey = map.factKey();
-        partitionKey = map.partitionKey();
         this.li = li;
         this.partition = partition;
         this.partitions = partitions;
@@ -64,11 +60,11 @@ public final class TerminalCount {
         if (done) throw latch.fault("a terminal key after the count's report");
         boolean isProof = isProof(route);
         if (route < 0 || partitionOf(route) != partition
-                || partition(partitionKey, occ, mover, partitions) != partition)
+                || partition(map.partitionKey, occ, mover, partitions) != partition)
             throw latch.fault("terminal key routed to partition " + partition
                     + " of layer " + map.discs(li) + " that belongs to another");
         (isProof ? proof : terminals).add(occ, mover);
-        takenSum = FactHash.add(takenSum, element(factKey, li, partition, occ, mover, isProof));
+        takenSum = FactHash.add(takenSum, element(map, li, partition, occ, mover, isProof));
         taken++;
     }
 
@@ -82,7 +78,7 @@ public final class TerminalCount {
         for (int i = 0; i + 1 < pairs.length; i += 2)
             if (!terminals.contains(pairs[i], pairs[i + 1])) proofOnly++;
         return new Report(map.fingerprint(), li, partition, partitions, terminals.size(),
-                proofOnly, takenSum, taken, map.cluster(), map.sealKey());
+                proofOnly, takenSum, taken, map.cluster, map.sealKey());
     }
 
     // ------------------------------------------------------------ a slice's routes
@@ -94,16 +90,14 @@ public final class TerminalCount {
      * sends each partition, each key hashed with its layer, partition and set.
      */
     static final class Routes {
-        private final long[] factKey;
-        private final long partitionKey;
+        private final FileMap map;
         private final int li, partitions;
         private long[] occ = new long[64], mover = new long[64], route = new long[64];
         private int n;
         private long sum;
 
         Routes(FileMap map, int li, int partitions) {
-            factKey = map.factKey();
-            partitionKey = map.partitionKey();
+            this.map = map;
             this.li = li;
             this.partitions = partitions;
         }
@@ -115,11 +109,11 @@ public final class TerminalCount {
                 mover = Arrays.copyOf(mover, 2 * n);
                 route = Arrays.copyOf(route, 2 * n);
             }
-            int q = partition(partitionKey, o, m, partitions);
+            int q = partition(map.partitionKey, o, m, partitions);
             occ[n] = o;
             mover[n] = m;
             route[n++] = TerminalCount.route(q, proof);
-            sum = FactHash.add(sum, element(factKey, li, q, o, m, proof));
+            sum = FactHash.add(sum, element(map, li, q, o, m, proof));
         }
 
         /** {occ, mover, route} of every key routed (the engine's copies). */
@@ -208,10 +202,10 @@ public final class TerminalCount {
      * fact key of the layer and partition, occ, mover, and the set (its last word's low byte 0xE0
      * or 0xE1, which no fact's term has).
      */
-    static long element(long[] key, int li, int partition, long occ, long mover, boolean proof) {
+    static long element(FileMap map, int li, int partition, long occ, long mover, boolean proof) {
         long where = (long) li << 32 | partition, what = TERMINAL_WORD | (proof ? 0xE1 : 0xE0);
         // a keyed PRF (FactHash.sip), summed modulo 2^61 - 1 as the facts are
-        return FactHash.reduce(FactHash.sip(key[0], key[1], where, occ, mover, what));
+        return FactHash.reduce(FactHash.sip(map.factKey0, map.factKey1, where, occ, mover, what));
     }
 
     private static final long TERMINAL_WORD = 0x5445524D00000000L; // "TERM"

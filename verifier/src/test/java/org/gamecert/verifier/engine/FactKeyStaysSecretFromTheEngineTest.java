@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * SPEC §11.1: the keys of FactHash are "private fields of the map, never handed out", "the
  * engine never sees a hash or a sum", so an adversarial engine in one JVM has one attempt at
- * 1/p. But TerminalCount's partition of a key is a hash keyed by the SAME key (map.factKey()),
+ * 1/p. But TerminalCount's partition of a key is a hash keyed by the SAME key (factKey0, factKey1),
  * and {@link TerminalCount#take} tells any engine, for any (occ, mover) of its choice and any
  * number of partitions up to 2^16, whether the key belongs to a partition: it throws an
  * EngineFault otherwise, on a fresh TerminalCount the engine may make as often as it likes (no

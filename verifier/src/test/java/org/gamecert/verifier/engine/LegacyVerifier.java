@@ -19,6 +19,7 @@ import org.gamecert.verifier.kernel.KeyRange;
 import org.gamecert.verifier.kernel.LayerCheck;
 import org.gamecert.verifier.kernel.LayerPass;
 import org.gamecert.verifier.kernel.Result;
+import org.gamecert.verifier.kernel.Stamp;
 import org.gamecert.verifier.kernel.format.BlockRecord;
 import org.gamecert.verifier.kernel.format.Container;
 import org.gamecert.verifier.kernel.format.FormatException;
@@ -452,7 +453,7 @@ public final class LegacyVerifier {
                     at[b + 1] = at[b] + kernel.block(b).count;
                 for (int b : order) {
                     sliced = upper.slice((int) at[b], (int) kernel.block(b).count, sliced);
-                    sliced.block = b;
+                    Stamp.of(sliced).block = b;
                     if (!body.use(b, sliced)) break;
                 }
                 return;

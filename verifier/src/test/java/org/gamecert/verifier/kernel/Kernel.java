@@ -371,9 +371,10 @@ public final class Kernel {
                 scratch[0]);
         long seal = seal(prev, chain, entriesDigest(own, count));
         Payload p = LayerPass.copy(own, reuse);
-        p.block = rec.index;
-        p.chainBefore = prev;
-        p.seal = seal;
+        Stamp stamp = Stamp.of(p);
+        stamp.block = rec.index;
+        stamp.chainBefore = prev;
+        stamp.seal = seal;
         return p;
     }
 
@@ -403,18 +404,20 @@ public final class Kernel {
             throw engineFault("block " + rec.index + " started without its record admitted in"
                     + " turn (or in mode 4, or after pass 1)");
         admitted.removeFirst();
-        if (rec.index != blocks || p.block != rec.index || p.count != rec.count)
+        if (rec.index != blocks || Stamp.of(p).block != rec.index || p.count != rec.count)
             throw engineFault("block " + rec.index + " handed over as block " + blocks
                     + " of the file");
         byte[] before = lastAcceptedChain == null ? firstChain : lastAcceptedChain;
-        if (p.chainBefore != before && !Arrays.equals(p.chainBefore, before))
+        byte[] chainBefore = Stamp.of(p).chainBefore;
+        if (chainBefore != before && !Arrays.equals(chainBefore, before))
             throw engineFault("block " + rec.index + " was decoded against another chain value");
         // Pass 1 reads the kernel's own copy, which no engine thread can change meanwhile; the
         // copy must be what decode made of the block (its seal).
         Payload given = p;
         p = startedCopy = LayerPass.copy(given, startedCopy);
         long digest = entriesDigest(p, p.count);
-        if (given.seal != seal(before, rec.chain(), digest)) // chained to the kernel's h_(i-1)
+        // chained to the kernel's h_(i-1)
+        if (Stamp.of(given).seal != seal(before, rec.chain(), digest))
             throw engineFault("block " + rec.index + " handed over with other entries than the"
                     + " file's (not as decode made them)");
         if (blocks == blockDigests.length)
@@ -988,7 +991,7 @@ public final class Kernel {
         if (b < blocks || (b == blocks && inBlock)) return blockDigests[b] == digest;
         byte[] before = b == 0 ? firstChain : blockList.get(b - 1).chain();
         return ownLayout == null && adopted != null
-                && p.seal == seal(before, blockList.get(b).chain(), digest);
+                && Stamp.of(p).seal == seal(before, blockList.get(b).chain(), digest);
     }
 
     /**
@@ -1013,7 +1016,7 @@ public final class Kernel {
     /**
      * A block's seal: its entries' digest bound to the chain values h_(i-1) it was decoded from
      * and h_i (SPEC §3) by a keyed SHA-256, so that no engine can make one for entries that decode
-     * did not make from this file's chain, although it sees the seals decode makes (Payload.seal
+     * did not make from this file's chain, although it sees the seals decode makes (Stamp.seal
      * is the engine's to hold).
      */
     static long seal(byte[] before, byte[] chain, long digest) {

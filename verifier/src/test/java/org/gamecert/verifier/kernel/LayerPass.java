@@ -45,7 +45,7 @@ public final class LayerPass {
         if (ended || check.isFinished())
             throw kernel.engineFault("layer " + check.discs + ": a block handed to a pass that"
                     + " ended");
-        if (blockOpen || b != nextBlock || p.block != b || b >= check.endBlock)
+        if (blockOpen || b != nextBlock || Stamp.of(p).block != b || b >= check.endBlock)
             throw kernel.engineFault("layer " + check.discs + ": block " + b
                     + " handed over where block "
                     + nextBlock + " was due");

@@ -14,14 +14,6 @@ public final class Payload {
     public static final int O = 0x40;
 
     public int count; // the columns may be longer: a buffer reused for another block
-    /** The block these entries were decoded from, and the chain value before it (Kernel.decode). */
-    public long block = -1;
-    public byte[] chainBefore;
-    /**
-     * Kernel.decode's seal of these entries and the chain value they were checked against: the
-     * kernel takes a block in pass 1 only with its seal, so that it checks the file's entries.
-     */
-    public long seal;
     public final long[] occ, mover;
     // kind: the kind byte (with O for an open entry); move = -1 (0xFF) for {A} and open entries
     public final byte[] kind, lo, hi, move;
