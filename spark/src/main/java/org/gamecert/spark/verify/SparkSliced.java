@@ -546,8 +546,8 @@ public final class SparkSliced implements Serializable {
             throws IOException, FormatException {
         byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
                 (int) r.rawLen, r.index);
-        return Payload.decode(raw, (int) r.count, weak, map.header().part, map.game().uMin,
-                map.game().uMax, null);
+        return Payload.decode(raw, (int) r.count, weak, map.header().part, Long.MIN_VALUE,
+                map.game().uMin, map.game().uMax, null);
     }
 
     /** A slice's kernel, set up and given its counts and blocks, up to its requests. */

@@ -647,8 +647,8 @@ public final class SliceEngine {
             try {
                 byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
                         (int) r.rawLen, r.index);
-                Payload p = Payload.decode(raw, (int) r.count, weak, true, map.game().uMin,
-                        map.game().uMax, null);
+                Payload p = Payload.decode(raw, (int) r.count, weak, true, Long.MIN_VALUE,
+                        map.game().uMin, map.game().uMax, null); // counted, not capped
                 for (int i = 0; i < p.count; i++) if (Payload.isOpen(p.kind[i])) n++;
             } catch (FormatException e) {
                 n = 0; // that block's slice reports it; nothing after it counts
@@ -720,8 +720,8 @@ public final class SliceEngine {
                 try {
                     byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
                             (int) r.rawLen, r.index);
-                    Payload p = Payload.decode(raw, (int) r.count, weak, map.header().part, uMin,
-                            uMax, reuse);
+                    Payload p = Payload.decode(raw, (int) r.count, weak, map.header().part,
+                            Long.MIN_VALUE, uMin, uMax, reuse);
                     reuse = p;
                     int at = (int) (Math.max(from, base) - base);
                     int n = (int) Math.min(p.count - at, Math.min(to, end) - Math.max(from, base));

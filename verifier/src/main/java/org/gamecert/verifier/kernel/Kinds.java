@@ -7,8 +7,6 @@ public final class Kinds {
     private Kinds() {}
 
     static final int P = Payload.P, AP = Payload.AP, PP = Payload.PP, A = Payload.A, C = Payload.C;
-    /** R-OPEN-2 (SPEC §15.1): a part holds at most 2^24 open entries. */
-    static final int MAX_OPEN = 1 << 24;
 
     /** A kind set serves a region need (SPEC §9): P by P; A' by P or A'; P' by P or P'. */
     static boolean serves(int kinds, int need) {

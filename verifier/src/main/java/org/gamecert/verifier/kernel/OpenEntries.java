@@ -1,5 +1,7 @@
 package org.gamecert.verifier.kernel;
 
+import org.gamecert.verifier.kernel.format.Payload;
+
 /**
  * The open entries of a part (SPEC §15.1) as pass 1 kept them, in file order: deepest layer
  * first, key order within a layer (R-LAY-1..3 held for them). Each: its key, its kind set
@@ -17,7 +19,7 @@ final class OpenEntries implements java.io.Serializable {
 
     void add(long o, long m, int k, int lo, int hi) {
         if (frozen) throw new IllegalStateException("an open entry added after the conclusion");
-        if (size == occ.length) resize(Math.min(Kinds.MAX_OPEN, Math.max(16, 2 * size)));
+        if (size == occ.length) resize(Math.min(Payload.MAX_OPEN, Math.max(16, 2 * size)));
         occ[size] = o;
         mover[size] = m;
         kind[size] = (byte) k;

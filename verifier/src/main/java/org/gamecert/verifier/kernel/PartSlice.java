@@ -1,6 +1,5 @@
 package org.gamecert.verifier.kernel;
 
-import org.gamecert.verifier.kernel.format.BlockRecord;
 import org.gamecert.verifier.kernel.format.Manifest;
 import org.gamecert.verifier.kernel.format.Payload;
 
@@ -62,16 +61,14 @@ final class PartSlice implements java.io.Serializable {
         return setupTag(keptFor, keptForPart, regionKeyBudget >= 0);
     }
 
-    /** Counts the open kinds; the place of the first over the cap (R-OPEN-2), or -1. */
-    int countOpen(byte[] kinds, int n) {
-        for (int i = 0; i < n; i++)
-            if (Payload.isOpen(kinds[i]) && openBefore + ++openCount > Kinds.MAX_OPEN) return i;
-        return -1;
+    /** The part's open entries before the next block, for R-OPEN-2 (Payload.decode checks it). */
+    long openBeforeBlock() {
+        return openBefore + openCount;
     }
 
-    static Violation openCap(BlockRecord rec, long entry) {
-        return new Violation(Rule.OPEN_2, rec.index, rec.layer, entry, false, 0, 0,
-                "more than 2^24 = " + Kinds.MAX_OPEN + " open entries in the part");
+    /** Counts the open kinds of a block decoded. */
+    void countOpen(byte[] kinds, int n) {
+        for (int i = 0; i < n; i++) if (Payload.isOpen(kinds[i])) openCount++;
     }
 
     /**

@@ -163,7 +163,7 @@ public final class RankedKernel {
                     throw new EngineFault("block " + b + ": read as other bytes than the data"
                             + " frame of the file the map was read from");
                 byte[] raw = SliceCheck.rawOf(map, b, frame); // R-CON-3, R-HASH-1
-                p = Payload.decode(raw, Math.toIntExact(rec.count), true, false, game.uMin,
+                p = Payload.decode(raw, Math.toIntExact(rec.count), true, false, 0, game.uMin,
                         game.uMax, null);
             } catch (FormatException e) {
                 violation(SliceCheck.formatViolation(e, rec, rec.layer == lastLayer ? inLayer : 0));

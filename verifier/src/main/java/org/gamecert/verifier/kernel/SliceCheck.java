@@ -269,12 +269,9 @@ public final class SliceCheck {
         try {
             byte[] raw = rawOf(map, b, own);
             int n = Math.toIntExact(rec.count);
-            Payload p = Payload.decode(raw, n, weak, h.part, game.uMin, game.uMax, null);
-            int over = part == null ? -1 : part.countOpen(p.kind, n);
-            if (over >= 0) {
-                decodeFailure = PartSlice.openCap(rec, layerIndexOfBlock + over);
-                return;
-            }
+            long open = part == null ? 0 : part.openBeforeBlock();
+            Payload p = Payload.decode(raw, n, weak, h.part, open, game.uMin, game.uMax, null);
+            if (part != null) part.countOpen(p.kind, n);
             System.arraycopy(p.occ, 0, occ, decoded, n);
             System.arraycopy(p.mover, 0, mover, decoded, n);
             System.arraycopy(p.kind, 0, kind, decoded, n);
@@ -283,15 +280,6 @@ public final class SliceCheck {
             System.arraycopy(p.move, 0, move, decoded, n);
             decoded += n;
         } catch (FormatException e) {
-            // the open entries among the kinds read before the failure come first (R-OPEN-2)
-            if (e instanceof Payload.EntryFormatException ef && ef.kindsBefore != null
-                    && part != null) {
-                int over = part.countOpen(ef.kindsBefore, ef.kindsBefore.length);
-                if (over >= 0) {
-                    decodeFailure = PartSlice.openCap(rec, layerIndexOfBlock + over);
-                    return;
-                }
-            }
             decodeFailure = formatViolation(e, rec, layerIndexOfBlock);
         }
     }

@@ -36,7 +36,7 @@ class EngineFaultIsFinalTest {
             BlockRecord r = map.record(b);
             byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
                     (int) r.rawLen, r.index);
-            Payload p = Payload.decode(raw, (int) r.count, weak, false, map.game().uMin,
+            Payload p = Payload.decode(raw, (int) r.count, weak, false, 0, map.game().uMin,
                     map.game().uMax, null);
             for (int i = 0; i < p.count; i++, at++) {
                 t.occ[at] = p.occ[i]; t.mover[at] = p.mover[i]; t.kind[at] = p.kind[i];

@@ -150,8 +150,8 @@ class KernelDriver {
             BlockRecord r = map.record(b);
             try {
                 byte[] raw = DataFrame.decompress(honestFrame(b), (int) r.rawLen, r.index);
-                Payload p = Payload.decode(raw, (int) r.count, weak, h.part, map.game().uMin,
-                        map.game().uMax, null);
+                Payload p = Payload.decode(raw, (int) r.count, weak, h.part, Long.MIN_VALUE,
+                        map.game().uMin, map.game().uMax, null);
                 for (int i = 0; i < p.count; i++) {
                     t.keys.add(new long[] {p.occ[i], p.mover[i]});
                     t.at.put(List.of(p.occ[i], p.mover[i]), t.n);
@@ -192,8 +192,8 @@ class KernelDriver {
             long n = 0;
             try {
                 byte[] raw = DataFrame.decompress(honestFrame(b), (int) r.rawLen, r.index);
-                Payload p = Payload.decode(raw, (int) r.count, weak, true, map.game().uMin,
-                        map.game().uMax, null);
+                Payload p = Payload.decode(raw, (int) r.count, weak, true, Long.MIN_VALUE,
+                        map.game().uMin, map.game().uMax, null);
                 for (int i = 0; i < p.count; i++) if (Payload.isOpen(p.kind[i])) n++;
             } catch (FormatException e) {
                 n = 0;

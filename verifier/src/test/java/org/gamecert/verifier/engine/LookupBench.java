@@ -83,7 +83,7 @@ public final class LookupBench {
         for (int round = 0; round < rounds; round++) {
             long t0 = System.nanoTime();
             for (int b = 0; b < recs.size(); b++) {
-                buffer = Payload.decode(raws.get(b), (int) recs.get(b).count, weak, false, game.uMin, game.uMax, buffer);
+                buffer = Payload.decode(raws.get(b), (int) recs.get(b).count, weak, false, 0, game.uMin, game.uMax, buffer);
                 sink += buffer.mover[buffer.count - 1];
             }
             decodeNs = Math.min(decodeNs, (System.nanoTime() - t0) / (double) total);
@@ -96,7 +96,7 @@ public final class LookupBench {
         below.reset(discs + 1);
         below.ensure((int) layerSize[discs + 1], budget, true);
         for (int b = 0; b < recs.size(); b++) {
-            Payload p = Payload.decode(raws.get(b), (int) recs.get(b).count, weak, false, game.uMin, game.uMax, null);
+            Payload p = Payload.decode(raws.get(b), (int) recs.get(b).count, weak, false, 0, game.uMin, game.uMax, null);
             if (recs.get(b).layer == discs) upper.add(p);
             if (recs.get(b).layer == discs + 1)
                 for (int i = 0; i < p.count; i++) below.add(p.occ[i], p.mover[i], p.kind[i], p.lo[i], p.hi[i], p.move[i]);

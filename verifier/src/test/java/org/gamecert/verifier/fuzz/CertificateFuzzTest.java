@@ -94,7 +94,7 @@ class CertificateFuzzTest {
     /** The entry decoder alone: decodes or throws its FormatException, nothing else. */
     static void decodeProperty(int count, boolean weak, byte[] raw) {
         try {
-            Payload p = Payload.decode(raw, count, weak, false, -16, 16, null);
+            Payload p = Payload.decode(raw, count, weak, false, 0, -16, 16, null);
             assertEquals(count, p.count);
             for (int i = 0; i < count; i++) {
                 assertTrue(Payload.validKind(p.kind[i]), "decoded an invalid kind set");

@@ -13,6 +13,7 @@ import org.gamecert.verifier.kernel.format.Container;
 import org.gamecert.verifier.kernel.format.DataFrame;
 import org.gamecert.verifier.kernel.format.FormatException;
 import org.gamecert.verifier.kernel.format.Header;
+import org.gamecert.verifier.kernel.format.KindsBefore;
 import org.gamecert.verifier.kernel.format.Manifest;
 import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.kernel.rules.ConnectFourRules;
@@ -367,8 +368,14 @@ public final class Kernel {
                     + hex(stored) + " != computed " + hex(chain));
         int count = Math.toIntExact(rec.count);
         Payload[] scratch = DECODED.get();
-        Payload own = scratch[0] = Payload.decode(raw, count, weak, part, game.uMin, game.uMax,
-                scratch[0]);
+        Payload own;
+        try { // uncapped: this kernel counts open entries in file order (countOpen)
+            own = scratch[0] = Payload.decode(raw, count, weak, part, Long.MIN_VALUE, game.uMin,
+                    game.uMax, scratch[0]);
+        } catch (Payload.EntryFormatException x) {
+            if (part) KindsBefore.note(raw, count, x); // for R-OPEN-2 (blockFailure)
+            throw x;
+        }
         long seal = seal(prev, chain, entriesDigest(own, count));
         Payload p = LayerPass.copy(own, reuse);
         Stamp stamp = Stamp.of(p);
@@ -385,8 +392,8 @@ public final class Kernel {
     /** A block whose record, frame or payload broke a rule. */
     public void blockFailure(BlockRecord rec, FormatException e) {
         if (rec == null) fatal(e.rule(), e.getMessage());
-        if (e instanceof Payload.EntryFormatException ef && ef.kindsBefore != null)
-            countOpen(rec, ef.kindsBefore, ef.kindsBefore.length);
+        byte[] kindsBefore = KindsBefore.of(e);
+        if (kindsBefore != null) countOpen(rec, kindsBefore, kindsBefore.length);
         long entry = -1;
         if (e instanceof Payload.EntryFormatException ef && ef.entry >= 0)
             entry = ef.entry + (rec.layer == curDiscs ? curCount : 0);

@@ -5,13 +5,15 @@ import org.gamecert.verifier.kernel.Rule;
 /**
  * Decodes a block payload (SPEC §5.2–5.4) into primitive columns, checking the encoding rules in
  * the order of SPEC §9: keys (R-ENC-1/2/3), kinds (R-KIND-1/2), values (R-VAL-0, R-ENC-2), moves,
- * leftover bytes. The cap on open entries (R-OPEN-2) spans blocks: the kernel checks it, from the
- * kinds decoded here (also those decoded before a failure: EntryFormatException.kindsBefore).
+ * leftover bytes. The cap on open entries (R-OPEN-2) spans blocks: it is checked here with each
+ * kind, from the caller's count of the part's open entries before the block.
  */
 public final class Payload {
     public static final int P = 0x01, AP = 0x02, PP = 0x04, A = 0x08, C = 0x10;
     /** The bit O of an open entry (SPEC §5.4, parts only): a kind set plus O. */
     public static final int O = 0x40;
+    /** R-OPEN-2 (SPEC §15.1): a part holds at most 2^24 open entries. */
+    public static final int MAX_OPEN = 1 << 24;
 
     public int count; // the columns may be longer: a buffer reused for another block
     public final long[] occ, mover;
@@ -47,27 +49,15 @@ public final class Payload {
 
     /**
      * Decodes count entries of raw; weak: the base mode is 2 or 3; part: the header's mode is a
-     * part's (open entries allowed); values must lie in [uMin, uMax]. The caller has bounded count
-     * by the header's max_block_entries. reuse: columns to decode into when long enough (else
-     * null, or too short: new ones).
+     * part's (open entries allowed); open: the part's open entries before this block, for
+     * R-OPEN-2 (Long.MIN_VALUE: no cap, for a caller that only counts them); values must lie in
+     * [uMin, uMax]. The caller has bounded count by the header's max_block_entries. reuse: columns
+     * to decode into when long enough (else null, or too short: new ones).
      */
-    public static Payload decode(byte[] raw, int count, boolean weak, boolean part, int uMin,
-            int uMax, Payload reuse) throws FormatException {
+    public static Payload decode(byte[] raw, int count, boolean weak, boolean part, long open,
+            int uMin, int uMax, Payload reuse) throws FormatException {
         Payload e = reuse != null && reuse.occ.length >= count ? reuse : new Payload(count);
         e.count = count;
-        int[] kindsChecked = {0};
-        try {
-            decodeInto(e, raw, count, weak, part, uMin, uMax, kindsChecked);
-        } catch (EntryFormatException x) {
-            // the open entries before the failure come first in the order of checks (R-OPEN-2)
-            if (part) x.kindsBefore = java.util.Arrays.copyOf(e.kind, kindsChecked[0]);
-            throw x;
-        }
-        return e;
-    }
-
-    private static void decodeInto(Payload e, byte[] raw, int count, boolean weak, boolean part,
-            int uMin, int uMax, int[] kindsChecked) throws FormatException {
         int[] pos = {0};
         long occ = 0, c = 0;
         for (int i = 0; i < count; i++) {
@@ -96,8 +86,10 @@ public final class Payload {
         for (int i = 0; i < count && p + i < raw.length; i++) {
             int k = raw[p + i] & 0xFF;
             checkKind(k, weak, part, i);
+            if (isOpen(k) && ++open > MAX_OPEN)
+                throw fail(Rule.OPEN_2, i, "more than 2^24 = " + MAX_OPEN + " open entries in the"
+                        + " part");
             e.kind[i] = (byte) k;
-            kindsChecked[0] = i + 1;
         }
         if (p + count > raw.length)
             throw fail(Rule.ENC_2, -1, "kinds section runs past raw_len");
@@ -128,6 +120,7 @@ public final class Payload {
         if (p != raw.length)
             throw fail(Rule.ENC_2, -1, (raw.length - p)
                     + " bytes left over after the moves section");
+        return e;
     }
 
     /** R-KIND-1, then R-KIND-2 on the set without O (SPEC §5.4). */
@@ -205,8 +198,6 @@ public final class Payload {
     /** A decoding failure at a known entry index within the block (-1 when not tied to one). */
     public static final class EntryFormatException extends FormatException {
         public final int entry;
-        /** In a part: the kind bytes that passed R-KIND-1 and R-KIND-2 before the failure. */
-        public byte[] kindsBefore;
 
         EntryFormatException(String rule, String message, int entry) {
             super(rule, message);

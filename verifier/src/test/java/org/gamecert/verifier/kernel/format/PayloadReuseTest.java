@@ -42,14 +42,14 @@ class PayloadReuseTest {
     void aLongerBufferIsReusedAndAShorterOneReplaced() throws FormatException {
         SplittableRandom rnd = new SplittableRandom(7);
         byte[] big = TestCert.payload(block(rnd, 500)), small = TestCert.payload(block(rnd, 120));
-        Payload buffer = Payload.decode(big, 500, false, false, -36, 36, null);
-        Payload fresh = Payload.decode(small, 120, false, false, -36, 36, null);
-        Payload reused = Payload.decode(small, 120, false, false, -36, 36, buffer);
+        Payload buffer = Payload.decode(big, 500, false, false, 0, -36, 36, null);
+        Payload fresh = Payload.decode(small, 120, false, false, 0, -36, 36, null);
+        Payload reused = Payload.decode(small, 120, false, false, 0, -36, 36, buffer);
         assertSame(buffer, reused, "long enough: decoded in place");
         assertEquals(500, reused.occ.length);
         assertSameEntries(fresh, reused); // entries past count are leftovers, not entries
-        Payload grown = Payload.decode(big, 500, false, false, -36, 36, fresh);
+        Payload grown = Payload.decode(big, 500, false, false, 0, -36, 36, fresh);
         assertNotSame(fresh, grown, "too short: new columns");
-        assertSameEntries(Payload.decode(big, 500, false, false, -36, 36, null), grown);
+        assertSameEntries(Payload.decode(big, 500, false, false, 0, -36, 36, null), grown);
     }
 }
