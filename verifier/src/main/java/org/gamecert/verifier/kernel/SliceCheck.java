@@ -41,7 +41,7 @@ public final class SliceCheck {
     private final Game game;
     private final int[] tb;
     private final int[] tbPlace = new int[64];
-    private final int group, leafEmpties, rootNeeds, rootDiscs;
+    private final int leafEmpties, rootNeeds, rootDiscs;
     /** optimal: mode 5, an A' entry's move is optimal, not necessarily the earliest (§9). */
     private final boolean weak, optimal, countTerminals;
     /** FactHash's key (SipHash's k0, k1), the map's. */
@@ -120,7 +120,6 @@ public final class SliceCheck {
         game = FileMap.gameOf(h);
         tb = h.tb.clone();
         for (int t = 0; t < tb.length; t++) tbPlace[tb[t]] = t;
-        group = map.group;
         leafEmpties = h.leafEmpties;
         weak = !h.semiStrong;
         optimal = h.baseMode == Header.SEMI_STRONG_OPTIMAL;
@@ -447,7 +446,7 @@ public final class SliceCheck {
             return at(i, Rule.LEAF_1, "an entry with " + (game.cells - discs) + " empty cells: at"
                     + " most leaf_empties = " + leafEmpties + ", a leaf has no entry");
         // A reached entry was named by a parent's canonical key (a fact the Combiner confirms).
-        Violation v = positionRules(game, group, o, m, k, move[i] & 0xFF,
+        Violation v = positionRules(game, map.group, o, m, k, move[i] & 0xFF,
                 (flags[i] & REACHED) != 0, out, images);
         legal[i] = out[0]; // for its requests and obligations
         return v == null ? null : at(i, v.rule(), v.message());
@@ -825,7 +824,7 @@ public final class SliceCheck {
     }
 
     private void canonical(long m, long opp) {
-        cOcc = game.canonical(m, opp, group, images);
+        cOcc = game.canonical(m, opp, map.group, images);
         cMover = images[8];
     }
 
