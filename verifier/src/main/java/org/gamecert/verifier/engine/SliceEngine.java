@@ -183,8 +183,6 @@ public final class SliceEngine {
     static final long COUNT_BYTES_PER_ENTRY = 20;
     /** Bytes a slice's kernel holds per entry and per request, about (columns, keys, answers). */
     static final long SLICE_BYTES_PER_ENTRY = 40, BYTES_PER_REQUEST = 28;
-    /** Bytes a slice's kernel holds per entry once its blocks are decoded (its columns). */
-    static final long DECODED_BYTES_PER_ENTRY = 24;
 
     private Result run(Container ct, FileMap map, Options o, ExecutorService pool,
             Figures figures) throws IOException, InterruptedException {
@@ -216,14 +214,30 @@ public final class SliceEngine {
         long entriesDone = 0, peak = 0;
         int splitLayers = 0, maxSegments = 0;
         int[] countsIn = null; // per entry of the layer due: facts, then facts per flag bit
-        // the kernels of the layer due, its blocks decoded ahead (they gave the table the layer
-        // above was answered from: each layer decoded once), or null
-        SliceCheck[] ready = null;
+        // arrays kept from layer to layer (allocated once, so that the collector does not copy
+        // a layer's worth of them at each layer): the counts no layer uses now, and the table
+        int[] spareCounts = null;
+        Layer spareTable = newLayer(map);
         for (int li = map.layers() - 1; li >= 0; li--) {
             Slice[] slices = plan(map, li);
             int below = map.below(li);
             Slice[] underSlices = below < 0 ? new Slice[0] : plan(map, below);
-            long counts = COUNT_BYTES_PER_ENTRY * (map.size(li) + (below < 0 ? 0 : map.size(below)));
+            // what this layer sends the layer below, counted per entry there as slices end
+            long belowSize = below < 0 ? 0 : map.size(below);
+            if (5 * belowSize > Integer.MAX_VALUE - 8)
+                throw new OutOfBudget("layer " + map.discs(below) + " has more entries than this"
+                        + " engine counts marks for (" + belowSize + ")");
+            int[] nextCounts; // five ints a mark
+            if (spareCounts != null && spareCounts.length >= 5 * belowSize) {
+                nextCounts = spareCounts;
+                java.util.Arrays.fill(nextCounts, 0, (int) (5 * belowSize), 0);
+            } else {
+                nextCounts = new int[(int) (5 * belowSize)];
+            }
+            spareCounts = null;
+            // the counts held: this layer's and the next's (a reused array may be the longer)
+            long counts = Math.max(COUNT_BYTES_PER_ENTRY * (map.size(li) + belowSize),
+                    4L * ((countsIn == null ? 0 : countsIn.length) + nextCounts.length));
             long room = o.maxMemory - fixed - counts;
             long tableRoom = room / 2, waveRoom = room - tableRoom;
             long[][] segments = below < 0 ? new long[0][] : segments(map, below, tableRoom, o.maxHeldEntries);
@@ -233,34 +247,20 @@ public final class SliceEngine {
             }
             if (previousLi != li)
                 previous = previousKeys(ct, map, li, slices, weak);
-            // what this layer sends the layer below, counted per entry there as slices end
-            long belowSize = below < 0 ? 0 : map.size(below);
-            if (5 * belowSize > Integer.MAX_VALUE - 8)
-                throw new OutOfBudget("layer " + map.discs(below) + " has more entries than this"
-                        + " engine counts marks for (" + belowSize + ")");
-            int[] nextCounts = new int[(int) (5 * belowSize)]; // one cache line a mark
             long[][] underPrevious = new long[underSlices.length][];
             List<SliceReport> reports = new ArrayList<>();
             Marks marks = new Marks(nextCounts, reports, setup.partitions);
-            Inputs in = new Inputs(slices, countsIn, previous, ready);
-            ready = null;
-            SliceCheck[] underReady = null;
-            // the layer below decoded by its own kernels now, when their columns fit beside
-            // this layer's (held until they are checked) and the table
-            long ahead = DECODED_BYTES_PER_ENTRY * (map.size(li) + belowSize(map, below));
+            Inputs in = new Inputs(slices, countsIn, previous);
             if (segments.length <= 1) { // the layer below fits whole: each slice start to end
                 Table under;
                 if (segments.length == 0) {
                     under = new Table(newLayer(map), 0);
-                } else if (below == li - 1 && ahead <= waveRoom) {
-                    underReady = decodeAhead(ct, map, underSlices, setup, pool);
-                    under = tableOf(map, underSlices, underReady, faults);
                 } else {
-                    under = decodeRange(ct, map, below, 0, map.size(below), weak);
+                    if (spareTable.bytes() > tableRoom) spareTable.release(UNBOUNDED); // no room
+                    under = decodeLayer(ct, map, below, weak, spareTable, pool);
                     notePrevious(underSlices, underPrevious, under);
                 }
-                peak = Math.max(peak, counts + TABLE_BYTES_PER_ENTRY * under.n()
-                        + (underReady == null ? 0 : ahead));
+                peak = Math.max(peak, counts + TABLE_BYTES_PER_ENTRY * under.n());
                 List<Future<Checked>> window = new ArrayList<>();
                 for (int s = 0, k = 0; k < slices.length; ) {
                     if (s < slices.length && s - k < 2 * threads) { // a few ahead, in order
@@ -269,10 +269,8 @@ public final class SliceEngine {
                         int[] facts = in.facts(q);
                         int[][] bits = in.bits(q);
                         long[] prev = in.previous(q);
-                        SliceCheck pre = in.ready(q);
                         window.add(pool.submit(() -> {
-                            Held x = pre != null ? continueSlice(pre, sl, facts, bits)
-                                    : startSlice(ct, map, sl, prev, facts, bits, setup, faults);
+                            Held x = startSlice(ct, map, sl, prev, facts, bits, setup, faults);
                             answer(x, under);
                             return finishSlice(x, faults, setup.partitions > 0);
                         }));
@@ -281,6 +279,7 @@ public final class SliceEngine {
                     }
                 }
             } else {
+                spareTable.release(UNBOUNDED); // the runs of the layer below take its room
                 int s = 0;
                 // slices started but past the last wave's room: they begin the next wave (in order)
                 List<Held> carried = new ArrayList<>();
@@ -298,10 +297,8 @@ public final class SliceEngine {
                             int[] facts = in.facts(s);
                             int[][] bits = in.bits(s);
                             long[] prev = in.previous(s);
-                            SliceCheck pre = in.ready(s);
-                            started.add(pool.submit(() -> pre != null
-                                    ? continueSlice(pre, sl, facts, bits)
-                                    : startSlice(ct, map, sl, prev, facts, bits, setup, faults)));
+                            started.add(pool.submit(() ->
+                                    startSlice(ct, map, sl, prev, facts, bits, setup, faults)));
                         }
                         // a slice's requests are known only once it is decoded: the first that
                         // would pass the room, and those after it, wait for the next wave (a
@@ -341,8 +338,8 @@ public final class SliceEngine {
                 o.progress.update(entriesDone, map.layers() - li, entriesDone,
                         Math.max(1, map.entries()), 1);
             boolean next = below >= 0 && below == li - 1;
+            spareCounts = countsIn;
             countsIn = next ? nextCounts : null;
-            ready = underReady;
             for (int q = 0; q < underPrevious.length; q++) // blocks that failed to decode: none
                 if (underPrevious[q] == null) underPrevious[q] = new long[3];
             previous = underPrevious; // the layer below is due next
@@ -361,22 +358,12 @@ public final class SliceEngine {
         final Slice[] slices;
         final int[] countsIn;
         final long[][] previous;
-        final SliceCheck[] ready;
         private int[][] handedBits;
 
-        Inputs(Slice[] slices, int[] countsIn, long[][] previous, SliceCheck[] ready) {
+        Inputs(Slice[] slices, int[] countsIn, long[][] previous) {
             this.slices = slices;
             this.countsIn = countsIn;
             this.previous = previous;
-            this.ready = ready;
-        }
-
-        /** Slice q's kernel if its blocks were decoded ahead (handed over once), else null. */
-        SliceCheck ready(int q) {
-            if (ready == null) return null;
-            SliceCheck c = ready[q];
-            ready[q] = null; // its columns are freed once it is checked
-            return c;
         }
 
         /** Called before bits(q): the counts of facts, as the engine hands them to slice q. */
@@ -406,26 +393,30 @@ public final class SliceEngine {
 
     /**
      * The marks of a layer's slices, counted per entry of the layer below (five ints each), and
-     * their terminal keys, routed to their partitions.
+     * their terminal keys, kept as the slices gave them until the layer's end, then grouped by
+     * partition into arrays of the exact size (growing them by doubling cost more than the keys).
      */
     private static final class Marks {
         final int[] counts;
         final List<SliceReport> reports;
-        final KeyRuns[] partitions;
+        final int partitions;
+        /** Each slice's terminal keys, {occ, mover, route}; how many each partition is sent. */
+        private final List<long[][]> keys = new ArrayList<>();
+        private final long[] perPartition;
 
         Marks(int[] counts, List<SliceReport> reports, int partitions) {
             this.counts = counts;
             this.reports = reports;
-            this.partitions = new KeyRuns[partitions];
-            for (int q = 0; q < partitions; q++) this.partitions[q] = new KeyRuns();
+            this.partitions = partitions;
+            perPartition = new long[partitions];
         }
 
         void take(Checked c) {
             reports.add(c.report);
             if (c.terminalKeys != null) {
-                long[] occ = c.terminalKeys[0], mover = c.terminalKeys[1], route = c.terminalKeys[2];
-                for (int j = 0; j < occ.length; j++) // each to the partition its route names
-                    partitions[TerminalCount.partitionOf(route[j])].add(occ[j], mover[j], route[j]);
+                keys.add(c.terminalKeys);
+                for (long route : c.terminalKeys[2])
+                    perPartition[TerminalCount.partitionOf(route)]++;
             }
             for (int j = 0; j < c.marksIndex.length; j++) {
                 int at = 5 * (int) c.marksIndex[j]; // the kernel checked it: in the layer below
@@ -434,35 +425,45 @@ public final class SliceEngine {
                 for (int b = 0; b < 4; b++) counts[at + 1 + b] += f >>> b & 1;
             }
         }
-    }
 
-    /** Terminal keys routed to one partition: occ, mover, route, three longs a key. */
-    private static final class KeyRuns {
-        long[] keys = new long[48];
-        int n;
-
-        void add(long occ, long mover, long route) {
-            if (3 * n + 3 > keys.length) keys = java.util.Arrays.copyOf(keys, 2 * keys.length);
-            keys[3 * n] = occ;
-            keys[3 * n + 1] = mover;
-            keys[3 * n + 2] = route;
-            n++;
+        /** The terminal keys routed to each partition: occ, mover, route, three longs a key. */
+        long[][] byPartition() {
+            long[][] out = new long[partitions][];
+            for (int q = 0; q < partitions; q++) {
+                if (3 * perPartition[q] > Integer.MAX_VALUE - 8)
+                    throw new OutOfBudget("a partition of " + perPartition[q] + " terminal keys");
+                out[q] = new long[(int) (3 * perPartition[q])];
+            }
+            int[] at = new int[partitions];
+            for (int s = 0; s < keys.size(); s++) {
+                long[][] k = keys.set(s, null); // let go as copied
+                for (int j = 0; j < k[0].length; j++) {
+                    int q = TerminalCount.partitionOf(k[2][j]);
+                    long[] to = out[q];
+                    to[at[q]++] = k[0][j];
+                    to[at[q]++] = k[1][j];
+                    to[at[q]++] = k[2][j];
+                }
+            }
+            return out;
         }
     }
 
     /** The layer's terminal keys counted, each partition by a TerminalCount on the pool. */
     private static TerminalCount.Report[] countTerminals(FileMap map, int li, Marks marks,
             ExecutorService pool) throws IOException, InterruptedException {
-        int partitions = marks.partitions.length;
+        int partitions = marks.partitions;
+        long[][] byPartition = marks.byPartition();
         List<Future<TerminalCount.Report>> counted = new ArrayList<>();
         for (int q = 0; q < partitions; q++) {
             int partition = q;
-            KeyRuns run = marks.partitions[q];
-            marks.partitions[q] = null; // freed as its count ends
+            long[] run = byPartition[q];
+            byPartition[q] = null; // freed as its count ends
             counted.add(pool.submit(() -> {
-                TerminalCount count = new TerminalCount(map, li, partition, partitions, run.n);
-                for (int j = 0; j < run.n; j++)
-                    count.take(run.keys[3 * j], run.keys[3 * j + 1], run.keys[3 * j + 2]);
+                int n = run.length / 3;
+                TerminalCount count = new TerminalCount(map, li, partition, partitions, n);
+                for (int j = 0; j < n; j++)
+                    count.take(run[3 * j], run[3 * j + 1], run[3 * j + 2]);
                 return count.report();
             }));
         }
@@ -532,70 +533,6 @@ public final class SliceEngine {
             check.decode(b, ct.read(r.frameOffset, (int) r.compLen));
         }
         return new Held(s, check, check.requests());
-    }
-
-    /** Steps 3 of a slice's kernel whose blocks were decoded ahead: counts, then requests. */
-    private static Held continueSlice(SliceCheck check, Slice s, int[] facts, int[][] bits) {
-        check.takeCounts(facts, bits);
-        return new Held(s, check, check.requests());
-    }
-
-    private static long belowSize(FileMap map, int below) {
-        return below < 0 ? 0 : map.size(below);
-    }
-
-    /**
-     * The kernels of a layer's slices, made and given their blocks on the pool's threads; the key
-     * before each slice is given to it later (tableOf), from the entries the kernels decoded.
-     */
-    private SliceCheck[] decodeAhead(Container ct, FileMap map, Slice[] slices, Setup setup,
-            ExecutorService pool) throws IOException, InterruptedException {
-        List<Future<SliceCheck>> made = new ArrayList<>();
-        for (Slice s : slices)
-            made.add(pool.submit(() -> {
-                SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, setup.all,
-                        setup.maxPerRule);
-                if (setup.partitions > 0) check.partitionTerminals(setup.partitions);
-                if (setup.openBefore != null)
-                    check.partSetup(faults.openBefore(s.li, s.first, setup.openBefore[s.first]),
-                            setup.composite, setup.part, setup.regionKeyBudget);
-                for (int b = s.first; b < s.end; b++) {
-                    BlockRecord r = map.record(b);
-                    check.decode(b, ct.read(r.frameOffset, (int) r.compLen));
-                }
-                return check;
-            }));
-        SliceCheck[] out = new SliceCheck[slices.length];
-        for (int q = 0; q < out.length; q++) out[q] = get(made.get(q));
-        return out;
-    }
-
-    /**
-     * The table of a layer from the copies of the entries its kernels decoded, up to the first
-     * block that failed to decode; each kernel is given the key of the entry before its slice.
-     */
-    private static Table tableOf(FileMap map, Slice[] slices, SliceCheck[] checks, Faults faults) {
-        Layer layer = newLayer(map);
-        long size = 0;
-        for (Slice s : slices) size += s.count;
-        layer.ensure((int) Math.min(size, Layer.MAX_ENTRIES), UNBOUNDED, true);
-        boolean whole = true;
-        for (int q = 0; q < slices.length; q++) {
-            long at = slices[q].base - 1; // the entry before the slice, if the table holds it
-            long[] honest = at >= 0 && at < layer.size
-                    ? new long[] {1, layer.occ((int) at), layer.mover((int) at)} : new long[3];
-            long[] prev = faults.previous(slices[q].li, slices[q].first, honest);
-            checks[q].previous(prev[0] != 0, prev[1], prev[2]);
-            Payload p = checks[q].decodedEntries();
-            boolean fits = whole && p.count <= Layer.MAX_ENTRIES - layer.size;
-            if (fits)
-                for (int j = 0; j < p.count; j++)
-                    layer.add(p.occ[j], p.mover[j], p.kind[j] & 0xFF, p.lo[j], p.hi[j],
-                            Payload.hasMove(p.kind[j] & 0xFF) ? p.move[j] & 0xFF : 0);
-            whole = fits && p.count == slices[q].count;
-        }
-        layer.index(UNBOUNDED);
-        return new Table(layer, 0);
     }
 
     /** The requests of a held slice that one run of the layer below holds. */
@@ -699,6 +636,52 @@ public final class SliceEngine {
             base += count;
         }
         return out.toArray(new Slice[0]);
+    }
+
+    /**
+     * The engine's own decoding of the whole of layer li into layer (emptied first), up to the
+     * first block that fails to decode: the blocks are decompressed and decoded on the pool, as
+     * many ahead as the block budget allows (threads + 1), and added here in order.
+     */
+    private Table decodeLayer(Container ct, FileMap map, int li, boolean weak, Layer layer,
+            ExecutorService pool) throws IOException, InterruptedException {
+        layer.reset(-1);
+        int cap = (int) Math.min(map.size(li), Layer.MAX_ENTRIES);
+        layer.ensure(cap, UNBOUNDED, true);
+        int uMin = map.game().uMin, uMax = map.game().uMax;
+        boolean part = map.header().part;
+        int first = map.firstBlock(li), end = map.endBlock(li);
+        List<Future<Payload>> window = new ArrayList<>();
+        // the decoded blocks added to the table, their columns decoded into again
+        java.util.concurrent.ConcurrentLinkedQueue<Payload> spare =
+                new java.util.concurrent.ConcurrentLinkedQueue<>();
+        for (int b = first, k = first; k < end; ) {
+            if (b < end && b - k <= threads) {
+                BlockRecord r = map.record(b++);
+                window.add(pool.submit(() -> {
+                    try {
+                        byte[] raw = DataFrame.decompress(ct.read(r.frameOffset, (int) r.compLen),
+                                (int) r.rawLen, r.index);
+                        return Payload.decode(raw, (int) r.count, weak, part, Long.MIN_VALUE,
+                                uMin, uMax, spare.poll());
+                    } catch (FormatException e) {
+                        return null; // the slice that holds the block reports it
+                    }
+                }));
+                continue;
+            }
+            Payload p = get(window.set(k++ - first, null));
+            if (p == null || p.count > cap - layer.size) {
+                for (Future<Payload> f : window) if (f != null) f.cancel(false);
+                break;
+            }
+            for (int j = 0; j < p.count; j++)
+                layer.add(p.occ[j], p.mover[j], p.kind[j] & 0xFF, p.lo[j], p.hi[j],
+                        Payload.hasMove(p.kind[j] & 0xFF) ? p.move[j] & 0xFF : 0);
+            spare.add(p);
+        }
+        layer.index(UNBOUNDED);
+        return new Table(layer, 0);
     }
 
     /**

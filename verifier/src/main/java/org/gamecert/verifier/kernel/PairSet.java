@@ -67,6 +67,14 @@ final class PairSet {
         return out;
     }
 
+    /** How many keys of this set the other lacks. */
+    long countNotIn(PairSet other) {
+        long n = hasZero && !other.contains(0, 0) ? 1 : 0;
+        for (int i = 0; i < keys.length; i += 2)
+            if ((keys[i] != 0 || keys[i + 1] != 0) && !other.contains(keys[i], keys[i + 1])) n++;
+        return n;
+    }
+
     void addPairs(long[] pairs) {
         for (int i = 0; i + 1 < pairs.length; i += 2) add(pairs[i], pairs[i + 1]);
     }

@@ -20,7 +20,7 @@ import org.gamecert.verifier.kernel.rules.Game;
  * many facts (answers a parent was given) named it and how many carried each flag (§10.1
  * needs, §10.2 reached); none for the shallowest layer;
  * <li>{@link #decode}, block by block: R-CON-3, R-HASH-1 and the payload's rules, into the
- * slice's own columns ({@link #decodedEntries} then gives the engine a copy);
+ * slice's own columns;
  * <li>{@link #requests}: the entries' own rules (R-LAY-2, R-LAY-3, R-LEAF-1, R-POS-1..3,
  * R-MOVE-1); returns the canonical key of every child the obligations consult, in the order
  * the obligations will consult them;
@@ -89,7 +89,7 @@ public final class SliceCheck {
     private int[] moveStart;
     /** Each entry's legal moves, as its own rules found them (R-POS-2). */
     private long[] legal;
-    private int nMoves;
+    private int nMoves, terminalMoves;
     private static final byte LEAF = -1;
     private int step;
     private final FaultLatch latch = new FaultLatch();
@@ -284,25 +284,6 @@ public final class SliceCheck {
     }
 
     /**
-     * The entries decoded, copied: the engine's to keep. Once the blocks are decoded, an engine
-     * may answer the layer above from them rather than decode the layer a second time (SPEC
-     * §11.1); nothing the kernel concludes depends on what it does with them.
-     */
-    public Payload decodedEntries() {
-        latch.notFaulted();
-        if (step < 2 || (decodeFailure == null && nextBlock != endBlock))
-            throw latch.fault("slice of layer " + discs + ": its entries asked before its blocks");
-        Payload p = new Payload(decoded);
-        System.arraycopy(occ, 0, p.occ, 0, decoded);
-        System.arraycopy(mover, 0, p.mover, 0, decoded);
-        System.arraycopy(kind, 0, p.kind, 0, decoded);
-        System.arraycopy(lo, 0, p.lo, 0, decoded);
-        System.arraycopy(hi, 0, p.hi, 0, decoded);
-        System.arraycopy(move, 0, p.move, 0, decoded);
-        return p;
-    }
-
-    /**
      * Block b's payload from its data frame (the caller's copy): decompressed (R-CON-3), its chain
      * value computed from the map's h_(b-1) and compared with the stored one (R-HASH-1).
      * RankedKernel reads its blocks with it too.
@@ -488,6 +469,7 @@ public final class SliceCheck {
             int type = game.child(m, opp, code, out);
             boolean leaf = type != Game.TERMINAL && isLeaf(Long.bitCount(out[0] | out[1]));
             moveType[nMoves++] = (byte) (leaf ? LEAF : type);
+            if (type == Game.TERMINAL) terminalMoves++;
             if (type == Game.TERMINAL || leaf) continue;
             canonical(out[0], out[1]);
             reqOcc[nReq] = cOcc; // room for every consulted move was made (requests)
@@ -545,6 +527,7 @@ public final class SliceCheck {
                         + ansLo[r] + ", " + ansHi[r] + "], not a record of the layer below");
         outIndex = new long[Math.max(16, nReq)];
         outFlags = new byte[outIndex.length];
+        if (routes != null) routes.reserve(terminalMoves); // a key at most a terminal move
         for (e = 0; e < checked; e++) {
             if (Payload.isOpen(kind[e]) || ownFailed.get(e)) continue;
             if (obligations()) {
@@ -552,7 +535,15 @@ public final class SliceCheck {
                 break;
             }
         }
-        return report();
+        SliceReport report = report();
+        // The working arrays are let go here: a kernel that outlived a collection sits in the old
+        // generation, and until a full collection it would keep the young arrays it points to.
+        legal = reqOcc = reqMover = ansIndex = null;
+        reqStart = moveStart = factCount = null;
+        moveType = ansKind = ansLo = ansHi = null;
+        flagCount = null;
+        ownFailed = null;
+        return report;
     }
 
     /**

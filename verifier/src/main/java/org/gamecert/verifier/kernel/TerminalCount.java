@@ -73,10 +73,7 @@ public final class TerminalCount {
         latch.notFaulted();
         if (done) throw latch.fault("a terminal count reported twice");
         done = true;
-        long proofOnly = 0;
-        long[] pairs = proof.toPairs();
-        for (int i = 0; i + 1 < pairs.length; i += 2)
-            if (!terminals.contains(pairs[i], pairs[i + 1])) proofOnly++;
+        long proofOnly = proof.countNotIn(terminals);
         return new Report(map.fingerprint(), li, partition, partitions, terminals.size(),
                 proofOnly, takenSum, taken, map.cluster, map.sealKey());
     }
@@ -100,6 +97,14 @@ public final class TerminalCount {
             this.map = map;
             this.li = li;
             this.partitions = partitions;
+        }
+
+        /** Room for n keys in all, made once (growing by doubling cost more than the keys). */
+        void reserve(int n) {
+            if (n <= occ.length) return;
+            occ = Arrays.copyOf(occ, n);
+            mover = Arrays.copyOf(mover, n);
+            route = Arrays.copyOf(route, n);
         }
 
         /** One key routed (of R, or read for a bound only), and its hash summed. */

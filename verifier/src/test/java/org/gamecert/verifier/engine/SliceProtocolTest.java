@@ -223,7 +223,8 @@ class SliceProtocolTest {
     /**
      * A slice's steps out of turn or twice: requests before the blocks or after only the first
      * (SliceAttackTest: a slice ended after its first block), blocks out of order, a block twice,
-     * the counts after the requests, twice or never, the key before the slice given twice, the
+     * the counts after the requests, twice or never, the key before the slice given twice, any step
+     * after the report (the kernel has let go of its working arrays then), the
      * requests or the answers twice, answers before the
      * requests (reviews 4 and 5: an engine that ended pass 2 before the layers, or took the
      * census before pass 2). Each an engine fault, the first time the slice is driven wrong.
@@ -318,6 +319,43 @@ class SliceProtocolTest {
                 Answers a = u.answer(req);
                 c.check(a.index, a.kind, a.lo, a.hi);
                 return c.check(a.index, a.kind, a.lo, a.hi);
+            }
+        });
+        // after the report the kernel has let go of its working arrays: each step is refused
+        wrong.put("the requests after the report", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                c.takeCounts(f, b);
+                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                SliceReport r = rest(c, u);
+                c.requests();
+                return r;
+            }
+        });
+        wrong.put("the counts again after the report", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                c.takeCounts(f, b);
+                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                SliceReport r = rest(c, u);
+                c.takeCounts(f, b);
+                return r;
+            }
+        });
+        wrong.put("a block after the report", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                c.takeCounts(f, b);
+                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                SliceReport r = rest(c, u);
+                c.decode(s.first(), honestFrame(s.first()));
+                return r;
+            }
+        });
+        wrong.put("the key before the slice after the report", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                c.takeCounts(f, b);
+                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                SliceReport r = rest(c, u);
+                c.previous(false, 0, 0);
+                return r;
             }
         });
         wrong.put("answers before the requests", new Steps(p) {
