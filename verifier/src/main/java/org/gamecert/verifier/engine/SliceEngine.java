@@ -209,6 +209,14 @@ public final class SliceEngine {
         if (fixed > o.maxMemory)
             throw new OutOfBudget("the header's block limits need " + fixed + " bytes with "
                     + threads + " thread(s), more than --max-memory " + o.maxMemory);
+        // a layer whose counts of marks leave no room for any of the layer below is refused here,
+        // at once, not after the layers above it are checked (each layer's room, as below)
+        for (int li = map.layers() - 1; li >= 0; li--) {
+            int below = map.below(li);
+            if (below < 0) continue;
+            long counts = COUNT_BYTES_PER_ENTRY * (map.size(li) + map.size(below));
+            entriesPerRun(map, below, (o.maxMemory - fixed - counts) / 2, o.maxHeldEntries);
+        }
         long[][] previous = null; // per slice of the layer due: {has, occ, mover}
         int previousLi = -1;
         long entriesDone = 0, peak = 0;
@@ -487,13 +495,19 @@ public final class SliceEngine {
     /** The layer's entries cut into runs whose table fits in room: {first entry, end entry}. */
     private static long[][] segments(FileMap map, int li, long room, long maxHeld) {
         long size = map.size(li);
+        long per = entriesPerRun(map, li, room, maxHeld);
+        List<long[]> out = new ArrayList<>();
+        for (long e = 0; e < size; e += per) out.add(new long[] {e, Math.min(size, e + per)});
+        return out.toArray(new long[0][]);
+    }
+
+    /** The entries of layer li one run of its table holds in room (at least one, else refused). */
+    private static long entriesPerRun(FileMap map, int li, long room, long maxHeld) {
         long per = Math.min(Math.min(maxHeld, room / TABLE_BYTES_PER_ENTRY), Integer.MAX_VALUE - 8);
         if (per < 1)
             throw new OutOfBudget("--max-memory is too little to hold any of layer "
                     + map.discs(li) + " beside the rest (raise --max-memory, or lower --threads)");
-        List<long[]> out = new ArrayList<>();
-        for (long e = 0; e < size; e += per) out.add(new long[] {e, Math.min(size, e + per)});
-        return out.toArray(new long[0][]);
+        return per;
     }
 
     /** A slice between its third and fourth steps: its kernel, its requests, their answers. */

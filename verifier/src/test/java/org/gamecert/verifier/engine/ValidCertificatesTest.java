@@ -91,6 +91,31 @@ class ValidCertificatesTest {
     }
 
     /**
+     * A memory limit too small for some layer is refused before any layer is checked (no progress
+     * reported), not after the layers above it: the room each layer needs is known from the map.
+     */
+    @Test
+    void aMemoryLimitTooSmallForALayerIsRefusedBeforeAnyLayerIsChecked() throws Exception {
+        TestCert t = othello4x4InSmallBlocks(512, 1 << 14);
+        byte[] file = t.write();
+        long fixed = (2L * t.maxBlockBytes + 1024 + 22 * t.maxBlockEntries) * 2;
+        int refused = 0;
+        for (long extra = 0; extra <= 64L * t.entries.size(); extra = extra * 5 / 4 + 64) {
+            Options o = new Options();
+            o.threads = 1;
+            o.maxMemory = fixed + extra;
+            long[] updates = {0};
+            o.progress = (entries, layers, bytes, size, pass) -> updates[0]++;
+            Result r = verify(file, o);
+            if (r.verdict != Result.Verdict.ERROR) continue;
+            assertTrue(r.errorMessage.contains("--max-memory"), r.errorMessage);
+            assertEquals(0, updates[0], "max memory fixed + " + extra + ": " + r.errorMessage);
+            refused++;
+        }
+        assertTrue(refused >= 2, "refused " + refused + " limits");
+    }
+
+    /**
      * Real memory limits, from far too small to ample: each run verifies with the same census or
      * ends in error for lack of memory (never rejected, never an internal error), and some verify
      * with layers split.
