@@ -220,6 +220,26 @@ class SliceProtocolTest {
         }
     }
 
+    /** A step an engine takes after a slice's report (d: the driver, for its frames). */
+    interface Late {
+        void take(Steps d, SliceCheck c, KernelDriver.Slice s, int[] facts, int[][] bits)
+                throws IOException;
+    }
+
+    /** A driver that checks a slice honestly, then takes the step late after its report. */
+    static Steps afterTheReport(Path p, Late late) throws IOException {
+        return new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u)
+                    throws IOException {
+                c.takeCounts(f, b);
+                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                SliceReport r = rest(c, u);
+                late.take(this, c, s, f, b);
+                return r;
+            }
+        };
+    }
+
     /**
      * A slice's steps out of turn or twice: requests before the blocks or after only the first
      * (SliceAttackTest: a slice ended after its first block), blocks out of order, a block twice,
@@ -322,42 +342,15 @@ class SliceProtocolTest {
             }
         });
         // after the report the kernel has let go of its working arrays: each step is refused
-        wrong.put("the requests after the report", new Steps(p) {
-            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
-                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                SliceReport r = rest(c, u);
-                c.requests();
-                return r;
-            }
-        });
-        wrong.put("the counts again after the report", new Steps(p) {
-            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
-                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                SliceReport r = rest(c, u);
-                c.takeCounts(f, b);
-                return r;
-            }
-        });
-        wrong.put("a block after the report", new Steps(p) {
-            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
-                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                SliceReport r = rest(c, u);
-                c.decode(s.first(), honestFrame(s.first()));
-                return r;
-            }
-        });
-        wrong.put("the key before the slice after the report", new Steps(p) {
-            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
-                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                SliceReport r = rest(c, u);
-                c.previous(false, 0, 0);
-                return r;
-            }
-        });
+        wrong.put("the requests after the report",
+                afterTheReport(p, (d, c, s, f, b) -> c.requests()));
+        wrong.put("the counts again after the report",
+                afterTheReport(p, (d, c, s, f, b) -> c.takeCounts(f, b)));
+        wrong.put("a block after the report",
+                afterTheReport(p, (d, c, s, f, b) -> c.decode(s.first(),
+                        d.honestFrame(s.first()))));
+        wrong.put("the key before the slice after the report",
+                afterTheReport(p, (d, c, s, f, b) -> c.previous(false, 0, 0)));
         wrong.put("answers before the requests", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 c.takeCounts(f, b);
