@@ -81,8 +81,9 @@ tty_opts() {
 # otherwise grows it past 1 GB under the slices' short-lived arrays, and each new page of heap
 # costs system time (the 6x6 20-empties certificate: 1.27x -> 1.145x 29b3b82's CPU, medians of
 # ten rounds, peak RSS 1.3 -> 1.0 GB; the 180 M-entry "44" certificate no slower;
-# docs/benchmarks.md, "Less memory in the engine"). Only where the default heap (a quarter of the memory) is at least 2 GB and
-# GAMECERT_JAVA_OPTS sets no -Xmx: the JVM warns on stdout when the heap is smaller than the cap.
+# docs/benchmarks.md, "Less memory in the engine"). Only where the default heap (a quarter of the
+# memory) is at least 2 GB and GAMECERT_JAVA_OPTS sets no -Xmx: the JVM warns on stdout when the
+# heap is smaller than the cap (below 768 MB).
 verifier_jvm_opts() {
   printf '%s\n' -XX:+UseParallelGC -XX:Tier3InvocationThreshold=1000 -XX:Tier3MinInvocationThreshold=500 \
     -XX:Tier3CompileThreshold=10000
