@@ -114,12 +114,13 @@ final class Layer {
     // the distinct occupancies' ranks, when few: a hash table (open addressing, at most half full)
     // by a multiplier drawn per run, so that no input can be made to collide
     private static final long RUN_HASH = new java.security.SecureRandom().nextLong() | 1;
-    private long[] runOcc = new long[0];
-    private int[] runRank = new int[0]; // rank + 1, 0: empty slot
+    // slot h: the occupancy at 2h, its rank + 1 at 2h + 1 (0: empty), one cache line a probe
+    private long[] runTable = new long[0];
     private int runs, runBits; // runs = 0: project by the occupancy
     private boolean indexed;
     private long minKey, span;
     private int shift, moverShift;
+    private int bucketBits; // the index has 2^bucketBits buckets
 
     void reset(int discs) {
         this.discs = discs;
@@ -138,6 +139,7 @@ final class Layer {
             if (!increases(i)) return;
         int bits = 64 - Long.numberOfLeadingZeros(size / 4);
         int buckets = 1 << bits;
+        bucketBits = bits;
         if (start.length < buckets + 1) {
             budget.resize(start.length * 4L, (buckets + 1) * 4L, discs);
             start = new int[buckets + 1];
@@ -148,15 +150,14 @@ final class Layer {
         runs = 0;
         if (distinct <= size >> 8) {
             runBits = 65 - Long.numberOfLeadingZeros(distinct);
-            budget.resize(runOcc.length * 12L, 12L << runBits, discs);
-            runOcc = new long[1 << runBits];
-            runRank = new int[1 << runBits];
+            budget.resize(runTable.length * 8L, 16L << runBits, discs);
+            runTable = new long[2 << runBits];
             for (int i = 0; i < size; i++) {
                 if (i > 0 && keys[2 * i] == keys[2 * i - 2]) continue;
                 int h = runSlot(keys[2 * i]);
-                while (runRank[h] != 0) h = (h + 1) & (runRank.length - 1);
-                runOcc[h] = keys[2 * i];
-                runRank[h] = ++runs;
+                while (runTable[2 * h + 1] != 0) h = (h + 1) & ((1 << runBits) - 1);
+                runTable[2 * h] = keys[2 * i];
+                runTable[2 * h + 1] = ++runs;
             }
             moverShift = Math.max(0, 64 - Long.numberOfLeadingZeros(moverMask) - (64 - 27));
         }
@@ -203,7 +204,7 @@ final class Layer {
 
     /** The bytes this table's arrays take. */
     long bytes() {
-        return keys.length / 2 * (long) bytesPerEntry() + start.length * 4L + runOcc.length * 12L;
+        return keys.length / 2 * (long) bytesPerEntry() + start.length * 4L + runTable.length * 8L;
     }
 
     /** Gives the table's memory back (a layer too big to hold, or a segment no longer needed). */
@@ -212,25 +213,46 @@ final class Layer {
         keys = new long[0];
         if (data != null) data = new int[0];
         start = new int[0];
-        runOcc = new long[0];
-        runRank = new int[0];
+        runTable = new long[0];
         size = 0;
         indexed = false;
     }
 
     /** Index of the key, or -1. Keys are strictly increasing (unsigned occ, then mover). */
     int find(long o, long m) {
+        int b = bucket(o, m);
+        return b < 0 ? -1 : findIn(b, o, m);
+    }
+
+    /**
+     * The bucket of the index the key would be in (find's first step), or -1 when it surely is
+     * not in the table; 0 when the table has no index. Buckets increase with the key, so lookups
+     * made in the order of their buckets walk the table forward (SliceEngine.answer).
+     */
+    int bucket(long o, long m) {
+        if (!indexed) return 0;
+        long key = o;
+        if (runs > 0) {
+            int h = runSlot(o);
+            long rank;
+            while ((rank = runTable[2 * h + 1]) != 0 && runTable[2 * h] != o)
+                h = (h + 1) & ((1 << runBits) - 1);
+            if (rank == 0) return -1;
+            key = (rank - 1) << (64 - 27) | m >>> moverShift;
+        }
+        if (Long.compareUnsigned(key - minKey, span) > 0) return -1;
+        return (int) ((key - minKey) >>> shift);
+    }
+
+    /** Buckets are below 2^bucketBits() (0 when the table has no index). */
+    int bucketBits() {
+        return indexed ? bucketBits : 0;
+    }
+
+    /** Index of the key, or -1, searched in bucket b (from bucket). */
+    int findIn(int b, long o, long m) {
         int lo = 0, hi = size - 1;
         if (indexed) {
-            long key = o;
-            if (runs > 0) {
-                int h = runSlot(o);
-                while (runRank[h] != 0 && runOcc[h] != o) h = (h + 1) & (runRank.length - 1);
-                if (runRank[h] == 0) return -1;
-                key = (long) (runRank[h] - 1) << (64 - 27) | m >>> moverShift;
-            }
-            if (Long.compareUnsigned(key - minKey, span) > 0) return -1;
-            int b = (int) ((key - minKey) >>> shift);
             lo = start[b];
             hi = start[b + 1] - 1;
         }

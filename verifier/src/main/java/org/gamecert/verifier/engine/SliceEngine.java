@@ -552,9 +552,23 @@ public final class SliceEngine {
     /** The requests of a held slice that one run of the layer below holds. */
     private static void answer(Held x, Table under) {
         long[] occ = x.requests[0], mover = x.requests[1];
-        for (int j = 0; j < occ.length; j++) {
-            if (x.index[j] >= 0) continue;
-            int i = under.layer.find(occ[j], mover[j]);
+        // looked up grouped by the top bits of their buckets (one counting pass): each group
+        // reads one small stretch of the table, where lookups in the requests' order read it at
+        // random, a cache miss each
+        Layer t = under.layer;
+        int n = occ.length, shift = Math.max(0, t.bucketBits() - LOOKUP_GROUP_BITS);
+        int[] bucket = new int[n], first = new int[(1 << LOOKUP_GROUP_BITS) + 1];
+        for (int j = 0; j < n; j++) {
+            int b = x.index[j] >= 0 ? -1 : t.bucket(occ[j], mover[j]);
+            bucket[j] = b;
+            if (b >= 0) first[(b >>> shift) + 1]++;
+        }
+        for (int g = 1; g < first.length; g++) first[g] += first[g - 1];
+        int[] order = new int[first[first.length - 1]];
+        for (int j = 0; j < n; j++)
+            if (bucket[j] >= 0) order[first[bucket[j] >>> shift]++] = j;
+        for (int j : order) {
+            int i = t.findIn(bucket[j], occ[j], mover[j]);
             if (i < 0) continue;
             x.index[j] = under.base + i;
             x.kind[j] = (byte) under.layer.kind(i);
@@ -586,6 +600,9 @@ public final class SliceEngine {
      * Combiner was a cache miss a key on one thread.
      */
     static final int TERMINAL_PARTITIONS = 64;
+
+    /** A slice's lookups in the layer below go in 2^this groups of buckets (answer). */
+    private static final int LOOKUP_GROUP_BITS = 10;
 
     /** A part: the open entries before each block, by the engine's own decoding of the kinds. */
     private static long[] openBefore(Container ct, FileMap map) throws IOException {

@@ -66,6 +66,35 @@ class LayerIndexTest {
         }
         assertEquals(-1, layer.find(0, 0));
         assertEquals(-1, layer.find(-1L, -1L));
+        viaBuckets(layer, list, set, boardBits, rnd);
+    }
+
+    /**
+     * SliceEngine.answer's way: a bucket per key, then a search in that bucket, in any order,
+     * finds what find finds; buckets never decrease with the key and stay below 2^bucketBits, so
+     * lookups grouped by a bucket's top bits walk the table forward.
+     */
+    static void viaBuckets(Layer layer, List<Key> list, TreeSet<Key> set, int boardBits,
+            Random rnd) {
+        int last = -1;
+        for (int i = 0; i < list.size(); i++) {
+            Key k = list.get(i);
+            int b = layer.bucket(k.occ(), k.mover());
+            org.junit.jupiter.api.Assertions.assertTrue(b >= last && b < 1 << layer.bucketBits()
+                    || layer.bucketBits() == 0 && b == 0, "bucket of key " + i);
+            last = b;
+        }
+        for (int t = 0; t < 40_000; t++) {
+            Key k = list.get(rnd.nextInt(list.size()));
+            Key x = switch (t % 3) { // present, another mover, another occupancy
+                case 0 -> k;
+                case 1 -> new Key(k.occ(), k.occ() & (k.mover() ^ (1L << rnd.nextInt(boardBits))));
+                default -> new Key(k.occ() ^ (1L << rnd.nextInt(boardBits)), k.mover());
+            };
+            int b = layer.bucket(x.occ(), x.mover());
+            int found = b < 0 ? -1 : layer.findIn(b, x.occ(), x.mover());
+            assertEquals(set.contains(x) ? list.indexOf(x) : -1, found, () -> "key " + x);
+        }
     }
 
     @Test
