@@ -557,17 +557,24 @@ public final class SliceEngine {
         // random, a cache miss each
         Layer t = under.layer;
         int n = occ.length, shift = Math.max(0, t.bucketBits() - LOOKUP_GROUP_BITS);
-        int[] bucket = new int[n], first = new int[(1 << LOOKUP_GROUP_BITS) + 1];
+        int[][] scratch = LOOKUP_SCRATCH.get();
+        if (scratch[0].length < n) {
+            scratch[0] = new int[n];
+            scratch[1] = new int[n];
+        }
+        int[] bucket = scratch[0], order = scratch[1];
+        int[] first = new int[(1 << LOOKUP_GROUP_BITS) + 1];
         for (int j = 0; j < n; j++) {
             int b = x.index[j] >= 0 ? -1 : t.bucket(occ[j], mover[j]);
             bucket[j] = b;
             if (b >= 0) first[(b >>> shift) + 1]++;
         }
         for (int g = 1; g < first.length; g++) first[g] += first[g - 1];
-        int[] order = new int[first[first.length - 1]];
+        int lookups = first[first.length - 1];
         for (int j = 0; j < n; j++)
             if (bucket[j] >= 0) order[first[bucket[j] >>> shift]++] = j;
-        for (int j : order) {
+        for (int q = 0; q < lookups; q++) {
+            int j = order[q];
             int i = t.findIn(bucket[j], occ[j], mover[j]);
             if (i < 0) continue;
             x.index[j] = under.base + i;
@@ -603,6 +610,13 @@ public final class SliceEngine {
 
     /** A slice's lookups in the layer below go in 2^this groups of buckets (answer). */
     private static final int LOOKUP_GROUP_BITS = 10;
+
+    /**
+     * answer's scratch on each thread, reused slice after slice (each request's bucket, then the
+     * order of the lookups): engine memory, never handed to a kernel.
+     */
+    private static final ThreadLocal<int[][]> LOOKUP_SCRATCH =
+            ThreadLocal.withInitial(() -> new int[][] {new int[0], new int[0]});
 
     /** A part: the open entries before each block, by the engine's own decoding of the kinds. */
     private static long[] openBefore(Container ct, FileMap map) throws IOException {
