@@ -300,23 +300,24 @@ public final class SparkSliced implements Serializable {
                 JavaPairRDD<Integer, Records> records = records(job, under, joinParts);
                 // 2. the requests, in blocks by join partition, joined against them there; the
                 // answers back by slice
-                JavaPairRDD<Integer, Requests> requests = sl.flatMapToPair(t -> {
+                JavaPairRDD<Integer, Requests> requests = sl.flatMapToPair(t -> inMemory(() -> {
                     SliceCheck c = start(job, t._2()._1(), previous, t._2()._2());
                     return requestBlocks(t._1(), c.requests(), joinParts, job.joinSalt())
                             .iterator();
-                });
+                }));
                 JavaPairRDD<Integer, Answers> answers = requests
                         .cogroup(records, new Exact(joinParts))
-                        .flatMapToPair(t -> join(t._2()._1(), t._2()._2()).iterator());
+                        .flatMapToPair(t -> inMemory(() -> join(t._2()._1(), t._2()._2())
+                                .iterator()));
                 // 3. each slice's kernel through check
                 JavaRDD<Checked> checked = sl
-                        .cogroup(answers, new HashPartitioner(partitions(slices.length)))
-                        .flatMap(t -> {
+                        .cogroup(answers, new HashPartitioner(slicePartitions(slices)))
+                        .flatMap(t -> inMemory(() -> {
                             List<Checked> outs = new ArrayList<>(1);
                             for (Tuple2<Slice, Optional<Counts>> s : t._2()._1())
                                 outs.add(check(job, s._1(), previous, s._2(), t._2()._2(), under));
                             return outs.iterator();
-                        });
+                        }));
                 checked.persist(StorageLevel.MEMORY_AND_DISK_SER());
                 try {
                     List<SliceReport> reports = checked.map(Checked::report).collect();
@@ -331,7 +332,7 @@ public final class SparkSliced implements Serializable {
                         next = faults.marks(li, checked.flatMapToPair(c -> c.marks().iterator())
                                 .combineByKey(s -> Counts.dense(s.size).add(s),
                                         Counts::add, Counts::add,
-                                        new HashPartitioner(partitions(under.length)), false,
+                                        new HashPartitioner(slicePartitions(under)), false,
                                         null));
                         next.persist(StorageLevel.MEMORY_AND_DISK_SER());
                         next.count(); // made before the slices' outputs are let go
@@ -358,8 +359,8 @@ public final class SparkSliced implements Serializable {
             JavaPairRDD<Integer, Counts> countsIn) {
         List<Tuple2<Integer, Slice>> ids = new ArrayList<>();
         for (Slice s : slices) ids.add(new Tuple2<>(s.id(), s));
-        HashPartitioner p = new HashPartitioner(partitions(slices.length));
-        JavaPairRDD<Integer, Slice> sl = sc.parallelizePairs(ids, partitions(slices.length));
+        HashPartitioner p = new HashPartitioner(slicePartitions(slices));
+        JavaPairRDD<Integer, Slice> sl = sc.parallelizePairs(ids, slicePartitions(slices));
         if (countsIn == null) return sl.mapValues(s -> new Tuple2<>(s, Optional.<Counts>empty()));
         return sl.leftOuterJoin(countsIn, p);
     }
@@ -371,52 +372,57 @@ public final class SparkSliced implements Serializable {
     private JavaPairRDD<Integer, Records> records(Job job, Slice[] under, int parts) {
         if (under.length == 0)
             return JavaPairRDD.fromJavaRDD(sc.<Tuple2<Integer, Records>>emptyRDD());
-        return sc.parallelize(Arrays.asList(under), partitions(under.length)).flatMapToPair(s -> {
-            FileMap map = job.map();
-            boolean weak = !map.header().semiStrong;
-            Records all = new Records(s.count());
-            int n = 0;
-            try (Container ct = new Container(Path.of(job.path()))) {
-                long index = s.base();
-                for (int b = s.first(); b < s.end(); b++) {
-                    BlockRecord r = map.record(b);
-                    try {
-                        Payload p = decodeBlock(ct, map, r, weak);
-                        if (n + p.count > s.count())
-                            throw new IllegalStateException("a slice of more entries than planned");
-                        System.arraycopy(p.occ, 0, all.occ, n, p.count);
-                        System.arraycopy(p.mover, 0, all.mover, n, p.count);
-                        System.arraycopy(p.kind, 0, all.kind, n, p.count);
-                        System.arraycopy(p.lo, 0, all.lo, n, p.count);
-                        System.arraycopy(p.hi, 0, all.hi, n, p.count);
-                        for (int i = 0; i < p.count; i++) all.index[n + i] = index + i;
-                        n += p.count;
-                    } catch (FormatException e) {
-                        break; // the slice that holds the block reports it
-                    }
-                    index += r.count;
+        return sc.parallelize(Arrays.asList(under), partitions(under.length))
+                .flatMapToPair(s -> inMemory(() -> records(job, s, parts)));
+    }
+
+    /** A slice of the layer below decoded into records, in blocks by join partition. */
+    private static Iterator<Tuple2<Integer, Records>> records(Job job, Slice s, int parts)
+            throws IOException {
+        FileMap map = job.map();
+        boolean weak = !map.header().semiStrong;
+        Records all = new Records(s.count());
+        int n = 0;
+        try (Container ct = new Container(Path.of(job.path()))) {
+            long index = s.base();
+            for (int b = s.first(); b < s.end(); b++) {
+                BlockRecord r = map.record(b);
+                try {
+                    Payload p = decodeBlock(ct, map, r, weak);
+                    if (n + p.count > s.count())
+                        throw new IllegalStateException("a slice of more entries than planned");
+                    System.arraycopy(p.occ, 0, all.occ, n, p.count);
+                    System.arraycopy(p.mover, 0, all.mover, n, p.count);
+                    System.arraycopy(p.kind, 0, all.kind, n, p.count);
+                    System.arraycopy(p.lo, 0, all.lo, n, p.count);
+                    System.arraycopy(p.hi, 0, all.hi, n, p.count);
+                    for (int i = 0; i < p.count; i++) all.index[n + i] = index + i;
+                    n += p.count;
+                } catch (FormatException e) {
+                    break; // the slice that holds the block reports it
                 }
+                index += r.count;
             }
-            int[] order = new int[n];
-            int[] start = bucket(all.occ, all.mover, n, parts, job.joinSalt(), order);
-            List<Tuple2<Integer, Records>> outs = new ArrayList<>();
-            for (int q = 0; q < parts; q++) {
-                int from = start[q], m = start[q + 1] - from;
-                if (m == 0) continue;
-                Records r = new Records(m);
-                for (int k = 0; k < m; k++) {
-                    int i = order[from + k];
-                    r.occ[k] = all.occ[i];
-                    r.mover[k] = all.mover[i];
-                    r.index[k] = all.index[i];
-                    r.kind[k] = all.kind[i];
-                    r.lo[k] = all.lo[i];
-                    r.hi[k] = all.hi[i];
-                }
-                outs.add(new Tuple2<>(q, r));
+        }
+        int[] order = new int[n];
+        int[] start = bucket(all.occ, all.mover, n, parts, job.joinSalt(), order);
+        List<Tuple2<Integer, Records>> outs = new ArrayList<>();
+        for (int q = 0; q < parts; q++) {
+            int from = start[q], m = start[q + 1] - from;
+            if (m == 0) continue;
+            Records r = new Records(m);
+            for (int k = 0; k < m; k++) {
+                int i = order[from + k];
+                r.occ[k] = all.occ[i];
+                r.mover[k] = all.mover[i];
+                r.index[k] = all.index[i];
+                r.kind[k] = all.kind[i];
+                r.lo[k] = all.lo[i];
+                r.hi[k] = all.hi[i];
             }
-            return outs.iterator();
-        });
+            outs.add(new Tuple2<>(q, r));
+        }
+        return outs.iterator();
     }
 
     /** A slice's requests {occ[], mover[]}: one block per join partition they fall in. */
@@ -641,7 +647,7 @@ public final class SparkSliced implements Serializable {
         JavaPairRDD<Integer, Terminals> keys = checked.flatMapToPair(
                 c -> terminalBlocks(c.terminals(), parts).iterator());
         return faults.terminalKeys(li, keys).partitionBy(new Exact(parts))
-                .mapPartitionsWithIndex((p, it) -> {
+                .mapPartitionsWithIndex((p, it) -> inMemory(() -> {
                     List<Terminals> got = new ArrayList<>();
                     long n = 0;
                     while (it.hasNext()) {
@@ -656,7 +662,7 @@ public final class SparkSliced implements Serializable {
                             count.take(t.occ[k], t.mover[k], t.route[k]);
                     Iterator<TerminalCount.Report> one = List.of(count.report()).iterator();
                     return one;
-                }, true).collect();
+                }), true).collect();
     }
 
     /**
@@ -793,8 +799,51 @@ public final class SparkSliced implements Serializable {
         return a;
     }
 
+    /**
+     * A task's work, with an OutOfMemoryError turned into a plain task failure: the job then ends
+     * in an error report (exit 2) that says what to change. Left as it is, Spark's executor takes
+     * it as fatal and ends the whole process (exit 52, a stack trace on stderr). The error is not
+     * kept as the cause: Spark looks for a fatal one down the chain of causes.
+     */
+    static <T> T inMemory(java.util.concurrent.Callable<T> work) throws Exception {
+        try {
+            return work.call();
+        } catch (OutOfMemoryError e) {
+            throw new TaskOutOfMemory();
+        }
+    }
+
+    /** A Spark task of the check ran out of memory (inMemory). */
+    static final class TaskOutOfMemory extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TaskOutOfMemory() {
+            super("a task ran out of memory: give Spark more (spark.driver.memory in local mode,"
+                    + " spark.executor.memory on a cluster) or check smaller slices"
+                    + " (--slice-entries)", null, false, false);
+        }
+    }
+
     private int partitions(int n) {
         return Math.max(1, Math.min(n, 4 * sc.defaultParallelism()));
+    }
+
+    /** Entries of a layer whose slices a task checks, at most, about: one default slice. */
+    static final long CHECK_ENTRIES_PER_PARTITION = DEFAULT_SLICE_ENTRIES;
+
+    /**
+     * The partitions a layer's slices are checked in (and its counts routed to): as many as the
+     * slices (at most 4 a core), and more when the entries would pass CHECK_ENTRIES_PER_PARTITION
+     * a task, up to one slice a task. A task of the check holds the answers of its partition's
+     * slices at once (Spark's cogroup), and each slice's kernel about 100 bytes an entry: with 8
+     * partitions, the whole 7×6 game's layer of 28 discs (48 M entries, 23 slices a task) ran
+     * out of a 2 GiB heap.
+     */
+    private int slicePartitions(Slice[] slices) {
+        long entries = 0;
+        for (Slice s : slices) entries += s.count();
+        long byEntries = (entries + CHECK_ENTRIES_PER_PARTITION - 1) / CHECK_ENTRIES_PER_PARTITION;
+        return (int) Math.max(partitions(slices.length), Math.min(byEntries, slices.length));
     }
 
     /** Entries of the file a terminal partition is made for, by default. */

@@ -65,6 +65,20 @@ class SparkSlicedTest {
         "format-spec/vectors/a0513ce6eefe488499ab67aec35d3780a7ffe7da5c4481c68e9e2f9729a42b86.gsc",
     };
 
+    @Test
+    void aTaskOutOfMemoryFailsTheJobAndLeavesTheProcessRunning() {
+        // Thrown on as it is, Spark's executor ends the whole JVM (this test's) with exit 52.
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+                () -> sc.parallelize(List.of(1, 2), 2).map(x -> SparkSliced.inMemory(() -> {
+                    if (x == 2) throw new OutOfMemoryError("Java heap space");
+                    return x;
+                })).collect());
+        assertTrue(SparkSliced.rootMessage(e).startsWith("a task ran out of memory"),
+                SparkSliced.rootMessage(e));
+        // and the context still runs jobs
+        assertEquals(List.of(1, 2), sc.parallelize(List.of(1, 2), 2).collect());
+    }
+
     static Result oneMachine(Path file, Options o) throws Exception {
         return new SliceEngine(2, 40).verify(file, o);
     }
