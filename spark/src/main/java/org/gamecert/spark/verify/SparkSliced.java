@@ -836,7 +836,7 @@ public final class SparkSliced implements Serializable {
      * slices (at most 4 a core), and more when the entries would pass CHECK_ENTRIES_PER_PARTITION
      * a task, up to one slice a task. A task of the check holds the answers of its partition's
      * slices at once (Spark's cogroup), and each slice's kernel about 100 bytes an entry: with 8
-     * partitions, the whole 7×6 game's layer of 28 discs (48 M entries, 23 slices a task) ran
+     * partitions, the whole 7×6 game's layer of 28 discs (43 M entries, 21 slices a task) ran
      * out of a 2 GiB heap.
      */
     private int slicePartitions(Slice[] slices) {
