@@ -840,10 +840,15 @@ public final class SparkSliced implements Serializable {
      * out of a 2 GiB heap.
      */
     private int slicePartitions(Slice[] slices) {
+        return slicePartitions(slices, sc.defaultParallelism());
+    }
+
+    static int slicePartitions(Slice[] slices, int parallelism) {
         long entries = 0;
         for (Slice s : slices) entries += s.count();
         long byEntries = (entries + CHECK_ENTRIES_PER_PARTITION - 1) / CHECK_ENTRIES_PER_PARTITION;
-        return (int) Math.max(partitions(slices.length), Math.min(byEntries, slices.length));
+        int fewest = Math.max(1, Math.min(slices.length, 4 * parallelism));
+        return (int) Math.max(fewest, Math.min(byEntries, slices.length));
     }
 
     /** Entries of the file a terminal partition is made for, by default. */

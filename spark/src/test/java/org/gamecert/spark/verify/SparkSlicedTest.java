@@ -66,6 +66,24 @@ class SparkSlicedTest {
     };
 
     @Test
+    void aCheckTaskHoldsAboutOneDefaultSliceOfEntriesOnALargeLayer() {
+        long perTask = SparkSliced.CHECK_ENTRIES_PER_PARTITION;
+        for (int n : new int[] {1, 7, 8, 9, 100, 275}) {
+            SparkSliced.Slice[] slices = new SparkSliced.Slice[n];
+            for (int q = 0; q < n; q++)
+                slices[q] = new SparkSliced.Slice(q, 0, q, q + 1, q * perTask, (int) perTask);
+            int parts = SparkSliced.slicePartitions(slices, 2);
+            assertTrue(parts >= 1 && parts <= n, n + " slices in " + parts + " partitions");
+            // the slices of a task (HashPartitioner by slice id) hold at most one slice's entries
+            assertEquals(1, (n + parts - 1) / parts, n + " slices in " + parts + " partitions");
+        }
+        // small slices keep few tasks: at most 4 a core, 50 slices of 40 entries in 8
+        SparkSliced.Slice[] small = new SparkSliced.Slice[50];
+        for (int q = 0; q < 50; q++) small[q] = new SparkSliced.Slice(q, 0, q, q + 1, 40L * q, 40);
+        assertEquals(8, SparkSliced.slicePartitions(small, 2));
+    }
+
+    @Test
     void aTaskOutOfMemoryFailsTheJobAndLeavesTheProcessRunning() {
         // Thrown on as it is, Spark's executor ends the whole JVM (this test's) with exit 52.
         Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
