@@ -200,7 +200,7 @@ public final class SliceEngine {
         }
         // terminal positions (counted for every game but Othello, SPEC §10.3) are counted by
         // TerminalCount kernels, one a partition of their keys, on the pool's threads
-        int partitions = h.family == Header.OTHELLO ? 0 : TERMINAL_PARTITIONS;
+        int partitions = h.family == Header.OTHELLO ? 0 : terminalPartitions(map.entries());
         Setup setup = new Setup(openBefore, o.composite, o.compositePart, regionKeyBudget, o.all,
                 o.maxViolationsPerRule, partitions);
         boolean weak = !h.semiStrong;
@@ -602,11 +602,21 @@ public final class SliceEngine {
             int part, int regionKeyBudget, boolean all, int maxPerRule, int partitions) {}
 
     /**
-     * Partitions of a layer's terminal keys: each TerminalCount's set a few MB on the largest
-     * layers (cache-friendly), counted in parallel, where one set of the whole layer in the
-     * Combiner was a cache miss a key on one thread.
+     * Partitions of a layer's terminal keys: one per ENTRIES_PER_TERMINAL_PARTITION entries of
+     * the file, from MIN_ to MAX_TERMINAL_PARTITIONS. Each TerminalCount's set stays a few MB or
+     * less on the largest layers, where one set of the whole layer in the Combiner was a cache
+     * miss a key on one thread. The whole 7×6 game (876 M entries, 2 threads): 64 partitions
+     * 474–494 CPU-s, 512 partitions 404–434 (docs/benchmarks.md); a small file keeps 64, for 512
+     * cost it 0.2 CPU-s more (their sets and reports, layer by layer).
      */
-    static final int TERMINAL_PARTITIONS = 64;
+    static int terminalPartitions(long entries) {
+        long byEntries = entries / ENTRIES_PER_TERMINAL_PARTITION;
+        return (int) Math.max(MIN_TERMINAL_PARTITIONS,
+                Math.min(MAX_TERMINAL_PARTITIONS, byEntries));
+    }
+
+    static final long ENTRIES_PER_TERMINAL_PARTITION = 1 << 20;
+    static final int MIN_TERMINAL_PARTITIONS = 64, MAX_TERMINAL_PARTITIONS = 512;
 
     /** A slice's lookups in the layer below go in 2^this groups of buckets (answer). */
     private static final int LOOKUP_GROUP_BITS = 10;
