@@ -605,9 +605,9 @@ public final class SliceEngine {
      * Partitions of a layer's terminal keys: one per ENTRIES_PER_TERMINAL_PARTITION entries of
      * the file, from MIN_ to MAX_TERMINAL_PARTITIONS. Each TerminalCount's set stays a few MB or
      * less on the largest layers, where one set of the whole layer in the Combiner was a cache
-     * miss a key on one thread. The whole 7×6 game (876 M entries, 2 threads): 64 partitions
-     * 474–494 CPU-s, 512 partitions 404–434 (docs/benchmarks.md); a small file keeps 64, for 512
-     * cost it 0.2 CPU-s more (their sets and reports, layer by layer).
+     * miss a key on one thread. The whole 7×6 game (876 M entries, 2 threads): a median of 494
+     * CPU-s with 64 partitions, 426 with 512 (docs/benchmarks.md); a small file keeps 64, for
+     * 512 cost it 0.2 CPU-s more (their sets and reports, layer by layer).
      */
     static int terminalPartitions(long entries) {
         long byEntries = entries / ENTRIES_PER_TERMINAL_PARTITION;
