@@ -59,6 +59,8 @@ public final class SliceCheck {
     private final long[] occ, mover;
     private final byte[] kind, lo, hi, move, flags;
     private int decoded, nextBlock;
+    /** The last block's columns, decoded into again by the next block (then copied out). */
+    private Payload blockColumns;
     /**
      * Entries [0, checked) are checked (first-violation mode: up to the first that broke a rule);
      * the first violation, or null; a block that failed to decode (it ends the slice).
@@ -269,7 +271,9 @@ public final class SliceCheck {
             byte[] raw = rawOf(map, b, own);
             int n = Math.toIntExact(rec.count);
             long open = part == null ? 0 : part.openBeforeBlock();
-            Payload p = Payload.decode(raw, n, weak, h.part, open, game.uMin, game.uMax, null);
+            Payload p = Payload.decode(raw, n, weak, h.part, open, game.uMin, game.uMax,
+                    blockColumns);
+            blockColumns = p;
             if (part != null) part.countOpen(p.kind, n);
             System.arraycopy(p.occ, 0, occ, decoded, n);
             System.arraycopy(p.mover, 0, mover, decoded, n);

@@ -7,6 +7,7 @@ package org.gamecert.verifier.kernel.rules;
 public final class ConnectFourRules extends Game {
     private final int w, h, stride;
     private final long top; // the highest playable cell of each column
+    private final long bottom; // the lowest cell of each column
     private final long[] column; // the H playable cells of each column
     // The mirror as delta swaps: swap the outer halves of the columns (a middle one stays), then
     // the same within both halves at once, and so on: about log2(W) swaps.
@@ -21,12 +22,14 @@ public final class ConnectFourRules extends Game {
         h = height;
         stride = h + 1;
         column = new long[w];
-        long t = 0;
+        long t = 0, low = 0;
         for (int c = 0; c < w; c++) {
             column[c] = ((1L << h) - 1) << (c * stride);
             t |= 1L << (c * stride + h - 1);
+            low |= 1L << (c * stride);
         }
         top = t;
+        bottom = low;
         mirrorShifts = new int[31 - Integer.numberOfLeadingZeros(w)]; // blocks of W, W/2, ... > 1
         mirrorMasks = new long[mirrorShifts.length];
         for (int c = 0; c < w; c++) { // follow column c into ever smaller blocks [b, b + k)
@@ -100,10 +103,9 @@ public final class ConnectFourRules extends Game {
     public boolean isLegalPosition(long mover, long opponent) {
         long occ = mover | opponent;
         if ((mover & opponent) != 0 || (occ & ~boardMask) != 0) return false;
-        for (int c = 0; c < w; c++) {
-            long col = (occ & column[c]) >>> (c * stride);
-            if ((col & (col + 1)) != 0) return false; // a floating disc
-        }
+        // A column's discs col lie from the bottom up iff col & (col + 1) == 0. All columns at
+        // once: col + 1 ≤ 2^H reaches at most the column's empty sentinel, so no carry crosses.
+        if ((occ & (occ + bottom)) != 0) return false; // a floating disc
         int diff = Long.bitCount(opponent) - Long.bitCount(mover);
         return (diff == 0 || diff == 1) && !hasFour(mover);
     }

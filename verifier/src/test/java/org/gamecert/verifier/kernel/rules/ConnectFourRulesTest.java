@@ -90,4 +90,46 @@ class ConnectFourRulesTest {
         assertFalse(rules.isLegalPosition(four, opp), "mover already has four");
         assertTrue(rules.isTerminal(opp, four));
     }
+
+    /**
+     * Legality against the rule read square by square: disjoint discs on playable cells, each
+     * column filled from the bottom with no gap, the opponent at most one disc ahead, no four of
+     * the mover. Random cell patterns, biased toward columns without gaps, on boards up to 64 bits.
+     */
+    @Test
+    void aPositionIsLegalExactlyWhenNoDiscFloatsAndTheCountsAndFoursAllowIt() {
+        int[][] sizes = {{7, 6}, {4, 4}, {1, 63}, {2, 31}, {8, 7}, {6, 7}, {3, 20}, {16, 3}};
+        SplittableRandom rnd = new SplittableRandom(20261130);
+        for (int[] s : sizes) {
+            int w = s[0], h = s[1], stride = h + 1;
+            ConnectFourRules rules = new ConnectFourRules(w, h);
+            int legal = 0, floating = 0;
+            for (int t = 0; t < 20_000; t++) {
+                long mover = 0, opp = 0;
+                boolean gap = false;
+                for (int c = 0; c < w; c++) {
+                    int height = rnd.nextInt(h + 1);
+                    for (int r = 0; r < h; r++) {
+                        boolean filled = r < height ? rnd.nextInt(40) != 0 : rnd.nextInt(40) == 0;
+                        if (!filled) continue;
+                        if (r > 0 && ((mover | opp) >>> (c * stride + r - 1) & 1) == 0) gap = true;
+                        if (rnd.nextBoolean()) mover |= 1L << (c * stride + r);
+                        else opp |= 1L << (c * stride + r);
+                    }
+                }
+                if (t % 50 == 0) opp |= 1L << (rnd.nextInt(w) * stride + h); // a sentinel cell
+                int diff = Long.bitCount(opp) - Long.bitCount(mover);
+                boolean onBoard = (opp & ~rules.boardMask) == 0;
+                boolean expected = onBoard && !gap && (diff == 0 || diff == 1)
+                        && !rules.hasFour(mover);
+                if (onBoard && gap) floating++;
+                if (expected) legal++;
+                String where = w + "x" + h + " " + Long.toHexString(mover) + " "
+                        + Long.toHexString(opp);
+                assertEquals(expected, rules.isLegalPosition(mover, opp), where);
+            }
+            assertTrue(legal > 100 && floating > 100, w + "x" + h + ": " + legal + " legal, "
+                    + floating + " floating");
+        }
+    }
 }
