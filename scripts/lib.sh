@@ -56,10 +56,21 @@ ensure_jar() { # ensure_jar MODULE [MODULE it embeds ...]  -> prints the jar pat
 # against the jar, the JDK and itself (-XX:+VerifySharedSpaces: a checksum of its contents) and
 # falls back to loading the classes from the jar on any mismatch, without a word
 # (-Xlog:cds*=off: the JVM would print its warning on stdout). GAMECERT_CDS=0 turns it off.
+# The archive is a static one (it holds the JDK's classes too): one the JVM refuses leaves it with
+# no archive at all, not even the JDK's own, so an archive is mapped only beside the jar it was
+# made for (MODULE.jsa.jar-path, written by the build): not in a checkout moved since its build.
 cds_opts() { # cds_opts MODULE -> prints the JVM options that map MODULE's archive, if any
-  local jar="$ROOT/$1/target/$1.jar" archive="$ROOT/$1/target/$1.jsa"
+  local jar="$ROOT/$1/target/$1.jar" archive="$ROOT/$1/target/$1.jsa" made_for
   [ "${GAMECERT_CDS:-1}" != 0 ] && [ -s "$archive" ] && [ "$archive" -nt "$jar" ] || return 0
+  made_for="$(cat "$archive.jar-path" 2>/dev/null)" || return 0
+  [ -f "$made_for" ] && [ "$(physical_path "$made_for")" = "$(physical_path "$jar")" ] || return 0
   printf '%s\n' -XX:SharedArchiveFile="$archive" -Xshare:auto -XX:+VerifySharedSpaces '-Xlog:cds*=off'
+}
+
+physical_path() { # physical_path FILE -> FILE's path with its directory's symbolic links resolved
+  local dir
+  dir="$(cd "$(dirname -- "$1")" 2>/dev/null && pwd -P)" || return 1
+  printf '%s/%s\n' "$dir" "$(basename -- "$1")"
 }
 
 # Tells the JVM whether stderr is a terminal (Java cannot ask): progress is redrawn in place with

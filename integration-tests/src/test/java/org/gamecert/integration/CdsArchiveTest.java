@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The class-data-sharing archive that `package` leaves beside a jar (MODULE/target/MODULE.jsa,
- * issue #42) is optional: scripts/verify maps it only when it is newer than the jar, and an archive
+ * issue #42) is optional: scripts/verify maps it only when it is newer than the jar and was made for
+ * that jar where it is (MODULE.jsa.jar-path), and an archive
  * the JVM refuses (made for another jar) changes nothing in what the verifier prints, on stdout
  * least of all (the JVM would print its warning there). Run on a copy of the scripts and of the
  * verifier's jar, so that the checkout's own archive is left alone.
@@ -57,7 +58,13 @@ class CdsArchiveTest {
         assertEquals("", cdsOptions(clone, Map.of()), "an archive older than the jar is not mapped");
 
         Files.setLastModifiedTime(archive, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 60_000));
-        assertTrue(cdsOptions(clone, Map.of()).contains("-XX:SharedArchiveFile=" + archive), "a newer archive is mapped");
+        assertEquals("", cdsOptions(clone, Map.of()), "an archive with no record of its jar is not mapped");
+        Path madeFor = target.resolve("verifier.jsa.jar-path");
+        Files.writeString(madeFor, other.toString());
+        assertEquals("", cdsOptions(clone, Map.of()), "an archive made for a jar elsewhere (a moved checkout) is not mapped");
+        // The build's record says this jar (as a build here would); the JVM still refuses the archive.
+        Files.writeString(madeFor, jar.toString());
+        assertTrue(cdsOptions(clone, Map.of()).contains("-XX:SharedArchiveFile=" + archive), "a newer archive made for this jar is mapped");
         assertEquals("", cdsOptions(clone, Map.of("GAMECERT_CDS", "0")), "GAMECERT_CDS=0 turns it off");
         Result refused = run(clone, Map.of(), "scripts/verify", CERT.toString());
         assertEquals(0, refused.exit, refused.out + refused.err);
