@@ -90,13 +90,15 @@ public final class Combiner {
      */
     public void layer(int li, SliceReport[] given, TerminalCount.Report[] givenCounts) {
         latch.notFaulted();
+        if (given == null || givenCounts == null)
+            throw latch.fault("no array of reports for layer " + li);
         SliceReport[] copy = given.clone();
         TerminalCount.Report[] counts = givenCounts.clone();
         for (SliceReport r : copy)
             if (r == null) throw latch.fault("a null report for layer " + li);
         for (TerminalCount.Report r : counts)
             if (r == null) throw latch.fault("a null terminal count for layer " + li);
-        if (li != nextLayer)
+        if (li < 0 || li != nextLayer)
             throw latch.fault("layer " + li + " given where layer " + nextLayer
                     + " was due");
         nextLayer--;

@@ -84,22 +84,23 @@ public final class Composition {
      */
     public static Outcome decide(Manifest m, PartConclusion[] given, Violation[] givenRejected,
             boolean acrossJvms) {
-        Outcome o = decideOnce(m, given, givenRejected, acrossJvms);
+        // The engine's arrays, read once: the verdict and what it says of the parts' seals rest
+        // on the same conclusions, whatever an engine thread writes into them meanwhile.
+        PartConclusion[] concluded = given.clone();
+        Outcome o = decideOnce(m, concluded, givenRejected.clone(), acrossJvms);
         boolean asGiven = false; // a conclusion whose seal does not hold here was taken as given
-        for (PartConclusion c : given.clone())
+        for (PartConclusion c : concluded)
             asGiven |= acrossJvms && c != null && !c.madeInThisJvm();
         return !asGiven ? o : new Outcome(o.verdict, o.compositeId, o.violation,
                 o.violationPart, o.partViolation, o.parts, o.stillOpen, true);
     }
 
-    private static Outcome decideOnce(Manifest m, PartConclusion[] given,
-            Violation[] givenRejected, boolean acrossJvms) {
+    /** concluded, rejected: the kernel's copies of the engine's arrays (decide). */
+    private static Outcome decideOnce(Manifest m, PartConclusion[] concluded,
+            Violation[] rejected, boolean acrossJvms) {
         int n = m.partCount();
-        if (given.length != n || givenRejected.length != n)
+        if (concluded.length != n || rejected.length != n)
             throw new IllegalArgumentException("one conclusion and one violation slot per part");
-        // The engine's arrays, read once: an engine thread cannot swap a part once it is checked.
-        PartConclusion[] concluded = given.clone();
-        Violation[] rejected = givenRejected.clone();
         for (PartConclusion c : concluded)
             if (c != null && !acrossJvms && !c.madeInThisJvm())
                 throw new EngineFault("a part's conclusion that the kernel did not make in this"

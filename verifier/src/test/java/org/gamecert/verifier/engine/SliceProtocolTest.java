@@ -2,6 +2,7 @@ package org.gamecert.verifier.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.gamecert.verifier.kernel.Combiner;
+import org.gamecert.verifier.kernel.EngineFault;
 import org.gamecert.verifier.kernel.FileMap;
 import org.gamecert.verifier.kernel.Result;
 import org.gamecert.verifier.kernel.SliceCheck;
@@ -189,6 +191,40 @@ class SliceProtocolTest {
             r = AttackCerts.faultAsResult(e);
         }
         fault(r, "a file with no block given another file's layers");
+    }
+
+    /**
+     * A layer after the last one (-1), or no array of reports, is an engine fault like any step
+     * out of turn, and a final one: the Combiner refuses every later call ("a call after ...").
+     */
+    @Test
+    void aLayerAfterTheLastOrNoArrayOfReportsIsAFinalEngineFault() throws Exception {
+        Path good = AttackCerts.write(dir, "t.gsc", AttackCerts.othello(7));
+        Combiner[] made = new Combiner[1];
+        KernelDriver honest = new KernelDriver(good) {
+            @Override
+            Combiner combiner() {
+                return made[0] = super.combiner();
+            }
+        };
+        assertEquals(Result.Verdict.VERIFIED, honest.run().verdict);
+        TerminalCount.Report[] noCounts = new TerminalCount.Report[0];
+        EngineFault past = assertThrows(EngineFault.class,
+                () -> made[0].layer(-1, new SliceReport[0], noCounts));
+        assertTrue(past.getMessage().contains("layer -1 given"), past.getMessage());
+        EngineFault then = assertThrows(EngineFault.class, made[0]::conclude);
+        assertTrue(then.getMessage().contains("a call after"), then.getMessage());
+        KernelDriver fresh = new KernelDriver(good);
+        int top = fresh.map.layers() - 1;
+        for (int variant = 0; variant < 2; variant++) {
+            Combiner c = fresh.combiner();
+            SliceReport[] reports = variant == 0 ? null : new SliceReport[0];
+            TerminalCount.Report[] counts = variant == 0 ? noCounts : null;
+            assertThrows(EngineFault.class, () -> c.layer(top, reports, counts));
+            EngineFault after = assertThrows(EngineFault.class,
+                    () -> c.layer(top, new SliceReport[0], noCounts));
+            assertTrue(after.getMessage().contains("a call after"), after.getMessage());
+        }
     }
 
     // ---------------------------------------------------------------- a slice's steps
