@@ -151,11 +151,13 @@ public final class LoaRules extends Game {
             return TERMINAL;
         }
         if (legalMoveCodes(o, m) != 0) return CHILD;
+        if (legalMoveCodes(m, o) == 0) {
+            out[2] = 0; // out: the terminal position with the opponent to move (Game.child)
+            return TERMINAL;
+        }
         out[0] = m;
         out[1] = o;
-        if (legalMoveCodes(m, o) != 0) return PASS_CHILD;
-        out[2] = 0;
-        return TERMINAL;
+        return PASS_CHILD;
     }
 
     @Override

@@ -91,6 +91,25 @@ class LoaRulesTest {
         assertEquals(-1, g.terminalValue(bits(5, "a1", "c1"), bits(5, "e5")));
     }
 
+    /**
+     * A move after which neither side can move, neither connected, is terminal with value 0, and
+     * like every terminal child (Game.child) leaves the position with the opponent to move, not
+     * the position after the opponent's pass. The position was found by random search on 4×4.
+     */
+    @Test
+    void aMoveAfterWhichNeitherSideCanMoveLeavesTheOpponentToMove() {
+        LoaRules g = new LoaRules(4);
+        long m = 35330, o = 20568, mAfter = 2570, oAfter = 20560; // the move captures on bit 3
+        long[] out = new long[3];
+        assertEquals(Game.TERMINAL, g.child(m, o, 24, out));
+        assertEquals(0, out[2]);
+        assertEquals(oAfter, out[0], "the opponent to move");
+        assertEquals(mAfter, out[1]);
+        assertEquals(0, g.legalMoveCodes(oAfter, mAfter));
+        assertEquals(0, g.legalMoveCodes(mAfter, oAfter));
+        assertFalse(g.connected(mAfter) || g.connected(oAfter));
+    }
+
     @Test
     void legalPositions() {
         LoaRules g = new LoaRules(4);
