@@ -32,6 +32,8 @@ final class BagReader {
     final TreeSet<String> directories = new TreeSet<>();
     final List<Problem> problems = new ArrayList<>();
     private final long maxTagBytes;
+    /** Bytes of tag files held in memory so far (all of them at most 4 maxTagBytes). */
+    private long tagBytesHeld;
     private final Path spoolDir;
     private int spooled;
 
@@ -92,7 +94,7 @@ final class BagReader {
         while ((e = tar.getNextEntry()) != null) {
             String name = e.getName();
             String safe = safePath(name);
-            if (safe == null) { problems.add(new Problem(name, "path escapes the bag or is not a plain relative path")); continue; }
+            if (safe == null) { problems.add(new Problem(printable(name), "path escapes the bag or is not a plain relative path")); continue; }
             if (e.isSymbolicLink() || e.isLink()) { problems.add(new Problem(safe, "is a " + (e.isLink() ? "hard" : "symbolic") + " link (to " + e.getLinkName() + "); a bundle holds regular files only")); continue; }
             if (e.isCharacterDevice() || e.isBlockDevice() || e.isFIFO()) { problems.add(new Problem(safe, "is a device or pipe; a bundle holds regular files only")); continue; }
             byte flag = e.getLinkFlag();
@@ -135,6 +137,16 @@ final class BagReader {
     private static final java.util.regex.Pattern DERIVED =
             java.util.regex.Pattern.compile("(?:[^/]+/)?data/(?:census\\.svg|CITATION\\.cff|README\\.md|[^/]+\\.census\\.json)");
 
+    /** A name as the report may print it: control characters (a terminal's escapes) as '?'. */
+    static String printable(String name) {
+        StringBuilder b = new StringBuilder(name.length());
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            b.append(c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0) ? '?' : c);
+        }
+        return b.toString();
+    }
+
     private static boolean isTagCandidate(String archiveName) {
         // In a tar the root is not known yet: keep small files whose name (after one optional root
         // directory) is not under data/, and the derived payload files (compared byte for byte).
@@ -173,7 +185,13 @@ final class BagReader {
                 size += n;
                 if (mem != null) {
                     if (mem.size() + (long) n > maxTagBytes) { mem = null; problems.add(new Problem(name, "tag file larger than " + maxTagBytes + " bytes")); }
-                    else mem.write(buf, 0, n);
+                    else if (tagBytesHeld + n > 4 * maxTagBytes) { // a bound on them all, not only each
+                        mem = null;
+                        problems.add(new Problem(name, "tag files larger than " + 4 * maxTagBytes + " bytes in all"));
+                    } else {
+                        mem.write(buf, 0, n);
+                        tagBytesHeld += n;
+                    }
                 }
                 if (!decided) {
                     head.write(buf, 0, n);

@@ -102,6 +102,15 @@ public final class BundleVerifier {
             if (mismatch != null) r.problems.add(new Problem(BagChecker.BAG_INFO, mismatch));
             if (!r.problems.isEmpty()) return finish(r);
 
+            // A certificate is stored as one (spooled or in place), not kept as a derived file.
+            for (String name : checker.certificates.keySet()) {
+                BagEntry e = bag.files.get(name);
+                if (e == null || e.file == null)
+                    r.problems.add(new Problem(name, "is named as a certificate in bag-info.txt but is"
+                            + " not stored as one (a derived file's name)"));
+            }
+            if (!r.problems.isEmpty()) return finish(r);
+
             // The bag holds; now the certificates, each from scratch.
             for (Map.Entry<String, String> c : checker.certificates.entrySet()) {
                 BundleReport.CertificateOutcome o = new BundleReport.CertificateOutcome();
@@ -475,25 +484,25 @@ public final class BundleVerifier {
 
     static void printHuman(BundleReport r, PrintStream out) {
         if (r.verdict.equals("error") && r.format == null || r.errorMessage != null && r.problems.isEmpty() && r.certificates.isEmpty()) {
-            out.println("ERROR " + r.errorMessage);
+            show(out, "ERROR " + r.errorMessage);
             return;
         }
-        out.println("bundle       " + r.path + " (" + r.format + ")");
-        if (r.title != null) out.println("title        " + r.title);
+        show(out, "bundle       " + r.path + " (" + r.format + ")");
+        if (r.title != null) show(out, "title        " + r.title);
         boolean bagOk = true;
         for (Problem p : r.problems) if (!isCertificateProblem(r, p)) bagOk = false;
-        out.println("bag          " + (bagOk ? "complete and valid: every file listed, every checksum right (sha256, sha512), no extra file, "
+        show(out, "bag          " + (bagOk ? "complete and valid: every file listed, every checksum right (sha256, sha512), no extra file, "
                 + r.payloadFiles + " payload files, " + r.payloadBytes + " bytes" : "NOT valid (see below)"));
-        if (!r.signaturePresent) out.println("signature    none (the bundle is not signed)");
-        else if (r.signatureCheckedAgainstPubkey && r.signatureValid) out.println("signature    valid, Ed25519 key fingerprint " + r.signatureFingerprint + ", the --pubkey key");
-        else if (r.signatureValid) out.println("signature    present and consistent (key fingerprint " + r.signatureFingerprint
+        if (!r.signaturePresent) show(out, "signature    none (the bundle is not signed)");
+        else if (r.signatureCheckedAgainstPubkey && r.signatureValid) show(out, "signature    valid, Ed25519 key fingerprint " + r.signatureFingerprint + ", the --pubkey key");
+        else if (r.signatureValid) show(out, "signature    present and consistent (key fingerprint " + r.signatureFingerprint
                 + ") but NOT checked against a trusted key: compare the fingerprint with the authors' or pass --pubkey KEY.pub");
-        else out.println("signature    INVALID (see below)");
+        else show(out, "signature    INVALID (see below)");
         for (BundleReport.CertificateOutcome c : r.certificates)
-            out.println("certificate  " + c.file + ": " + c.verdict + (c.commitment != null ? ", commitment " + c.commitment + ", root value " + c.rootValue : "")
+            show(out, "certificate  " + c.file + ": " + c.verdict + (c.commitment != null ? ", commitment " + c.commitment + ", root value " + c.rootValue : "")
                     + ", " + c.entries + " entries" + (c.failure != null && !c.verdict.equals("rejected") ? " (" + c.failure + ")" : ""));
         for (BundleReport.CompositeOutcome c : r.composites)
-            out.println("composite    " + c.file + ": " + c.verdict + (c.compositeId != null ? ", composite id " + c.compositeId : "")
+            show(out, "composite    " + c.file + ": " + c.verdict + (c.compositeId != null ? ", composite id " + c.compositeId : "")
                     + ", " + c.parts + " parts " + (c.partsIncluded ? "in the bundle" : "referenced by commitment id"
                     + (c.partsFrom != null ? ", read from " + c.partsFrom : ", not given"))
                     + (c.texts != null ? ", " + c.texts.claim() + " at the root" : "")
@@ -502,23 +511,32 @@ public final class BundleVerifier {
                 + (r.verifierCommit == null ? "" : " (commit " + r.verifierCommit + ")")
                 + (r.verifierJarSha256 == null ? " (not run from a jar: its hash is unknown)" : " (jar sha256:" + r.verifierJarSha256 + ")");
         String pinned = r.pinnedVersion + (r.pinnedCommit == null ? "" : " (commit " + r.pinnedCommit + ")") + " (jar sha256:" + r.pinnedJarSha256 + ")";
-        if (r.pinnedJarSha256 == null) out.println("verifier     " + self + "; the bundle pins no verifier");
-        else if (r.verifierJarSha256 == null) out.println("verifier     " + self + "; cannot compare with the pinned verifier " + pinned);
-        else if (Boolean.TRUE.equals(r.verifierMatchesPinned)) out.println("verifier     " + self + " = the verifier pinned by the bundle");
-        else out.println("verifier     " + self + "; WARNING: the bundle pins verifier " + pinned
+        if (r.pinnedJarSha256 == null) show(out, "verifier     " + self + "; the bundle pins no verifier");
+        else if (r.verifierJarSha256 == null) show(out, "verifier     " + self + "; cannot compare with the pinned verifier " + pinned);
+        else if (Boolean.TRUE.equals(r.verifierMatchesPinned)) show(out, "verifier     " + self + " = the verifier pinned by the bundle");
+        else show(out, "verifier     " + self + "; WARNING: the bundle pins verifier " + pinned
                 + ". Not a rejection (a newer verifier may be used), but to reproduce the authors' check, rebuild the pinned one"
                 + " (scripts/rebuild-verifier-check BUNDLE).");
         if (!r.problems.isEmpty()) {
-            out.println("REJECTED " + r.path + ": " + r.problems.size() + " problem" + (r.problems.size() == 1 ? "" : "s"));
-            for (Problem p : r.problems) out.println("  " + p);
-        } else if (r.verdict.equals("verified")) for (String c : r.citations) out.println(c);
+            show(out, "REJECTED " + r.path + ": " + r.problems.size() + " problem" + (r.problems.size() == 1 ? "" : "s"));
+            for (Problem p : r.problems) show(out, "  " + p);
+        } else if (r.verdict.equals("verified")) for (String c : r.citations) show(out, c);
         else if (r.verdict.equals("incomplete")) {
             boolean byRef = false;
             for (BundleReport.CompositeOutcome c : r.composites) byRef |= c.verdict.equals("incomplete") && !c.partsIncluded;
-            out.println("INCOMPLETE " + r.path + ": " + (byRef ? "a composite's parts are referenced by commitment id and not all given "
+            show(out, "INCOMPLETE " + r.path + ": " + (byRef ? "a composite's parts are referenced by commitment id and not all given "
                     + "(pass --parts DIR with the files <64 hex>.gsc)" : "some certificate was not fully checked"));
         }
-        else out.println("ERROR " + r.path + ": " + r.errorMessage);
+        else show(out, "ERROR " + r.path + ": " + r.errorMessage);
+    }
+
+    /**
+     * One line of the human report, with control characters shown as '?': a title, a file name or
+     * a problem comes from the bundle, and a terminal's escape codes in it could redraw the lines
+     * above (a forged VERIFIED). --json escapes them instead.
+     */
+    private static void show(PrintStream out, String line) {
+        out.println(BagReader.printable(line));
     }
 
     private static boolean isCertificateProblem(BundleReport r, Problem p) {
@@ -538,7 +556,15 @@ public final class BundleVerifier {
         if (sums == null) return null;
         java.util.Set<String> listed = new java.util.TreeSet<>();
         int lineNo = 0;
-        for (String line : Files.readAllLines(sums, java.nio.charset.StandardCharsets.UTF_8)) {
+        if (Files.size(sums) > 1 << 20) return new Problem("SHA256SUMS", "is larger than 1 MiB: not a list of the parts");
+        List<String> lines;
+        try {
+            lines = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(sums))).toString().lines().toList();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return new Problem("SHA256SUMS", "is not UTF-8 text");
+        }
+        for (String line : lines) {
             lineNo++;
             if (line.isBlank()) continue;
             if (line.length() < 67 || line.charAt(64) != ' ' || (line.charAt(65) != ' ' && line.charAt(65) != '*'))

@@ -50,10 +50,13 @@ enum InputKind {
     }
 
     static Detection describe(Path path) {
+        // bagit.txt first: a bag's checks (manifests, commitments, signature) must not be skipped
+        // because someone put a composite's manifest beside them (the bag then rejects it).
+        if (Files.isDirectory(path) && Files.exists(path.resolve("bagit.txt")))
+            return new Detection(BUNDLE, "a directory holding bagit.txt (a BagIt bag)");
         if (Files.isDirectory(path) && Files.exists(path.resolve("composite.gscm")))
             return new Detection(COMPOSITE, "a directory holding composite.gscm (a composite)");
         if (Files.isDirectory(path)) {
-            if (Files.exists(path.resolve("bagit.txt"))) return new Detection(BUNDLE, "a directory holding bagit.txt (a BagIt bag)");
             String refusal = directoryRefusal(path);
             return new Detection(PEER, "a directory without bagit.txt (tablebase tables)", refusal);
         }

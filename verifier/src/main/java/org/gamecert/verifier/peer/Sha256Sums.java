@@ -18,7 +18,16 @@ public final class Sha256Sums {
     /** Returns the number of files checked; throws with PEER-SUMS-1 naming the first that fails. */
     public static int check(Path sums, java.io.PrintStream progress) throws IOException, PeerInputException {
         Path dir = sums.toAbsolutePath().getParent();
-        List<String> lines = Files.readAllLines(sums, StandardCharsets.UTF_8);
+        if (Files.size(sums) > MAX_BYTES)
+            throw new PeerInputException(PeerRules.SUMS_1, -1, sums.getFileName() + " is larger than "
+                    + MAX_BYTES + " bytes: not a list of the parts");
+        List<String> lines;
+        try {
+            lines = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(sums)))
+                    .toString().lines().toList();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new PeerInputException(PeerRules.SUMS_1, -1, sums.getFileName() + " is not UTF-8 text");
+        }
         int checked = 0, lineNo = 0;
         for (String line : lines) {
             lineNo++;
@@ -29,7 +38,15 @@ public final class Sha256Sums {
             }
             String want = line.substring(0, 64).toLowerCase(java.util.Locale.ROOT);
             String name = line.substring(66);
+            // a part beside the list, by its plain name: no other folder, no device, no link out
+            if (!plainName(name))
+                throw new PeerInputException(PeerRules.SUMS_1, -1, sums.getFileName() + " line " + lineNo
+                        + ": not the plain name of a file beside it");
             Path file = dir.resolve(name);
+            if (Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    && !Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                throw new PeerInputException(PeerRules.SUMS_1, -1, "part " + name
+                        + " listed in SHA256SUMS is not a regular file");
             String got;
             try {
                 got = sha256(file);
@@ -43,6 +60,18 @@ public final class Sha256Sums {
             if (progress != null) progress.println("SHA256SUMS: " + name + " OK");
         }
         return checked;
+    }
+
+    /** A list longer than this names far more parts than any split of the tablebase. */
+    static final int MAX_BYTES = 1 << 20;
+
+    private static boolean plainName(String name) {
+        if (name.isEmpty() || name.equals(".") || name.equals("..") || name.length() > 255) return false;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '/' || c == '\\' || c < 0x20 || c == 0x7F) return false;
+        }
+        return true;
     }
 
     static String sha256(Path file) throws IOException {

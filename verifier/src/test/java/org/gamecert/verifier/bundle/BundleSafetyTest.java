@@ -219,4 +219,96 @@ class BundleSafetyTest {
         assertTrue(j.startsWith("{\"input\":\"" + d.resolve("j.tar") + "\",\"kind\":\"bundle\",\"verdict\":\"rejected\",\"exit_code\":1,")
                 && j.endsWith("}"), j);
     }
+
+    /**
+     * The report never prints a bundle's control characters: a terminal's escape codes in a tar
+     * entry's name or in the Title could redraw the lines above (a forged VERIFIED line).
+     */
+    @Test void theHumanReportShowsNoControlCharacterFromTheBundle(@TempDir Path d) throws IOException {
+        Map<String, byte[]> f = bag();
+        f.put("bag-info.txt", ("Title: t\u001b[8m\nPayload-Oxum: 6.1\n").getBytes(StandardCharsets.UTF_8));
+        String tm = sha256(f.get("bag-info.txt")) + "  bag-info.txt\n" + sha256(f.get("bagit.txt")) + "  bagit.txt\n"
+                + sha256(f.get("manifest-sha256.txt")) + "  manifest-sha256.txt\n";
+        f.put("tagmanifest-sha256.txt", tm.getBytes(StandardCharsets.UTF_8));
+        Path p = tar(d.resolve("esc.tar"), f, t -> {
+            TarArchiveEntry e = new TarArchiveEntry("bundle/\u001b[2K\u001b[1AVERIFIED forged");
+            e.setSize(1);
+            t.putArchiveEntry(e);
+            t.write('x');
+            t.closeArchiveEntry();
+        });
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int rc = BundleVerifier.verify(p, new BundleOptions(), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream()));
+        assertEquals(1, rc);
+        String shown = out.toString(StandardCharsets.UTF_8);
+        assertTrue(shown.contains("?[2K?[1AVERIFIED forged") && shown.contains("title        t?[8m"), shown);
+        assertFalse(shown.chars().anyMatch(c -> c < 0x20 && c != '\n'), shown);
+    }
+
+    /** Files outside data/ are held in memory for their checks: each at most the tag limit, all four times it. */
+    @Test void tagFilesHeldInMemoryAreBoundedInAll(@TempDir Path d) throws IOException {
+        byte[] junk = new byte[1 << 10];
+        Path p = tar(d.resolve("many.tar"), bag(), t -> {
+            for (int i = 0; i < 9; i++) {
+                TarArchiveEntry e = new TarArchiveEntry("bundle/junk" + i);
+                e.setSize(junk.length);
+                t.putArchiveEntry(e);
+                t.write(junk);
+                t.closeArchiveEntry();
+            }
+        });
+        BagReader reader = new BagReader(2 * junk.length, null); // each may be 2 KiB, all 8 KiB
+        try (java.io.InputStream in = Files.newInputStream(p)) {
+            reader.readTar(in);
+        }
+        assertTrue(reader.problems.stream().anyMatch(q -> q.message.contains("tag files larger than 8192 bytes in all")),
+                reader.problems.toString());
+    }
+
+    /** A list of the parts that is not text is a rejection of the bundle, not an internal error. */
+    @Test void aSplitBundlesChecksumListThatIsNotTextIsAProblem(@TempDir Path d) throws IOException {
+        byte[] b = Files.readAllBytes(tar(d.resolve("w.tar"), bag(), null));
+        Files.write(d.resolve("p.tar.000"), java.util.Arrays.copyOfRange(b, 0, b.length / 2));
+        Files.write(d.resolve("p.tar.001"), java.util.Arrays.copyOfRange(b, b.length / 2, b.length));
+        Files.write(d.resolve("SHA256SUMS"), new byte[] {(byte) 0xFF, (byte) 0xFE, '\n'});
+        BundleReport r = check(d.resolve("p.tar.000"));
+        assertEquals(1, r.exitCode, r.errorMessage + " " + r.problems);
+        assertTrue(r.problems.stream().anyMatch(q -> q.message.contains("is not UTF-8 text")), r.problems.toString());
+    }
+
+    /**
+     * A certificate stored under a derived file's name (README.md, kept in memory to compare
+     * byte for byte, never copied out) and named so by bag-info.txt: the bag is rejected, not an
+     * internal error. Made from testdata/crafted/bundle-valid.tar, its manifests recomputed.
+     */
+    @Test void aCertificateUnderADerivedFilesNameIsRejected(@TempDir Path d) throws IOException {
+        Map<String, byte[]> f = new LinkedHashMap<>();
+        try (java.io.InputStream in = Files.newInputStream(Path.of("../testdata/crafted/bundle-valid.tar"));
+             org.apache.commons.compress.archivers.tar.TarArchiveInputStream t =
+                     new org.apache.commons.compress.archivers.tar.TarArchiveInputStream(in)) {
+            for (TarArchiveEntry e; (e = t.getNextTarEntry()) != null; )
+                if (!e.isDirectory()) f.put(e.getName().substring("bundle/".length()), t.readAllBytes());
+        }
+        byte[] readme = f.remove("data/README.md"), cert = f.remove("data/c4.gsc");
+        f.put("data/README.md", cert);
+        StringBuilder manifest = new StringBuilder();
+        long bytes = 0, files = 0;
+        for (Map.Entry<String, byte[]> e : f.entrySet())
+            if (e.getKey().startsWith("data/")) {
+                manifest.append(sha256(e.getValue())).append("  ").append(e.getKey()).append('\n');
+                bytes += e.getValue().length;
+                files++;
+            }
+        f.put("manifest-sha256.txt", manifest.toString().getBytes(StandardCharsets.UTF_8));
+        String info = new String(f.get("bag-info.txt"), StandardCharsets.UTF_8).replace("data/c4.gsc", "data/README.md")
+                .replaceAll("Payload-Oxum: .*", "Payload-Oxum: " + bytes + "." + files);
+        f.put("bag-info.txt", info.getBytes(StandardCharsets.UTF_8));
+        f.put("tagmanifest-sha256.txt", (sha256(f.get("bag-info.txt")) + "  bag-info.txt\n" + sha256(f.get("bagit.txt"))
+                + "  bagit.txt\n" + sha256(f.get("manifest-sha256.txt")) + "  manifest-sha256.txt\n").getBytes(StandardCharsets.UTF_8));
+        assertTrue(readme.length > 0);
+        BundleReport r = check(tar(d.resolve("renamed.tar"), f, null));
+        assertEquals(1, r.exitCode, r.errorMessage + " " + r.problems);
+        assertTrue(r.problems.stream().anyMatch(q -> q.file.equals("data/README.md")), r.problems.toString());
+    }
 }

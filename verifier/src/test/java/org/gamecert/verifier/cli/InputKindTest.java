@@ -44,6 +44,32 @@ class InputKindTest {
         assertEquals(1, run(bag.toString()), "an incomplete bag is rejected");
     }
 
+    /**
+     * A folder holding bagit.txt is checked as a bag even when a composite's manifest sits beside
+     * it: otherwise a manifest copied into a bag's folder would switch off every check of the bag
+     * (its manifests, commitments, signature). The bag then rejects the file it does not list.
+     */
+    @Test
+    void aFolderHoldingBagitTxtIsABagEvenBesideACompositesManifest(@TempDir Path dir) throws IOException {
+        Path bag = dir.resolve("bag");
+        try (java.io.InputStream f = Files.newInputStream(Path.of("../testdata/crafted/bundle-valid.tar"));
+             org.apache.commons.compress.archivers.tar.TarArchiveInputStream t =
+                     new org.apache.commons.compress.archivers.tar.TarArchiveInputStream(f)) {
+            for (TarArchiveEntry e; (e = t.getNextTarEntry()) != null; ) {
+                String name = e.getName();
+                Path to = bag.resolve(name.substring(name.indexOf('/') + 1)).normalize();
+                assertTrue(to.startsWith(bag), name);
+                if (e.isDirectory()) continue;
+                Files.createDirectories(to.getParent());
+                Files.write(to, t.readAllBytes());
+            }
+        }
+        assertEquals(0, run(bag.toString()), "the bag as extracted");
+        Files.write(bag.resolve("composite.gscm"), new byte[] {0x53, 0x2A, 0x4D, 0x18}); // its magic
+        assertEquals(InputKind.BUNDLE, InputKind.detect(bag));
+        assertEquals(1, run(bag.toString()), "the bag with a file it does not list");
+    }
+
     @Test
     void thePublishedRootRunTableIsCheckedAsPeerInputAndLeftIncomplete() {
         assertEquals(InputKind.PEER, InputKind.detect(PEER_CSV));

@@ -1,6 +1,7 @@
 package org.gamecert.verifier.peer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -275,6 +276,43 @@ class PeerSyntheticTest {
         Files.delete(bad);
         PeerResult gap = verify(parts.get(0), 0, null);
         assertEquals(PeerResult.Verdict.ERROR, gap.verdict());
+    }
+
+    /**
+     * SHA256SUMS beside split parts names only plain files beside it: a line naming another
+     * folder (a path out of the input, whose hash the report would print) or a device (/dev/zero
+     * never ends), a link or a folder, or a list that is not UTF-8, is rejected at PEER-SUMS-1.
+     */
+    @Test
+    void theChecksumListNamesOnlyRegularFilesBesideIt() throws IOException {
+        Path s = Files.createTempDirectory(tmp, "sums");
+        PeerTableGenerator.writeTarZst(tables, s.resolve("postprocess3.tar.zst"));
+        List<Path> parts = PeerTableGenerator.split(s.resolve("postprocess3.tar.zst"), 4096);
+        Path sums = s.resolve("SHA256SUMS");
+        String honest = Files.readString(sums);
+        Files.createDirectory(s.resolve("folder"));
+        List<String> names = new java.util.ArrayList<>(List.of("../" + s.getFileName() + "/SHA256SUMS",
+                "/dev/zero", s.resolve(parts.get(0).getFileName()).toString(), "folder", "."));
+        try {
+            Files.createSymbolicLink(s.resolve("zero"), Path.of("/dev/zero"));
+            names.add("zero");
+        } catch (UnsupportedOperationException | IOException e) {
+            // a file system without links: the other names still hold the rule
+        }
+        String zeros = "0".repeat(64);
+        for (String name : names) {
+            Files.writeString(sums, honest + zeros + "  " + name + "\n");
+            PeerResult r = verify(parts.get(0), 0, null);
+            assertEquals(PeerResult.Verdict.REJECTED, r.verdict(), name + ": " + r.error);
+            assertEquals(PeerRules.SUMS_1, r.violation.rule, name);
+            assertFalse(r.violation.message.contains("found"), name + ": " + r.violation.message);
+        }
+        Files.write(sums, new byte[] {(byte) 0xFF, (byte) 0xFE, '\n'});
+        PeerResult notText = verify(parts.get(0), 0, null);
+        assertEquals(PeerResult.Verdict.REJECTED, notText.verdict(), notText.error);
+        assertEquals(PeerRules.SUMS_1, notText.violation.rule);
+        Files.writeString(sums, honest);
+        assertEquals(PeerResult.Verdict.VERIFIED, verify(parts.get(0), 0, null).verdict());
     }
 
     @Test
