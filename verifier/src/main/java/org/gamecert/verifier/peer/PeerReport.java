@@ -8,41 +8,54 @@ public final class PeerReport {
     private PeerReport() {}
 
     public static void printText(PeerResult r, PrintStream out) {
-        out.println("input:    " + r.input + (r.inputKind == null ? "" : " (" + r.inputKind + ")"));
-        if (r.sumsNote != null) out.println("          " + r.sumsNote);
-        out.println("game:     othello:6x6, peer semi-strong tablebase format (Zenodo 18843225)");
+        show(out, "input:    " + r.input + (r.inputKind == null ? "" : " (" + r.inputKind + ")"));
+        if (r.sumsNote != null) show(out, "          " + r.sumsNote);
+        show(out, "game:     othello:6x6, peer semi-strong tablebase format (Zenodo 18843225)");
         if (!r.tables.isEmpty()) {
-            out.println(String.format(Locale.ROOT, "records:  %,d in %d table(s) (%d..%d discs)%s", r.entries(), r.tables.size(),
+            show(out, String.format(Locale.ROOT, "records:  %,d in %d table(s) (%d..%d discs)%s", r.entries(), r.tables.size(),
                     r.tables.get(0).discs, r.tables.get(r.tables.size() - 1).discs,
                     r.skippedTables.isEmpty() ? "" : ", tables " + r.skippedTables + " verified before (--state)"));
-            out.println("census:   discs  region (PV/ALL'/PV')  auxiliary (CUT/ALL only)");
-            for (TableResult t : r.tables) out.println(String.format(Locale.ROOT, "          %5d  %,20d  %,24d", t.discs, t.region, t.auxiliary));
+            show(out, "census:   discs  region (PV/ALL'/PV')  auxiliary (CUT/ALL only)");
+            for (TableResult t : r.tables) show(out, String.format(Locale.ROOT, "          %5d  %,20d  %,24d", t.discs, t.region, t.auxiliary));
         }
         if (r.rootCount > 0 || !r.roots.isEmpty()) {
-            out.println("roots:    " + r.rootCount + (r.rootCount > r.roots.size() ? " (first " + r.roots.size() + " shown)" : ""));
+            show(out, "roots:    " + r.rootCount + (r.rootCount > r.roots.size() ? " (first " + r.roots.size() + " shown)" : ""));
             // A record's bounds are its claim; only what the kernel proved is printed as proven.
             for (PeerResult.Root root : r.roots) {
-                out.println("          " + root.position + "  " + (!root.found ? "no record"
+                show(out, "          " + root.position + "  " + (!root.found ? "no record"
                         : "record " + root.kind + " [" + root.lower + ", " + root.upper + "]; " + proven(r, root)));
             }
         }
         if (r.frontierRecords() > 0) {
-            out.println(String.format(Locale.ROOT, "frontier: %,d records left open, %,d children in tables not given", r.frontierRecords(), r.frontierChildren()));
+            show(out, String.format(Locale.ROOT, "frontier: %,d records left open, %,d children in tables not given", r.frontierRecords(), r.frontierChildren()));
         }
-        if (r.rootOpen != null) out.println("open:     " + r.rootOpen);
+        if (r.rootOpen != null) show(out, "open:     " + r.rootOpen);
         if (!r.unread.isEmpty())
-            out.println("not read: " + r.unread.size() + " file(s) in the input that are not tables of this format, so nothing in them "
+            show(out, "not read: " + r.unread.size() + " file(s) in the input that are not tables of this format, so nothing in them "
                     + "was checked: " + String.join(", ", r.unread.subList(0, Math.min(20, r.unread.size())))
                     + (r.unread.size() > 20 ? ", …" : ""));
-        for (String note : r.notes) out.println("note:     " + note);
+        for (String note : r.notes) show(out, "note:     " + note);
         if (r.violation != null) {
             PeerViolation v = r.violation;
-            out.println("violation: " + org.gamecert.verifier.cli.Rules.withStatement(v.rule) + (v.layer >= 0 ? " in table " + v.layer : "") + (v.entry >= 0 ? ", record " + v.entry : ""));
-            if (v.position != null) out.println("          position " + v.position);
-            out.println("          " + v.message);
+            show(out, "violation: " + org.gamecert.verifier.cli.Rules.withStatement(v.rule) + (v.layer >= 0 ? " in table " + v.layer : "") + (v.entry >= 0 ? ", record " + v.entry : ""));
+            if (v.position != null) show(out, "          position " + v.position);
+            show(out, "          " + v.message);
         }
-        if (r.error != null) out.println("error:    " + r.error);
-        out.println("verdict:  " + r.verdict().text());
+        if (r.error != null) show(out, "error:    " + r.error);
+        show(out, "verdict:  " + r.verdict().text());
+    }
+
+    /**
+     * One line of the text report, with control characters shown as '?': the names of files the
+     * input holds come from it, and a terminal's escape codes in them could redraw the report.
+     */
+    private static void show(PrintStream out, String line) {
+        StringBuilder b = new StringBuilder(line.length());
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            b.append(c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0) ? '?' : c);
+        }
+        out.println(b);
     }
 
     private static String proven(PeerResult r, PeerResult.Root root) {

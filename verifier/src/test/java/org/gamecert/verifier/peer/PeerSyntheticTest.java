@@ -278,6 +278,20 @@ class PeerSyntheticTest {
         assertEquals(PeerResult.Verdict.ERROR, gap.verdict());
     }
 
+    /** The text report shows the names of files the input holds without their control characters. */
+    @Test
+    void theTextReportShowsNoControlCharacterFromTheInputsNames() throws IOException {
+        Path d = dir(tables);
+        Files.writeString(d.resolve("notes\u001b[2K.txt"), "not a table\n");
+        PeerResult r = verify(d, 0, null);
+        assertEquals(PeerResult.Verdict.VERIFIED, r.verdict(), () -> r.error + " " + r.violation);
+        java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+        PeerReport.printText(r, new java.io.PrintStream(text, true, java.nio.charset.StandardCharsets.UTF_8));
+        String shown = text.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(shown.contains("notes?[2K.txt"), shown);
+        assertFalse(shown.chars().anyMatch(c -> c < 0x20 && c != '\n'), shown);
+    }
+
     /**
      * SHA256SUMS beside split parts names only plain files beside it: a line naming another
      * folder (a path out of the input, whose hash the report would print) or a device (/dev/zero
