@@ -94,7 +94,7 @@ final class BagReader {
         while ((e = tar.getNextEntry()) != null) {
             String name = e.getName();
             String safe = safePath(name);
-            if (safe == null) { problems.add(new Problem(printable(name), "path escapes the bag or is not a plain relative path")); continue; }
+            if (safe == null) { problems.add(new Problem(name, "path escapes the bag or is not a plain relative path")); continue; }
             if (e.isSymbolicLink() || e.isLink()) { problems.add(new Problem(safe, "is a " + (e.isLink() ? "hard" : "symbolic") + " link (to " + e.getLinkName() + "); a bundle holds regular files only")); continue; }
             if (e.isCharacterDevice() || e.isBlockDevice() || e.isFIFO()) { problems.add(new Problem(safe, "is a device or pipe; a bundle holds regular files only")); continue; }
             byte flag = e.getLinkFlag();
@@ -136,16 +136,6 @@ final class BagReader {
     /** The payload files a release renders from what it verifies: kept in memory to be compared. */
     private static final java.util.regex.Pattern DERIVED =
             java.util.regex.Pattern.compile("(?:[^/]+/)?data/(?:census\\.svg|CITATION\\.cff|README\\.md|[^/]+\\.census\\.json)");
-
-    /** A name as the report may print it: control characters (a terminal's escapes) as '?'. */
-    static String printable(String name) {
-        StringBuilder b = new StringBuilder(name.length());
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            b.append(c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0) ? '?' : c);
-        }
-        return b.toString();
-    }
 
     private static boolean isTagCandidate(String archiveName) {
         // In a tar the root is not known yet: keep small files whose name (after one optional root

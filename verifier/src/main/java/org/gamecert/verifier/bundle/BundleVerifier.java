@@ -530,13 +530,9 @@ public final class BundleVerifier {
         else show(out, "ERROR " + r.path + ": " + r.errorMessage);
     }
 
-    /**
-     * One line of the human report, with control characters shown as '?': a title, a file name or
-     * a problem comes from the bundle, and a terminal's escape codes in it could redraw the lines
-     * above (a forged VERIFIED). --json escapes them instead.
-     */
+    /** One line of the human report: titles, names and problems come from the bundle (TerminalText). */
     private static void show(PrintStream out, String line) {
-        out.println(BagReader.printable(line));
+        out.println(org.gamecert.verifier.cli.TerminalText.printable(line));
     }
 
     private static boolean isCertificateProblem(BundleReport r, Problem p) {

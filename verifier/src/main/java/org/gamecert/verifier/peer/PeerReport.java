@@ -45,17 +45,9 @@ public final class PeerReport {
         show(out, "verdict:  " + r.verdict().text());
     }
 
-    /**
-     * One line of the text report, with control characters shown as '?': the names of files the
-     * input holds come from it, and a terminal's escape codes in them could redraw the report.
-     */
+    /** One line of the text report: the input's file names are in it (TerminalText). */
     private static void show(PrintStream out, String line) {
-        StringBuilder b = new StringBuilder(line.length());
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            b.append(c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0) ? '?' : c);
-        }
-        out.println(b);
+        out.println(org.gamecert.verifier.cli.TerminalText.printable(line));
     }
 
     private static String proven(PeerResult r, PeerResult.Root root) {

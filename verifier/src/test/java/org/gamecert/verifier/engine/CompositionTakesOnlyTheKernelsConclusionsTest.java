@@ -39,6 +39,24 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
                 o -> o instanceof byte[] b && Arrays.equals(b, from) ? to.clone() : o);
     }
 
+    /** TestComposite.split(TinySolver(1, 4, 4, 1, null), Othello start, mode 1, cut 5). */
+    static TestComposite split() {
+        TinySolver s = new TinySolver(1, 4, 4, 1, null);
+        long[] start = s.othelloStart();
+        return TestComposite.split(s, start[0], start[1], 1, 5);
+    }
+
+    /** The kernel's conclusion for the composite's root part, checked alone. */
+    Result root(TestComposite comp) throws Exception {
+        return Verifier.verify(Files.write(dir.resolve("root.gsc"), comp.parts.get(0).bytes), new Options());
+    }
+
+    /** The kernel's conclusion for part 1, checked for composition. */
+    Result part(TestComposite comp) throws Exception {
+        return Verifier.verify(Files.write(dir.resolve("part.gsc"), comp.parts.get(1).bytes),
+                CompositionInputTest.forComposition());
+    }
+
     /**
      * Exact input: TestComposite.split(TinySolver(1, 4, 4, 1, null), Othello start, mode 1, cut 5);
      * part 1 then made false: its first P entry that is not its root claims a value off by 2
@@ -46,13 +64,8 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
      */
     @Test
     void aConclusionNotSealedHereIsRefusedOrTheVerdictSaysItWasTakenAsGiven() throws Exception {
-        TinySolver s = new TinySolver(1, 4, 4, 1, null);
-        long[] start = s.othelloStart();
-        TestComposite comp = TestComposite.split(s, start[0], start[1], 1, 5);
-        Result r0 = Verifier.verify(Files.write(dir.resolve("root.gsc"), comp.parts.get(0).bytes),
-                new Options());
-        Result r1 = Verifier.verify(Files.write(dir.resolve("part.gsc"), comp.parts.get(1).bytes),
-                CompositionInputTest.forComposition());
+        TestComposite comp = split();
+        Result r0 = root(comp), r1 = part(comp);
         byte[] honestCommitment = comp.parts.get(1).commitment();
         TestCert p1 = comp.parts.get(1).cert;
         int rootDiscs = Long.bitCount(p1.rootMover | p1.rootOpponent);
@@ -94,13 +107,8 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
      */
     @Test
     void theVerdictAndWhatItSaysOfTheSealsRestOnTheSameConclusions() throws Exception {
-        TinySolver s = new TinySolver(1, 4, 4, 1, null);
-        long[] start = s.othelloStart();
-        TestComposite comp = TestComposite.split(s, start[0], start[1], 1, 5);
-        Result r0 = Verifier.verify(Files.write(dir.resolve("root.gsc"), comp.parts.get(0).bytes),
-                new Options());
-        Result r1 = Verifier.verify(Files.write(dir.resolve("part.gsc"), comp.parts.get(1).bytes),
-                CompositionInputTest.forComposition());
+        TestComposite comp = split();
+        Result r0 = root(comp), r1 = part(comp);
         Manifest m = Manifest.parse(comp.manifest());
         long[][] zeroRows = {{0, 0, 0, 0}};
         PartConclusion changed = PartConclusionSerialFormTest.roundTrip(r0.conclusion,
