@@ -158,9 +158,34 @@ public final class NeedFiles {
     /**
      * Merges sorted runs into one needs file, combining equal keys as {@link NeedMap#add} does (kinds
      * OR-ed, lower bound max-ed, upper bound min-ed, a known value kept); returns the record count.
-     * A k-way merge over a binary heap of run indices: primitive keys, no object per record.
+     * A k-way merge over a binary heap of run indices: primitive keys, no object per record. At most
+     * {@link #FAN_IN} runs are open at once (a buffer and a file descriptor each): beyond that,
+     * consecutive groups are merged first, in passes, each run (the caller's too) deleted once
+     * merged. Combining depends only on the set of records ({@link NeedMap#mergeKnown}), so the
+     * passes change no byte.
      */
     public static long merge(List<Path> runs, Path out) throws IOException {
+        List<Path> level = runs;
+        for (int pass = 0; level.size() > FAN_IN; pass++) {
+            List<Path> merged = new java.util.ArrayList<>();
+            for (int i = 0; i < level.size(); i += FAN_IN) {
+                List<Path> group = level.subList(i, Math.min(level.size(), i + FAN_IN));
+                Path m = out.resolveSibling(out.getFileName() + ".pass" + pass + "-" + merged.size());
+                mergeAtOnce(group, m);
+                for (Path r : group) Files.deleteIfExists(r);
+                merged.add(m);
+            }
+            level = merged;
+        }
+        long n = mergeAtOnce(level, out);
+        if (level != runs) for (Path r : level) Files.deleteIfExists(r);
+        return n;
+    }
+
+    /** Runs merged at once at most (the needs of a tiny --max-memory come in many small runs). */
+    static final int FAN_IN = 64;
+
+    private static long mergeAtOnce(List<Path> runs, Path out) throws IOException {
         int k = runs.size();
         DataInputStream[] in = new DataInputStream[k];
         long[] occ = new long[k], mov = new long[k], opp = new long[k];

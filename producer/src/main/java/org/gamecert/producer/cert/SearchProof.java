@@ -173,8 +173,11 @@ public final class SearchProof {
     /** Searches the root, then hands each layer of the certificate to the store. */
     public Extractor.State run(long rootMover, long rootOpponent, Extractor.Store store) throws IOException {
         Saved saved = stateDir == null ? null : load();
-        log = saved != null ? ProofLog.open(logFile, saved.logLongs)
-                : logFile == null ? new ProofLog() : new ProofLog(logFile, logBytes);
+        // a checkpoint with no needs left: every layer was written, and the log (deleted before the file is written) not needed
+        boolean allLayersWritten = saved != null && saved.needCount == 0;
+        if (allLayersWritten && logFile != null) java.nio.file.Files.deleteIfExists(logFile);
+        log = allLayersWritten || logFile == null ? new ProofLog()
+                : saved != null ? ProofLog.open(logFile, saved.logLongs) : new ProofLog(logFile, logBytes);
         boolean done = false;
         try {
             Extractor.State s = run(rootMover, rootOpponent, store, log, saved);
@@ -303,6 +306,9 @@ public final class SearchProof {
         }
         readSecondsThisRun = (System.nanoTime() - read0) / 1e9;
         leafNodesThisRun = leafNodes - leaf0;
+        // every layer written: a last checkpoint, with no needs, so that a run killed once the log is gone (it goes before
+        // the certificate is written, for the disk) resumes at the writing rather than finding no log
+        if (stateDir != null && !(saved != null && s.layer == saved.layer)) checkpoint(s, s.layer, cur);
         return s;
     }
 

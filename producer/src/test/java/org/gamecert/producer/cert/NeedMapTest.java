@@ -86,6 +86,39 @@ class NeedMapTest {
         }
     }
 
+    /**
+     * More sorted runs than are opened at once (a tiny --max-memory spills a run every few needs):
+     * merged in passes, they give the needs of one merge in memory, and leave only the merged file.
+     */
+    @Test void manyMoreRunsThanAreOpenedAtOnceMergeInPassesToTheSameNeeds() throws Exception {
+        SplittableRandom rnd = new SplittableRandom(7);
+        List<Push> pushes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) pushes.addAll(randomPushes(rnd));
+        int runs = NeedFiles.FAN_IN * NeedFiles.FAN_IN + 5; // two passes before the last merge
+        Path sub = java.nio.file.Files.createDirectory(dir.resolve("runs"));
+        List<Path> files = new ArrayList<>();
+        for (int r = 0; r < runs; r++) {
+            NeedMap map = new NeedMap();
+            for (int i = r; i < pushes.size(); i += runs) map.add(pushes.get(i).m, pushes.get(i).o, 0, pushes.get(i).lower,
+                    pushes.get(i).upper, pushes.get(i).known);
+            Path f = sub.resolve("run-" + r);
+            map.writeSortedRun(f);
+            files.add(f);
+        }
+        Path out = sub.resolve("merged");
+        long n = NeedFiles.merge(files, out);
+        NeedMap.Sorted expected = merged(pushes);
+        assertEquals(expected.size(), n);
+        NeedFiles.Chunk c = new NeedFiles.Chunk();
+        try (NeedFiles.InFile in = new NeedFiles.InFile(out, n)) {
+            assertTrue(in.next(c, (int) n));
+            assertSame(expected, c.needs);
+        }
+        try (var left = java.nio.file.Files.list(sub)) {
+            assertEquals(List.of(out), left.toList(), "the runs and the passes' files are gone");
+        }
+    }
+
     @Test void aCutBelowTheLargestBoundIsDropped() {
         NeedMap map = new NeedMap();
         map.add(1, 2, 0, 3, NeedMap.NO_UPPER, NeedMap.cutCode(7));

@@ -55,6 +55,7 @@ class SearchProofResumeTest {
         };
         try {
             Extractor.State s = sp.run(root[0], root[1], crashing);
+            if (crashBeforeWriting) throw new Crash();
             Path out = dir.resolve("out.gsc");
             CertificateWriter.writeFromFiles(out, header(s.rootValue), store.layers(), s.region, s.aux, s.rootLayer);
             store.clean();
@@ -66,6 +67,8 @@ class SearchProofResumeTest {
         }
     }
 
+    /** Kill the run after its last layer, before the certificate is written (the log already deleted). */
+    private boolean crashBeforeWriting;
     private byte[] last;
     private int resumedAt;
     /** The budget once the search is done (see {@link SearchProof#spill(Path, long, long, long)}). */
@@ -122,6 +125,31 @@ class SearchProofResumeTest {
         assertThrows(Crash.class, () -> run(state, 48 << 10, 3, true, false));
         run(state, 48 << 10, -1, false, false);
         assertArrayEquals(reference, last, "killed twice");
+    }
+
+    /**
+     * Killed once every layer is written and the log deleted (it goes before the certificate, for
+     * the disk), or with the log still there: the resume finds every layer done, searches and
+     * reads nothing, and writes the same bytes.
+     */
+    @Test void killedAfterItsLastLayerItResumesAtTheWritingToTheSameBytes() throws IOException {
+        Path ref = Files.createDirectory(dir.resolve("ref"));
+        run(ref, Long.MAX_VALUE, -1, false, false);
+        byte[] reference = last;
+        for (boolean logLeft : new boolean[] {false, true}) {
+            Path state = Files.createDirectory(dir.resolve("written-" + logLeft));
+            crashBeforeWriting = true;
+            assertThrows(Crash.class, () -> run(state, 48 << 10, -1, false, false));
+            crashBeforeWriting = false;
+            assertFalse(Files.exists(state.resolve("proof-log.bin")), "the log went before the certificate");
+            if (logLeft) Files.write(state.resolve("proof-log.bin"), new byte[4096]); // killed before its deletion
+            run(state, 48 << 10, -1, false, false);
+            assertArrayEquals(reference, last, "resumed after the last layer, the log " + (logLeft ? "left" : "gone"));
+            assertTrue(resumedAt > 0, "resumed from the last checkpoint: " + resumedAt);
+            try (var files = Files.list(state)) {
+                assertEquals(0, files.count(), "nothing left in the state directory: " + state);
+            }
+        }
     }
 
     @Test void aCheckpointOfOtherParametersIsRefused() throws IOException {
