@@ -44,7 +44,6 @@ public final class SliceCheck {
     private final int leafEmpties, rootNeeds, rootDiscs;
     /** optimal: mode 5, an A' entry's move is optimal, not necessarily the earliest (§9). */
     private final boolean weak, optimal, countTerminals;
-    /** FactHash's key (SipHash's k0, k1), the map's. */
     private final LeafSearch leaves;
 
     private final int li, firstBlock, endBlock, discs;
@@ -80,7 +79,7 @@ public final class SliceCheck {
 
     private int[] factCount;
     private int[][] flagCount;
-    private long takenSum;
+    private final FactHash.Sum takenSum;
 
     /** Requests: the children's keys; entry i's are [reqStart[i], reqStart[i + 1]). */
     private long[] reqOcc = new long[0], reqMover = new long[0];
@@ -116,6 +115,8 @@ public final class SliceCheck {
                 || endBlock <= firstBlock || endBlock > map.endBlock(li))
             throw latch.fault("a slice outside layer " + li + " of the file");
         this.map = map;
+        takenSum = new FactHash.Sum(map.factKey0, map.factKey1);
+        sentSum = new FactHash.Sum(map.factKey0, map.factKey1);
         h = map.header();
         if (h.mode == Header.WEAK_RANKED) // SPEC §9.2: RankedKernel's rules, not these
             throw latch.fault("a mode-4 file given to a SliceCheck (RankedKernel checks it)");
@@ -394,16 +395,14 @@ public final class SliceCheck {
                 int n = reached == 1 ? flagCount[FactHash.REACHED][i]
                         : factCount[i] - flagCount[FactHash.REACHED][i];
                 if (n != 0)
-                    takenSum = FactHash.add(takenSum, FactHash.times(n,
-                            FactHash.record(map.factKey0, map.factKey1, base + i, occ[i], mover[i],
-                                    kind[i] & 0xFF, lo[i], hi[i], reached)));
+                    FactHash.addRecord(takenSum, n, base + i, occ[i], mover[i], kind[i] & 0xFF,
+                            lo[i], hi[i], reached);
             }
             for (int q = 0; q < FactHash.FLAGS; q++)
                 if (flagCount[q][i] != 0) {
                     flags[i] |= (byte) (1 << q);
                     if (q != FactHash.REACHED)
-                        takenSum = FactHash.add(takenSum, FactHash.times(flagCount[q][i],
-                                FactHash.flag(map.factKey0, map.factKey1, base + i, q)));
+                        FactHash.addFlag(takenSum, flagCount[q][i], base + i, q);
                 }
         }
         // entries after a block that failed to decode take nothing: the verdict is a rejection
@@ -499,7 +498,7 @@ public final class SliceCheck {
     private long[] outIndex = new long[0];
     private byte[] outFlags = new byte[0];
     private int nOut;
-    private long sentSum;
+    private final FactHash.Sum sentSum;
     // the entry being checked
     private int e, k, n, star, entryFlags, v, vHi;
     private long eMover, eOpp, eLegal;
@@ -695,8 +694,8 @@ public final class SliceCheck {
         }
         outIndex[nOut] = ansIndex[r];
         outFlags[nOut++] = (byte) bits;
-        sentSum = FactHash.add(sentSum, FactHash.of(map.factKey0, map.factKey1, ansIndex[r],
-                reqOcc[r], reqMover[r], ansKind[r] & 0xFF, ansLo[r], ansHi[r], bits));
+        FactHash.addFact(sentSum, ansIndex[r], reqOcc[r], reqMover[r], ansKind[r] & 0xFF,
+                ansLo[r], ansHi[r], bits);
     }
 
     /**
@@ -789,7 +788,7 @@ public final class SliceCheck {
                 firstUnreached < 0 ? 0 : mover[firstUnreached],
                 firstUnreached < 0 ? 0 : occ[firstUnreached] & ~mover[firstUnreached],
                 routes == null ? 0 : routes.partitions(), routes == null ? 0 : routes.sum(),
-                sentSum, takenSum, root >= 0, root < 0 ? 0 : kind[root] & 0xFF,
+                sentSum.value(), takenSum.value(), root >= 0, root < 0 ? 0 : kind[root] & 0xFF,
                 root < 0 ? 0 : lo[root], root < 0 ? 0 : hi[root],
                 root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1 : move[root] & 0xFF,
                 part == null ? null : part.reported(),
