@@ -48,8 +48,8 @@ public final class FileMap implements java.io.Serializable {
     private Violation trailerViolation;
     private byte[] commitment;
     /**
-     * The 128-bit key of the child facts' multiset hash (FactHash's AES-128 key, k0 then k1),
-     * drawn for this check. The keys are read within this package only: no engine sees them.
+     * The 128-bit key of the child facts' multiset hash (FactHash, SipHash's k0 and k1), drawn for
+     * this check. The keys are read within this package only: no engine sees them.
      */
     final long factKey0, factKey1;
     /**

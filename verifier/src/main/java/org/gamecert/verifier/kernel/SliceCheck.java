@@ -79,7 +79,7 @@ public final class SliceCheck {
 
     private int[] factCount;
     private int[][] flagCount;
-    private final FactHash.Sum takenSum;
+    private long takenSum;
 
     /** Requests: the children's keys; entry i's are [reqStart[i], reqStart[i + 1]). */
     private long[] reqOcc = new long[0], reqMover = new long[0];
@@ -115,8 +115,6 @@ public final class SliceCheck {
                 || endBlock <= firstBlock || endBlock > map.endBlock(li))
             throw latch.fault("a slice outside layer " + li + " of the file");
         this.map = map;
-        takenSum = new FactHash.Sum(map.factKey0, map.factKey1);
-        sentSum = new FactHash.Sum(map.factKey0, map.factKey1);
         h = map.header();
         if (h.mode == Header.WEAK_RANKED) // SPEC §9.2: RankedKernel's rules, not these
             throw latch.fault("a mode-4 file given to a SliceCheck (RankedKernel checks it)");
@@ -395,14 +393,16 @@ public final class SliceCheck {
                 int n = reached == 1 ? flagCount[FactHash.REACHED][i]
                         : factCount[i] - flagCount[FactHash.REACHED][i];
                 if (n != 0)
-                    FactHash.addRecord(takenSum, n, base + i, occ[i], mover[i], kind[i] & 0xFF,
-                            lo[i], hi[i], reached);
+                    takenSum = FactHash.add(takenSum, FactHash.times(n,
+                            FactHash.record(map.factKey0, map.factKey1, base + i, occ[i], mover[i],
+                                    kind[i] & 0xFF, lo[i], hi[i], reached)));
             }
             for (int q = 0; q < FactHash.FLAGS; q++)
                 if (flagCount[q][i] != 0) {
                     flags[i] |= (byte) (1 << q);
                     if (q != FactHash.REACHED)
-                        FactHash.addFlag(takenSum, flagCount[q][i], base + i, q);
+                        takenSum = FactHash.add(takenSum, FactHash.times(flagCount[q][i],
+                                FactHash.flag(map.factKey0, map.factKey1, base + i, q)));
                 }
         }
         // entries after a block that failed to decode take nothing: the verdict is a rejection
@@ -498,7 +498,7 @@ public final class SliceCheck {
     private long[] outIndex = new long[0];
     private byte[] outFlags = new byte[0];
     private int nOut;
-    private final FactHash.Sum sentSum;
+    private long sentSum;
     // the entry being checked
     private int e, k, n, star, entryFlags, v, vHi;
     private long eMover, eOpp, eLegal;
@@ -694,8 +694,8 @@ public final class SliceCheck {
         }
         outIndex[nOut] = ansIndex[r];
         outFlags[nOut++] = (byte) bits;
-        FactHash.addFact(sentSum, ansIndex[r], reqOcc[r], reqMover[r], ansKind[r] & 0xFF,
-                ansLo[r], ansHi[r], bits);
+        sentSum = FactHash.add(sentSum, FactHash.of(map.factKey0, map.factKey1, ansIndex[r],
+                reqOcc[r], reqMover[r], ansKind[r] & 0xFF, ansLo[r], ansHi[r], bits));
     }
 
     /**
@@ -788,7 +788,7 @@ public final class SliceCheck {
                 firstUnreached < 0 ? 0 : mover[firstUnreached],
                 firstUnreached < 0 ? 0 : occ[firstUnreached] & ~mover[firstUnreached],
                 routes == null ? 0 : routes.partitions(), routes == null ? 0 : routes.sum(),
-                sentSum.value(), takenSum.value(), root >= 0, root < 0 ? 0 : kind[root] & 0xFF,
+                sentSum, takenSum, root >= 0, root < 0 ? 0 : kind[root] & 0xFF,
                 root < 0 ? 0 : lo[root], root < 0 ? 0 : hi[root],
                 root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1 : move[root] & 0xFF,
                 part == null ? null : part.reported(),

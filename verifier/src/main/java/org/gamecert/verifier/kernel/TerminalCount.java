@@ -28,8 +28,7 @@ public final class TerminalCount {
     private final FileMap map;
     private final int li, partition, partitions;
     private final PairSet terminals, proof;
-    private final FactHash.Sum takenSum;
-    private long taken;
+    private long takenSum, taken;
     private boolean done;
     private final FaultLatch latch = new FaultLatch();
 
@@ -46,7 +45,6 @@ public final class TerminalCount {
         this.li = li;
         this.partition = partition;
         this.partitions = partitions;
-        takenSum = new FactHash.Sum(map.factKey0, map.factKey1);
         // at most this many keys: room for them (the keys of R and proof keys, about half each)
         long room = Math.max(0, Math.min(expectedKeys, 1 << 24));
         terminals = new PairSet(room / 2);
@@ -66,7 +64,7 @@ public final class TerminalCount {
             throw latch.fault("terminal key routed to partition " + partition
                     + " of layer " + map.discs(li) + " that belongs to another");
         (isProof ? proof : terminals).add(occ, mover);
-        addElement(takenSum, li, partition, occ, mover, isProof);
+        takenSum = FactHash.add(takenSum, element(map, li, partition, occ, mover, isProof));
         taken++;
     }
 
@@ -77,7 +75,7 @@ public final class TerminalCount {
         done = true;
         long proofOnly = proof.countNotIn(terminals);
         return new Report(map.fingerprint(), li, partition, partitions, terminals.size(),
-                proofOnly, takenSum.value(), taken, map.cluster, map.sealKey());
+                proofOnly, takenSum, taken, map.cluster, map.sealKey());
     }
 
     // ------------------------------------------------------------ a slice's routes
@@ -93,13 +91,12 @@ public final class TerminalCount {
         private final int li, partitions;
         private long[] occ = new long[64], mover = new long[64], route = new long[64];
         private int n;
-        private final FactHash.Sum sum;
+        private long sum;
 
         Routes(FileMap map, int li, int partitions) {
             this.map = map;
             this.li = li;
             this.partitions = partitions;
-            sum = new FactHash.Sum(map.factKey0, map.factKey1);
         }
 
         /** Room for n keys in all, made once (growing by doubling cost more than the keys). */
@@ -121,7 +118,7 @@ public final class TerminalCount {
             occ[n] = o;
             mover[n] = m;
             route[n++] = TerminalCount.route(q, proof);
-            addElement(sum, li, q, o, m, proof);
+            sum = FactHash.add(sum, element(map, li, q, o, m, proof));
         }
 
         /** {occ, mover, route} of every key routed (the engine's copies). */
@@ -136,7 +133,7 @@ public final class TerminalCount {
 
         /** The multiset hash of every key routed. */
         long sum() {
-            return sum.value();
+            return sum;
         }
     }
 
@@ -206,14 +203,14 @@ public final class TerminalCount {
     }
 
     /**
-     * The term of one key sent to a partition, added to sum (FactHash's keyed PRF under the map's
-     * fact key, summed modulo 2^61 - 1 as the facts are): the layer and partition, occ, mover, and
-     * the set (its last word's low byte 0xE0 or 0xE1, which no fact's term has).
+     * The multiset hash of one key sent to a partition: SipHash (FactHash.sip) under the map's
+     * fact key of the layer and partition, occ, mover, and the set (its last word's low byte 0xE0
+     * or 0xE1, which no fact's term has).
      */
-    static void addElement(FactHash.Sum sum, int li, int partition, long occ, long mover,
-            boolean proof) {
+    static long element(FileMap map, int li, int partition, long occ, long mover, boolean proof) {
         long where = (long) li << 32 | partition, what = TERMINAL_WORD | (proof ? 0xE1 : 0xE0);
-        sum.add(1, where, occ, mover, what);
+        // a keyed PRF (FactHash.sip), summed modulo 2^61 - 1 as the facts are
+        return FactHash.reduce(FactHash.sip(map.factKey0, map.factKey1, where, occ, mover, what));
     }
 
     private static final long TERMINAL_WORD = 0x5445524D00000000L; // "TERM"
