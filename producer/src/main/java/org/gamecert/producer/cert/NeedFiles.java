@@ -165,11 +165,16 @@ public final class NeedFiles {
      * passes change no byte.
      */
     public static long merge(List<Path> runs, Path out) throws IOException {
+        return merge(runs, out, FAN_IN);
+    }
+
+    /** As {@link #merge(List, Path)}, at most fanIn (at least 2) runs open at once. */
+    static long merge(List<Path> runs, Path out, int fanIn) throws IOException {
         List<Path> level = runs;
-        for (int pass = 0; level.size() > FAN_IN; pass++) {
+        for (int pass = 0; level.size() > fanIn; pass++) {
             List<Path> merged = new java.util.ArrayList<>();
-            for (int i = 0; i < level.size(); i += FAN_IN) {
-                List<Path> group = level.subList(i, Math.min(level.size(), i + FAN_IN));
+            for (int i = 0; i < level.size(); i += fanIn) {
+                List<Path> group = level.subList(i, Math.min(level.size(), i + fanIn));
                 Path m = out.resolveSibling(out.getFileName() + ".pass" + pass + "-" + merged.size());
                 mergeAtOnce(group, m);
                 for (Path r : group) Files.deleteIfExists(r);

@@ -94,7 +94,7 @@ class NeedMapTest {
         SplittableRandom rnd = new SplittableRandom(7);
         List<Push> pushes = new ArrayList<>();
         for (int i = 0; i < 3; i++) pushes.addAll(randomPushes(rnd));
-        int runs = NeedFiles.FAN_IN * NeedFiles.FAN_IN + 5; // two passes before the last merge
+        int fanIn = 4, runs = fanIn * fanIn * fanIn + 5; // three passes before the last merge
         Path sub = java.nio.file.Files.createDirectory(dir.resolve("runs"));
         List<Path> files = new ArrayList<>();
         for (int r = 0; r < runs; r++) {
@@ -106,7 +106,7 @@ class NeedMapTest {
             files.add(f);
         }
         Path out = sub.resolve("merged");
-        long n = NeedFiles.merge(files, out);
+        long n = NeedFiles.merge(files, out, fanIn);
         NeedMap.Sorted expected = merged(pushes);
         assertEquals(expected.size(), n);
         NeedFiles.Chunk c = new NeedFiles.Chunk();
