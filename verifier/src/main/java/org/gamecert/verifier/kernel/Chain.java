@@ -1,7 +1,6 @@
 package org.gamecert.verifier.kernel;
 
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import org.gamecert.verifier.kernel.format.BlockRecord;
 import org.gamecert.verifier.kernel.format.Bytes;
@@ -10,12 +9,9 @@ import org.gamecert.verifier.kernel.format.Bytes;
 public final class Chain {
     private Chain() {}
 
+    /** The JDK's own SHA-256 (TrustedJdk: not a provider an engine could register). */
     public static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return TrustedJdk.sha256();
     }
 
     static byte[] sha(byte[] prefix, byte[] data) {

@@ -80,11 +80,10 @@ public final class FileMap implements java.io.Serializable {
 
     private FileMap(Container ct, boolean cluster) throws IOException, HeaderViolation {
         this.cluster = cluster;
-        java.security.SecureRandom random = new java.security.SecureRandom();
-        random.nextBytes(sealKey);
-        factKey0 = random.nextLong();
-        factKey1 = random.nextLong();
-        partitionKey = random.nextLong();
+        System.arraycopy(TrustedJdk.randomBytes(32), 0, sealKey, 0, 32);
+        factKey0 = TrustedJdk.randomLong();
+        factKey1 = TrustedJdk.randomLong();
+        partitionKey = TrustedJdk.randomLong();
         readFile(ct);
         fingerprint = computeFingerprint();
         Header h = header();

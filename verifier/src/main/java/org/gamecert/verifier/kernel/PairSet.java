@@ -8,7 +8,7 @@ package org.gamecert.verifier.kernel;
  * bound: it holds what one slice, or one layer, names.
  */
 final class PairSet {
-    private static final long SALT = new java.security.SecureRandom().nextLong();
+    private static final long SALT = TrustedJdk.randomLong();
     /** Slot j holds occ at 2j and mover at 2j + 1; a power of two slots. */
     private long[] keys;
     private int inSlots;

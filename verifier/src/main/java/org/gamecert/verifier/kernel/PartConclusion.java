@@ -39,7 +39,7 @@ public final class PartConclusion implements java.io.Serializable {
     private static final byte[] SEAL_KEY = new byte[32];
 
     static {
-        new java.security.SecureRandom().nextBytes(SEAL_KEY);
+        System.arraycopy(TrustedJdk.randomBytes(32), 0, SEAL_KEY, 0, 32);
     }
 
     /**

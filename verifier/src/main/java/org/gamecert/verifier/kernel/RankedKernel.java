@@ -1,7 +1,6 @@
 package org.gamecert.verifier.kernel;
 
 import java.io.IOException;
-import java.security.SecureRandom;
 import org.gamecert.verifier.kernel.format.BlockRecord;
 import org.gamecert.verifier.kernel.format.Container;
 import org.gamecert.verifier.kernel.format.FormatException;
@@ -32,7 +31,7 @@ public final class RankedKernel {
     /** Every violation found (--all: at most maxPerRule kept a rule, the earliest), counted. */
     private final java.util.List<Violation> violations = new java.util.ArrayList<>();
     private final java.util.Map<String, Long> counts = new java.util.TreeMap<>();
-    private final long salt = new SecureRandom().nextLong() | 1;
+    private final long salt = TrustedJdk.randomLong() | 1;
 
     // the entries, in file order
     private int n;

@@ -201,7 +201,8 @@ public final class RecordRules {
         return mix(h ^ (tail << 8 | (state & 0xFF))); // tail: 40 bits
     }
 
-    private static final long STATE_KEY = new java.security.SecureRandom().nextLong();
+    // the JDK's own random bytes, not a provider's an engine registered (SECURITY.md GC-2026-20)
+    private static final long STATE_KEY = org.gamecert.verifier.kernel.TrustedJdk.randomLong();
 
     public static long head(byte[] buf, int off) {
         long head = 0;
