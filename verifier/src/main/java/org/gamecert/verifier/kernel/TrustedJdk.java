@@ -20,7 +20,9 @@ import java.util.HexFormat;
  * must give SHA-256's answer for "abc" (FIPS 180-2) before it is used: the provider's table of
  * algorithms can be edited too, to another of java.base's digests. Keys are read from
  * /dev/urandom where there is one (no Java provider or property between it and the kernel), else
- * from SUN's DRBG. (The peer kernel draws its key here too.)
+ * from SUN's DRBG, which seeds itself as the security property securerandom.source says: code in
+ * the JVM can set that, so without /dev/urandom (Windows) the keys are only as safe as the JVM's
+ * properties (SPEC §11.1). (The peer kernel draws its key here too.)
  */
 public final class TrustedJdk {
     private TrustedJdk() {}
