@@ -1,5 +1,6 @@
 package org.gamecert.verifier.kernel;
 
+import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,10 +20,11 @@ import java.util.HexFormat;
  * only if its class is java.base's (such a provider loads only java.base's classes), and each one
  * must give SHA-256's answer for "abc" (FIPS 180-2) before it is used: the provider's table of
  * algorithms can be edited too, to another of java.base's digests. Keys are read from
- * /dev/urandom where there is one (no Java provider or property between it and the kernel), else
- * from SUN's DRBG, which seeds itself as the security property securerandom.source says: code in
- * the JVM can set that, so without /dev/urandom (Windows) the keys are only as safe as the JVM's
- * properties (SPEC §11.1). (The peer kernel draws its key here too.)
+ * /dev/urandom where it exists (no Java provider or property between it and the kernel; if it
+ * exists but cannot be read, an error), else from SUN's DRBG, which seeds itself as the security
+ * property securerandom.source says: code in the JVM can set that, so without /dev/urandom
+ * (Windows) the keys are only as safe as the JVM's properties (SPEC §11.1). (The peer kernel
+ * draws its key here too.)
  */
 public final class TrustedJdk {
     private TrustedJdk() {}
@@ -45,11 +47,23 @@ public final class TrustedJdk {
 
     /** n secret random bytes. */
     public static byte[] randomBytes(int n) {
+        return randomBytes(n, new File("/dev/urandom"));
+    }
+
+    /**
+     * n bytes from source if it exists, else from SUN's DRBG. A source that exists must serve:
+     * an engine can make reading it fail (by using up the file descriptors, say), and must not
+     * thereby send the keys to the DRBG, whose seed it can choose.
+     */
+    static byte[] randomBytes(int n, File source) {
         byte[] out = new byte[n];
-        try (InputStream in = new FileInputStream("/dev/urandom")) {
-            if (in.readNBytes(out, 0, n) == n) return out;
-        } catch (IOException e) {
-            // no /dev/urandom (Windows): the JDK's own DRBG
+        if (source.exists()) {
+            try (InputStream in = new FileInputStream(source)) {
+                if (in.readNBytes(out, 0, n) == n) return out;
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot read " + source + " for the keys", e);
+            }
+            throw new IllegalStateException(source + " gave too few bytes for the keys");
         }
         try {
             SecureRandom.getInstance("DRBG", sun()).nextBytes(out);

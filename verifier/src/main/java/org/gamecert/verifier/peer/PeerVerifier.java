@@ -552,9 +552,8 @@ public final class PeerVerifier {
     private String tableHash(PeerSource s, int n) throws IOException {
         String h = tableHashes.get(n);
         if (h != null) return h;
-        java.security.MessageDigest md;
-        try { md = java.security.MessageDigest.getInstance("SHA-256"); }
-        catch (java.security.NoSuchAlgorithmException e) { throw new IllegalStateException(e); }
+        // the JDK's own SHA-256, not a provider's code in this JVM registered (GC-2026-20)
+        java.security.MessageDigest md = org.gamecert.verifier.kernel.TrustedJdk.sha256();
         byte[] buf = new byte[1 << 16];
         try (InputStream in = s.open(n)) {
             for (int r; (r = in.read(buf)) > 0; ) md.update(buf, 0, r);

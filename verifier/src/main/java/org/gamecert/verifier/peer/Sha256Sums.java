@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -75,12 +74,8 @@ public final class Sha256Sums {
     }
 
     static String sha256(Path file) throws IOException {
-        MessageDigest md;
-        try {
-            md = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        // the JDK's own SHA-256, not a provider's code in this JVM registered (GC-2026-20)
+        MessageDigest md = org.gamecert.verifier.kernel.TrustedJdk.sha256();
         byte[] buf = new byte[1 << 20];
         try (InputStream in = Files.newInputStream(file)) {
             int r;

@@ -19,6 +19,7 @@ import java.util.HexFormat;
 import org.gamecert.verifier.engine.Options;
 import org.gamecert.verifier.engine.Verifier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The kernel's SHA-256 and its secret keys come from the JDK itself, whatever provider code in
@@ -86,6 +87,24 @@ class TrustedJdkTest {
         } finally {
             Security.removeProvider(zeros.getName());
         }
+    }
+
+    /**
+     * A random source that exists but cannot be read (an engine can use up the file descriptors)
+     * or gives too few bytes is an error, not a reason to draw the keys from the DRBG, whose seed
+     * an engine can choose; only a source that does not exist (Windows) falls back to it.
+     */
+    @Test
+    void aRandomSourceThatExistsButFailsIsAnErrorNotTheDrbg(@TempDir Path dir) throws Exception {
+        java.io.File unreadable = dir.toFile(); // exists; a folder cannot be read as a file
+        assertThrows(IllegalStateException.class, () -> TrustedJdk.randomBytes(32, unreadable));
+        java.io.File shortFile = dir.resolve("short").toFile();
+        java.nio.file.Files.write(shortFile.toPath(), new byte[3]);
+        assertThrows(IllegalStateException.class, () -> TrustedJdk.randomBytes(32, shortFile));
+        java.io.File missing = dir.resolve("missing").toFile();
+        assertEquals(32, TrustedJdk.randomBytes(32, missing).length, "no source: the DRBG");
+        assertNotEquals(0, Arrays.hashCode(TrustedJdk.randomBytes(32, missing))
+                ^ Arrays.hashCode(TrustedJdk.randomBytes(32, missing)), "two draws alike");
     }
 
     @Test
