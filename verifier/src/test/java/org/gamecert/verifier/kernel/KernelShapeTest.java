@@ -62,6 +62,32 @@ class KernelShapeTest {
         assertEquals(List.of(), found);
     }
 
+    /**
+     * Only TrustedJdk asks the JDK for a hash, a random number or any other security service:
+     * elsewhere such a request (getInstance, new SecureRandom) would go to whichever provider the
+     * JVM's list gives first, which an engine in the same JVM may choose (SECURITY.md GC-2026-20).
+     * The peer kernel draws its key from TrustedJdk too.
+     */
+    @Test
+    void onlyTrustedJdkAsksTheJdkForSecurityServices() throws IOException {
+        List<Path> files = sources();
+        try (Stream<Path> s = Files.walk(Paths.get("src/main/java/org/gamecert/verifier/peer/kernel"))) {
+            s.filter(p -> p.toString().endsWith(".java")).sorted().forEach(files::add);
+        }
+        Pattern request = Pattern.compile("\\b(getInstance|SecureRandom|Cipher|KeyGenerator|Mac"
+                + "|Signature|KeyFactory|Security|Provider|javax\\.crypto)\\b");
+        List<String> found = new ArrayList<>();
+        for (Path f : files) {
+            if (f.getFileName().toString().equals("TrustedJdk.java")) continue;
+            List<String> lines = Files.readAllLines(f);
+            boolean[] inComment = {false};
+            for (int i = 0; i < lines.size(); i++)
+                if (request.matcher(code(lines.get(i), inComment)).find())
+                    found.add(f + ":" + (i + 1) + ": " + lines.get(i).trim());
+        }
+        assertEquals(List.of(), found);
+    }
+
     @Test
     void commentsAndStringsAreNotCode() {
         boolean[] in = {false};
