@@ -12,13 +12,16 @@ package org.gamecert.verifier.kernel;
  * whatever the counts: modulo 2^64 a count changed by 2^30 would keep 30 low bits.
  *
  * <p>Each term is SipHash-1-3 (Aumasson and Bernstein 2012, with one compression and three
- * finalization rounds, as Python and Rust use it against chosen keys) of four 64-bit words under
- * the map's 128-bit key: a keyed pseudorandom function, so that no record chosen without the key
- * lands where another one does. (The rounds "xor a field, multiply, fold" this replaced carried a
- * difference in a field's top bits into the state's top bits whatever the key, where the next
- * field could cancel it: two records at one index hashed alike for half of all keys.) A record's
- * last word has its low byte 0 or 1 (reached), a need's 0xF0 + bit, a terminal key's
- * (TerminalCount) 0xE0 or 0xE1: the three kinds of term never hash the same input.
+ * finalization rounds, as Python and Rust use it against chosen keys) under the map's 128-bit
+ * key: a keyed pseudorandom function, so that no record chosen without the key lands where
+ * another one does. (The rounds "xor a field, multiply, fold" this replaced carried a difference
+ * in a field's top bits into the state's top bits whatever the key, where the next field could
+ * cancel it: two records at one index hashed alike for half of all keys.) A record's term hashes
+ * 31 bytes (index, occ, mover, then 7 bytes whose first is 0 or 1: reached), a terminal key's
+ * (TerminalCount) 31 bytes whose last 7 begin with 0xE0 or 0xE1, a need's 15 bytes (index, then
+ * 7 bytes whose first is 0xF0 + bit): the three kinds of term never hash the same input.
+ * (Messages of 31 and 15 bytes end in one block with SipHash's length byte; 32 and 16 would take
+ * a block more.)
  *
  * <p>A fact's hash is its record's term (with its "reached" bit) plus one term per need bit it
  * carries, so the sum over a child's facts needs only how many facts it was sent, how many were
@@ -82,27 +85,32 @@ final class FactHash {
 
     /** The term of need bit b (P, A' or P') sent to entry index. */
     static long flag(long k0, long k1, long index, int b) {
-        return reduce(sip(k0, k1, index, 0, 0, FLAG_WORD | 0xF0 | b));
+        return reduce(sip(k0, k1, index, FLAG_WORD | 0xF0 | b));
     }
 
-    private static final long FLAG_WORD = 0x464C414700000000L; // "FLAG"
+    private static final long FLAG_WORD = 0x464C4147L << 16; // "FLAG", within the last 7 bytes
 
     /**
-     * SipHash-1-3 of the 32 bytes m0..m3 (each little-endian, as SipHash reads its words) under
-     * the key (k0, k1): one round a word, the length block, three rounds to finish.
+     * SipHash-1-3 under the key (k0, k1) of the 31 bytes m0, m1, m2 (8 each, little-endian, as
+     * SipHash reads its words), then the low 7 bytes of last (below 2^56): one round a word, the
+     * last 7 bytes in one word with the length (31) in its top byte, three rounds to finish.
+     * Seven rounds, where 32 bytes would take eight (a block for the length alone).
      */
-    static long sip(long k0, long k1, long m0, long m1, long m2, long m3) {
+    static long sip(long k0, long k1, long m0, long m1, long m2, long last) {
         Sip s = new Sip(k0, k1); // never leaves this method: the JIT keeps it in registers
         s.word(m0);
         s.word(m1);
         s.word(m2);
-        s.word(m3);
-        s.word(32L << 56); // the length block: 32 bytes
-        s.v2 ^= 0xFF; // finalization
-        s.round();
-        s.round();
-        s.round();
-        return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
+        s.word(last | 31L << 56);
+        return s.finish();
+    }
+
+    /** SipHash-1-3 of the 15 bytes m0, then the low 7 bytes of last (below 2^56): five rounds. */
+    static long sip(long k0, long k1, long m0, long last) {
+        Sip s = new Sip(k0, k1);
+        s.word(m0);
+        s.word(last | 15L << 56);
+        return s.finish();
     }
 
     /** SipHash's state, in straight-line calls: faster here than one loop over the rounds. */
@@ -121,6 +129,15 @@ final class FactHash {
             v3 ^= m;
             round();
             v0 ^= m;
+        }
+
+        /** The finalization: three rounds. */
+        long finish() {
+            v2 ^= 0xFF;
+            round();
+            round();
+            round();
+            return v0 ^ v1 ^ v2 ^ v3;
         }
 
         void round() {

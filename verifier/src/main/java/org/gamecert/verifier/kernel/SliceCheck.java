@@ -88,8 +88,11 @@ public final class SliceCheck {
     /** Each consulted move's child type (Game's, or LEAF); entry i's are from moveStart[i]. */
     private byte[] moveType;
     private int[] moveStart;
-    /** Each entry's legal moves, as its own rules found them (R-POS-2). */
-    private long[] legal;
+    /**
+     * The moves each entry's obligations consult, as places in TB order (moveOrder of the legal
+     * moves its own rules found, R-POS-2): computed once, read for its requests and its check.
+     */
+    private long[] consults;
     private int nMoves, terminalMoves;
     private static final byte LEAF = -1;
     private int step;
@@ -338,7 +341,7 @@ public final class SliceCheck {
         takeFacts();
         reqStart = new int[decoded + 1];
         moveStart = new int[decoded + 1];
-        legal = new long[decoded];
+        consults = new long[decoded];
         checked = decoded;
         ownFailed = new java.util.BitSet();
         long consulted = 0; // the moves the obligations will consult: room for their requests
@@ -352,7 +355,9 @@ public final class SliceCheck {
                 }
                 continue;
             }
-            if (!Payload.isOpen(kind[i])) consulted += Long.bitCount(moveOrder(i, legal[i]));
+            if (Payload.isOpen(kind[i])) continue;
+            consults[i] = moveOrder(i, consults[i]);
+            consulted += Long.bitCount(consults[i]);
         }
         if (consulted > Integer.MAX_VALUE - 8)
             throw latch.fault("a slice of layer " + discs + " too large: " + consulted + " moves");
@@ -432,7 +437,7 @@ public final class SliceCheck {
         // A reached entry was named by a parent's canonical key (a fact the Combiner confirms).
         Violation v = positionRules(game, map.group, o, m, k, move[i] & 0xFF,
                 (flags[i] & REACHED) != 0, out, images);
-        legal[i] = out[0]; // for its requests and obligations
+        consults[i] = out[0]; // the legal moves, made the moves consulted once the rules hold
         return v == null ? null : at(i, v.rule(), v.message());
     }
 
@@ -466,8 +471,7 @@ public final class SliceCheck {
      */
     private void addRequests(int i) {
         long m = mover[i], opp = occ[i] & ~m;
-        for (long order = moveOrder(i, legal[i]); order != 0;
-                order &= order - 1) {
+        for (long order = consults[i]; order != 0; order &= order - 1) {
             int code = tb[Long.numberOfTrailingZeros(order)];
             int type = game.child(m, opp, code, out);
             boolean leaf = type != Game.TERMINAL && isLeaf(Long.bitCount(out[0] | out[1]));
@@ -501,7 +505,7 @@ public final class SliceCheck {
     private long sentSum;
     // the entry being checked
     private int e, k, n, star, entryFlags, v, vHi;
-    private long eMover, eOpp, eLegal;
+    private long eMover, eOpp, eConsults;
     private int eMove;
 
     /**
@@ -541,7 +545,7 @@ public final class SliceCheck {
         SliceReport report = report();
         // The working arrays are let go here: a kernel that outlived a collection sits in the old
         // generation, and until a full collection it would keep the young arrays it points to.
-        legal = reqOcc = reqMover = ansIndex = null;
+        consults = reqOcc = reqMover = ansIndex = null;
         reqStart = moveStart = factCount = null;
         moveType = ansKind = ansLo = ansHi = null;
         flagCount = null;
@@ -572,7 +576,7 @@ public final class SliceCheck {
         v = lo[e];
         vHi = hi[e];
         entryFlags = flags[e] & 0xFF;
-        eLegal = legal[e];
+        eConsults = consults[e];
         children();
         if ((k & P) != 0) {
             for (int j = 0; j < n; j++) if (found(serve(j, j == star ? P : AP, "P"))) return true;
@@ -640,7 +644,7 @@ public final class SliceCheck {
         n = 0;
         star = -1;
         int r = reqStart[e], t = moveStart[e];
-        for (long order = moveOrder(e, eLegal); order != 0; order &= order - 1) {
+        for (long order = eConsults; order != 0; order &= order - 1) {
             int code = tb[Long.numberOfTrailingZeros(order)];
             int stored = moveType[t++];
             // the child's position is needed again only for a terminal value or a leaf's search

@@ -89,7 +89,7 @@ class FactKeyStaysSecretFromTheEngineTest {
         long h = (occ ^ key ^ 0x7465726D696E616CL) * 0x9E3779B97F4A7C15L;
         h = (h ^ h >>> 32 ^ mover) * 0xD6E8FEB86659FD93L;
         h ^= h >>> 29;
-        return (int) Long.remainderUnsigned(h, partitions);
+        return (int) ((h >>> 32) * partitions >>> 32);
     }
 
     /** FactHash.record, as published in the kernel's source. */

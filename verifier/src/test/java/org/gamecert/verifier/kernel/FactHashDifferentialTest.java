@@ -1,5 +1,6 @@
 package org.gamecert.verifier.kernel;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
@@ -35,25 +36,34 @@ class FactHashDifferentialTest {
 
     /**
      * FactHash.sip is SipHash-1-3 as its authors define it: the same 64 bits as Bouncy Castle's
-     * SipHash(1, 3) over the four words as little-endian bytes, under the same 128-bit key.
+     * SipHash(1, 3) over the message's little-endian bytes (31 of them: three words and seven
+     * bytes; or 15: a word and seven bytes), under the same 128-bit key.
      */
     @Test
-    void sipIsSipHashOneThree() {
+    void sipIsSipHashOneThreeOfThirtyOneAndOfFifteenBytes() {
         SplittableRandom rnd = new SplittableRandom(11);
         for (int t = 0; t < 500; t++) {
             long k0 = rnd.nextLong(), k1 = rnd.nextLong();
-            long[] m = {rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong()};
+            long[] m = {rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong() >>> 8};
             if (t == 0) m = new long[4];
-            java.nio.ByteBuffer key = java.nio.ByteBuffer.allocate(16)
-                    .order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(k0).putLong(k1);
-            java.nio.ByteBuffer msg = java.nio.ByteBuffer.allocate(32)
-                    .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-            for (long w : m) msg.putLong(w);
-            org.bouncycastle.crypto.macs.SipHash bc = new org.bouncycastle.crypto.macs.SipHash(1, 3);
-            bc.init(new org.bouncycastle.crypto.params.KeyParameter(key.array()));
-            bc.update(msg.array(), 0, 32);
-            org.junit.jupiter.api.Assertions.assertEquals(bc.doFinal(),
-                    FactHash.sip(k0, k1, m[0], m[1], m[2], m[3]), "try " + t);
+            if (t == 1) m = new long[] {-1, -1, -1, -1L >>> 8}; // every byte 0xFF
+            assertEquals(bouncyCastle(k0, k1, 31, m[0], m[1], m[2], m[3]),
+                    FactHash.sip(k0, k1, m[0], m[1], m[2], m[3]), "31 bytes, try " + t);
+            assertEquals(bouncyCastle(k0, k1, 15, m[0], m[3]), FactHash.sip(k0, k1, m[0], m[3]),
+                    "15 bytes, try " + t);
         }
+    }
+
+    /** SipHash-1-3 of the first length bytes of the words, little-endian, by Bouncy Castle. */
+    private static long bouncyCastle(long k0, long k1, int length, long... words) {
+        java.nio.ByteBuffer key = java.nio.ByteBuffer.allocate(16)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(k0).putLong(k1);
+        java.nio.ByteBuffer msg = java.nio.ByteBuffer.allocate(8 * words.length)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (long w : words) msg.putLong(w);
+        org.bouncycastle.crypto.macs.SipHash bc = new org.bouncycastle.crypto.macs.SipHash(1, 3);
+        bc.init(new org.bouncycastle.crypto.params.KeyParameter(key.array()));
+        bc.update(msg.array(), 0, length);
+        return bc.doFinal();
     }
 }
