@@ -79,7 +79,7 @@ final class FactHash {
     static long record(long k0, long k1, long index, long occ, long mover, int kinds, int lo,
             int hi, int reached) {
         long w = (long) (kinds & 0xFF) << 40 ^ (long) (lo & 0xFFFF) << 24
-                ^ (long) (hi & 0xFFFF) << 8 ^ reached;
+                ^ (long) (hi & 0xFFFF) << 8 ^ (reached & 1);
         return reduce(sip(k0, k1, index, occ, mover, w));
     }
 
@@ -101,15 +101,18 @@ final class FactHash {
         s.word(m0);
         s.word(m1);
         s.word(m2);
-        s.word(last | 31L << 56);
+        s.word(last & LOW_7_BYTES | 31L << 56);
         return s.finish();
     }
+
+    /** The 7 bytes of a message's last word: its top byte is SipHash's length byte. */
+    private static final long LOW_7_BYTES = (1L << 56) - 1;
 
     /** SipHash-1-3 of the 15 bytes m0, then the low 7 bytes of last (below 2^56): five rounds. */
     static long sip(long k0, long k1, long m0, long last) {
         Sip s = new Sip(k0, k1);
         s.word(m0);
-        s.word(last | 15L << 56);
+        s.word(last & LOW_7_BYTES | 15L << 56);
         return s.finish();
     }
 

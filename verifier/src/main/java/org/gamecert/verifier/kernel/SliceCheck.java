@@ -91,6 +91,8 @@ public final class SliceCheck {
     /**
      * The moves each entry's obligations consult, as places in TB order (moveOrder of the legal
      * moves its own rules found, R-POS-2): computed once, read for its requests and its check.
+     * Only entries whose obligations are checked (own rules held, not open) have it; the others'
+     * values are never read.
      */
     private long[] consults;
     private int nMoves, terminalMoves;

@@ -84,14 +84,6 @@ class FactKeyStaysSecretFromTheEngineTest {
         return h1 * inverse(0x9E3779B97F4A7C15L) ^ occ ^ 0x7465726D696E616CL;
     }
 
-    /** TerminalCount's partition as the engine now computes it itself. */
-    static int partition(long key, long occ, long mover, int partitions) {
-        long h = (occ ^ key ^ 0x7465726D696E616CL) * 0x9E3779B97F4A7C15L;
-        h = (h ^ h >>> 32 ^ mover) * 0xD6E8FEB86659FD93L;
-        h ^= h >>> 29;
-        return (int) ((h >>> 32) * partitions >>> 32);
-    }
-
     /** FactHash.record, as published in the kernel's source. */
     static long record(long key, long index, long occ, long mover, int kinds, int lo, int hi) {
         long w = (long) (kinds & 0xFF) << 40 ^ (long) (lo & 0xFFFF) << 24
