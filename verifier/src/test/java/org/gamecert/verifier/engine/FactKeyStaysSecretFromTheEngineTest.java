@@ -8,13 +8,10 @@ import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.gamecert.verifier.kernel.FileMap;
 import org.gamecert.verifier.kernel.Result;
-import org.gamecert.verifier.kernel.TerminalCount;
 import org.gamecert.verifier.kernel.rules.Game;
 import org.gamecert.verifier.testcert.TestCert;
 import org.gamecert.verifier.testcert.TinySolver;
@@ -22,16 +19,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SPEC §11.1: the keys of FactHash are "private fields of the map, never handed out", "the
- * engine never sees a hash or a sum", so an adversarial engine in one JVM has one attempt at
- * 1/p. But TerminalCount's partition of a key is a hash keyed by the SAME key (factKey0, factKey1),
- * and {@link TerminalCount#take} tells any engine, for any (occ, mover) of its choice and any
- * number of partitions up to 2^16, whether the key belongs to a partition: it throws an
- * EngineFault otherwise, on a fresh TerminalCount the engine may make as often as it likes (no
- * Combiner is faulted). With a few moduli and the CRT the engine reads the whole 64-bit hash,
- * inverts its rounds (each a bijection) and has the FactHash key. Then a lie about a child's
- * record is paid for by extra fact counts (no flags: nothing else changes) on two entries of
- * the layer below, chosen so that the sums agree modulo 2^61 - 1 (a 2-D lattice).
+ * SPEC §11.1: the fact sums bind what an engine delivers only while the engine does not know the
+ * FactHash key (k0, k1), a private field of the map. An engine that knew it could tell a parent's
+ * slice any record and pay for the lies with extra fact counts on two entries of the layer below,
+ * chosen so that the sums still agree modulo 2^61 - 1 (a 2-D lattice). The Forger here does just
+ * that, with the key it is given: with the map's own fact key (read by reflection, outside the
+ * SPEC's adversary) it gets a false certificate VERIFIED, which shows the forgery works; with the
+ * key of the terminal partitions, the one key whose hashes an engine sees (it routes keys by
+ * them; an earlier kernel keyed partitions by the fact key, and their remainders gave the key
+ * away), it does not.
  */
 class FactKeyStaysSecretFromTheEngineTest {
     @TempDir
@@ -40,61 +36,29 @@ class FactKeyStaysSecretFromTheEngineTest {
     static final long P61 = (1L << 61) - 1;
     static final BigInteger P = BigInteger.valueOf(P61);
 
-    /** The partition of (occ, mover) of partitions, read off TerminalCount.take's faults. */
-    static int oracle(FileMap map, long occ, long mover, int partitions) {
-        for (int q = 0; q < partitions; q++) {
-            try {
-                new TerminalCount(map, 0, q, partitions, 0).take(occ, mover, (long) q << 1);
-                return q;
-            } catch (RuntimeException wrongPartition) {
-                // "terminal key routed to partition q ... that belongs to another"
-            }
+    /** A private long field of the map (the keys): reflection, which SPEC §11.1's engine has not. */
+    static long mapKey(FileMap map, String field) {
+        try {
+            java.lang.reflect.Field f = FileMap.class.getDeclaredField(field);
+            f.setAccessible(true);
+            return f.getLong(map);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
         }
-        throw new AssertionError("no partition took the key");
     }
 
-    static long inverse(long odd) {
-        long x = odd;
-        for (int i = 0; i < 6; i++) x *= 2 - odd * x;
-        return x;
-    }
-
-    /** The map's FactHash key, from TerminalCount's public API only. */
-    static long recoverKey(FileMap map) {
-        long occ = 0x123456789ABCDEFL, mover = 0x0FEDCBA987654321L;
-        List<Integer> moduli = new ArrayList<>();
-        BigInteger product = BigInteger.ONE;
-        for (int m = TerminalCount.MAX_PARTITIONS; product.bitLength() <= 65; m--) {
-            boolean coprime = true;
-            for (int x : moduli) coprime &= BigInteger.valueOf(x).gcd(BigInteger.valueOf(m)).intValue() == 1;
-            if (!coprime) continue;
-            moduli.add(m);
-            product = product.multiply(BigInteger.valueOf(m));
+    /** FactHash.record (package-private in the kernel), under the key (k0, k1). */
+    static long record(long k0, long k1, long index, long occ, long mover, int kinds, int lo,
+            int hi, int reached) {
+        try {
+            java.lang.reflect.Method m = Class.forName("org.gamecert.verifier.kernel.FactHash")
+                    .getDeclaredMethod("record", long.class, long.class, long.class, long.class,
+                            long.class, int.class, int.class, int.class, int.class);
+            m.setAccessible(true);
+            return (long) m.invoke(null, k0, k1, index, occ, mover, kinds, lo, hi, reached);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
         }
-        BigInteger h = BigInteger.ZERO;
-        for (int m : moduli) { // CRT
-            BigInteger mi = BigInteger.valueOf(m), rest = product.divide(mi);
-            BigInteger r = BigInteger.valueOf(oracle(map, occ, mover, m));
-            h = h.add(r.multiply(rest).multiply(rest.modInverse(mi)));
-        }
-        long h3 = h.mod(product).longValue();
-        long h2 = h3 ^ h3 >>> 29 ^ h3 >>> 58;
-        long y = h2 * inverse(0xD6E8FEB86659FD93L) ^ mover;
-        long h1 = y ^ y >>> 32;
-        return h1 * inverse(0x9E3779B97F4A7C15L) ^ occ ^ 0x7465726D696E616CL;
-    }
-
-    /** FactHash.record, as published in the kernel's source. */
-    static long record(long key, long index, long occ, long mover, int kinds, int lo, int hi) {
-        long w = (long) (kinds & 0xFF) << 40 ^ (long) (lo & 0xFFFF) << 24
-                ^ (long) (hi & 0xFFFF) << 8;
-        long h = (key ^ index) * 0xD6E8FEB86659FD93L;
-        h = (h ^ h >>> 32 ^ occ) * 0x9E3779B97F4A7C15L;
-        h = (h ^ h >>> 32 ^ mover) * 0xC2B2AE3D27D4EB4FL;
-        h = (h ^ h >>> 32 ^ w) * 0x165667B19E3779F9L;
-        h ^= h >>> 32;
-        long x = (h & P61) + (h >>> 61);
-        return x >= P61 ? x - P61 : x;
     }
 
     /** x, y in [0, bound) with x a + y b = d (mod p), by a reduced 2-D lattice; or null. */
@@ -178,10 +142,12 @@ class FactKeyStaysSecretFromTheEngineTest {
     /**
      * An engine that tells, for the slices of the layer of the given disc count, every record
      * delivered for a request the predicate picks as one with bounds [b, b] (b = bound), and
-     * pays for the lies with fact counts (no flags) on two entries of the layer below.
+     * pays for the lies with fact counts (no flags) on two entries of the layer below, computed
+     * under the key (k0, k1) that keys(map) gives it. The facts lied about come from reached
+     * parents (their terms have "reached" 1); the counts it adds carry no flag ("reached" 0).
      */
     static final class Forger extends KernelDriver {
-        final long key = recoverKey(map);
+        final long k0, k1;
         final int discs;
         final java.util.function.BiPredicate<Long, Long> lie;
         final int bound;
@@ -189,9 +155,12 @@ class FactKeyStaysSecretFromTheEngineTest {
         long d;
         int belowLayer = -1, lies;
 
-        Forger(Path f, int discs, java.util.function.BiPredicate<Long, Long> lie, int bound)
-                throws IOException {
+        Forger(Path f, java.util.function.Function<FileMap, long[]> keys, int discs,
+                java.util.function.BiPredicate<Long, Long> lie, int bound) throws IOException {
             super(f);
+            long[] k = keys.apply(map);
+            k0 = k[0];
+            k1 = k[1];
             this.discs = discs;
             this.lie = lie;
             this.bound = bound;
@@ -216,11 +185,12 @@ class FactKeyStaysSecretFromTheEngineTest {
                 }
                 index[r] = idx;
                 long[] own = under.keys.get(idx);
-                long before = record(key, idx, own[0], own[1], under.kind[idx] & 0xFF,
-                        under.lo[idx], under.hi[idx]);
+                long before = record(k0, k1, idx, own[0], own[1], under.kind[idx] & 0xFF,
+                        under.lo[idx], under.hi[idx], 1);
                 lo[r] = (byte) bound;
                 hi[r] = (byte) bound;
-                long after = record(key, idx, req[0][r], req[1][r], kind[r] & 0xFF, lo[r], hi[r]);
+                long after = record(k0, k1, idx, req[0][r], req[1][r], kind[r] & 0xFF, lo[r],
+                        hi[r], 1);
                 d = Math.floorMod(d + after - before, P61);
                 lies++;
             }
@@ -229,8 +199,8 @@ class FactKeyStaysSecretFromTheEngineTest {
                 long[] rec = new long[under.n];
                 for (int j = 0; j < under.n; j++) {
                     long[] kj = under.keys.get(j);
-                    rec[j] = record(key, j, kj[0], kj[1], under.kind[j] & 0xFF, under.lo[j],
-                            under.hi[j]);
+                    rec[j] = record(k0, k1, j, kj[0], kj[1], under.kind[j] & 0xFF, under.lo[j],
+                            under.hi[j], 0);
                 }
                 extra.clear();
                 // x rec[a] + y rec[b] + z rec[c] = d (mod p), z small, x and y below 2^31
@@ -269,8 +239,20 @@ class FactKeyStaysSecretFromTheEngineTest {
         return new long[] {occ, img[8]};
     }
 
+    /** The map's fact key, as only reflection reads it. */
+    static long[] factKey(FileMap map) {
+        return new long[] {mapKey(map, "factKey0"), mapKey(map, "factKey1")};
+    }
+
+    /** The key of the terminal partitions, the one keyed hash an engine sees (twice over). */
+    static long[] partitionKey(FileMap map) {
+        long k = mapKey(map, "partitionKey");
+        return new long[] {k, k};
+    }
+
     @Test
-    void aCertificateRejectedForACutIsNotVerifiedByAnEngineThatReadsTheFactKey() throws IOException {
+    void aRejectedCutStaysRejectedForAnEngineThatKnowsThePartitionKeyNotTheFactKey()
+            throws IOException {
         Object[] fc = falseCut();
         Path f = (Path) fc[0];
         int discs = (int) fc[1];
@@ -281,9 +263,20 @@ class FactKeyStaysSecretFromTheEngineTest {
         assertEquals("R-CUT-1", honest.firstViolation().rule(), KernelDriver.show(honest));
         FileMap m = new KernelDriver(f).map;
         long[] child = canonical(m.game(), m.header().symmetry != 0, childMover, childOpp);
-        Forger forged = new Forger(f, discs, (o, mv) -> o == child[0] && mv == child[1], -v);
-        Result r = forged.run();
-        assertTrue(forged.lies > 0, "the lie was told");
+        java.util.function.BiPredicate<Long, Long> theCutChild =
+                (o, mv) -> o == child[0] && mv == child[1];
+        // the forgery works: with the fact key, the lie and its payment pass
+        Forger knowing = new Forger(f, FactKeyStaysSecretFromTheEngineTest::factKey, discs,
+                theCutChild, -v);
+        Result withKey = knowing.run();
+        assertTrue(knowing.lies > 0, "the lie was told");
+        assertEquals("VERIFIED", withKey.verdict.toString(), "the forgery with the fact key: "
+                + KernelDriver.show(withKey));
+        // and the partitions' key, which an engine sees the hashes of, does not give it
+        Forger guessing = new Forger(f, FactKeyStaysSecretFromTheEngineTest::partitionKey, discs,
+                theCutChild, -v);
+        Result r = guessing.run();
+        assertTrue(guessing.lies > 0, "the lie was told");
         assertNotEquals("VERIFIED", r.verdict.toString(), "a certificate rejected for R-CUT-1 ("
                 + KernelDriver.show(honest) + ") ends " + KernelDriver.show(r));
     }
@@ -296,7 +289,8 @@ class FactKeyStaysSecretFromTheEngineTest {
      * counts on two entries of the layer below.
      */
     @Test
-    void aFalseGameValueIsNotVerifiedByAnEngineThatReadsTheFactKey() throws IOException {
+    void aFalseGameValueStaysRejectedForAnEngineThatKnowsThePartitionKeyNotTheFactKey()
+            throws IOException {
         TinySolver s = new TinySolver(1, 4, 4, 0, null); // no symmetry: four children of the root
         long[] start = s.othelloStart();
         TestCert t = s.build(start[0], start[1], 2);
@@ -314,9 +308,16 @@ class FactKeyStaysSecretFromTheEngineTest {
         Files.write(f, t.write());
         Result honest = new KernelDriver(f).run();
         assertEquals("REJECTED", honest.verdict.toString(), KernelDriver.show(honest));
-        Forger forged = new Forger(f, rootDiscs, (o, mv) -> true, -claim);
-        Result r = forged.run();
-        assertTrue(forged.lies > 0, "the lies were told");
+        Forger knowing = new Forger(f, FactKeyStaysSecretFromTheEngineTest::factKey, rootDiscs,
+                (o, mv) -> true, -claim);
+        Result withKey = knowing.run();
+        assertTrue(knowing.lies > 0, "the lies were told");
+        assertEquals("VERIFIED", withKey.verdict.toString(), "the forgery with the fact key: "
+                + KernelDriver.show(withKey));
+        Forger guessing = new Forger(f, FactKeyStaysSecretFromTheEngineTest::partitionKey,
+                rootDiscs, (o, mv) -> true, -claim);
+        Result r = guessing.run();
+        assertTrue(guessing.lies > 0, "the lies were told");
         assertNotEquals("VERIFIED", r.verdict.toString(), "Othello 4x4 is worth " + truth
                 + ", a certificate claiming " + claim + " (" + KernelDriver.show(honest)
                 + ") ends " + KernelDriver.show(r));
