@@ -51,11 +51,21 @@ class FactKeyStaysSecretFromTheEngineTest {
     static long record(long k0, long k1, long index, long occ, long mover, int kinds, int lo,
             int hi, int reached) {
         try {
+            return (long) RECORD.invoke(null, k0, k1, index, occ, mover, kinds, lo, hi, reached);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static final java.lang.reflect.Method RECORD = recordMethod();
+
+    private static java.lang.reflect.Method recordMethod() {
+        try {
             java.lang.reflect.Method m = Class.forName("org.gamecert.verifier.kernel.FactHash")
                     .getDeclaredMethod("record", long.class, long.class, long.class, long.class,
                             long.class, int.class, int.class, int.class, int.class);
             m.setAccessible(true);
-            return (long) m.invoke(null, k0, k1, index, occ, mover, kinds, lo, hi, reached);
+            return m;
         } catch (ReflectiveOperationException e) {
             throw new AssertionError(e);
         }
