@@ -276,9 +276,11 @@ public final class SliceEngine {
                         Slice sl = slices[q];
                         int[] facts = in.facts(q);
                         int[][] bits = in.bits(q);
+                        int[] layerCounts = in.layerCounts();
                         long[] prev = in.previous(q);
                         window.add(pool.submit(() -> {
-                            Held x = startSlice(ct, map, sl, prev, facts, bits, setup, faults);
+                            Held x = startSlice(ct, map, sl, prev, facts, bits, layerCounts,
+                                    setup, faults);
                             answer(x, under);
                             return finishSlice(x, faults, setup.partitions > 0);
                         }));
@@ -304,9 +306,10 @@ public final class SliceEngine {
                             Slice sl = slices[s];
                             int[] facts = in.facts(s);
                             int[][] bits = in.bits(s);
+                            int[] layerCounts = in.layerCounts();
                             long[] prev = in.previous(s);
-                            started.add(pool.submit(() ->
-                                    startSlice(ct, map, sl, prev, facts, bits, setup, faults)));
+                            started.add(pool.submit(() -> startSlice(ct, map, sl, prev, facts,
+                                    bits, layerCounts, setup, faults)));
                         }
                         // a slice's requests are known only once it is decoded: the first that
                         // would pass the room, and those after it, wait for the next wave (a
@@ -374,8 +377,18 @@ public final class SliceEngine {
             this.previous = previous;
         }
 
+        /**
+         * The layer's counts, which a slice's kernel copies its own from (then facts(q) and
+         * bits(q) are null); null when there are none, or when a test's faults change them.
+         */
+        int[] layerCounts() {
+            return faults == Faults.NONE ? countsIn : null;
+        }
+
         /** Called before bits(q): the counts of facts, as the engine hands them to slice q. */
         int[] facts(int q) {
+            handedBits = null;
+            if (layerCounts() != null) return null;
             Slice sl = slices[q];
             int n = (int) sl.count;
             int[] facts = new int[n];
@@ -533,7 +546,7 @@ public final class SliceEngine {
 
     /** Steps 1–3 of a slice's kernel: counts, decoding, requests. */
     private static Held startSlice(Container ct, FileMap map, Slice s, long[] honest, int[] facts,
-            int[][] bits, Setup setup, Faults faults) throws IOException {
+            int[][] bits, int[] layerCounts, Setup setup, Faults faults) throws IOException {
         long[] previous = faults.previous(s.li, s.first, honest.clone());
         SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, setup.all, setup.maxPerRule);
         check.previous(previous[0] != 0, previous[1], previous[2]);
@@ -541,7 +554,8 @@ public final class SliceEngine {
         if (setup.openBefore != null)
             check.partSetup(faults.openBefore(s.li, s.first, setup.openBefore[s.first]),
                     setup.composite, setup.part, setup.regionKeyBudget);
-        check.takeCounts(facts, bits);
+        if (layerCounts != null) check.takeCounts(layerCounts, 5 * s.base);
+        else check.takeCounts(facts, bits);
         for (int b = s.first; b < s.end; b++) {
             BlockRecord r = map.record(b);
             check.decode(b, ct.read(r.frameOffset, (int) r.compLen));

@@ -67,8 +67,8 @@ final class PartSlice implements java.io.Serializable {
     }
 
     /** Counts the open kinds of a block decoded. */
-    void countOpen(byte[] kinds, int n) {
-        for (int i = 0; i < n; i++) if (Payload.isOpen(kinds[i])) openCount++;
+    void countOpen(byte[] kinds, int from, int n) {
+        for (int i = from; i < from + n; i++) if (Payload.isOpen(kinds[i])) openCount++;
     }
 
     /**

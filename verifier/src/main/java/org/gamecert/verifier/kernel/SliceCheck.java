@@ -54,12 +54,11 @@ public final class SliceCheck {
     private boolean hasPrevious, previousGiven, countsTaken;
     private long previousOcc, previousMover;
 
-    // the entries decoded, in file order
+    // the entries decoded, in file order (occ .. move are the columns' arrays, decoded into)
+    private final Payload columns;
     private final long[] occ, mover;
     private final byte[] kind, lo, hi, move, flags;
     private int decoded, nextBlock;
-    /** The last block's columns, decoded into again by the next block (then copied out). */
-    private Payload blockColumns;
     /**
      * Entries [0, checked) are checked (first-violation mode: up to the first that broke a rule);
      * the first violation, or null; a block that failed to decode (it ends the slice).
@@ -77,8 +76,9 @@ public final class SliceCheck {
      */
     private TerminalCount.Routes routes;
 
-    private int[] factCount;
-    private int[][] flagCount;
+    /** Per entry i: at PER * i the facts that named it, at PER * i + 1 + q those with flag q. */
+    private int[] counts;
+    private static final int PER = 1 + FactHash.FLAGS;
     private long takenSum;
 
     /** Requests: the children's keys; entry i's are [reqStart[i], reqStart[i + 1]). */
@@ -148,12 +148,13 @@ public final class SliceCheck {
         count = (int) in;
         int below = map.below(li);
         sizeBelow = below < 0 ? 0 : map.size(below);
-        occ = new long[count];
-        mover = new long[count];
-        kind = new byte[count];
-        lo = new byte[count];
-        hi = new byte[count];
-        move = new byte[count];
+        columns = new Payload(count);
+        occ = columns.occ;
+        mover = columns.mover;
+        kind = columns.kind;
+        lo = columns.lo;
+        hi = columns.hi;
+        move = columns.move;
         flags = new byte[count];
         nextBlock = firstBlock;
     }
@@ -227,27 +228,49 @@ public final class SliceCheck {
      * reached: FactHash.FLAGS arrays). Counted in the taken sum with this slice's own records.
      */
     public void takeCounts(int[] facts, int[][] bits) {
+        beginCounts();
+        if (facts.length != count || bits.length != FactHash.FLAGS)
+            throw latch.fault("counts for " + facts.length + " entries and "
+                    + bits.length + " flags, for a slice of " + count);
+        int[] c = new int[PER * count];
+        for (int q = 0; q < FactHash.FLAGS; q++) {
+            int[] flagged = bits[q];
+            if (flagged.length != count)
+                throw latch.fault("flag counts for " + flagged.length + " entries");
+            for (int i = 0; i < count; i++) c[PER * i + 1 + q] = flagged[i];
+        }
+        for (int i = 0; i < count; i++) c[PER * i] = facts[i];
+        takeOwnCounts(c);
+    }
+
+    /**
+     * As takeCounts(facts, bits), from the engine's counts of the whole layer, PER ints an entry
+     * as the kernel keeps them (facts, then facts per flag bit), this slice's first entry's at
+     * index at: copied once (the engine then needs no arrays of its own per slice).
+     */
+    public void takeCounts(int[] layerCounts, long at) {
+        beginCounts();
+        if (at < 0 || at + (long) PER * count > layerCounts.length)
+            throw latch.fault("layer counts of " + layerCounts.length + " ints, for a slice of "
+                    + count + " entries from " + at);
+        takeOwnCounts(Arrays.copyOfRange(layerCounts, (int) at, (int) at + PER * count));
+    }
+
+    private void beginCounts() {
         latch.notFaulted();
         if (countsTaken || step > 2) // before or after the blocks, but before the requests
             throw latch.fault("slice of layer " + discs + ": counts after its requests, or twice");
         countsTaken = true;
-        int[] f = facts.clone();
-        int[][] b = new int[FactHash.FLAGS][];
-        if (f.length != count || bits.length != FactHash.FLAGS)
-            throw latch.fault("counts for " + f.length + " entries and "
-                    + bits.length + " flags, for a slice of " + count);
-        for (int q = 0; q < FactHash.FLAGS; q++) {
-            b[q] = bits[q].clone();
-            if (b[q].length != count)
-                throw latch.fault("flag counts for " + b[q].length + " entries");
-        }
+    }
+
+    /** The kernel's own copy of the counts: each at least 0, and no flag above the facts. */
+    private void takeOwnCounts(int[] c) {
         for (int i = 0; i < count; i++)
-            for (int q = -1; q < FactHash.FLAGS; q++)
-                if ((q < 0 ? f[i] : b[q][i]) < 0 || q >= 0 && b[q][i] > f[i])
+            for (int q = 0; q < PER; q++)
+                if (c[PER * i + q] < 0 || q > 0 && c[PER * i + q] > c[PER * i])
                     throw latch.fault("a negative count of facts, or more facts with a flag"
                             + " than facts");
-        factCount = f;
-        flagCount = b;
+        counts = c;
     }
 
     // ------------------------------------------------------------ 2. the blocks
@@ -275,16 +298,9 @@ public final class SliceCheck {
             byte[] raw = rawOf(map, b, own);
             int n = Math.toIntExact(rec.count);
             long open = part == null ? 0 : part.openBeforeBlock();
-            Payload p = Payload.decode(raw, n, weak, h.part, open, game.uMin, game.uMax,
-                    blockColumns);
-            blockColumns = p;
-            if (part != null) part.countOpen(p.kind, n);
-            System.arraycopy(p.occ, 0, occ, decoded, n);
-            System.arraycopy(p.mover, 0, mover, decoded, n);
-            System.arraycopy(p.kind, 0, kind, decoded, n);
-            System.arraycopy(p.lo, 0, lo, decoded, n);
-            System.arraycopy(p.hi, 0, hi, decoded, n);
-            System.arraycopy(p.move, 0, move, decoded, n);
+            // into the slice's own columns: entries past decoded are not read if it fails
+            Payload.decodeAt(raw, n, weak, h.part, open, game.uMin, game.uMax, columns, decoded);
+            if (part != null) part.countOpen(kind, decoded, n);
             decoded += n;
         } catch (FormatException e) {
             decodeFailure = formatViolation(e, rec, layerIndexOfBlock);
@@ -394,21 +410,21 @@ public final class SliceCheck {
 
     /** The flags sent, OR-ed into the entries; every fact counted (FactHash). */
     private void takeFacts() {
-        for (int i = 0; factCount != null && i < decoded; i++) {
+        for (int i = 0; counts != null && i < decoded; i++) {
             // the record's term, for the facts not reached and for those reached, then the needs'
+            int facts = counts[PER * i], reachedFacts = counts[PER * i + 1 + FactHash.REACHED];
             for (int reached = 0; reached <= 1; reached++) {
-                int n = reached == 1 ? flagCount[FactHash.REACHED][i]
-                        : factCount[i] - flagCount[FactHash.REACHED][i];
+                int n = reached == 1 ? reachedFacts : facts - reachedFacts;
                 if (n != 0)
                     takenSum = FactHash.add(takenSum, FactHash.times(n,
                             FactHash.record(map.factKey0, map.factKey1, base + i, occ[i], mover[i],
                                     kind[i] & 0xFF, lo[i], hi[i], reached)));
             }
             for (int q = 0; q < FactHash.FLAGS; q++)
-                if (flagCount[q][i] != 0) {
+                if (counts[PER * i + 1 + q] != 0) {
                     flags[i] |= (byte) (1 << q);
                     if (q != FactHash.REACHED)
-                        takenSum = FactHash.add(takenSum, FactHash.times(flagCount[q][i],
+                        takenSum = FactHash.add(takenSum, FactHash.times(counts[PER * i + 1 + q],
                                 FactHash.flag(map.factKey0, map.factKey1, base + i, q)));
                 }
         }
@@ -500,7 +516,10 @@ public final class SliceCheck {
     // the answers, the kernel's copies
     private long[] ansIndex;
     private byte[] ansKind, ansLo, ansHi;
-    // what check sends down and counts
+    // what check sends down and counts: per request, SENT | the flags once sent (at most once);
+    // then the marks, one per fact sent in request order, made once the entries are checked
+    private static final int SENT = 0x80;
+    private byte[] sent;
     private long[] outIndex = new long[0];
     private byte[] outFlags = new byte[0];
     private int nOut;
@@ -534,8 +553,7 @@ public final class SliceCheck {
                     || ansLo[r] > game.uMax || ansHi[r] < game.uMin || ansHi[r] > game.uMax))
                 throw latch.fault("an answer with index " + ansIndex[r] + " and bounds ["
                         + ansLo[r] + ", " + ansHi[r] + "], not a record of the layer below");
-        outIndex = new long[Math.max(16, nReq)];
-        outFlags = new byte[outIndex.length];
+        sent = new byte[nReq];
         if (routes != null) routes.reserve(terminalMoves); // a key at most a terminal move
         for (e = 0; e < checked; e++) {
             if (Payload.isOpen(kind[e]) || ownFailed.get(e)) continue;
@@ -544,29 +562,36 @@ public final class SliceCheck {
                 break;
             }
         }
+        outIndex = new long[nOut];
+        outFlags = new byte[nOut];
+        for (int r = 0, j = 0; r < nReq; r++)
+            if (sent[r] != 0) {
+                outIndex[j] = ansIndex[r];
+                outFlags[j++] = (byte) (sent[r] & ~SENT);
+            }
         SliceReport report = report();
         // The working arrays are let go here: a kernel that outlived a collection sits in the old
         // generation, and until a full collection it would keep the young arrays it points to.
         consults = reqOcc = reqMover = ansIndex = null;
-        reqStart = moveStart = factCount = null;
-        moveType = ansKind = ansLo = ansHi = null;
-        flagCount = null;
+        reqStart = moveStart = counts = null;
+        moveType = ansKind = ansLo = ansHi = sent = null;
         ownFailed = null;
         return report;
     }
 
     /**
      * The facts for the layer below, one per record given: the child's index and the flags it
-     * carries (the engine counts them per child entry for takeCounts there).
+     * carries (the engine counts them per child entry for takeCounts there). Handed over, not
+     * copied: the kernel reads them no more (its sum of them is taken).
      */
     public long[] marksIndex() {
         latch.notFaulted();
-        return Arrays.copyOf(outIndex, nOut);
+        return outIndex;
     }
 
     public byte[] marksFlags() {
         latch.notFaulted();
-        return Arrays.copyOf(outFlags, nOut);
+        return outFlags;
     }
 
     /** Entry e's obligations, each violation to found(); true: the slice stops there. */
@@ -694,12 +719,9 @@ public final class SliceCheck {
 
     /** One fact for the layer below: the record delivered for request r, and the flags. */
     private void send(int r, int bits) {
-        if (nOut == outIndex.length) {
-            outIndex = Arrays.copyOf(outIndex, 2 * nOut);
-            outFlags = Arrays.copyOf(outFlags, 2 * nOut);
-        }
-        outIndex[nOut] = ansIndex[r];
-        outFlags[nOut++] = (byte) bits;
+        if (sent[r] != 0) throw new IllegalStateException("request " + r + " sent twice");
+        sent[r] = (byte) (SENT | bits);
+        nOut++;
         sentSum = FactHash.add(sentSum, FactHash.of(map.factKey0, map.factKey1, ansIndex[r],
                 reqOcc[r], reqMover[r], ansKind[r] & 0xFF, ansLo[r], ansHi[r], bits));
     }

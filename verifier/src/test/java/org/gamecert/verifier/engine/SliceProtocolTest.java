@@ -102,6 +102,41 @@ class SliceProtocolTest {
         }
     }
 
+    /** A slice's counts as an engine holds a layer's: five ints an entry, from index at. */
+    static int[] interleaved(int[] facts, int[][] bits, int at) {
+        int[] layer = new int[at + 5 * facts.length + 7]; // other entries' counts around it
+        java.util.Arrays.fill(layer, 9);
+        for (int i = 0; i < facts.length; i++) {
+            layer[at + 5 * i] = facts[i];
+            for (int q = 0; q < 4; q++) layer[at + 5 * i + 1 + q] = bits[q][i];
+        }
+        return layer;
+    }
+
+    /**
+     * A slice's kernel copies its counts out of the layer's (what the engine holds, five ints an
+     * entry) as it takes them per slice: the same conclusion, on a valid file and on one rejected.
+     */
+    @Test
+    void countsTakenFromTheLayersArrayConcludeAsPerSliceArrays() throws Exception {
+        for (Path p : new Path[] {valid(), bad()}) {
+            Steps fromLayer = new Steps(p) {
+                SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u)
+                        throws IOException {
+                    c.takeCounts(interleaved(f, b, 10), 10);
+                    for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                    return rest(c, u);
+                }
+            };
+            Result r = fromLayer.run();
+            assertTrue(fromLayer.done, "no slice of two blocks");
+            Result e = AttackCerts.verdict(p);
+            assertEquals(e.verdict, r.verdict, AttackCerts.show(r));
+            assertEquals(AttackCerts.rule(e), AttackCerts.rule(r));
+            assertEquals(e.commitment, r.commitment);
+        }
+    }
+
     // ---------------------------------------------------------------- the layers' order
 
     /** A driver whose layers are taken in the order order(layers) gives. */
@@ -423,6 +458,27 @@ class SliceProtocolTest {
         wrong.put("counts for three flags", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) {
                 c.takeCounts(f, java.util.Arrays.copyOf(b, 3));
+                return null;
+            }
+        });
+        wrong.put("layer counts one int short of the slice", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) {
+                int[] layer = interleaved(f, b, 3);
+                c.takeCounts(java.util.Arrays.copyOf(layer, layer.length - 1), 3);
+                return null;
+            }
+        });
+        wrong.put("layer counts from a negative index", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) {
+                c.takeCounts(interleaved(f, b, 0), -5);
+                return null;
+            }
+        });
+        wrong.put("a negative count in the layer's counts", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) {
+                int[] layer = interleaved(f, b, 0);
+                layer[5] = -1;
+                c.takeCounts(layer, 0);
                 return null;
             }
         });

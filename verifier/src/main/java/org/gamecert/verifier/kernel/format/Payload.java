@@ -58,6 +58,16 @@ public final class Payload {
             int uMin, int uMax, Payload reuse) throws FormatException {
         Payload e = reuse != null && reuse.occ.length >= count ? reuse : new Payload(count);
         e.count = count;
+        decodeAt(raw, count, weak, part, open, uMin, uMax, e, 0);
+        return e;
+    }
+
+    /**
+     * As decode, into columns e at entries [at, at + count) (a slice's own columns, which then
+     * need no copy); e's count is left as it is. The entry of a FormatException is the block's.
+     */
+    public static void decodeAt(byte[] raw, int count, boolean weak, boolean part, long open,
+            int uMin, int uMax, Payload e, int at) throws FormatException {
         int[] pos = {0};
         long occ = 0, c = 0;
         for (int i = 0; i < count; i++) {
@@ -78,8 +88,8 @@ public final class Payload {
             if (bits < 64 && Long.compareUnsigned(c, 1L << bits) >= 0)
                 throw fail(Rule.ENC_3, i, "c = " + Long.toUnsignedString(c)
                         + " is not below 2^" + bits);
-            e.occ[i] = occ;
-            e.mover[i] = pdep(c, occ);
+            e.occ[at + i] = occ;
+            e.mover[at + i] = pdep(c, occ);
         }
         int p = pos[0];
         // Kinds are validated as far as they are present, then the section's end is R-ENC-2.
@@ -89,13 +99,13 @@ public final class Payload {
             if (isOpen(k) && ++open > MAX_OPEN)
                 throw fail(Rule.OPEN_2, i, "more than 2^24 = " + MAX_OPEN + " open entries in the"
                         + " part");
-            e.kind[i] = (byte) k;
+            e.kind[at + i] = (byte) k;
         }
         if (p + count > raw.length)
             throw fail(Rule.ENC_2, -1, "kinds section runs past raw_len");
         p += count;
         for (int i = 0; i < count; i++) {
-            int k = e.kind[i] & ~O; // an open entry's values are its set's
+            int k = e.kind[at + i] & ~O; // an open entry's values are its set's
             int lo = uMin, hi = uMax;
             if (isExact(k)) {
                 lo = hi = value(raw, p++, uMin, uMax, i);
@@ -105,22 +115,21 @@ public final class Payload {
                 if (lo > hi)
                     throw fail(Rule.VAL_0, i, "lower bound " + lo + " > upper bound " + hi);
             }
-            e.lo[i] = (byte) lo;
-            e.hi[i] = (byte) hi;
+            e.lo[at + i] = (byte) lo;
+            e.hi[at + i] = (byte) hi;
         }
         for (int i = 0; i < count; i++) {
-            if (hasMove(e.kind[i])) {
+            if (hasMove(e.kind[at + i])) {
                 if (p + 1 > raw.length)
                     throw fail(Rule.ENC_2, i, "moves section runs past raw_len");
-                e.move[i] = raw[p++];
+                e.move[at + i] = raw[p++];
             } else {
-                e.move[i] = -1;
+                e.move[at + i] = -1;
             }
         }
         if (p != raw.length)
             throw fail(Rule.ENC_2, -1, (raw.length - p)
                     + " bytes left over after the moves section");
-        return e;
     }
 
     /** R-KIND-1, then R-KIND-2 on the set without O (SPEC §5.4). */
