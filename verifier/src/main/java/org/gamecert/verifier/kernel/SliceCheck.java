@@ -142,7 +142,7 @@ public final class SliceCheck {
         for (int b = map.firstBlock(li); b < endBlock; b++)
             if (b < firstBlock) before += map.record(b).count;
             else in += map.record(b).count;
-        if (in > Integer.MAX_VALUE - 8)
+        if (in > (Integer.MAX_VALUE - 8) / PER) // its counts are PER ints an entry in one array
             throw latch.fault("a slice of " + in + " entries");
         base = before;
         count = (int) in;
@@ -250,7 +250,7 @@ public final class SliceCheck {
      */
     public void takeCounts(int[] layerCounts, long at) {
         beginCounts();
-        if (at < 0 || at + (long) PER * count > layerCounts.length)
+        if (at < 0 || at > layerCounts.length || (long) PER * count > layerCounts.length - at)
             throw latch.fault("layer counts of " + layerCounts.length + " ints, for a slice of "
                     + count + " entries from " + at);
         takeOwnCounts(Arrays.copyOfRange(layerCounts, (int) at, (int) at + PER * count));

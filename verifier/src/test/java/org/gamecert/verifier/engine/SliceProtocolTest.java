@@ -284,6 +284,12 @@ class SliceProtocolTest {
         abstract SliceReport wrong(SliceCheck check, Slice s, int[] facts, int[][] bits,
                 Table under) throws IOException;
 
+        /** After a wrong step that the kernel did not refuse, the rest as an honest engine. */
+        SliceReport goOn(SliceCheck check, Slice s, Table under) throws IOException {
+            for (int x = s.first(); x < s.end(); x++) check.decode(x, honestFrame(x));
+            return rest(check, under);
+        }
+
         SliceReport rest(SliceCheck check, Table under) {
             long[][] req = check.requests();
             Answers a = under.answer(req);
@@ -452,42 +458,48 @@ class SliceProtocolTest {
                 int[][] b2 = new int[4][];
                 for (int q = 0; q < 4; q++) b2[q] = java.util.Arrays.copyOf(b[q], b[q].length + 1);
                 c.takeCounts(java.util.Arrays.copyOf(f, f.length + 1), b2);
-                return null;
+                return goOn(c, s, u);
             }
         });
         wrong.put("counts for three flags", new Steps(p) {
-            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 c.takeCounts(f, java.util.Arrays.copyOf(b, 3));
-                return null;
+                return goOn(c, s, u);
             }
         });
         wrong.put("layer counts one int short of the slice", new Steps(p) {
-            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) {
-                int[] layer = interleaved(f, b, 3);
-                c.takeCounts(java.util.Arrays.copyOf(layer, layer.length - 1), 3);
-                return null;
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                int[] layer = interleaved(f, b, 3); // cut to end one int before the slice's
+                c.takeCounts(java.util.Arrays.copyOf(layer, 3 + 5 * f.length - 1), 3);
+                return goOn(c, s, u);
             }
         });
         wrong.put("layer counts from a negative index", new Steps(p) {
-            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 c.takeCounts(interleaved(f, b, 0), -5);
-                return null;
+                return goOn(c, s, u);
+            }
+        });
+        wrong.put("layer counts from an index whose end overflows", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                c.takeCounts(interleaved(f, b, 0), Long.MAX_VALUE - 2);
+                return goOn(c, s, u);
             }
         });
         wrong.put("a negative count in the layer's counts", new Steps(p) {
-            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 int[] layer = interleaved(f, b, 0);
-                layer[5] = -1;
+                layer[0] = -1; // the slice's first entry's facts
                 c.takeCounts(layer, 0);
-                return null;
+                return goOn(c, s, u);
             }
         });
         wrong.put("a negative count", new Steps(p) {
-            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 int[] f2 = f.clone();
                 f2[0] = -1;
                 c.takeCounts(f2, b);
-                return null;
+                return goOn(c, s, u);
             }
         });
         for (int delta : new int[] {1, -1})
