@@ -93,13 +93,18 @@ class SliceProtocolTest {
                     return rest(c, u);
                 }
             };
-            Result r = late.run();
-            assertTrue(late.done, "no slice of two blocks");
-            Result e = AttackCerts.verdict(p);
-            assertEquals(e.verdict, r.verdict, AttackCerts.show(r));
-            assertEquals(AttackCerts.rule(e), AttackCerts.rule(r));
-            assertEquals(e.commitment, r.commitment);
+            concludesAsTheEngine(p, late);
         }
+    }
+
+    /** The driver's conclusion on p is the one-machine engine's (its slice of two blocks met). */
+    static void concludesAsTheEngine(Path p, Steps steps) throws Exception {
+        Result r = steps.run();
+        assertTrue(steps.done, "no slice of two blocks");
+        Result e = AttackCerts.verdict(p);
+        assertEquals(e.verdict, r.verdict, AttackCerts.show(r));
+        assertEquals(AttackCerts.rule(e), AttackCerts.rule(r));
+        assertEquals(e.commitment, r.commitment);
     }
 
     /** A slice's counts as an engine holds a layer's: five ints an entry, from index at. */
@@ -128,12 +133,7 @@ class SliceProtocolTest {
                     return rest(c, u);
                 }
             };
-            Result r = fromLayer.run();
-            assertTrue(fromLayer.done, "no slice of two blocks");
-            Result e = AttackCerts.verdict(p);
-            assertEquals(e.verdict, r.verdict, AttackCerts.show(r));
-            assertEquals(AttackCerts.rule(e), AttackCerts.rule(r));
-            assertEquals(e.commitment, r.commitment);
+            concludesAsTheEngine(p, fromLayer);
         }
     }
 
