@@ -649,14 +649,17 @@ public final class SparkSliced implements Serializable {
         return faults.terminalKeys(li, keys).partitionBy(new Exact(parts))
                 .mapPartitionsWithIndex((p, it) -> inMemory(() -> {
                     List<Terminals> got = new ArrayList<>();
-                    long n = 0;
+                    long n = 0, proof = 0; // keys, and of those read for a bound only
                     while (it.hasNext()) {
                         Terminals t = it.next()._2();
                         got.add(t);
                         n += t.size();
+                        for (int k = 0; k < t.size(); k++)
+                            if (TerminalCount.isProof(t.route[k])) proof++;
                     }
                     TerminalCount count = new TerminalCount(job.map(), li, p, parts,
-                            (int) Math.min(n, Integer.MAX_VALUE));
+                            (int) Math.min(n - proof, Integer.MAX_VALUE),
+                            (int) Math.min(proof, Integer.MAX_VALUE));
                     for (Terminals t : got)
                         for (int k = 0; k < t.size(); k++)
                             count.take(t.occ[k], t.mover[k], t.route[k]);

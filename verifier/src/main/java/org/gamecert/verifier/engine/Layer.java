@@ -108,8 +108,9 @@ final class Layer {
 
     // Bucket index over the sorted keys: bucket(key) = (project(key) - min) >>> shift is monotone,
     // so bucket b's entries are [start[b], start[b+1]); about 4 entries per bucket, 1 byte per
-    // entry. project is the occupancy, except in a layer of few distinct occupancies (deep layers:
-    // long runs of one occupancy), where it is the occupancy's rank among them, then the mover.
+    // entry. project is the occupancy, except in a layer of few distinct occupancies (at most one
+    // in 16 entries: Connect Four's layers, deep Othello layers), where it is the occupancy's rank
+    // among them, then the mover's bits at the occupied cells (moverPart).
     private int[] start = new int[0];
     // the distinct occupancies' ranks, when few: a hash table (open addressing, at most half full)
     // by a multiplier drawn per run, so that no input can be made to collide
@@ -119,7 +120,7 @@ final class Layer {
     private int runs, runBits; // runs = 0: project by the occupancy
     private boolean indexed;
     private long minKey, span;
-    private int shift, moverShift;
+    private int shift;
     private int bucketBits; // the index has 2^bucketBits buckets
 
     void reset(int discs) {
@@ -145,10 +146,10 @@ final class Layer {
             start = new int[buckets + 1];
         }
         int distinct = 1;
-        for (int i = 1; i < size && distinct <= size >> 8; i++)
+        for (int i = 1; i < size && distinct <= size >> RUN_ENTRIES_BITS; i++)
             if (keys[2 * i] != keys[2 * i - 2]) distinct++;
         runs = 0;
-        if (distinct <= size >> 8) {
+        if (distinct <= size >> RUN_ENTRIES_BITS) {
             runBits = 65 - Long.numberOfLeadingZeros(distinct);
             budget.resize(runTable.length * 8L, 16L << runBits, discs);
             runTable = new long[2 << runBits];
@@ -159,7 +160,6 @@ final class Layer {
                 runTable[2 * h] = keys[2 * i];
                 runTable[2 * h + 1] = ++runs;
             }
-            moverShift = Math.max(0, 64 - Long.numberOfLeadingZeros(moverMask) - (64 - 27));
         }
         minKey = project(0, 0);
         span = project(size - 1, runs - 1) - minKey;
@@ -168,6 +168,9 @@ final class Layer {
         for (int i = 0, r = 0; i < size; i++) {
             if (runs > 0 && i > 0 && keys[2 * i] != keys[2 * i - 2]) r++;
             int bi = (int) ((project(i, r) - minKey) >>> shift);
+            // a mover with a bit outside its occupancy (a broken entry; its slice reports it) can
+            // make moverPart decrease: no index then, as for keys out of order
+            if (bi < b - 1) return;
             while (b <= bi) start[b++] = i;
         }
         while (b <= buckets) start[b++] = size;
@@ -187,7 +190,50 @@ final class Layer {
 
     /** The projection of entry i, whose occupancy is the r-th distinct one. */
     private long project(int i, int r) {
-        return runs == 0 ? keys[2 * i] : (long) r << (64 - 27) | (keys[2 * i + 1] & moverMask) >>> moverShift;
+        return runs == 0 ? keys[2 * i] : (long) r << MOVER_BITS | moverPart(keys[2 * i], mover(i));
+    }
+
+    /** Ranks take the top 64 - MOVER_BITS bits of a projection, moverPart the rest. */
+    private static final int MOVER_BITS = 37;
+
+    /** Occupancies ranked when the layer has at least 2^this entries an occupancy. */
+    private static final int RUN_ENTRIES_BITS = 4;
+
+    /**
+     * The mover's bits at the top PART_BITS occupied cells of o (all when fewer), in order (a
+     * parallel bits extract, cut), at the top of MOVER_BITS bits. Monotone in the mover among
+     * movers within o, and dense where the mover's own top bits are not: those are a few cells of
+     * the board (Connect Four's last column), which many positions of one occupancy share, and
+     * buckets by them held about 3,000 entries a lookup on `44` (8.8 probes a lookup); by these,
+     * about 160 (5.3; docs/benchmarks.md). A bucket of a rank needs only its top bits (a run of
+     * 2^k entries spreads over about 2^(k-2) buckets), so the extract stops at PART_BITS.
+     */
+    static long moverPart(long o, long m) {
+        long bits = 0;
+        int have = 0;
+        for (int shift = 56; shift >= 0 && have < PART_BITS; shift -= 8) {
+            int occupied = (int) (o >>> shift) & 0xFF;
+            if (occupied == 0) continue;
+            int n = Integer.bitCount(occupied);
+            bits = bits << n | EXTRACT[occupied << 8 | (int) (m >>> shift) & 0xFF] & 0xFF;
+            have += n;
+        }
+        return have <= PART_BITS ? bits << (MOVER_BITS - have)
+                : bits >>> (have - PART_BITS) << (MOVER_BITS - PART_BITS);
+    }
+
+    /** The occupied cells whose bits moverPart keeps, at most. */
+    static final int PART_BITS = 20;
+
+    /** EXTRACT[o << 8 | m]: the bits of byte m at the set bits of byte o, packed low. */
+    private static final byte[] EXTRACT = new byte[1 << 16];
+
+    static { // m's lowest bit b goes where o's bits below b end, if o has b; the rest as m - b
+        for (int o = 0; o < 256; o++)
+            for (int m = 1; m < 256; m++) {
+                int low = m & -m, bit = (o & low) == 0 ? 0 : 1 << Integer.bitCount(o & (low - 1));
+                EXTRACT[o << 8 | m] = (byte) (EXTRACT[o << 8 | (m & (m - 1))] | bit);
+            }
     }
 
     /** Room for needed entries; grows by half again unless exact (a segment of known size). */
@@ -238,7 +284,7 @@ final class Layer {
             while ((rank = runTable[2 * h + 1]) != 0 && runTable[2 * h] != o)
                 h = (h + 1) & ((1 << runBits) - 1);
             if (rank == 0) return -1;
-            key = (rank - 1) << (64 - 27) | m >>> moverShift;
+            key = (rank - 1) << MOVER_BITS | moverPart(o, m);
         }
         if (Long.compareUnsigned(key - minKey, span) > 0) return -1;
         return (int) ((key - minKey) >>> shift);

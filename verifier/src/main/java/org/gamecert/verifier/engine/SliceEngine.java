@@ -423,21 +423,26 @@ public final class SliceEngine {
         final int partitions;
         /** Each slice's terminal keys, {occ, mover, route}; how many each partition is sent. */
         private final List<long[][]> keys = new ArrayList<>();
-        private final long[] perPartition;
+        /** Keys routed to each partition, and of those the keys read for a bound only. */
+        private final long[] perPartition, proofPerPartition;
 
         Marks(int[] counts, List<SliceReport> reports, int partitions) {
             this.counts = counts;
             this.reports = reports;
             this.partitions = partitions;
             perPartition = new long[partitions];
+            proofPerPartition = new long[partitions];
         }
 
         void take(Checked c) {
             reports.add(c.report);
             if (c.terminalKeys != null) {
                 keys.add(c.terminalKeys);
-                for (long route : c.terminalKeys[2])
-                    perPartition[TerminalCount.partitionOf(route)]++;
+                for (long route : c.terminalKeys[2]) {
+                    int q = TerminalCount.partitionOf(route);
+                    perPartition[q]++;
+                    if (TerminalCount.isProof(route)) proofPerPartition[q]++;
+                }
             }
             for (int j = 0; j < c.marksIndex.length; j++) {
                 int at = 5 * (int) c.marksIndex[j]; // the kernel checked it: in the layer below
@@ -480,9 +485,11 @@ public final class SliceEngine {
             int partition = q;
             long[] run = byPartition[q];
             byPartition[q] = null; // freed as its count ends
+            int proof = (int) marks.proofPerPartition[q];
             counted.add(pool.submit(() -> {
                 int n = run.length / 3;
-                TerminalCount count = new TerminalCount(map, li, partition, partitions, n);
+                TerminalCount count = new TerminalCount(map, li, partition, partitions,
+                        n - proof, proof);
                 for (int j = 0; j < n; j++)
                     count.take(run[3 * j], run[3 * j + 1], run[3 * j + 2]);
                 return count.report();

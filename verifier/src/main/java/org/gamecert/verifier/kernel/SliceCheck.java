@@ -357,6 +357,7 @@ public final class SliceCheck {
                     + " partitions (partitionTerminals)");
         step = 3;
         takeFacts();
+        counts = null; // taken: not held while the engine answers the requests
         reqStart = new int[decoded + 1];
         moveStart = new int[decoded + 1];
         consults = new long[decoded];
@@ -573,7 +574,7 @@ public final class SliceCheck {
         // The working arrays are let go here: a kernel that outlived a collection sits in the old
         // generation, and until a full collection it would keep the young arrays it points to.
         consults = reqOcc = reqMover = ansIndex = null;
-        reqStart = moveStart = counts = null;
+        reqStart = moveStart = null;
         moveType = ansKind = ansLo = ansHi = sent = null;
         ownFailed = null;
         return report;

@@ -34,9 +34,11 @@ public final class TerminalCount {
 
     /**
      * The counter of partition partition (of partitions) of layer li's terminal keys, with room
-     * made for about expectedKeys keys (a size hint, nothing more).
+     * made for about expectedTerminals keys of R and expectedProof keys read for a bound (size
+     * hints, nothing more: on `44` the second are three times the first).
      */
-    public TerminalCount(FileMap map, int li, int partition, int partitions, int expectedKeys) {
+    public TerminalCount(FileMap map, int li, int partition, int partitions,
+            int expectedTerminals, int expectedProof) {
         if (li < 0 || li >= map.layers() || partitions < 1 || partitions > MAX_PARTITIONS
                 || partition < 0 || partition >= partitions)
             throw new EngineFault("a terminal count for partition " + partition + " of "
@@ -45,10 +47,8 @@ public final class TerminalCount {
         this.li = li;
         this.partition = partition;
         this.partitions = partitions;
-        // at most this many keys: room for them (the keys of R and proof keys, about half each)
-        long room = Math.max(0, Math.min(expectedKeys, 1 << 24));
-        terminals = new PairSet(room / 2);
-        proof = new PairSet(room / 2);
+        terminals = new PairSet(Math.max(0, Math.min(expectedTerminals, 1 << 24)));
+        proof = new PairSet(Math.max(0, Math.min(expectedProof, 1 << 24)));
     }
 
     /**

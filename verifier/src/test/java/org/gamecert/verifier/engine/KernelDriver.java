@@ -288,7 +288,7 @@ class KernelDriver {
     /** Each terminal key the slices routed, taken by its partition's counter (honestly). */
     TerminalCount.Report[] count(int li, List<long[][]> keys) {
         TerminalCount[] counts = new TerminalCount[partitions];
-        for (int q = 0; q < partitions; q++) counts[q] = new TerminalCount(map, li, q, partitions, 0);
+        for (int q = 0; q < partitions; q++) counts[q] = new TerminalCount(map, li, q, partitions, 0, 0);
         for (long[][] k : keys)
             for (int x = 0; x < k[0].length; x++)
                 counts[TerminalCount.partitionOf(k[2][x])].take(k[0][x], k[1][x], k[2][x]);

@@ -103,6 +103,55 @@ class LayerIndexTest {
         check(36, 8, keys(rnd, 36, 20, 5000, 3), rnd);
     }
 
+    /**
+     * The index's projection of a mover within an occupancy (Layer.moverPart): the mover's bits
+     * at the top PART_BITS occupied cells, in order, against a bit-by-bit extract; it never
+     * decreases as the mover grows within the occupancy, so buckets stay in key order.
+     */
+    @Test
+    void theMoverPartIsTheMoversBitsAtTheTopOccupiedCellsInOrder() {
+        Random rnd = new Random(3);
+        for (int t = 0; t < 20_000; t++) {
+            long o = switch (t % 3) { // sparse, dense (full bytes), Connect Four's column stacks
+                case 0 -> rnd.nextLong() & rnd.nextLong();
+                case 1 -> rnd.nextLong() | rnd.nextLong() | 0xFFL << 8 * rnd.nextInt(8);
+                default -> {
+                    long stacks = 0;
+                    for (int c = 0; c < 7; c++) stacks |= ((1L << rnd.nextInt(7)) - 1) << 7 * c;
+                    yield stacks;
+                }
+            };
+            long m = o & rnd.nextLong();
+            long bits = 0;
+            int at = 0;
+            for (int c = 0; c < 64; c++)
+                if ((o >>> c & 1) != 0) bits |= (m >>> c & 1) << at++;
+            int kept = Math.min(at, Layer.PART_BITS); // the top ones
+            long want = bits >>> (at - kept) << (37 - kept);
+            assertEquals(want, Layer.moverPart(o, m), "occupancy " + o + ", mover " + m);
+            long m2 = o & rnd.nextLong();
+            long lo = Long.compareUnsigned(m, m2) <= 0 ? m : m2, hi = lo == m ? m2 : m;
+            org.junit.jupiter.api.Assertions.assertTrue(
+                    Long.compareUnsigned(Layer.moverPart(o, lo), Layer.moverPart(o, hi)) <= 0,
+                    "monotone within occupancy " + o);
+        }
+    }
+
+    /**
+     * Movers with bits outside their occupancy (entries that break the rules, which their slices
+     * report) may project out of order: every key is still found, present or absent.
+     */
+    @Test
+    void moversOutsideTheirOccupancyAreStillFound() {
+        Random rnd = new Random(4);
+        TreeSet<Key> set = keys(rnd, 36, 30, 4, 2000);
+        List<Key> some = new ArrayList<>(set);
+        for (int i = 0; i < some.size(); i += 7) // a bit outside the occupancy, high and low
+            set.add(new Key(some.get(i).occ(), some.get(i).mover() | 1L << (i % 2 == 0 ? 35 : 0)
+                    & ~some.get(i).occ()));
+        check(36, 8, set, rnd);
+    }
+
     @Test
     void fewOccupanciesLongRuns() {
         Random rnd = new Random(2);

@@ -33,7 +33,7 @@ class TerminalCountFaultIsFinalTest {
     @Test
     void aTerminalCountThatFaultedRefusesEveryLaterCall() throws Exception {
         FileMap map = map();
-        TerminalCount count = new TerminalCount(map, 0, 0, 2, 0);
+        TerminalCount count = new TerminalCount(map, 0, 0, 2, 0, 0);
         boolean faulted = false;
         for (long occ = 1; !faulted && occ < 64; occ++) {
             try {

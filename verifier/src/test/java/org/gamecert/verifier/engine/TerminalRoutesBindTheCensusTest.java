@@ -144,7 +144,7 @@ class TerminalRoutesBindTheCensusTest {
                 List<Key> given = keys(li, new ArrayList<>(sent));
                 TerminalCount[] count = new TerminalCount[partitions];
                 for (int q = 0; q < partitions; q++)
-                    count[q] = new TerminalCount(countMap(), li, q, partitions, 0);
+                    count[q] = new TerminalCount(countMap(), li, q, partitions, 0, 0);
                 for (Key k : given)
                     count[TerminalCount.partitionOf(k.route)].take(k.occ, k.mover, k.route);
                 TerminalCount.Report[] reps = new TerminalCount.Report[partitions];
