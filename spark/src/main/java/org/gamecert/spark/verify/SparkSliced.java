@@ -567,14 +567,14 @@ public final class SparkSliced implements Serializable {
         if (job.openBefore() != null)
             check.partSetup(job.openBefore()[s.first()], null, 0, -1);
         if (job.partitions() > 0) check.partitionTerminals(job.partitions());
-        Counts c = in.isPresent() ? in.get() : Counts.dense(s.count());
-        check.takeCounts(c.facts, c.bits);
         try (Container ct = new Container(Path.of(job.path()))) {
             for (int b = s.first(); b < s.end(); b++) {
                 BlockRecord r = map.record(b);
                 check.decode(b, ct.read(r.frameOffset, (int) r.compLen));
             }
         }
+        Counts c = in.isPresent() ? in.get() : Counts.dense(s.count());
+        check.takeCounts(c.facts, c.bits); // after the blocks (SPEC §11.1)
         return check;
     }
 

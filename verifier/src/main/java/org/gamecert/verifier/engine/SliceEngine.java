@@ -226,6 +226,16 @@ public final class SliceEngine {
         // a layer's worth of them at each layer): the counts no layer uses now, and the table
         int[] spareCounts = null;
         Layer spareTable = newLayer(map);
+        long[][] terminalRuns = Marks.runs(partitions);
+        // Both made at the size of the largest layer below another, when every layer's table then
+        // still fits whole in its room (below): grown layer by layer instead, each larger layer's
+        // arrays were new, and the collector copied each one it met in the young generation.
+        long largest = 0;
+        for (int li = 0; li < map.layers(); li++)
+            if (map.below(li) >= 0) largest = Math.max(largest, map.size(map.below(li)));
+        boolean presized = largest > 0 && largest <= Layer.MAX_ENTRIES && fixed
+                + 2 * (COUNT_BYTES_PER_ENTRY + TABLE_BYTES_PER_ENTRY) * largest <= o.maxMemory;
+        if (presized) spareTable.ensure((int) largest, UNBOUNDED, true);
         for (int li = map.layers() - 1; li >= 0; li--) {
             Slice[] slices = plan(map, li);
             int below = map.below(li);
@@ -240,7 +250,7 @@ public final class SliceEngine {
                 nextCounts = spareCounts;
                 java.util.Arrays.fill(nextCounts, 0, (int) (5 * belowSize), 0);
             } else {
-                nextCounts = new int[(int) (5 * belowSize)];
+                nextCounts = new int[(int) (5 * (presized ? largest : belowSize))];
             }
             spareCounts = null;
             // the counts held: this layer's and the next's (a reused array may be the longer)
@@ -257,7 +267,7 @@ public final class SliceEngine {
                 previous = previousKeys(ct, map, li, slices, weak);
             long[][] underPrevious = new long[underSlices.length][];
             List<SliceReport> reports = new ArrayList<>();
-            Marks marks = new Marks(nextCounts, reports, setup.partitions);
+            Marks marks = new Marks(nextCounts, reports, setup.partitions, terminalRuns);
             Inputs in = new Inputs(slices, countsIn, previous);
             if (segments.length <= 1) { // the layer below fits whole: each slice start to end
                 Table under;
@@ -414,34 +424,56 @@ public final class SliceEngine {
 
     /**
      * The marks of a layer's slices, counted per entry of the layer below (five ints each), and
-     * their terminal keys, kept as the slices gave them until the layer's end, then grouped by
-     * partition into arrays of the exact size (growing them by doubling cost more than the keys).
+     * their terminal keys, copied as each slice ends into one run per partition (occ, mover,
+     * route: three longs a key). The runs are the engine's for the whole check, reused layer
+     * after layer and grown by doubling: made new for each layer, or kept per slice until the
+     * layer's end, they lived across collections and the collector copied them.
      */
     private static final class Marks {
         final int[] counts;
         final List<SliceReport> reports;
         final int partitions;
-        /** Each slice's terminal keys, {occ, mover, route}; how many each partition is sent. */
-        private final List<long[][]> keys = new ArrayList<>();
-        /** Keys routed to each partition, and of those the keys read for a bound only. */
-        private final long[] perPartition, proofPerPartition;
+        /** Per partition: its keys (three longs each), how many, and how many read for a bound. */
+        private final long[][] runs;
+        private final int[] keys, proofKeys;
 
-        Marks(int[] counts, List<SliceReport> reports, int partitions) {
+        Marks(int[] counts, List<SliceReport> reports, int partitions, long[][] runs) {
             this.counts = counts;
             this.reports = reports;
             this.partitions = partitions;
-            perPartition = new long[partitions];
-            proofPerPartition = new long[partitions];
+            this.runs = runs;
+            keys = new int[partitions];
+            proofKeys = new int[partitions];
+        }
+
+        private static final int MAX_RUN = (Integer.MAX_VALUE - 8) / 3 * 3;
+
+        /** The runs a check's Marks reuse: one per partition, empty until a layer fills them. */
+        static long[][] runs(int partitions) {
+            long[][] runs = new long[partitions][];
+            java.util.Arrays.fill(runs, new long[0]);
+            return runs;
         }
 
         void take(Checked c) {
             reports.add(c.report);
             if (c.terminalKeys != null) {
-                keys.add(c.terminalKeys);
-                for (long route : c.terminalKeys[2]) {
-                    int q = TerminalCount.partitionOf(route);
-                    perPartition[q]++;
-                    if (TerminalCount.isProof(route)) proofPerPartition[q]++;
+                long[] occ = c.terminalKeys[0], mover = c.terminalKeys[1], route = c.terminalKeys[2];
+                for (int j = 0; j < route.length; j++) {
+                    int q = TerminalCount.partitionOf(route[j]);
+                    long[] run = runs[q];
+                    int at = 3 * keys[q];
+                    if (at + 3 > run.length) {
+                        if (at + 3 > MAX_RUN)
+                            throw new OutOfBudget("a partition of " + keys[q] + " terminal keys");
+                        runs[q] = run = java.util.Arrays.copyOf(run,
+                                (int) Math.min(MAX_RUN, Math.max(3 * 64, 2L * run.length)));
+                    }
+                    run[at] = occ[j];
+                    run[at + 1] = mover[j];
+                    run[at + 2] = route[j];
+                    keys[q]++;
+                    if (TerminalCount.isProof(route[j])) proofKeys[q]++;
                 }
             }
             for (int j = 0; j < c.marksIndex.length; j++) {
@@ -451,43 +483,17 @@ public final class SliceEngine {
                 for (int b = 0; b < 4; b++) counts[at + 1 + b] += f >>> b & 1;
             }
         }
-
-        /** The terminal keys routed to each partition: occ, mover, route, three longs a key. */
-        long[][] byPartition() {
-            long[][] out = new long[partitions][];
-            for (int q = 0; q < partitions; q++) {
-                if (3 * perPartition[q] > Integer.MAX_VALUE - 8)
-                    throw new OutOfBudget("a partition of " + perPartition[q] + " terminal keys");
-                out[q] = new long[(int) (3 * perPartition[q])];
-            }
-            int[] at = new int[partitions];
-            for (int s = 0; s < keys.size(); s++) {
-                long[][] k = keys.set(s, null); // let go as copied
-                for (int j = 0; j < k[0].length; j++) {
-                    int q = TerminalCount.partitionOf(k[2][j]);
-                    long[] to = out[q];
-                    to[at[q]++] = k[0][j];
-                    to[at[q]++] = k[1][j];
-                    to[at[q]++] = k[2][j];
-                }
-            }
-            return out;
-        }
     }
 
     /** The layer's terminal keys counted, each partition by a TerminalCount on the pool. */
     private static TerminalCount.Report[] countTerminals(FileMap map, int li, Marks marks,
             ExecutorService pool) throws IOException, InterruptedException {
         int partitions = marks.partitions;
-        long[][] byPartition = marks.byPartition();
         List<Future<TerminalCount.Report>> counted = new ArrayList<>();
         for (int q = 0; q < partitions; q++) {
-            int partition = q;
-            long[] run = byPartition[q];
-            byPartition[q] = null; // freed as its count ends
-            int proof = (int) marks.proofPerPartition[q];
+            int partition = q, n = marks.keys[q], proof = marks.proofKeys[q];
+            long[] run = marks.runs[q];
             counted.add(pool.submit(() -> {
-                int n = run.length / 3;
                 TerminalCount count = new TerminalCount(map, li, partition, partitions,
                         n - proof, proof);
                 for (int j = 0; j < n; j++)
@@ -561,12 +567,12 @@ public final class SliceEngine {
         if (setup.openBefore != null)
             check.partSetup(faults.openBefore(s.li, s.first, setup.openBefore[s.first]),
                     setup.composite, setup.part, setup.regionKeyBudget);
-        if (layerCounts != null) check.takeCounts(layerCounts, 5 * s.base);
-        else check.takeCounts(facts, bits);
         for (int b = s.first; b < s.end; b++) {
             BlockRecord r = map.record(b);
             check.decode(b, ct.read(r.frameOffset, (int) r.compLen));
         }
+        if (layerCounts != null) check.takeCounts(layerCounts, 5 * s.base);
+        else check.takeCounts(facts, bits);
         return new Held(s, check, check.requests());
     }
 

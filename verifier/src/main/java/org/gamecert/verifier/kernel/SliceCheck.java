@@ -11,16 +11,16 @@ import org.gamecert.verifier.kernel.rules.Game;
 /**
  * One slice of one layer (consecutive blocks of it) checked against the layer below, sequentially,
  * by one thread (SPEC §9, §10, §11.1). An engine drives it through four steps, each once, and
- * gives it only data, which it copies (the first two in either order, both before the third).
- * Before the third it must also have given the key before the slice ({@link #previous}, always)
- * and, in every game but Othello, the terminal partitions ({@link #partitionTerminals}, before
- * the blocks); else the requests are refused, an engine fault:
+ * gives it only data, which it copies or reads once. Before the third it must also have given
+ * the key before the slice ({@link #previous}, always) and, in every game but Othello, the
+ * terminal partitions ({@link #partitionTerminals}, before the blocks); else the requests are
+ * refused, an engine fault:
  * <ol>
- * <li>{@link #takeCounts}: what the layer above sent to this slice's entries: per entry, how
- * many facts (answers a parent was given) named it and how many carried each flag (§10.1
- * needs, §10.2 reached); none for the shallowest layer;
  * <li>{@link #decode}, block by block: R-CON-3, R-HASH-1 and the payload's rules, into the
  * slice's own columns;
+ * <li>{@link #takeCounts}, after the blocks: what the layer above sent to this slice's entries:
+ * per entry, how many facts (answers a parent was given) named it and how many carried each
+ * flag (§10.1 needs, §10.2 reached); none for the shallowest layer;
  * <li>{@link #requests}: the entries' own rules (R-LAY-2, R-LAY-3, R-LEAF-1, R-POS-1..3,
  * R-MOVE-1); returns the canonical key of every child the obligations consult, in the order
  * the obligations will consult them;
@@ -76,9 +76,9 @@ public final class SliceCheck {
      */
     private TerminalCount.Routes routes;
 
-    /** Per entry i: at PER * i the facts that named it, at PER * i + 1 + q those with flag q. */
-    private int[] counts;
+    /** Counts an entry: the facts that named it, then those with flag q, q = 0 .. FLAGS - 1. */
     private static final int PER = 1 + FactHash.FLAGS;
+    private final int[] entryCounts = new int[PER];
     private long takenSum;
 
     /** Requests: the children's keys; entry i's are [reqStart[i], reqStart[i + 1]). */
@@ -220,60 +220,7 @@ public final class SliceCheck {
         return routes.keys();
     }
 
-    // ------------------------------------------------------------ 1. facts from the layer above
-
-    /**
-     * What the layer above sent this slice, per entry of the slice: how many facts (records the
-     * parents were given) named it, and how many of those carried each flag bit (P, A', P',
-     * reached: FactHash.FLAGS arrays). Counted in the taken sum with this slice's own records.
-     */
-    public void takeCounts(int[] facts, int[][] bits) {
-        beginCounts();
-        if (facts.length != count || bits.length != FactHash.FLAGS)
-            throw latch.fault("counts for " + facts.length + " entries and "
-                    + bits.length + " flags, for a slice of " + count);
-        int[] c = new int[PER * count];
-        for (int q = 0; q < FactHash.FLAGS; q++) {
-            int[] flagged = bits[q];
-            if (flagged.length != count)
-                throw latch.fault("flag counts for " + flagged.length + " entries");
-            for (int i = 0; i < count; i++) c[PER * i + 1 + q] = flagged[i];
-        }
-        for (int i = 0; i < count; i++) c[PER * i] = facts[i];
-        takeOwnCounts(c);
-    }
-
-    /**
-     * As takeCounts(facts, bits), from the engine's counts of the whole layer, PER ints an entry
-     * as the kernel keeps them (facts, then facts per flag bit), this slice's first entry's at
-     * index at: copied once (the engine then needs no arrays of its own per slice).
-     */
-    public void takeCounts(int[] layerCounts, long at) {
-        beginCounts();
-        if (at < 0 || at > layerCounts.length || (long) PER * count > layerCounts.length - at)
-            throw latch.fault("layer counts of " + layerCounts.length + " ints, for a slice of "
-                    + count + " entries from " + at);
-        takeOwnCounts(Arrays.copyOfRange(layerCounts, (int) at, (int) at + PER * count));
-    }
-
-    private void beginCounts() {
-        latch.notFaulted();
-        if (countsTaken || step > 2) // before or after the blocks, but before the requests
-            throw latch.fault("slice of layer " + discs + ": counts after its requests, or twice");
-        countsTaken = true;
-    }
-
-    /** The kernel's own copy of the counts: each at least 0, and no flag above the facts. */
-    private void takeOwnCounts(int[] c) {
-        for (int i = 0; i < count; i++)
-            for (int q = 0; q < PER; q++)
-                if (c[PER * i + q] < 0 || q > 0 && c[PER * i + q] > c[PER * i])
-                    throw latch.fault("a negative count of facts, or more facts with a flag"
-                            + " than facts");
-        counts = c;
-    }
-
-    // ------------------------------------------------------------ 2. the blocks
+    // ------------------------------------------------------------ 1. the blocks
 
     /**
      * Block b, the slice's next, as its data frame's bytes (copied): R-CON-3, R-HASH-1 against
@@ -337,6 +284,83 @@ public final class SliceCheck {
                 (named ? "" : "block " + rec.index + ": ") + e.getMessage());
     }
 
+    // ------------------------------------------------------------ 2. facts from the layer above
+
+    /**
+     * What the layer above sent this slice, per entry of the slice: how many facts (records the
+     * parents were given) named it, and how many of those carried each flag bit (P, A', P',
+     * reached: FactHash.FLAGS arrays). After the blocks; counted in the taken sum with this
+     * slice's own records at once (the per-slice arrays are copied into one, then read as below).
+     */
+    public void takeCounts(int[] facts, int[][] bits) {
+        beginCounts();
+        if (facts.length != count || bits.length != FactHash.FLAGS)
+            throw latch.fault("counts for " + facts.length + " entries and "
+                    + bits.length + " flags, for a slice of " + count);
+        int[] c = new int[PER * count];
+        for (int q = 0; q < FactHash.FLAGS; q++) {
+            int[] flagged = bits[q];
+            if (flagged.length != count)
+                throw latch.fault("flag counts for " + flagged.length + " entries");
+            for (int i = 0; i < count; i++) c[PER * i + 1 + q] = flagged[i];
+        }
+        for (int i = 0; i < count; i++) c[PER * i] = facts[i];
+        takeFacts(c, 0);
+    }
+
+    /**
+     * As takeCounts(facts, bits), from the engine's counts of the whole layer, PER ints an entry
+     * (facts, then facts per flag bit), this slice's first entry's at index at. Not copied: each
+     * int is read once (takeFacts), and only the value read is used.
+     */
+    public void takeCounts(int[] layerCounts, long at) {
+        beginCounts();
+        if (at < 0 || at > layerCounts.length || (long) PER * count > layerCounts.length - at)
+            throw latch.fault("layer counts of " + layerCounts.length + " ints, for a slice of "
+                    + count + " entries from " + at);
+        takeFacts(layerCounts, (int) at);
+    }
+
+    private void beginCounts() {
+        latch.notFaulted();
+        if (countsTaken || step != 2 || (decodeFailure == null && nextBlock != endBlock))
+            throw latch.fault("slice of layer " + discs + ": counts before its blocks, after its"
+                    + " requests, or twice");
+        countsTaken = true;
+    }
+
+    /**
+     * The counts of the decoded entries, from c at index at, each int read once into
+     * entryCounts: each at least 0 and no flag above the facts (else an engine fault); the flags
+     * sent, OR-ed into the entries; every fact counted in the taken sum (FactHash).
+     */
+    private void takeFacts(int[] c, int at) {
+        for (int i = 0; i < decoded; i++) {
+            for (int q = 0; q < PER; q++) entryCounts[q] = c[at + PER * i + q];
+            for (int q = 0; q < PER; q++)
+                if (entryCounts[q] < 0 || q > 0 && entryCounts[q] > entryCounts[0])
+                    throw latch.fault("a negative count of facts, or more facts with a flag"
+                            + " than facts");
+            // the record's term, for the facts not reached and for those reached, then the needs'
+            int facts = entryCounts[0], reachedFacts = entryCounts[1 + FactHash.REACHED];
+            for (int reached = 0; reached <= 1; reached++) {
+                int n = reached == 1 ? reachedFacts : facts - reachedFacts;
+                if (n != 0)
+                    takenSum = FactHash.add(takenSum, FactHash.times(n,
+                            FactHash.record(map.factKey0, map.factKey1, base + i, occ[i], mover[i],
+                                    kind[i] & 0xFF, lo[i], hi[i], reached)));
+            }
+            for (int q = 0; q < FactHash.FLAGS; q++)
+                if (entryCounts[1 + q] != 0) {
+                    flags[i] |= (byte) (1 << q);
+                    if (q != FactHash.REACHED)
+                        takenSum = FactHash.add(takenSum, FactHash.times(entryCounts[1 + q],
+                                FactHash.flag(map.factKey0, map.factKey1, base + i, q)));
+                }
+        }
+        // entries after a block that failed to decode take nothing: the verdict is a rejection
+    }
+
     // ------------------------------------------------------------ 3. the entries' own rules
 
     /**
@@ -356,8 +380,10 @@ public final class SliceCheck {
             throw latch.fault("slice of layer " + discs + ": requests before its terminal"
                     + " partitions (partitionTerminals)");
         step = 3;
-        takeFacts();
-        counts = null; // taken: not held while the engine answers the requests
+        if (discs == rootDiscs) // the seeds of R and of reachability (SPEC §10.1, §10.2)
+            for (int i = 0; i < decoded; i++)
+                if (occ[i] == map.rootOcc && mover[i] == map.rootMover)
+                    flags[i] |= (byte) (REACHED | rootNeeds);
         reqStart = new int[decoded + 1];
         moveStart = new int[decoded + 1];
         consults = new long[decoded];
@@ -407,33 +433,6 @@ public final class SliceCheck {
         }
         every.add(x);
         return false;
-    }
-
-    /** The flags sent, OR-ed into the entries; every fact counted (FactHash). */
-    private void takeFacts() {
-        for (int i = 0; counts != null && i < decoded; i++) {
-            // the record's term, for the facts not reached and for those reached, then the needs'
-            int facts = counts[PER * i], reachedFacts = counts[PER * i + 1 + FactHash.REACHED];
-            for (int reached = 0; reached <= 1; reached++) {
-                int n = reached == 1 ? reachedFacts : facts - reachedFacts;
-                if (n != 0)
-                    takenSum = FactHash.add(takenSum, FactHash.times(n,
-                            FactHash.record(map.factKey0, map.factKey1, base + i, occ[i], mover[i],
-                                    kind[i] & 0xFF, lo[i], hi[i], reached)));
-            }
-            for (int q = 0; q < FactHash.FLAGS; q++)
-                if (counts[PER * i + 1 + q] != 0) {
-                    flags[i] |= (byte) (1 << q);
-                    if (q != FactHash.REACHED)
-                        takenSum = FactHash.add(takenSum, FactHash.times(counts[PER * i + 1 + q],
-                                FactHash.flag(map.factKey0, map.factKey1, base + i, q)));
-                }
-        }
-        // entries after a block that failed to decode take nothing: the verdict is a rejection
-        if (discs == rootDiscs) // the seeds of R and of reachability (SPEC §10.1, §10.2)
-            for (int i = 0; i < decoded; i++)
-                if (occ[i] == map.rootOcc && mover[i] == map.rootMover)
-                    flags[i] |= (byte) (REACHED | rootNeeds);
     }
 
     /** R-LAY-2, R-LAY-3, R-LEAF-1, R-POS-1, R-POS-3, R-POS-2, R-MOVE-1 of entry i; or null. */

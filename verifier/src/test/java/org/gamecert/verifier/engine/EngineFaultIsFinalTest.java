@@ -57,9 +57,9 @@ class EngineFaultIsFinalTest {
                 SliceCheck s = new SliceCheck(map, li, map.firstBlock(li), map.endBlock(li), false, 1);
                 s.previous(false, 0, 0);
                 int n = (int) map.size(li);
-                s.takeCounts(facts == null ? new int[n] : facts, bits == null ? new int[4][n] : bits);
                 for (int b = map.firstBlock(li); b < map.endBlock(li); b++)
                     s.decode(b, ct.read(map.record(b).frameOffset, (int) map.record(b).compLen));
+                s.takeCounts(facts == null ? new int[n] : facts, bits == null ? new int[4][n] : bits);
                 long[][] req = s.requests();
                 int m = req[0].length, below = map.below(li);
                 Layer u = below < 0 ? null : decode(ct, map, below);

@@ -83,12 +83,12 @@ class KernelDriver {
     /** Steps of one slice, in the honest order; a test may take them otherwise. */
     SliceReport steps(SliceCheck check, Slice s, int[] facts, int[][] bits, Table under)
             throws IOException {
-        check.takeCounts(facts, bits);
         for (int b = s.first; b < s.end; b++) {
             byte[] handed = frame(s.li, b, honestFrame(b));
             check.decode(b, handed);
             afterDecode(b, handed);
         }
+        check.takeCounts(facts, bits);
         long[][] req = check.requests();
         Answers a = under.answer(req);
         answers(s.li, s.first, req, a.index, a.kind, a.lo, a.hi);

@@ -78,22 +78,27 @@ class SliceProtocolTest {
     }
 
     /**
-     * The counts may come after the blocks (an engine that decodes a layer before the layer above
-     * is checked, and answers from the kernels' own decoding): the same conclusion, on a valid
-     * file and on one rejected.
+     * A slice takes its counts at once, from the entries it has decoded (SPEC §11.1, step d), so
+     * it refuses them itself until its last block is decoded: before any block and between two,
+     * the call that gives them is the engine fault (not only the sums that would then differ).
      */
     @Test
-    void countsAfterTheBlocksConcludeAsBeforeThem() throws Exception {
-        for (Path p : new Path[] {valid(), bad()}) {
-            Steps late = new Steps(p) {
+    void countsBeforeTheLastBlockAreRefusedWhenGiven() throws Exception {
+        for (int blocks = 0; blocks <= 1; blocks++) {
+            int decodedFirst = blocks;
+            Steps early = new Steps(valid()) {
                 SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u)
                         throws IOException {
-                    for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                    c.takeCounts(f, b);
-                    return rest(c, u);
+                    for (int x = s.first(); x < s.first() + decodedFirst; x++)
+                        c.decode(x, honestFrame(x));
+                    EngineFault refused = assertThrows(EngineFault.class, () -> c.takeCounts(f, b));
+                    assertTrue(refused.getMessage().contains("counts before its blocks"),
+                            refused.getMessage());
+                    throw refused;
                 }
             };
-            concludesAsTheEngine(p, late);
+            fault(early.run(), "the counts after " + blocks + " of the slice's blocks");
+            assertTrue(early.done, "no slice of two blocks");
         }
     }
 
@@ -128,8 +133,8 @@ class SliceProtocolTest {
             Steps fromLayer = new Steps(p) {
                 SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u)
                         throws IOException {
-                    c.takeCounts(interleaved(f, b, 10), 10);
                     for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                    c.takeCounts(interleaved(f, b, 10), 10);
                     return rest(c, u);
                 }
             };
@@ -284,6 +289,11 @@ class SliceProtocolTest {
         abstract SliceReport wrong(SliceCheck check, Slice s, int[] facts, int[][] bits,
                 Table under) throws IOException;
 
+        /** Every block of the slice, in order, as an honest engine hands them over. */
+        void blocks(SliceCheck check, Slice s) throws IOException {
+            for (int x = s.first(); x < s.end(); x++) check.decode(x, honestFrame(x));
+        }
+
         /** After a wrong step that the kernel did not refuse, the rest as an honest engine. */
         SliceReport goOn(SliceCheck check, Slice s, Table under) throws IOException {
             for (int x = s.first(); x < s.end(); x++) check.decode(x, honestFrame(x));
@@ -308,8 +318,8 @@ class SliceProtocolTest {
         return new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u)
                     throws IOException {
-                c.takeCounts(f, b);
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(f, b);
                 SliceReport r = rest(c, u);
                 late.take(this, c, s, f, b);
                 return r;
@@ -320,7 +330,7 @@ class SliceProtocolTest {
     /**
      * A slice's steps out of turn or twice: requests before the blocks or after only the first
      * (SliceAttackTest: a slice ended after its first block), blocks out of order, a block twice,
-     * the counts after the requests, twice or never, the key before the slice given twice, any step
+     * the counts before or between the blocks, after the requests, twice or never, the key before the slice given twice, any step
      * after the report (the kernel has let go of its working arrays then), the
      * requests or the answers twice, answers before the
      * requests (reviews 4 and 5: an engine that ended pass 2 before the layers, or took the
@@ -332,40 +342,52 @@ class SliceProtocolTest {
         Map<String, Steps> wrong = new java.util.LinkedHashMap<>();
         wrong.put("requests before the blocks", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) {
+                return rest(c, u);
+            }
+        });
+        wrong.put("the counts before the blocks", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 c.takeCounts(f, b);
+                return goOn(c, s, u);
+            }
+        });
+        wrong.put("the counts between two blocks", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                c.decode(s.first(), honestFrame(s.first()));
+                c.takeCounts(f, b);
+                for (int x = s.first() + 1; x < s.end(); x++) c.decode(x, honestFrame(x));
                 return rest(c, u);
             }
         });
         wrong.put("requests after the first block only", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
                 c.decode(s.first(), honestFrame(s.first()));
                 return rest(c, u);
             }
         });
         wrong.put("the second block first", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
                 c.decode(s.first() + 1, honestFrame(s.first() + 1));
                 c.decode(s.first(), honestFrame(s.first()));
                 for (int x = s.first() + 2; x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(f, b);
                 return rest(c, u);
             }
         });
         wrong.put("a block twice", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
                 c.decode(s.first(), honestFrame(s.first()));
                 c.decode(s.first(), honestFrame(s.first()));
                 for (int x = s.first() + 1; x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(f, b);
                 return rest(c, u);
             }
         });
         wrong.put("a block of the layer after the slice's", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
                 if (s.end() < map.blocks()) c.decode(s.end(), honestFrame(s.end()));
+                c.takeCounts(f, b);
                 return rest(c, u);
             }
         });
@@ -380,8 +402,8 @@ class SliceProtocolTest {
         });
         wrong.put("the key before the slice given again", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(f, b);
                 c.previous(false, 0, 0);
                 return rest(c, u);
             }
@@ -394,24 +416,24 @@ class SliceProtocolTest {
         });
         wrong.put("the counts twice", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
-                c.takeCounts(f, b);
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(f, b);
+                c.takeCounts(f, b);
                 return rest(c, u);
             }
         });
         wrong.put("the requests twice", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(f, b);
                 c.requests();
                 return rest(c, u);
             }
         });
         wrong.put("the answers twice", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(f, b);
                 long[][] req = c.requests();
                 Answers a = u.answer(req);
                 c.check(a.index, a.kind, a.lo, a.hi);
@@ -430,8 +452,8 @@ class SliceProtocolTest {
                 afterTheReport(p, (d, c, s, f, b) -> c.previous(false, 0, 0)));
         wrong.put("answers before the requests", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(f, b);
                 return c.check(new long[0], new byte[0], new byte[0], new byte[0]);
             }
         });
@@ -457,56 +479,63 @@ class SliceProtocolTest {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 int[][] b2 = new int[4][];
                 for (int q = 0; q < 4; q++) b2[q] = java.util.Arrays.copyOf(b[q], b[q].length + 1);
+                blocks(c, s);
                 c.takeCounts(java.util.Arrays.copyOf(f, f.length + 1), b2);
-                return goOn(c, s, u);
+                return rest(c, u);
             }
         });
         wrong.put("counts for three flags", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                blocks(c, s);
                 c.takeCounts(f, java.util.Arrays.copyOf(b, 3));
-                return goOn(c, s, u);
+                return rest(c, u);
             }
         });
         wrong.put("layer counts one int short of the slice", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 int[] layer = interleaved(f, b, 3); // cut to end one int before the slice's
+                blocks(c, s);
                 c.takeCounts(java.util.Arrays.copyOf(layer, 3 + 5 * f.length - 1), 3);
-                return goOn(c, s, u);
+                return rest(c, u);
             }
         });
         wrong.put("layer counts from a negative index", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                blocks(c, s);
                 c.takeCounts(interleaved(f, b, 0), -5);
-                return goOn(c, s, u);
+                return rest(c, u);
             }
         });
         wrong.put("layer counts from an index whose end overflows", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                blocks(c, s);
                 c.takeCounts(interleaved(f, b, 0), Long.MAX_VALUE - 2);
-                return goOn(c, s, u);
+                return rest(c, u);
             }
         });
         wrong.put("a negative count in the layer's counts", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 int[] layer = interleaved(f, b, 0);
                 layer[0] = -1; // the slice's first entry's facts
+                blocks(c, s);
                 c.takeCounts(layer, 0);
-                return goOn(c, s, u);
+                return rest(c, u);
             }
         });
         wrong.put("a negative count", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 int[] f2 = f.clone();
                 f2[0] = -1;
+                blocks(c, s);
                 c.takeCounts(f2, b);
-                return goOn(c, s, u);
+                return rest(c, u);
             }
         });
         for (int delta : new int[] {1, -1})
             wrong.put("answers for " + (delta > 0 ? "one more" : "one fewer"), new Steps(p) {
                 SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                    c.takeCounts(f, b);
                     for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                    c.takeCounts(f, b);
                     long[][] req = c.requests();
                     int n = Math.max(0, req[0].length + delta);
                     Answers a = u.answer(req);
@@ -516,8 +545,8 @@ class SliceProtocolTest {
             });
         wrong.put("an index beyond the layer below", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(f, b);
                 long[][] req = c.requests();
                 Answers a = u.answer(req);
                 a.index[0] = map.size(map.below(s.li()));
@@ -526,8 +555,8 @@ class SliceProtocolTest {
         });
         wrong.put("bounds above U_max", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(f, b);
                 long[][] req = c.requests();
                 Answers a = u.answer(req);
                 int j = 0;
