@@ -210,6 +210,17 @@ public final class SparkSliced implements Serializable {
             return c;
         }
 
+        /** Per entry (dense), as a slice's kernel takes them: its facts, then its facts per bit. */
+        int[] interleaved() {
+            int[] out = new int[5 * size];
+            for (int k = 0; k < facts.length; k++) {
+                int i = at == null ? k : at[k];
+                out[5 * i] += facts[k];
+                for (int b = 0; b < 4; b++) out[5 * i + 1 + b] += bits[b][k];
+            }
+            return out;
+        }
+
         Counts add(Counts o) {
             for (int k = 0; k < o.facts.length; k++) {
                 int i = o.at == null ? k : o.at[k];
@@ -574,7 +585,7 @@ public final class SparkSliced implements Serializable {
             }
         }
         Counts c = in.isPresent() ? in.get() : Counts.dense(s.count());
-        check.takeCounts(c.facts, c.bits); // after the blocks (SPEC §11.1)
+        check.takeCounts(c.interleaved(), 0); // after the blocks (SPEC §11.1)
         return check;
     }
 

@@ -572,8 +572,18 @@ public final class SliceEngine {
             check.decode(b, ct.read(r.frameOffset, (int) r.compLen));
         }
         if (layerCounts != null) check.takeCounts(layerCounts, 5 * s.base);
-        else check.takeCounts(facts, bits);
+        else check.takeCounts(interleaved(facts, bits), 0);
         return new Held(s, check, check.requests());
+    }
+
+    /** A slice's counts as the kernel takes them: per entry, its facts, then its facts per bit. */
+    static int[] interleaved(int[] facts, int[][] bits) {
+        int[] out = new int[5 * facts.length];
+        for (int i = 0; i < facts.length; i++) {
+            out[5 * i] = facts[i];
+            for (int b = 0; b < 4; b++) out[5 * i + 1 + b] = bits[b][i];
+        }
+        return out;
     }
 
     /** The requests of a held slice that one run of the layer below holds. */

@@ -289,36 +289,17 @@ public final class SliceCheck {
     /**
      * What the layer above sent this slice, per entry of the slice: how many facts (records the
      * parents were given) named it, and how many of those carried each flag bit (P, A', P',
-     * reached: FactHash.FLAGS arrays). After the blocks; counted in the taken sum with this
-     * slice's own records at once (the per-slice arrays are copied into one, then read as below).
-     */
-    public void takeCounts(int[] facts, int[][] bits) {
-        beginCounts();
-        if (facts.length != count || bits.length != FactHash.FLAGS)
-            throw latch.fault("counts for " + facts.length + " entries and "
-                    + bits.length + " flags, for a slice of " + count);
-        int[] c = new int[PER * count];
-        for (int q = 0; q < FactHash.FLAGS; q++) {
-            int[] flagged = bits[q];
-            if (flagged.length != count)
-                throw latch.fault("flag counts for " + flagged.length + " entries");
-            for (int i = 0; i < count; i++) c[PER * i + 1 + q] = flagged[i];
-        }
-        for (int i = 0; i < count; i++) c[PER * i] = facts[i];
-        takeFacts(c, 0);
-    }
-
-    /**
-     * As takeCounts(facts, bits), from the engine's counts of the whole layer, PER ints an entry
-     * (facts, then facts per flag bit), this slice's first entry's at index at. Not copied: each
+     * reached), PER ints an entry in that order, this slice's first entry's at index at of the
+     * engine's array (its counts of the whole layer, or of the slice with at = 0). After the
+     * blocks; counted in the taken sum with this slice's own records at once. Not copied: each
      * int is read once (takeFacts), and only the value read is used.
      */
-    public void takeCounts(int[] layerCounts, long at) {
+    public void takeCounts(int[] counts, long at) {
         beginCounts();
-        if (at < 0 || at > layerCounts.length || (long) PER * count > layerCounts.length - at)
-            throw latch.fault("layer counts of " + layerCounts.length + " ints, for a slice of "
-                    + count + " entries from " + at);
-        takeFacts(layerCounts, (int) at);
+        if (at < 0 || at > counts.length || (long) PER * count > counts.length - at)
+            throw latch.fault("counts of " + counts.length + " ints, for a slice of " + count
+                    + " entries from " + at);
+        takeFacts(counts, (int) at);
     }
 
     private void beginCounts() {

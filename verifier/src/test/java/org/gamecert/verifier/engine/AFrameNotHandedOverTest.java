@@ -73,7 +73,7 @@ class AFrameNotHandedOverTest {
                         // the engine goes on
                     }
                 }
-                check.takeCounts(facts, bits);
+                check.takeCounts(SliceEngine.interleaved(facts, bits), 0);
                 long[][] req = check.requests();
                 Answers a = under.answer(req);
                 return check.check(a.index, a.kind, a.lo, a.hi);

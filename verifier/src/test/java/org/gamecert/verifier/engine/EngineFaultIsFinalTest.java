@@ -59,7 +59,8 @@ class EngineFaultIsFinalTest {
                 int n = (int) map.size(li);
                 for (int b = map.firstBlock(li); b < map.endBlock(li); b++)
                     s.decode(b, ct.read(map.record(b).frameOffset, (int) map.record(b).compLen));
-                s.takeCounts(facts == null ? new int[n] : facts, bits == null ? new int[4][n] : bits);
+                s.takeCounts(SliceEngine.interleaved(facts == null ? new int[n] : facts,
+                        bits == null ? new int[4][n] : bits), 0);
                 long[][] req = s.requests();
                 int m = req[0].length, below = map.below(li);
                 Layer u = below < 0 ? null : decode(ct, map, below);

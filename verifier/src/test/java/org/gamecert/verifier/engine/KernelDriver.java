@@ -88,7 +88,7 @@ class KernelDriver {
             check.decode(b, handed);
             afterDecode(b, handed);
         }
-        check.takeCounts(facts, bits);
+        check.takeCounts(SliceEngine.interleaved(facts, bits), 0);
         long[][] req = check.requests();
         Answers a = under.answer(req);
         answers(s.li, s.first, req, a.index, a.kind, a.lo, a.hi);

@@ -79,7 +79,7 @@ class KeyBeforeSliceGivenLaterTest {
                     if (!noKey && !keyAfterRequests) check.previous(has, prev[0], prev[1]);
                     int[] f = KernelDriver.factsOf(facts, s);
                     int[][] bs = KernelDriver.bitsOf(bits, s);
-                    check.takeCounts(f, bs);
+                    check.takeCounts(SliceEngine.interleaved(f, bs), 0);
                     long[][] req = check.requests();
                     if (keyAfterRequests) check.previous(has, prev[0], prev[1]);
                     Answers a = under.answer(req);

@@ -91,7 +91,7 @@ class SliceProtocolTest {
                         throws IOException {
                     for (int x = s.first(); x < s.first() + decodedFirst; x++)
                         c.decode(x, honestFrame(x));
-                    EngineFault refused = assertThrows(EngineFault.class, () -> c.takeCounts(f, b));
+                    EngineFault refused = assertThrows(EngineFault.class, () -> c.takeCounts(SliceEngine.interleaved(f, b), 0));
                     assertTrue(refused.getMessage().contains("counts before its blocks"),
                             refused.getMessage());
                     throw refused;
@@ -124,11 +124,12 @@ class SliceProtocolTest {
     }
 
     /**
-     * A slice's kernel copies its counts out of the layer's (what the engine holds, five ints an
-     * entry) as it takes them per slice: the same conclusion, on a valid file and on one rejected.
+     * A slice's kernel reads its counts out of the layer's (what the engine holds, five ints an
+     * entry, other entries' around them) from the index it is given: the same conclusion as the
+     * slice's own counts from index 0, on a valid file and on one rejected.
      */
     @Test
-    void countsTakenFromTheLayersArrayConcludeAsPerSliceArrays() throws Exception {
+    void countsTakenAtTheirIndexInTheLayersArrayConcludeAsTheSlicesOwn() throws Exception {
         for (Path p : new Path[] {valid(), bad()}) {
             Steps fromLayer = new Steps(p) {
                 SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u)
@@ -319,7 +320,7 @@ class SliceProtocolTest {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u)
                     throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                c.takeCounts(f, b);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 SliceReport r = rest(c, u);
                 late.take(this, c, s, f, b);
                 return r;
@@ -347,14 +348,14 @@ class SliceProtocolTest {
         });
         wrong.put("the counts before the blocks", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                c.takeCounts(f, b);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 return goOn(c, s, u);
             }
         });
         wrong.put("the counts between two blocks", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 c.decode(s.first(), honestFrame(s.first()));
-                c.takeCounts(f, b);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 for (int x = s.first() + 1; x < s.end(); x++) c.decode(x, honestFrame(x));
                 return rest(c, u);
             }
@@ -370,7 +371,7 @@ class SliceProtocolTest {
                 c.decode(s.first() + 1, honestFrame(s.first() + 1));
                 c.decode(s.first(), honestFrame(s.first()));
                 for (int x = s.first() + 2; x < s.end(); x++) c.decode(x, honestFrame(x));
-                c.takeCounts(f, b);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 return rest(c, u);
             }
         });
@@ -379,7 +380,7 @@ class SliceProtocolTest {
                 c.decode(s.first(), honestFrame(s.first()));
                 c.decode(s.first(), honestFrame(s.first()));
                 for (int x = s.first() + 1; x < s.end(); x++) c.decode(x, honestFrame(x));
-                c.takeCounts(f, b);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 return rest(c, u);
             }
         });
@@ -387,7 +388,7 @@ class SliceProtocolTest {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
                 if (s.end() < map.blocks()) c.decode(s.end(), honestFrame(s.end()));
-                c.takeCounts(f, b);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 return rest(c, u);
             }
         });
@@ -395,7 +396,7 @@ class SliceProtocolTest {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
                 long[][] req = c.requests();
-                c.takeCounts(f, b);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 Answers a = u.answer(req);
                 return c.check(a.index, a.kind, a.lo, a.hi);
             }
@@ -403,7 +404,7 @@ class SliceProtocolTest {
         wrong.put("the key before the slice given again", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                c.takeCounts(f, b);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 c.previous(false, 0, 0);
                 return rest(c, u);
             }
@@ -417,15 +418,15 @@ class SliceProtocolTest {
         wrong.put("the counts twice", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                c.takeCounts(f, b);
-                c.takeCounts(f, b);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 return rest(c, u);
             }
         });
         wrong.put("the requests twice", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                c.takeCounts(f, b);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 c.requests();
                 return rest(c, u);
             }
@@ -433,7 +434,7 @@ class SliceProtocolTest {
         wrong.put("the answers twice", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                c.takeCounts(f, b);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 long[][] req = c.requests();
                 Answers a = u.answer(req);
                 c.check(a.index, a.kind, a.lo, a.hi);
@@ -444,7 +445,7 @@ class SliceProtocolTest {
         wrong.put("the requests after the report",
                 afterTheReport(p, (d, c, s, f, b) -> c.requests()));
         wrong.put("the counts again after the report",
-                afterTheReport(p, (d, c, s, f, b) -> c.takeCounts(f, b)));
+                afterTheReport(p, (d, c, s, f, b) -> c.takeCounts(SliceEngine.interleaved(f, b), 0)));
         wrong.put("a block after the report",
                 afterTheReport(p, (d, c, s, f, b) -> c.decode(s.first(),
                         d.honestFrame(s.first()))));
@@ -453,7 +454,7 @@ class SliceProtocolTest {
         wrong.put("answers before the requests", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                c.takeCounts(f, b);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 return c.check(new long[0], new byte[0], new byte[0], new byte[0]);
             }
         });
@@ -465,8 +466,9 @@ class SliceProtocolTest {
     }
 
     /**
-     * Data of the wrong size or out of range: counts for another number of entries or flags, a
-     * negative count (SliceAttackTest: more marks counted than given), one answer more or fewer
+     * Data of the wrong size or out of range: counts that end short of the slice or start outside
+     * the array, a negative count (SliceAttackTest: more marks counted than given), a flag counted
+     * on more facts than named the entry, one answer more or fewer
      * than the requests, an answer naming an index beyond the layer below, bounds outside
      * [U_min, U_max] (review 5: the old binding took bounds modulo 2^16, so lo + 2^16 passed
      * for lo). Each an engine fault.
@@ -475,22 +477,6 @@ class SliceProtocolTest {
     void dataOfTheWrongSizeOrOutOfRangeIsAnEngineFault() throws Exception {
         Path p = valid();
         Map<String, Steps> wrong = new java.util.LinkedHashMap<>();
-        wrong.put("counts for one entry more", new Steps(p) {
-            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                int[][] b2 = new int[4][];
-                for (int q = 0; q < 4; q++) b2[q] = java.util.Arrays.copyOf(b[q], b[q].length + 1);
-                blocks(c, s);
-                c.takeCounts(java.util.Arrays.copyOf(f, f.length + 1), b2);
-                return rest(c, u);
-            }
-        });
-        wrong.put("counts for three flags", new Steps(p) {
-            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                blocks(c, s);
-                c.takeCounts(f, java.util.Arrays.copyOf(b, 3));
-                return rest(c, u);
-            }
-        });
         wrong.put("layer counts one int short of the slice", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 int[] layer = interleaved(f, b, 3); // cut to end one int before the slice's
@@ -513,6 +499,18 @@ class SliceProtocolTest {
                 return rest(c, u);
             }
         });
+        wrong.put("a flag on more facts than the entry's", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                int[] layer = interleaved(f, b, 0);
+                layer[5 * 1 + 1 + 3] = layer[5 * 1] + 1; // the second entry's reached, one too many
+                blocks(c, s);
+                // refused as it is taken (not only by the sums, which it would also unbalance)
+                EngineFault refused = assertThrows(EngineFault.class, () -> c.takeCounts(layer, 0));
+                assertTrue(refused.getMessage().contains("more facts with a flag than facts"),
+                        refused.getMessage());
+                throw refused;
+            }
+        });
         wrong.put("a negative count in the layer's counts", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 int[] layer = interleaved(f, b, 0);
@@ -522,20 +520,11 @@ class SliceProtocolTest {
                 return rest(c, u);
             }
         });
-        wrong.put("a negative count", new Steps(p) {
-            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                int[] f2 = f.clone();
-                f2[0] = -1;
-                blocks(c, s);
-                c.takeCounts(f2, b);
-                return rest(c, u);
-            }
-        });
         for (int delta : new int[] {1, -1})
             wrong.put("answers for " + (delta > 0 ? "one more" : "one fewer"), new Steps(p) {
                 SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                     for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                    c.takeCounts(f, b);
+                    c.takeCounts(SliceEngine.interleaved(f, b), 0);
                     long[][] req = c.requests();
                     int n = Math.max(0, req[0].length + delta);
                     Answers a = u.answer(req);
@@ -546,7 +535,7 @@ class SliceProtocolTest {
         wrong.put("an index beyond the layer below", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                c.takeCounts(f, b);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 long[][] req = c.requests();
                 Answers a = u.answer(req);
                 a.index[0] = map.size(map.below(s.li()));
@@ -556,7 +545,7 @@ class SliceProtocolTest {
         wrong.put("bounds above U_max", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                c.takeCounts(f, b);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 long[][] req = c.requests();
                 Answers a = u.answer(req);
                 int j = 0;
