@@ -65,11 +65,12 @@ public final class Combiner {
      */
     public void partOf(org.gamecert.verifier.kernel.format.Manifest m, int partIndex,
             boolean regionKeys) {
-        latch.notFaulted();
+        latch.begin();
         if (part == null) throw latch.fault("a part's setup for a certificate that is not a part");
         if (nextLayer != map.layers() - 1 || part.setUp())
             throw latch.fault("a part's setup after its first layer, or twice");
         part.setup(m, partIndex, regionKeys);
+        latch.done();
     }
 
     /**
@@ -78,8 +79,9 @@ public final class Combiner {
      * asked, so that checking a certificate alone never runs the composition's code.
      */
     public void forComposition() {
-        latch.notFaulted();
+        latch.begin();
         forComposition = true;
+        latch.done();
     }
 
     /**
@@ -89,7 +91,7 @@ public final class Combiner {
      * runs.
      */
     public void layer(int li, SliceReport[] given, TerminalCount.Report[] givenCounts) {
-        latch.notFaulted();
+        latch.begin();
         if (given == null || givenCounts == null)
             throw latch.fault("no array of reports for layer " + li);
         SliceReport[] copy = given.clone();
@@ -171,6 +173,7 @@ public final class Combiner {
         tally(li, discs, slices, new ArrayList<>(Arrays.asList(counts)));
         reports.add(slices);
         if (part != null) part.take(slices);
+        latch.done();
     }
 
     /** SPEC §10: region, auxiliary entries, unreached entries, terminal positions. */
@@ -207,7 +210,11 @@ public final class Combiner {
      * R-REACH-1 when strict; else VERIFIED with the commitment computed.
      */
     public Result conclude() {
-        latch.notFaulted();
+        latch.begin();
+        return latch.done(verdict());
+    }
+
+    private Result verdict() {
         if (nextLayer != -1 && map.readingViolation() == null && found == null)
             throw latch.fault("concluded before every layer was checked");
         Result res = new Result();

@@ -46,6 +46,8 @@ public final class RankedKernel {
     private final java.util.BitSet positionFailed = new java.util.BitSet();
     /** Conclude with a PartConclusion (Combiner.forComposition). */
     private boolean forComposition;
+    /** run is taken once: its state is not reset, and one that threw is partial (FaultLatch). */
+    private final FaultLatch latch = new FaultLatch();
 
     /** A mode-4 file's map (FileMap); maxMemory bounds the entries held. */
     public RankedKernel(FileMap map, long maxMemory, boolean strict, boolean all, int maxPerRule) {
@@ -67,7 +69,9 @@ public final class RankedKernel {
      * composite's engine needs (Combiner.forComposition). Before run.
      */
     public void forComposition() {
+        latch.begin();
         forComposition = true;
+        latch.done();
     }
 
     /** Ends the check at a violation (the first one, or a fatal one with all). */
@@ -92,6 +96,7 @@ public final class RankedKernel {
 
     /** Checks the file, reading its blocks from ct; the verdict's result. */
     public Result run(Container ct) throws IOException {
+        latch.begin(); // never done: a second run is refused
         Result res = new Result();
         res.header = h;
         res.entries = map.entries();

@@ -165,7 +165,7 @@ public final class SliceCheck {
      * last key of the slice before).
      */
     public void previous(boolean hasPrevious, long previousOcc, long previousMover) {
-        latch.notFaulted();
+        latch.begin();
         if (previousGiven || step > 2)
             throw latch.fault("slice of layer " + discs + ": the key before it given after its"
                     + " requests, or twice");
@@ -173,6 +173,7 @@ public final class SliceCheck {
         this.hasPrevious = hasPrevious;
         this.previousOcc = previousOcc;
         this.previousMover = previousMover;
+        latch.done();
     }
 
     // ------------------------------------------------------------ 0. a part's setup
@@ -185,12 +186,13 @@ public final class SliceCheck {
      */
     public void partSetup(long openBefore, org.gamecert.verifier.kernel.format.Manifest keptFor,
             int partIndex, int regionKeyBudget) {
-        latch.notFaulted();
+        latch.begin();
         if (part == null) throw latch.fault("a part's setup for a certificate that is not a part");
         if (step > 1 || part.setUp())
             throw latch.fault("a part's setup after its blocks, or twice");
         if (!part.setup(openBefore, keptFor, partIndex, regionKeyBudget))
             throw latch.fault("a part's setup out of range");
+        latch.done();
     }
 
     /**
@@ -200,12 +202,13 @@ public final class SliceCheck {
      * a game whose census counts terminal positions (all but Othello).
      */
     public void partitionTerminals(int partitions) {
-        latch.notFaulted();
+        latch.begin();
         if (step > 1 || routes != null)
             throw latch.fault("terminal partitions set after the blocks, or twice");
         if (partitions < 1 || partitions > TerminalCount.MAX_PARTITIONS)
             throw latch.fault(partitions + " terminal partitions");
         routes = new TerminalCount.Routes(map, li, partitions);
+        latch.done();
     }
 
     /**
@@ -214,10 +217,10 @@ public final class SliceCheck {
      * TerminalCount.partitionOf(route) of this layer, route and all (the engine's copies).
      */
     public long[][] terminalKeys() {
-        latch.notFaulted();
+        latch.begin();
         if (step != 4 || routes == null)
             throw latch.fault("terminal keys before the check, or not partitioned");
-        return routes.keys();
+        return latch.done(routes.keys());
     }
 
     // ------------------------------------------------------------ 1. the blocks
@@ -228,13 +231,18 @@ public final class SliceCheck {
      * violation the slice ends there: later blocks are taken and ignored.
      */
     public void decode(int b, byte[] frame) {
-        latch.notFaulted();
+        latch.begin();
         if (step < 2) step = 2;
         if (step != 2 || b != nextBlock || b >= endBlock)
             throw latch.fault("slice of layer " + discs + ": block " + b
                     + " where block " + nextBlock + " was due");
         nextBlock++;
-        if (decodeFailure != null) return;
+        if (decodeFailure == null) decodeBlock(b, frame);
+        latch.done();
+    }
+
+    /** Block b's frame (the engine's array) copied, checked and decoded into the columns. */
+    private void decodeBlock(int b, byte[] frame) {
         BlockRecord rec = map.record(b);
         byte[] own = frame.clone();
         if (!map.storedFrame(b, own))
@@ -295,19 +303,16 @@ public final class SliceCheck {
      * int is read once (takeFacts), and only the value read is used.
      */
     public void takeCounts(int[] counts, long at) {
-        beginCounts();
-        if (at < 0 || at > counts.length || (long) PER * count > counts.length - at)
-            throw latch.fault("counts of " + counts.length + " ints, for a slice of " + count
-                    + " entries from " + at);
-        takeFacts(counts, (int) at);
-    }
-
-    private void beginCounts() {
-        latch.notFaulted();
+        latch.begin();
         if (countsTaken || step != 2 || (decodeFailure == null && nextBlock != endBlock))
             throw latch.fault("slice of layer " + discs + ": counts before its blocks, after its"
                     + " requests, or twice");
         countsTaken = true;
+        if (at < 0 || at > counts.length || (long) PER * count > counts.length - at)
+            throw latch.fault("counts of " + counts.length + " ints, for a slice of " + count
+                    + " entries from " + at);
+        takeFacts(counts, (int) at);
+        latch.done();
     }
 
     /**
@@ -351,7 +356,7 @@ public final class SliceCheck {
      * Returns {occ, mover} (the engine's copies).
      */
     public long[][] requests() {
-        latch.notFaulted();
+        latch.begin();
         if (step > 2 || (decodeFailure == null && nextBlock != endBlock) || !previousGiven)
             throw latch.fault("slice of layer " + discs + ": requests before its"
                     + " blocks or the key before it, or twice");
@@ -399,7 +404,8 @@ public final class SliceCheck {
         }
         reqStart[checked] = nReq;
         moveStart[checked] = nMoves;
-        return new long[][] {Arrays.copyOf(reqOcc, nReq), Arrays.copyOf(reqMover, nReq)};
+        return latch.done(new long[][] {Arrays.copyOf(reqOcc, nReq),
+            Arrays.copyOf(reqMover, nReq)});
     }
 
     /**
@@ -517,7 +523,7 @@ public final class SliceCheck {
      * report. The facts it sends the layer below: {@link #marksIndex}, {@link #marksFlags}.
      */
     public SliceReport check(long[] index, byte[] kinds, byte[] los, byte[] his) {
-        latch.notFaulted();
+        latch.begin();
         if (step != 3) throw latch.fault("slice of layer " + discs
                 + ": answers before requests, or twice");
         step = 4;
@@ -557,7 +563,7 @@ public final class SliceCheck {
         reqStart = moveStart = null;
         moveType = ansKind = ansLo = ansHi = sent = null;
         ownFailed = null;
-        return report;
+        return latch.done(report);
     }
 
     /**
@@ -566,13 +572,13 @@ public final class SliceCheck {
      * copied: the kernel reads them no more (its sum of them is taken).
      */
     public long[] marksIndex() {
-        latch.notFaulted();
-        return outIndex;
+        latch.begin();
+        return latch.done(outIndex);
     }
 
     public byte[] marksFlags() {
-        latch.notFaulted();
-        return outFlags;
+        latch.begin();
+        return latch.done(outFlags);
     }
 
     /** Entry e's obligations, each violation to found(); true: the slice stops there. */

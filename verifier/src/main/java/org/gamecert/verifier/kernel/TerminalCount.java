@@ -56,7 +56,7 @@ public final class TerminalCount {
      * of another partition is an engine fault: it would be counted in two places.
      */
     public void take(long occ, long mover, long route) {
-        latch.notFaulted();
+        latch.begin();
         if (done) throw latch.fault("a terminal key after the count's report");
         boolean isProof = isProof(route);
         if (route < 0 || partitionOf(route) != partition
@@ -66,16 +66,17 @@ public final class TerminalCount {
         (isProof ? proof : terminals).add(occ, mover);
         takenSum = FactHash.add(takenSum, element(map, li, partition, occ, mover, isProof));
         taken++;
+        latch.done();
     }
 
     /** The partition's counts (SPEC §10.3): distinct keys of R, and read for a bound only. */
     public Report report() {
-        latch.notFaulted();
+        latch.begin();
         if (done) throw latch.fault("a terminal count reported twice");
         done = true;
         long proofOnly = proof.countNotIn(terminals);
-        return new Report(map.fingerprint(), li, partition, partitions, terminals.size(),
-                proofOnly, takenSum, taken, map.cluster, map.sealKey());
+        return latch.done(new Report(map.fingerprint(), li, partition, partitions,
+                terminals.size(), proofOnly, takenSum, taken, map.cluster, map.sealKey()));
     }
 
     // ------------------------------------------------------------ a slice's routes

@@ -39,6 +39,29 @@ class ModeFourIsRankedKernelsOnlyTest {
         assertTrue(r.errorMessage.startsWith("engine fault: "), r.errorMessage);
     }
 
+    /**
+     * A RankedKernel runs once: a run that threw (a null container here; an OutOfMemoryError an
+     * engine catches alike) left it part way, and a second run, or anything after, is refused.
+     */
+    @Test
+    void aRankedKernelRunsOnceEvenAfterARunThatThrew() throws Exception {
+        KernelDriver d = new KernelDriver(LOA);
+        org.gamecert.verifier.kernel.RankedKernel k =
+                new org.gamecert.verifier.kernel.RankedKernel(d.map, 1 << 30, false, false, 1);
+        assertThrows(NullPointerException.class, () -> k.run(null));
+        try (Container ct = new Container(LOA)) {
+            EngineFault again = assertThrows(EngineFault.class, () -> k.run(ct));
+            assertTrue(again.getMessage().contains("a call after one that threw"),
+                    again.getMessage());
+        }
+        org.gamecert.verifier.kernel.RankedKernel once =
+                new org.gamecert.verifier.kernel.RankedKernel(d.map, 1 << 30, false, false, 1);
+        try (Container ct = new Container(LOA)) {
+            assertEquals(Result.Verdict.VERIFIED, once.run(ct).verdict);
+            assertThrows(EngineFault.class, () -> once.run(ct));
+        }
+    }
+
     /** Whether the file is a certificate of mode 4 (RankedKernel's alone). */
     static boolean modeFour(Path file) {
         try (Container ct = new Container(file)) {

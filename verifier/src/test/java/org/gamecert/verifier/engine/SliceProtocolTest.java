@@ -466,6 +466,55 @@ class SliceProtocolTest {
     }
 
     /**
+     * A call that throws anything but an engine fault (a null array here, a NullPointerException
+     * inside the call; an OutOfMemoryError or a StackOverflowError an engine catches alike) leaves
+     * the slice part way through a step, so every later call is refused, an engine fault. (An
+     * OutOfMemoryError caught inside requests, after its step was set, let the answers be taken
+     * with no entry checked: the slice reported none of its violations, a false VERIFIED.)
+     */
+    @Test
+    void aCallThatThrowsLeavesTheSliceRefusingEveryLaterCall() throws Exception {
+        Path p = bad();
+        Map<String, Steps> wrong = new java.util.LinkedHashMap<>();
+        wrong.put("a null frame, then the next block", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                assertThrows(NullPointerException.class, () -> c.decode(s.first(), null));
+                byte[] next = honestFrame(s.first() + 1);
+                throw refusedAfterAThrow(() -> c.decode(s.first() + 1, next));
+            }
+        });
+        wrong.put("null counts, then the requests", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                blocks(c, s);
+                assertThrows(NullPointerException.class, () -> c.takeCounts(null, 0));
+                throw refusedAfterAThrow(c::requests);
+            }
+        });
+        wrong.put("null answers, then the answers", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                blocks(c, s);
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
+                Answers a = u.answer(c.requests());
+                assertThrows(NullPointerException.class, () -> c.check(null, a.kind, a.lo, a.hi));
+                throw refusedAfterAThrow(() -> c.check(a.index, a.kind, a.lo, a.hi));
+            }
+        });
+        for (Map.Entry<String, Steps> w : wrong.entrySet()) {
+            Result r = w.getValue().run();
+            assertTrue(w.getValue().done, w.getKey() + ": no slice of two blocks");
+            fault(r, w.getKey());
+        }
+    }
+
+    /** The engine fault call throws, as the call after one that threw. */
+    static EngineFault refusedAfterAThrow(org.junit.jupiter.api.function.Executable call) {
+        EngineFault refused = assertThrows(EngineFault.class, call);
+        assertTrue(refused.getMessage().contains("a call after one that threw"),
+                refused.getMessage());
+        return refused;
+    }
+
+    /**
      * Data of the wrong size or out of range: counts that end short of the slice or start outside
      * the array, a negative count (SliceAttackTest: more marks counted than given), a flag counted
      * on more facts than named the entry, one answer more or fewer
