@@ -40,7 +40,7 @@ public final class Combiner {
     private final EveryViolation every;
     private final FaultLatch latch = new FaultLatch();
     /** Conclude with a PartConclusion (a part's, or one a composite's engine asked for). */
-    private boolean forComposition;
+    private boolean forComposition, concluded;
 
     /** strict: R-REACH-1; all: every violation (at most maxPerRule kept a rule, all counted). */
     public Combiner(FileMap map, boolean strict, boolean all, int maxPerRule) {
@@ -207,10 +207,13 @@ public final class Combiner {
     /**
      * The verdict (SPEC §9 order of checks, §10.4, §11): the earliest violation of the blocks, or
      * the trailer's, the root's (R-ROOT-1, R-ROOT-2, R-ROOT-3), the census's (R-CENSUS-1), and
-     * R-REACH-1 when strict; else VERIFIED with the commitment computed.
+     * R-REACH-1 when strict; else VERIFIED with the commitment computed. Once: every later call
+     * is refused.
      */
     public Result conclude() {
         latch.begin();
+        if (concluded) throw latch.fault("concluded twice");
+        concluded = true;
         return latch.done(verdict());
     }
 
@@ -218,7 +221,7 @@ public final class Combiner {
         if (nextLayer != -1 && map.readingViolation() == null && found == null)
             throw latch.fault("concluded before every layer was checked");
         Result res = new Result();
-        res.header = h;
+        res.header = map.header(); // a copy: the engine's to keep
         res.entries = map.entries();
         res.blocks = map.blocks();
         OpenEntries open = part == null ? null : new OpenEntries(); // a part's open entries

@@ -48,6 +48,7 @@ public final class RankedKernel {
     private boolean forComposition;
     /** run is taken once: its state is not reset, and one that threw is partial (FaultLatch). */
     private final FaultLatch latch = new FaultLatch();
+    private boolean ran;
 
     /** A mode-4 file's map (FileMap); maxMemory bounds the entries held. */
     public RankedKernel(FileMap map, long maxMemory, boolean strict, boolean all, int maxPerRule) {
@@ -96,9 +97,15 @@ public final class RankedKernel {
 
     /** Checks the file, reading its blocks from ct; the verdict's result. */
     public Result run(Container ct) throws IOException {
-        latch.begin(); // never done: a second run is refused
+        latch.begin();
+        if (ran) throw latch.fault("a RankedKernel run twice");
+        ran = true;
+        return latch.done(runOnce(ct));
+    }
+
+    private Result runOnce(Container ct) throws IOException {
         Result res = new Result();
-        res.header = h;
+        res.header = map.header(); // a copy: the engine's to keep
         res.entries = map.entries();
         res.blocks = map.blocks();
         try {

@@ -506,6 +506,43 @@ class SliceProtocolTest {
         }
     }
 
+    /**
+     * The Combiner concludes once: a second conclusion is refused (a review: the first Result's
+     * header was the Combiner's own, whose tie-breaking order an engine could change and then
+     * have a second conclusion carry into a composite's check of the parts' games; it is a copy
+     * now).
+     */
+    @Test
+    void theCombinerConcludesOnce() throws Exception {
+        Combiner[] made = new Combiner[1];
+        KernelDriver d = new KernelDriver(valid()) {
+            @Override
+            Combiner combiner() {
+                return made[0] = super.combiner();
+            }
+        };
+        Result r = d.run();
+        assertEquals(Result.Verdict.VERIFIED, r.verdict, AttackCerts.show(r));
+        EngineFault again = assertThrows(EngineFault.class, made[0]::conclude);
+        assertTrue(again.getMessage().contains("concluded twice"), again.getMessage());
+    }
+
+    /**
+     * A map read from a container the engine has already read blocks from numbers them from 0 (a
+     * review: the numbering carried on, so each chain value h_i was computed with another i, and
+     * a file whose chain was made with shifted indexes verified).
+     */
+    @Test
+    void aMapReadAfterTheEngineReadTheContainerNumbersItsBlocksFromZero() throws Exception {
+        try (Container ct = new Container(valid())) {
+            ct.readHeaderContent();
+            for (int k = 0; k < 3; k++) ct.readDataFrame(ct.nextBlockRecord());
+            FileMap map = FileMap.read(ct);
+            for (int b = 0; b < map.blocks(); b++) assertEquals(b, map.record(b).index);
+            assertEquals(null, map.readingViolation());
+        }
+    }
+
     /** The engine fault call throws, as the call after one that threw. */
     static EngineFault refusedAfterAThrow(org.junit.jupiter.api.function.Executable call) {
         EngineFault refused = assertThrows(EngineFault.class, call);

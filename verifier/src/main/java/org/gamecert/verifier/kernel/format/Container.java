@@ -60,6 +60,7 @@ public final class Container implements Closeable {
         if (8 + contentSize > size)
             throw new FormatException(Rule.CON_1, "HEADER frame ends past the end of the file");
         pos = 8 + contentSize;
+        blockIndex = 0; // the reading starts over: blocks are numbered from 0 (SPEC §3, h_i)
         return read(8, (int) contentSize);
     }
 
