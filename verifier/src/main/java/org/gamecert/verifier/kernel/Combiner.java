@@ -253,16 +253,16 @@ public final class Combiner {
                 h.rootOpponent, map.rootOcc, map.rootMover, map.group);
         byte[] commitment = map.commitment();
         String id = "sha256:" + Chain.hex(commitment);
-        if (part == null && !forComposition) return Result.verified(res, id, null);
+        if (part == null && !forComposition) return Result.verified(res, id, null, map.cluster);
         // for a composite (SPEC §15.3): what Composition.decide takes of this certificate
         if (open == null) open = new OpenEntries();
         open.freeze();
         PartConclusion c = new PartConclusion(h, h.tb.clone(), commitment, map.rootOcc,
                 map.rootMover, root.rootKind, map.entries(), open,
                 part == null ? null : part.keptFor(), part == null ? -1 : part.keptForPart(),
-                rows, part == null ? null : part.regionKeys());
-        if (open.total() > 0) return Result.openPart(res, c);
-        return Result.verified(res, id, c);
+                rows, part == null ? null : part.regionKeys(), map.cluster);
+        if (open.total() > 0) return Result.openPart(res, c, map.cluster);
+        return Result.verified(res, id, c, map.cluster);
     }
 
     private void tallyInto(Result res, long[][] rows) {

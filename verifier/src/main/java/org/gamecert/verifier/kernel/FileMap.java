@@ -97,6 +97,8 @@ public final class FileMap implements java.io.Serializable {
     private void readObject(java.io.ObjectInputStream in)
             throws IOException, ClassNotFoundException {
         in.defaultReadObject();
+        if (!cluster) // only a map read for a cluster is ever written (writeObject)
+            throw new java.io.InvalidObjectException("a file map read for one JVM");
         fingerprint = computeFingerprint(); // of what arrived, whatever a sender claimed
     }
 
@@ -120,7 +122,8 @@ public final class FileMap implements java.io.Serializable {
 
     /**
      * For a check across JVMs: the map and the reports can travel, keys included, and what the
-     * binding guarantees is then detection of faults (SPEC §11.1); the Result says so.
+     * binding guarantees is then detection of faults (SPEC §11.1); the Result says so
+     * (acrossJvms), and a part's conclusion carries no seal of this JVM.
      */
     public static FileMap readForCluster(Container ct) throws IOException, HeaderViolation {
         return new FileMap(ct, true);

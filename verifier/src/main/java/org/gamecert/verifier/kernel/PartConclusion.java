@@ -49,7 +49,7 @@ public final class PartConclusion implements java.io.Serializable {
      */
     PartConclusion(Header h, int[] tb, byte[] commitment, long rootOcc, long rootCanonicalMover,
             int rootKind, long entries, OpenEntries open, Manifest keptFor, int keptForPart,
-            long[][] census, RegionKeys keys) {
+            long[][] census, RegionKeys keys, boolean acrossJvms) {
         this.commitment = commitment.clone();
         family = h.family;
         width = h.width;
@@ -73,7 +73,9 @@ public final class PartConclusion implements java.io.Serializable {
         this.keptForPart = keptForPart;
         this.census = census;
         this.regionKeys = keys;
-        this.seal = seal();
+        // a map read for a cluster gave its keys away (SPEC §11.1): its conclusion is not this
+        // JVM's kernel's, and a composite takes it only as given (Composition.decide)
+        this.seal = acrossJvms ? new byte[0] : seal();
     }
 
     private byte[] seal() {

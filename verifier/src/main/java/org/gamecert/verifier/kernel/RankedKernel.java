@@ -154,8 +154,8 @@ public final class RankedKernel {
         byte[] commitment = map.commitment();
         PartConclusion c = !forComposition ? null : new PartConclusion(h, tb, commitment,
                 map.rootOcc, map.rootMover, rootKind, map.entries(), new OpenEntries(), null, -1,
-                new long[0][], null);
-        return Result.verified(res, "sha256:" + Chain.hex(commitment), c);
+                new long[0][], null, map.cluster);
+        return Result.verified(res, "sha256:" + Chain.hex(commitment), c, map.cluster);
     }
 
     // ------------------------------------------------------------------ reading

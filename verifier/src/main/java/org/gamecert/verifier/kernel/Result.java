@@ -24,6 +24,12 @@ public final class Result implements java.io.Serializable {
      * checked for a composite (Combiner.forComposition); null otherwise.
      */
     public final PartConclusion conclusion;
+    /**
+     * The check's map was read for a cluster (FileMap.readForCluster): its keys could leave the
+     * JVM, so the binding of SPEC §11.1 held against faults, not against an engine that read
+     * them. False for a check whose keys stayed in this JVM, and for every unverified result.
+     */
+    public final boolean acrossJvms;
     public String errorMessage;
     public org.gamecert.verifier.kernel.format.Header header; // null when the header was not read
     // Set only when verified: the root entry's kinds (P: its move is the canonical move; C: its
@@ -44,13 +50,16 @@ public final class Result implements java.io.Serializable {
         verdict = Verdict.ERROR;
         commitment = null;
         conclusion = null;
+        acrossJvms = false;
         census = new ArrayList<>();
         violations = new ArrayList<>();
         violationCounts = new LinkedHashMap<>();
     }
 
-    private Result(Result from, Verdict verdict, String commitment, PartConclusion conclusion) {
+    private Result(Result from, Verdict verdict, String commitment, PartConclusion conclusion,
+            boolean acrossJvms) {
         this.verdict = verdict;
+        this.acrossJvms = acrossJvms;
         this.commitment = commitment;
         this.conclusion = conclusion;
         errorMessage = from.errorMessage;
@@ -70,20 +79,21 @@ public final class Result implements java.io.Serializable {
     public static Result withVerdict(Result from, Verdict verdict) {
         if (verdict == Verdict.VERIFIED)
             throw new IllegalArgumentException("only the kernel verifies");
-        return new Result(from, verdict, null, null);
+        return new Result(from, verdict, null, null, false);
     }
 
     /** The same figures, verified, with the commitment the kernel computed (Kernel only). */
-    static Result verified(Result from, String commitment, PartConclusion conclusion) {
-        return new Result(from, Verdict.VERIFIED, commitment, conclusion);
+    static Result verified(Result from, String commitment, PartConclusion conclusion,
+            boolean acrossJvms) {
+        return new Result(from, Verdict.VERIFIED, commitment, conclusion, acrossJvms);
     }
 
     /**
      * A part whose every rule held but that has open entries (SPEC §15.1): INCOMPLETE, with no
      * commitment presented as a proven certificate's id (Kernel only).
      */
-    static Result openPart(Result from, PartConclusion conclusion) {
-        return new Result(from, Verdict.INCOMPLETE, null, conclusion);
+    static Result openPart(Result from, PartConclusion conclusion, boolean acrossJvms) {
+        return new Result(from, Verdict.INCOMPLETE, null, conclusion, acrossJvms);
     }
 
     public Violation firstViolation() {

@@ -58,6 +58,68 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
     }
 
     /**
+     * A part checked on a map read for a cluster (its keys may have left the JVM, SPEC §11.1:
+     * faults only) concludes with no seal of this JVM: a composite of this JVM refuses it, and
+     * one whose engine says its parts came from other JVMs says it took it as given (a review: an
+     * engine of one JVM that read the map for a cluster knew its keys and could forge reports).
+     */
+    @Test
+    void aConclusionOnAMapReadForAClusterIsNeverThisJvmsOwn() throws Exception {
+        TestComposite comp = split();
+        Result r0 = root(comp);
+        Options o = CompositionInputTest.forComposition();
+        Result cluster = new SliceEngine(1, 1 << 16, SliceEngine.Faults.NONE, true).verify(
+                Files.write(dir.resolve("part-cluster.gsc"), comp.parts.get(1).bytes), o);
+        assertEquals(Result.Verdict.VERIFIED, cluster.verdict);
+        assertTrue(cluster.acrossJvms, "the Result says its keys could leave the JVM");
+        assertFalse(r0.acrossJvms);
+        Manifest m = Manifest.parse(comp.manifest());
+        PartConclusion[] parts = {r0.conclusion, cluster.conclusion};
+        assertThrows(org.gamecert.verifier.kernel.EngineFault.class,
+                () -> Composition.decide(m, parts, new Violation[2], false));
+        Composition.Outcome across = Composition.decide(m, parts, new Violation[2], true);
+        assertEquals(Result.Verdict.VERIFIED, across.verdict);
+        assertTrue(across.partsTakenAsGiven);
+    }
+
+    /**
+     * A map read for one JVM never arrives from a serial form: a stream whose map says it was
+     * (its "cluster" byte cleared, written by an engine that knows the layout) is refused.
+     */
+    @Test
+    void aMapForOneJvmIsNeverReadBackFromASerialForm() throws Exception {
+        Path file = Files.write(dir.resolve("root.gsc"), split().parts.get(0).bytes);
+        org.gamecert.verifier.kernel.FileMap map;
+        try (org.gamecert.verifier.kernel.format.Container ct =
+                new org.gamecert.verifier.kernel.format.Container(file)) {
+            map = org.gamecert.verifier.kernel.FileMap.readForCluster(ct);
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(map);
+        }
+        byte[] stream = bytes.toByteArray();
+        // the primitive fields go in name order: "cluster" (1 byte) just before factKey0
+        java.lang.reflect.Field f = map.getClass().getDeclaredField("factKey0");
+        f.setAccessible(true);
+        byte[] key = java.nio.ByteBuffer.allocate(8).putLong(f.getLong(map)).array();
+        int at = -1;
+        for (int i = 1; i + 8 <= stream.length && at < 0; i++)
+            if (Arrays.equals(Arrays.copyOfRange(stream, i, i + 8), key)) at = i - 1;
+        assertEquals(1, stream[at], "the cluster byte");
+        assertTrue(readBack(stream) instanceof org.gamecert.verifier.kernel.FileMap);
+        stream[at] = 0;
+        assertThrows(java.io.InvalidObjectException.class, () -> readBack(stream));
+    }
+
+    static Object readBack(byte[] stream) throws Exception {
+        try (java.io.ObjectInputStream in =
+                new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(stream))) {
+            return in.readObject();
+        }
+    }
+
+    /**
      * Exact input: TestComposite.split(TinySolver(1, 4, 4, 1, null), Othello start, mode 1, cut 5);
      * part 1 then made false: its first P entry that is not its root claims a value off by 2
      * (AttackCerts.wrongValue's rule), rewritten, the manifest listing the false part.

@@ -948,9 +948,9 @@ public final class Kernel {
         if (regionKeys != null) regionKeys.freeze();
         PartConclusion c = new PartConclusion(h, tb, commitment, rootOcc, rootMover, rootKind,
                 entries, openEntries, composite, partIndex, censusRows(),
-                regionKeys == null ? null : regionKeys.regionKeys());
-        if (openEntries.total() > 0) return Result.openPart(from, c);
-        return Result.verified(from, commitmentHex, c);
+                regionKeys == null ? null : regionKeys.regionKeys(), false);
+        if (openEntries.total() > 0) return Result.openPart(from, c, false);
+        return Result.verified(from, commitmentHex, c, false);
     }
 
     // ------------------------------------------------------------------ helpers
