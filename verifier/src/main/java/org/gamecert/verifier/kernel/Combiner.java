@@ -45,6 +45,7 @@ public final class Combiner {
     /** strict: R-REACH-1; all: every violation (at most maxPerRule kept a rule, all counted). */
     public Combiner(FileMap map, boolean strict, boolean all, int maxPerRule) {
         every = all ? new EveryViolation(maxPerRule) : null;
+        map.requireWhole();
         this.map = map;
         fingerprint = map.fingerprint();
         h = map.header();

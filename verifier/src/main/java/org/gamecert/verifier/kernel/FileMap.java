@@ -113,6 +113,15 @@ public final class FileMap implements java.io.Serializable {
     }
 
     /**
+     * Refuses a map a serial form left half read: readObject sets the fingerprint last, and a
+     * stream may name the object again after readObject threw. Every kernel object made on a map
+     * calls it first.
+     */
+    void requireWhole() {
+        if (fingerprint == null) throw new EngineFault("a file map read back only in part");
+    }
+
+    /**
      * Reads the file's frames. When the header itself breaks a rule there is nothing to cut:
      * that violation is thrown as a HeaderViolation.
      */

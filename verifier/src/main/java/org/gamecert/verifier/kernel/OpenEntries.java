@@ -17,6 +17,17 @@ final class OpenEntries implements java.io.Serializable {
     private int size, total;
     private boolean frozen;
 
+    /** Read back from a serial form: its own arrays (PartConclusion.readObject). */
+    private void readObject(java.io.ObjectInputStream in)
+            throws java.io.IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        occ = occ.clone();
+        mover = mover.clone();
+        kind = kind.clone();
+        lower = lower.clone();
+        upper = upper.clone();
+    }
+
     void add(long o, long m, int k, int lo, int hi) {
         if (frozen) throw new IllegalStateException("an open entry added after the conclusion");
         if (size == occ.length) resize(Math.min(Payload.MAX_OPEN, Math.max(16, 2 * size)));

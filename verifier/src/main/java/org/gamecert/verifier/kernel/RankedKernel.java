@@ -52,6 +52,7 @@ public final class RankedKernel {
 
     /** A mode-4 file's map (FileMap); maxMemory bounds the entries held. */
     public RankedKernel(FileMap map, long maxMemory, boolean strict, boolean all, int maxPerRule) {
+        map.requireWhole();
         this.map = map;
         h = map.header();
         if (h.mode != org.gamecert.verifier.kernel.format.Header.WEAK_RANKED)

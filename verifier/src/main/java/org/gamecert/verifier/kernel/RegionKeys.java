@@ -16,6 +16,14 @@ public final class RegionKeys implements java.io.Serializable {
 
     private RegionKeys() {}
 
+    /** Read back from a serial form: its own arrays (PartConclusion.readObject). */
+    private void readObject(java.io.ObjectInputStream in)
+            throws java.io.IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        occ = occ.clone();
+        mover = mover.clone();
+    }
+
     /** The keys the slices kept (occ, mover pairs, distinct), or none when over their budget. */
     static RegionKeys of(long[] pairs, boolean over) {
         RegionKeys k = new RegionKeys();

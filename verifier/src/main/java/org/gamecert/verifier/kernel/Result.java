@@ -27,9 +27,21 @@ public final class Result implements java.io.Serializable {
     /**
      * The check's map was read for a cluster (FileMap.readForCluster): its keys could leave the
      * JVM, so the binding of SPEC §11.1 held against faults, not against an engine that read
-     * them. False for a check whose keys stayed in this JVM, and for every unverified result.
+     * them, or the Result itself was read back from a serial form (readObject). False for a
+     * check whose keys stayed in this JVM, and for every unverified result made here.
      */
-    public final boolean acrossJvms;
+    private boolean acrossJvms;
+
+    public boolean acrossJvms() {
+        return acrossJvms;
+    }
+
+    /** A Result read back from a serial form is another JVM's claim, whatever it says. */
+    private void readObject(java.io.ObjectInputStream in)
+            throws java.io.IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        acrossJvms = true;
+    }
     public String errorMessage;
     public org.gamecert.verifier.kernel.format.Header header; // null when the header was not read
     // Set only when verified: the root entry's kinds (P: its move is the canonical move; C: its

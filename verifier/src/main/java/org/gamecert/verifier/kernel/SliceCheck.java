@@ -115,6 +115,7 @@ public final class SliceCheck {
      */
     public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean all,
             int maxPerRule) {
+        map.requireWhole();
         every = all ? new EveryViolation(maxPerRule) : null;
         if (li < 0 || li >= map.layers() || firstBlock < map.firstBlock(li)
                 || endBlock <= firstBlock || endBlock > map.endBlock(li))

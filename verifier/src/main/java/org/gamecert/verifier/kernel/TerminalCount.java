@@ -39,6 +39,7 @@ public final class TerminalCount {
      */
     public TerminalCount(FileMap map, int li, int partition, int partitions,
             int expectedTerminals, int expectedProof) {
+        map.requireWhole();
         if (li < 0 || li >= map.layers() || partitions < 1 || partitions > MAX_PARTITIONS
                 || partition < 0 || partition >= partitions)
             throw new EngineFault("a terminal count for partition " + partition + " of "

@@ -71,8 +71,8 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
         Result cluster = new SliceEngine(1, 1 << 16, SliceEngine.Faults.NONE, true).verify(
                 Files.write(dir.resolve("part-cluster.gsc"), comp.parts.get(1).bytes), o);
         assertEquals(Result.Verdict.VERIFIED, cluster.verdict);
-        assertTrue(cluster.acrossJvms, "the Result says its keys could leave the JVM");
-        assertFalse(r0.acrossJvms);
+        assertTrue(cluster.acrossJvms(), "the Result says its keys could leave the JVM");
+        assertFalse(r0.acrossJvms());
         Manifest m = Manifest.parse(comp.manifest());
         PartConclusion[] parts = {r0.conclusion, cluster.conclusion};
         assertThrows(org.gamecert.verifier.kernel.EngineFault.class,
@@ -84,7 +84,10 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
 
     /**
      * A map read for one JVM never arrives from a serial form: a stream whose map says it was
-     * (its "cluster" byte cleared, written by an engine that knows the layout) is refused.
+     * (its "cluster" byte cleared, written by an engine that knows the layout) is refused; and a
+     * map read back only in part (a review: a stream may name it again after its readObject
+     * threw, made here as serialization makes one before its fields are read) is refused by
+     * every kernel object made on it.
      */
     @Test
     void aMapForOneJvmIsNeverReadBackFromASerialForm() throws Exception {
@@ -94,11 +97,7 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
                 new org.gamecert.verifier.kernel.format.Container(file)) {
             map = org.gamecert.verifier.kernel.FileMap.readForCluster(ct);
         }
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
-            out.writeObject(map);
-        }
-        byte[] stream = bytes.toByteArray();
+        byte[] stream = serialForm(map);
         // the primitive fields go in name order: "cluster" (1 byte) just before factKey0
         java.lang.reflect.Field f = map.getClass().getDeclaredField("factKey0");
         f.setAccessible(true);
@@ -110,6 +109,68 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
         assertTrue(readBack(stream) instanceof org.gamecert.verifier.kernel.FileMap);
         stream[at] = 0;
         assertThrows(java.io.InvalidObjectException.class, () -> readBack(stream));
+        {
+            org.gamecert.verifier.kernel.FileMap half = (org.gamecert.verifier.kernel.FileMap)
+                    sun.reflect.ReflectionFactory.getReflectionFactory()
+                            .newConstructorForSerialization(org.gamecert.verifier.kernel.FileMap
+                                    .class, Object.class.getDeclaredConstructor()).newInstance();
+            assertThrows(org.gamecert.verifier.kernel.EngineFault.class,
+                    () -> new org.gamecert.verifier.kernel.Combiner(half, false, false, 1));
+            assertThrows(org.gamecert.verifier.kernel.EngineFault.class,
+                    () -> new org.gamecert.verifier.kernel.SliceCheck(half, 0, 0, 1, false, 1));
+            assertThrows(org.gamecert.verifier.kernel.EngineFault.class,
+                    () -> new org.gamecert.verifier.kernel.TerminalCount(half, 0, 0, 1, 0, 0));
+            assertThrows(org.gamecert.verifier.kernel.EngineFault.class,
+                    () -> new org.gamecert.verifier.kernel.RankedKernel(half, 1 << 20, false,
+                            false, 1));
+        }
+    }
+
+    /**
+     * A Result read back from a serial form says it is another JVM's claim (acrossJvms),
+     * whatever it says of itself: a stream can say VERIFIED (a review).
+     */
+    @Test
+    void aResultReadBackFromASerialFormIsAnotherJvmsClaim() throws Exception {
+        Result here = part(split());
+        assertEquals(Result.Verdict.VERIFIED, here.verdict);
+        assertFalse(here.acrossJvms());
+        Result back = (Result) readBack(serialForm(here));
+        assertEquals(here.verdict, back.verdict);
+        assertTrue(back.acrossJvms());
+    }
+
+    /**
+     * A conclusion read back from a serial form owns its arrays: a stream that names one of them
+     * again for the engine (a review) gives the engine a copy it may change, and the conclusion
+     * the composite takes is unchanged.
+     */
+    @Test
+    void aConclusionReadBackOwnsItsArrays() throws Exception {
+        TestComposite comp = split();
+        Result r0 = root(comp), r1 = part(comp);
+        java.lang.reflect.Field f = PartConclusion.class.getDeclaredField("tb");
+        f.setAccessible(true);
+        byte[] stream = serialForm(r1.conclusion, f.get(r1.conclusion));
+        try (java.io.ObjectInputStream in =
+                new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(stream))) {
+            PartConclusion back = (PartConclusion) in.readObject();
+            int[] named = (int[]) in.readObject();
+            named[0] ^= 1; // the engine's handle on the array the stream named twice
+            Manifest m = Manifest.parse(comp.manifest());
+            Composition.Outcome o = Composition.decide(m,
+                    new PartConclusion[] {r0.conclusion, back}, new Violation[2], false);
+            assertEquals(Result.Verdict.VERIFIED, o.verdict);
+        }
+    }
+
+    /** The objects written one after another to one stream (a later one may name an earlier). */
+    static byte[] serialForm(Object... objects) throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            for (Object o : objects) out.writeObject(o);
+        }
+        return bytes.toByteArray();
     }
 
     static Object readBack(byte[] stream) throws Exception {
