@@ -27,20 +27,16 @@ public final class Result implements java.io.Serializable {
     /**
      * The check's map was read for a cluster (FileMap.readForCluster): its keys could leave the
      * JVM, so the binding of SPEC §11.1 held against faults, not against an engine that read
-     * them, or the Result itself was read back from a serial form (readObject). False for a
+     * them, or the Result itself was read back from a serial form (madeHere). False for a
      * check whose keys stayed in this JVM, and for every unverified result made here.
      */
-    private boolean acrossJvms;
-
-    public boolean acrossJvms() {
-        return acrossJvms;
-    }
+    private final boolean acrossJvms;
+    /** Set by the constructors only: a Result read back from a serial form, whole or not, isn't. */
+    private final transient boolean madeHere;
 
     /** A Result read back from a serial form is another JVM's claim, whatever it says. */
-    private void readObject(java.io.ObjectInputStream in)
-            throws java.io.IOException, ClassNotFoundException {
-        in.defaultReadObject();
-        acrossJvms = true;
+    public boolean acrossJvms() {
+        return acrossJvms || !madeHere;
     }
     public String errorMessage;
     public org.gamecert.verifier.kernel.format.Header header; // null when the header was not read
@@ -63,6 +59,7 @@ public final class Result implements java.io.Serializable {
         commitment = null;
         conclusion = null;
         acrossJvms = false;
+        madeHere = true;
         census = new ArrayList<>();
         violations = new ArrayList<>();
         violationCounts = new LinkedHashMap<>();
@@ -72,6 +69,7 @@ public final class Result implements java.io.Serializable {
             boolean acrossJvms) {
         this.verdict = verdict;
         this.acrossJvms = acrossJvms;
+        madeHere = true;
         this.commitment = commitment;
         this.conclusion = conclusion;
         errorMessage = from.errorMessage;

@@ -543,6 +543,33 @@ class SliceProtocolTest {
         }
     }
 
+    /**
+     * A block record's serial form is written from a copy: a stream that replaces objects as it
+     * writes them (an engine's, `enableReplaceObject`) is never handed the map's own chain array,
+     * against which R-HASH-1 is checked (a review: zeroed, or set to another file's values, it
+     * let a chain that does not hold verify).
+     */
+    @Test
+    void aRecordsSerialFormNeverHandsOutTheMapsChainArray() throws Exception {
+        FileMap map = mapOf(valid());
+        byte[] stored = map.record(0).chain();
+        try (java.io.ObjectOutputStream out =
+                new java.io.ObjectOutputStream(new java.io.ByteArrayOutputStream()) {
+                    {
+                        enableReplaceObject(true);
+                    }
+
+                    @Override
+                    protected Object replaceObject(Object o) {
+                        if (o instanceof byte[] b) java.util.Arrays.fill(b, (byte) 0);
+                        return o;
+                    }
+                }) {
+            out.writeObject(map.record(0));
+        }
+        org.junit.jupiter.api.Assertions.assertArrayEquals(stored, map.record(0).chain());
+    }
+
     /** The engine fault call throws, as the call after one that threw. */
     static EngineFault refusedAfterAThrow(org.junit.jupiter.api.function.Executable call) {
         EngineFault refused = assertThrows(EngineFault.class, call);

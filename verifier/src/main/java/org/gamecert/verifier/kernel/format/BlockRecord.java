@@ -22,6 +22,24 @@ public final class BlockRecord implements java.io.Serializable {
         this.frameOffset = frameOffset;
     }
 
+    private BlockRecord(BlockRecord r) {
+        index = r.index;
+        layer = r.layer;
+        count = r.count;
+        rawLen = r.rawLen;
+        compLen = r.compLen;
+        chain = r.chain.clone();
+        frameOffset = r.frameOffset;
+    }
+
+    /**
+     * A serial form is written from a copy: a stream that replaces objects as it writes them
+     * would otherwise be handed the record's own chain array (R-HASH-1 checks against it).
+     */
+    private Object writeReplace() {
+        return new BlockRecord(this);
+    }
+
     /**
      * The stored chain value h_i, a copy: the record is shared with engines, and the kernel
      * decides by the value the file holds, whatever an engine writes into an array it was given.
