@@ -84,9 +84,12 @@ public final class Composition {
      */
     public static Outcome decide(Manifest m, PartConclusion[] given, Violation[] givenRejected,
             boolean acrossJvms) {
-        // The engine's arrays, read once: the verdict and what it says of the parts' seals rest
-        // on the same conclusions, whatever an engine thread writes into them meanwhile.
+        // The engine's arrays, read once, and each conclusion copied before its seal is checked:
+        // the verdict and what it says of the parts' seals rest on the same conclusions, whatever
+        // an engine thread writes into them, or into arrays of theirs it holds, meanwhile.
         PartConclusion[] concluded = given.clone();
+        for (int i = 0; i < concluded.length; i++)
+            concluded[i] = PartConclusion.copyOf(concluded[i]);
         Outcome o = decideOnce(m, concluded, givenRejected.clone(), acrossJvms);
         boolean asGiven = false; // a conclusion whose seal does not hold here was taken as given
         for (PartConclusion c : concluded)

@@ -28,6 +28,20 @@ final class OpenEntries implements java.io.Serializable {
         upper = upper.clone();
     }
 
+    /** A copy with arrays of its own (PartConclusion.copyOf). */
+    OpenEntries copy() {
+        OpenEntries c = new OpenEntries();
+        c.occ = occ.clone();
+        c.mover = mover.clone();
+        c.kind = kind.clone();
+        c.lower = lower.clone();
+        c.upper = upper.clone();
+        c.size = size;
+        c.total = total;
+        c.frozen = frozen;
+        return c;
+    }
+
     void add(long o, long m, int k, int lo, int hi) {
         if (frozen) throw new IllegalStateException("an open entry added after the conclusion");
         if (size == occ.length) resize(Math.min(Payload.MAX_OPEN, Math.max(16, 2 * size)));

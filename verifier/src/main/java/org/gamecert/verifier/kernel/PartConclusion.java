@@ -95,6 +95,44 @@ public final class PartConclusion implements java.io.Serializable {
         return s.digest();
     }
 
+    /** A deep copy, its seal included: Composition.decide's own (copyOf). */
+    private PartConclusion(PartConclusion c) {
+        commitment = c.commitment.clone();
+        family = c.family;
+        width = c.width;
+        height = c.height;
+        utility = c.utility;
+        symmetry = c.symmetry;
+        baseMode = c.baseMode;
+        part = c.part;
+        tb = c.tb.clone();
+        rootMover = c.rootMover;
+        rootOpponent = c.rootOpponent;
+        rootOcc = c.rootOcc;
+        rootCanonicalMover = c.rootCanonicalMover;
+        claimKinds = c.claimKinds;
+        claimLo = c.claimLo;
+        claimHi = c.claimHi;
+        rootKind = c.rootKind;
+        entries = c.entries;
+        open = c.open.copy();
+        keptFor = c.keptFor; // immutable, and never in a serial form (Manifest is not Serializable)
+        keptForPart = c.keptForPart;
+        census = c.census.clone();
+        for (int r = 0; r < census.length; r++) census[r] = census[r].clone();
+        regionKeys = c.regionKeys == null ? null : c.regionKeys.copy();
+        seal = c.seal.clone();
+    }
+
+    /**
+     * The kernel's own copy of c (null: null), made before its seal is checked: arrays an engine
+     * holds (a stream that replaced objects as it wrote c was handed them) can then change
+     * nothing a check of the copy reads.
+     */
+    static PartConclusion copyOf(PartConclusion c) {
+        return c == null ? null : new PartConclusion(c);
+    }
+
     /**
      * A conclusion read back from a serial form owns its arrays: a stream may name them again
      * for an engine's own objects, which could change them after the seal is checked.

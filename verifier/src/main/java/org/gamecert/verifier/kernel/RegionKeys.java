@@ -24,6 +24,16 @@ public final class RegionKeys implements java.io.Serializable {
         mover = mover.clone();
     }
 
+    /** A copy with arrays of its own (PartConclusion.copyOf). */
+    RegionKeys copy() {
+        RegionKeys c = new RegionKeys();
+        c.occ = occ.clone();
+        c.mover = mover.clone();
+        c.size = size;
+        c.over = over;
+        return c;
+    }
+
     /** The keys the slices kept (occ, mover pairs, distinct), or none when over their budget. */
     static RegionKeys of(long[] pairs, boolean over) {
         RegionKeys k = new RegionKeys();

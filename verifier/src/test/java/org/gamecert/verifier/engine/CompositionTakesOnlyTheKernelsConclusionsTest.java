@@ -164,6 +164,44 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
         }
     }
 
+    /**
+     * Composition.decide checks and reads its own copy of each conclusion (PartConclusion.copyOf):
+     * an engine whose stream was handed a conclusion's live tie-breaking order as it wrote the
+     * conclusion (a review; `enableReplaceObject`) changes the original, never the copy. (decide
+     * copies before it checks the seals, so a change racing the check changes nothing it reads.)
+     */
+    @Test
+    void aConclusionsCopyIsIndependentOfArraysAnEngineHolds() throws Exception {
+        TestComposite comp = split();
+        Result r0 = root(comp), r1 = part(comp);
+        java.util.List<int[]> handed = new java.util.ArrayList<>();
+        try (java.io.ObjectOutputStream out =
+                new java.io.ObjectOutputStream(new java.io.ByteArrayOutputStream()) {
+                    {
+                        enableReplaceObject(true);
+                    }
+
+                    @Override
+                    protected Object replaceObject(Object o) {
+                        if (o instanceof int[] a) handed.add(a);
+                        return o;
+                    }
+                }) {
+            out.writeObject(r1.conclusion);
+        }
+        assertEquals(1, handed.size(), "the conclusion's tie-breaking order");
+        java.lang.reflect.Method copyOf =
+                PartConclusion.class.getDeclaredMethod("copyOf", PartConclusion.class);
+        copyOf.setAccessible(true);
+        PartConclusion copy = (PartConclusion) copyOf.invoke(null, r1.conclusion);
+        handed.get(0)[0] ^= 1; // the engine changes the array it holds
+        Manifest m = Manifest.parse(comp.manifest());
+        assertEquals(Result.Verdict.VERIFIED, Composition.decide(m,
+                new PartConclusion[] {r0.conclusion, copy}, new Violation[2], false).verdict);
+        assertThrows(org.gamecert.verifier.kernel.EngineFault.class, () -> Composition.decide(m,
+                new PartConclusion[] {r0.conclusion, r1.conclusion}, new Violation[2], false));
+    }
+
     /** The objects written one after another to one stream (a later one may name an earlier). */
     static byte[] serialForm(Object... objects) throws Exception {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
@@ -254,8 +292,9 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
         try {
             for (int i = 0; i < 50_000; i++) {
                 Composition.Outcome o = Composition.decide(m, given, new Violation[2], true);
-                if (o.part(0) == changed) onChanged++;
-                assertFalse(o.verdict == Result.Verdict.VERIFIED && o.part(0) == changed
+                boolean onIt = sameCensus(o.part(0), changed); // decide's copy of one of them
+                if (onIt) onChanged++;
+                assertFalse(o.verdict == Result.Verdict.VERIFIED && onIt
                         && !o.partsTakenAsGiven, "call " + i + ": VERIFIED on the changed"
                         + " conclusion, not said to be taken as given");
             }
@@ -264,5 +303,14 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
             swapper.join();
         }
         assertTrue(onChanged > 0, "the swapper never left the changed conclusion in place");
+        assertFalse(sameCensus(genuine, changed));
+    }
+
+    /** Whether two conclusions have the same census rows. */
+    static boolean sameCensus(PartConclusion a, PartConclusion b) {
+        if (a == null || b == null || a.censusRows() != b.censusRows()) return false;
+        for (int r = 0; r < a.censusRows(); r++)
+            for (int c = 0; c < 4; c++) if (a.census(r, c) != b.census(r, c)) return false;
+        return true;
     }
 }
