@@ -17,17 +17,6 @@ final class OpenEntries implements java.io.Serializable {
     private int size, total;
     private boolean frozen;
 
-    /** Read back from a serial form: its own arrays (PartConclusion.readObject). */
-    private void readObject(java.io.ObjectInputStream in)
-            throws java.io.IOException, ClassNotFoundException {
-        in.defaultReadObject();
-        occ = occ.clone();
-        mover = mover.clone();
-        kind = kind.clone();
-        lower = lower.clone();
-        upper = upper.clone();
-    }
-
     /** A copy with arrays of its own (PartConclusion.copyOf). */
     OpenEntries copy() {
         OpenEntries c = new OpenEntries();

@@ -12,11 +12,10 @@ import org.gamecert.verifier.kernel.format.Manifest;
  */
 public final class PartConclusion implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
-    // not final: a copy read back from a serial form takes its own arrays (readObject)
-    private byte[] commitment;
+    private final byte[] commitment;
     public final int family, width, height, utility, symmetry, baseMode;
     public final boolean part;
-    private int[] tb;
+    private final int[] tb;
     /** The header's root, as given, and its canonical key (SPEC §7.4). */
     public final long rootMover, rootOpponent, rootOcc, rootCanonicalMover;
     /** The claim about the root (SPEC §15.1; §15.3 for a certificate that is not a part). */
@@ -28,7 +27,7 @@ public final class PartConclusion implements java.io.Serializable {
     /** The composite and part index its open entries were kept for (Kernel.partOf), or null. */
     private final Manifest keptFor;
     private final int keptForPart;
-    private long[][] census;
+    private final long[][] census;
     private final RegionKeys regionKeys;
     /**
      * SHA-256 keyed by a secret of this JVM over every field: a conclusion read back from a serial
@@ -36,7 +35,7 @@ public final class PartConclusion implements java.io.Serializable {
      * Composition takes it only from another JVM (a cluster, where trust is in the code the
      * executors run: SPEC §11.1).
      */
-    private byte[] seal;
+    private final byte[] seal;
     private static final byte[] SEAL_KEY = new byte[32];
 
     static {
@@ -131,20 +130,6 @@ public final class PartConclusion implements java.io.Serializable {
      */
     static PartConclusion copyOf(PartConclusion c) {
         return c == null ? null : new PartConclusion(c);
-    }
-
-    /**
-     * A conclusion read back from a serial form owns its arrays: a stream may name them again
-     * for an engine's own objects, which could change them after the seal is checked.
-     */
-    private void readObject(java.io.ObjectInputStream in)
-            throws java.io.IOException, ClassNotFoundException {
-        in.defaultReadObject();
-        commitment = commitment.clone();
-        tb = tb.clone();
-        seal = seal.clone();
-        census = census.clone();
-        for (int r = 0; r < census.length; r++) census[r] = census[r].clone();
     }
 
     /** Whether the kernel made this conclusion in this JVM, as it is now. */

@@ -16,14 +16,6 @@ public final class RegionKeys implements java.io.Serializable {
 
     private RegionKeys() {}
 
-    /** Read back from a serial form: its own arrays (PartConclusion.readObject). */
-    private void readObject(java.io.ObjectInputStream in)
-            throws java.io.IOException, ClassNotFoundException {
-        in.defaultReadObject();
-        occ = occ.clone();
-        mover = mover.clone();
-    }
-
     /** A copy with arrays of its own (PartConclusion.copyOf). */
     RegionKeys copy() {
         RegionKeys c = new RegionKeys();

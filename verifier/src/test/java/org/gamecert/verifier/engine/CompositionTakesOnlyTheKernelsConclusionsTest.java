@@ -141,12 +141,12 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
     }
 
     /**
-     * A conclusion read back from a serial form owns its arrays: a stream that names one of them
-     * again for the engine (a review) gives the engine a copy it may change, and the conclusion
-     * the composite takes is unchanged.
+     * A conclusion read back from a serial form that named one of its arrays again for the engine
+     * (a review), changed through that array, is refused by a composite of this JVM: decide
+     * checks the seal on its own copy, made from the conclusion as it is when decide is called.
      */
     @Test
-    void aConclusionReadBackOwnsItsArrays() throws Exception {
+    void aConclusionChangedThroughAnArrayTheEngineHoldsIsRefused() throws Exception {
         TestComposite comp = split();
         Result r0 = root(comp), r1 = part(comp);
         java.lang.reflect.Field f = PartConclusion.class.getDeclaredField("tb");
@@ -156,11 +156,12 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
                 new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(stream))) {
             PartConclusion back = (PartConclusion) in.readObject();
             int[] named = (int[]) in.readObject();
-            named[0] ^= 1; // the engine's handle on the array the stream named twice
             Manifest m = Manifest.parse(comp.manifest());
-            Composition.Outcome o = Composition.decide(m,
-                    new PartConclusion[] {r0.conclusion, back}, new Violation[2], false);
-            assertEquals(Result.Verdict.VERIFIED, o.verdict);
+            assertEquals(Result.Verdict.VERIFIED, Composition.decide(m,
+                    new PartConclusion[] {r0.conclusion, back}, new Violation[2], false).verdict);
+            named[0] ^= 1; // the engine's handle on the array the stream named twice
+            assertThrows(org.gamecert.verifier.kernel.EngineFault.class, () -> Composition.decide(
+                    m, new PartConclusion[] {r0.conclusion, back}, new Violation[2], false));
         }
     }
 
