@@ -458,11 +458,7 @@ class SliceProtocolTest {
                 return c.check(new long[0], new byte[0], new byte[0], new byte[0]);
             }
         });
-        for (Map.Entry<String, Steps> w : wrong.entrySet()) {
-            Result r = w.getValue().run();
-            assertTrue(w.getValue().done, w.getKey() + ": no slice of two blocks");
-            fault(r, w.getKey());
-        }
+        eachAnEngineFault(wrong);
     }
 
     /**
@@ -499,11 +495,7 @@ class SliceProtocolTest {
                 throw refusedAfterAThrow(() -> c.check(a.index, a.kind, a.lo, a.hi));
             }
         });
-        for (Map.Entry<String, Steps> w : wrong.entrySet()) {
-            Result r = w.getValue().run();
-            assertTrue(w.getValue().done, w.getKey() + ": no slice of two blocks");
-            fault(r, w.getKey());
-        }
+        eachAnEngineFault(wrong);
     }
 
     /**
@@ -568,6 +560,15 @@ class SliceProtocolTest {
             out.writeObject(map.record(0));
         }
         org.junit.jupiter.api.Assertions.assertArrayEquals(stored, map.record(0).chain());
+    }
+
+    /** Each driver, run, met its slice of two blocks and ended in an engine fault. */
+    static void eachAnEngineFault(Map<String, Steps> wrong) throws Exception {
+        for (Map.Entry<String, Steps> w : wrong.entrySet()) {
+            Result r = w.getValue().run();
+            assertTrue(w.getValue().done, w.getKey() + ": no slice of two blocks");
+            fault(r, w.getKey());
+        }
     }
 
     /** The engine fault call throws, as the call after one that threw. */
@@ -667,11 +668,7 @@ class SliceProtocolTest {
                 return c.check(a.index, a.kind, a.lo, a.hi);
             }
         });
-        for (Map.Entry<String, Steps> w : wrong.entrySet()) {
-            Result r = w.getValue().run();
-            assertTrue(w.getValue().done, w.getKey() + ": no slice of two blocks");
-            fault(r, w.getKey());
-        }
+        eachAnEngineFault(wrong);
     }
 
     // ---------------------------------------------------------------- frames
