@@ -24,7 +24,8 @@ import org.gamecert.verifier.kernel.format.Payload;
 /**
  * The one-machine engine of the sequential kernel (SPEC §11.1): the reading kernel maps the file
  * (FileMap); each layer, shallowest first, is cut into slices of consecutive blocks, each checked
- * by a SliceCheck of its own on one of this engine's threads; the engine answers each slice's
+ * by a SliceCheck that the Combiner makes (Combiner.slice, called on the thread that runs the
+ * layers) and that runs on one of this engine's threads; the engine answers each slice's
  * requests from its own decoded copy of the layer below (a binary search by key) and routes the
  * marks each slice sends to the slices of the layer below, in memory; the Combiner takes the
  * reports. Untrusted: whatever it does wrong ends in a rejection or an engine fault.
@@ -201,8 +202,8 @@ public final class SliceEngine {
         // terminal positions (counted for every game but Othello, SPEC §10.3) are counted by
         // TerminalCount kernels, one a partition of their keys, on the pool's threads
         int partitions = h.family == Header.OTHELLO ? 0 : terminalPartitions(map.entries());
-        Setup setup = new Setup(openBefore, o.composite, o.compositePart, regionKeyBudget, o.all,
-                o.maxViolationsPerRule, partitions);
+        Setup setup = new Setup(openBefore, o.composite, o.compositePart, regionKeyBudget,
+                partitions);
         boolean weak = !h.semiStrong;
         // blocks in flight: a frame and its decoded columns per thread
         long fixed = (threads + 1L) * (2L * h.maxBlockBytes + 1024 + 40L * h.maxBlockEntries);
@@ -288,9 +289,10 @@ public final class SliceEngine {
                         int[][] bits = in.bits(q);
                         int[] layerCounts = in.layerCounts();
                         long[] prev = in.previous(q);
+                        SliceCheck check = combiner.slice(sl.li, sl.first, sl.end);
                         window.add(pool.submit(() -> {
-                            Held x = startSlice(ct, map, sl, prev, facts, bits, layerCounts,
-                                    setup, faults);
+                            Held x = startSlice(ct, map, sl, check, prev, facts, bits,
+                                    layerCounts, setup, faults);
                             answer(x, under);
                             return finishSlice(x, faults, setup.partitions > 0);
                         }));
@@ -318,8 +320,9 @@ public final class SliceEngine {
                             int[][] bits = in.bits(s);
                             int[] layerCounts = in.layerCounts();
                             long[] prev = in.previous(s);
-                            started.add(pool.submit(() -> startSlice(ct, map, sl, prev, facts,
-                                    bits, layerCounts, setup, faults)));
+                            SliceCheck check = combiner.slice(sl.li, sl.first, sl.end);
+                            started.add(pool.submit(() -> startSlice(ct, map, sl, check, prev,
+                                    facts, bits, layerCounts, setup, faults)));
                         }
                         // a slice's requests are known only once it is decoded: the first that
                         // would pass the room, and those after it, wait for the next wave (a
@@ -353,7 +356,7 @@ public final class SliceEngine {
                 }
             }
             combiner.layer(li, faults.reports(li, reports).toArray(new SliceReport[0]),
-                    countTerminals(map, li, marks, pool));
+                    countTerminals(combiner, li, marks, pool));
             entriesDone += map.size(li);
             if (o.progress != null)
                 o.progress.update(entriesDone, map.layers() - li, entriesDone,
@@ -486,16 +489,15 @@ public final class SliceEngine {
     }
 
     /** The layer's terminal keys counted, each partition by a TerminalCount on the pool. */
-    private static TerminalCount.Report[] countTerminals(FileMap map, int li, Marks marks,
-            ExecutorService pool) throws IOException, InterruptedException {
+    private static TerminalCount.Report[] countTerminals(Combiner combiner, int li,
+            Marks marks, ExecutorService pool) throws IOException, InterruptedException {
         int partitions = marks.partitions;
         List<Future<TerminalCount.Report>> counted = new ArrayList<>();
         for (int q = 0; q < partitions; q++) {
-            int partition = q, n = marks.keys[q], proof = marks.proofKeys[q];
+            int n = marks.keys[q], proof = marks.proofKeys[q];
             long[] run = marks.runs[q];
+            TerminalCount count = combiner.terminalCount(li, q, partitions, n - proof, proof);
             counted.add(pool.submit(() -> {
-                TerminalCount count = new TerminalCount(map, li, partition, partitions,
-                        n - proof, proof);
                 for (int j = 0; j < n; j++)
                     count.take(run[3 * j], run[3 * j + 1], run[3 * j + 2]);
                 return count.report();
@@ -558,10 +560,10 @@ public final class SliceEngine {
     }
 
     /** Steps 1–3 of a slice's kernel: counts, decoding, requests. */
-    private static Held startSlice(Container ct, FileMap map, Slice s, long[] honest, int[] facts,
-            int[][] bits, int[] layerCounts, Setup setup, Faults faults) throws IOException {
+    private static Held startSlice(Container ct, FileMap map, Slice s, SliceCheck check,
+            long[] honest, int[] facts, int[][] bits, int[] layerCounts, Setup setup,
+            Faults faults) throws IOException {
         long[] previous = faults.previous(s.li, s.first, honest.clone());
-        SliceCheck check = new SliceCheck(map, s.li, s.first, s.end, setup.all, setup.maxPerRule);
         check.previous(previous[0] != 0, previous[1], previous[2]);
         if (setup.partitions > 0) check.partitionTerminals(setup.partitions);
         if (setup.openBefore != null)
@@ -636,7 +638,7 @@ public final class SliceEngine {
 
     /** A part's setup for its slices (SliceCheck.partSetup); openBefore null: not a part. */
     private record Setup(long[] openBefore, org.gamecert.verifier.kernel.format.Manifest composite,
-            int part, int regionKeyBudget, boolean all, int maxPerRule, int partitions) {}
+            int part, int regionKeyBudget, int partitions) {}
 
     /**
      * Partitions of a layer's terminal keys: one per ENTRIES_PER_TERMINAL_PARTITION entries of

@@ -2,8 +2,11 @@ package org.gamecert.verifier.kernel;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import org.gamecert.verifier.kernel.format.Header;
 import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.kernel.rules.Game;
@@ -16,6 +19,12 @@ import org.gamecert.verifier.kernel.rules.Game;
  * layer's slices took sum to those the layer above sent. Then it tallies §10 and, at the end,
  * decides: the earliest violation in the order of SPEC §9, else the trailer's, the root's, the
  * census's, R-REACH-1; else VERIFIED. Sequential; one thread; calls no engine code.
+ *
+ * <p>In one JVM the Combiner makes the layer's kernels itself ({@link #slice},
+ * {@link #terminalCount}) and takes a report only when it is the very object one of them made
+ * for the layer: the engine moves reports, it cannot make, copy or change one that is taken.
+ * Across JVMs (a map read for a cluster) reports arrive as serial forms and are taken as given:
+ * the guarantee is then against faults (SPEC §11.1).
  */
 public final class Combiner {
     private final FileMap map;
@@ -41,6 +50,17 @@ public final class Combiner {
     private final FaultLatch latch = new FaultLatch();
     /** Conclude with a PartConclusion (a part's, or one a composite's engine asked for). */
     private boolean forComposition, concluded;
+    /** Where each kernel made for a layer not yet taken leaves its report (by layer). */
+    private final List<List<Made>> made = new ArrayList<>();
+
+    /**
+     * Where a kernel this Combiner made (SliceCheck, TerminalCount) leaves its report, once: the
+     * Combiner keeps this, not the kernel and its arrays. Read in another thread than the one
+     * that wrote it, it is null or the whole report (whose fields are all final).
+     */
+    static final class Made {
+        Object report;
+    }
 
     /** strict: R-REACH-1; all: every violation (at most maxPerRule kept a rule, all counted). */
     public Combiner(FileMap map, boolean strict, boolean all, int maxPerRule) {
@@ -58,6 +78,33 @@ public final class Combiner {
         nextLayer = map.layers() - 1;
         sentTo = new long[map.layers()];
         found = map.readingViolation();
+        for (int li = 0; li < map.layers(); li++) made.add(new ArrayList<>());
+    }
+
+    /**
+     * A kernel for blocks [firstBlock, endBlock) of layer li, set up as this check is (--all):
+     * the one way to make a slice whose report this Combiner takes in one JVM. Before li's turn.
+     */
+    public SliceCheck slice(int li, int firstBlock, int endBlock) {
+        latch.begin();
+        if (li < 0 || li > nextLayer)
+            throw latch.fault("a slice of layer " + li + " after its turn, or of none");
+        SliceCheck s = new SliceCheck(map, li, firstBlock, endBlock, every != null,
+                every == null ? 0 : every.maxPerRule());
+        made.get(li).add(s.made);
+        return latch.done(s);
+    }
+
+    /** The counter of one partition of layer li's terminal keys (TerminalCount), as slice. */
+    public TerminalCount terminalCount(int li, int partition, int partitions,
+            int expectedTerminals, int expectedProof) {
+        latch.begin();
+        if (li < 0 || li > nextLayer)
+            throw latch.fault("a terminal count of layer " + li + " after its turn, or of none");
+        TerminalCount c = new TerminalCount(map, li, partition, partitions, expectedTerminals,
+                expectedProof);
+        made.get(li).add(c.made);
+        return latch.done(c);
     }
 
     /**
@@ -97,13 +144,17 @@ public final class Combiner {
             throw latch.fault("no array of reports for layer " + li);
         SliceReport[] copy = given.clone();
         TerminalCount.Report[] counts = givenCounts.clone();
-        for (SliceReport r : copy)
-            if (r == null) throw latch.fault("a null report for layer " + li);
-        for (TerminalCount.Report r : counts)
-            if (r == null) throw latch.fault("a null terminal count for layer " + li);
         if (li < 0 || li != nextLayer)
             throw latch.fault("layer " + li + " given where layer " + nextLayer
                     + " was due");
+        Set<Object> madeHere = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Made m : made.set(li, null)) if (m.report != null) madeHere.add(m.report);
+        List<Object> all = new ArrayList<>(Arrays.asList(copy));
+        all.addAll(Arrays.asList(counts));
+        for (Object r : all) // in one JVM: made by this check's kernels of the layer, as made
+            if (r == null || !map.cluster && !madeHere.contains(r))
+                throw latch.fault("a report of layer " + map.discs(li) + " that no kernel this"
+                        + " Combiner made for it made (or none)");
         nextLayer--;
         List<SliceReport> slices = new ArrayList<>(Arrays.asList(copy)); // the JDK's, on our copy
         slices.sort(Comparator.comparingInt((SliceReport r) -> r.firstBlock));
@@ -113,12 +164,8 @@ public final class Combiner {
         Violation best = null;
         SliceReport before = null;
         boolean cut = false;
-        byte[] sealKey = map.sealKey();
         byte[] setup = SliceReport.setupTag(every, part == null ? null : part.setupTag());
         for (SliceReport r : slices) {
-            if (!r.sealedWith(sealKey)) // made by this map's slices, as they made it
-                throw latch.fault("a report of layer " + discs + " that no slice of"
-                        + " this check made (or one changed since)");
             if (!r.setUpAs(setup))
                 throw latch.fault("a report of layer " + discs + " from a slice set up otherwise"
                         + " (--all, or the composite and part) than this check");

@@ -9,7 +9,7 @@ import java.util.TreeMap;
  * --all: every violation, not only the first (SPEC §11): at most maxPerRule kept a rule (the
  * earliest), all counted. A SliceCheck set up with --all holds one and adds each entry's
  * violations to it (found in file order); once reported it is frozen, with the block that failed
- * to decode (it ends the check), and the SliceReport carries it under its seal. The Combiner
+ * to decode (it ends the check), and the SliceReport carries it. The Combiner
  * (collect) puts the slices' violations in file order up to the one that ends the check.
  * Sequential; one slice's or one check's.
  */
@@ -48,13 +48,6 @@ final class EveryViolation implements java.io.Serializable {
     /** The slice's block that failed to decode, once reported; or null. */
     Violation decodeFailure() {
         return fatal;
-    }
-
-    /** Into the report's seal: every field. */
-    void sealInto(Seal s) {
-        s.longs(maxPerRule, kept.size(), counts.size()).violation(fatal);
-        for (Violation v : kept) s.violation(v);
-        for (Map.Entry<String, Long> c : counts.entrySet()) s.text(c.getKey()).longs(c.getValue());
     }
 
     /**

@@ -58,14 +58,9 @@ public final class FileMap implements java.io.Serializable {
      */
     final long partitionKey;
     /**
-     * The key of the reports' seals (SliceReport): a report is taken only with the seal this
-     * map's key gives its fields, so no engine can make or edit one (a serial form included).
-     */
-    private final byte[] sealKey = new byte[32];
-    /**
-     * Made for a check across JVMs (readForCluster): only then may the map, with its keys, and
-     * the reports be serialized, and the binding then detects faults, not an engine that reads
-     * the keys (SPEC §11.1). A map read for one JVM never hands its keys out.
+     * Made for a check across JVMs (readForCluster): only then may the map, with its keys, be
+     * serialized, and the Combiner take reports as given; the binding then detects faults, not
+     * an engine that reads the keys (SPEC §11.1). A map read for one JVM never hands its keys out.
      */
     final boolean cluster;
     /**
@@ -80,7 +75,6 @@ public final class FileMap implements java.io.Serializable {
 
     private FileMap(Container ct, boolean cluster) throws IOException, HeaderViolation {
         this.cluster = cluster;
-        System.arraycopy(TrustedJdk.randomBytes(32), 0, sealKey, 0, 32);
         factKey0 = TrustedJdk.randomLong();
         factKey1 = TrustedJdk.randomLong();
         partitionKey = TrustedJdk.randomLong();
@@ -106,10 +100,6 @@ public final class FileMap implements java.io.Serializable {
         if (!cluster) // its keys never leave a check made in one JVM
             throw new java.io.NotSerializableException("a file map read for one JVM");
         out.defaultWriteObject();
-    }
-
-    byte[] sealKey() {
-        return sealKey.clone();
     }
 
     /**

@@ -10,7 +10,7 @@ import org.gamecert.verifier.kernel.format.Payload;
  * those its links name and the first that none names; checked alone, all); the keys of R for a
  * composite's union census (§15.4), within the budget the engine stated. A SliceCheck holds one
  * only for a part (SliceCheck.partSetup sets it up); once reported it is frozen, and the
- * SliceReport carries it under its seal. Sequential; one slice's.
+ * SliceReport carries it. Sequential; one slice's.
  */
 final class PartSlice implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
@@ -120,13 +120,5 @@ final class PartSlice implements java.io.Serializable {
 
     boolean regionKeysOver() {
         return regionKeysOver;
-    }
-
-    /** Into the report's seal: every field the report carries. */
-    void sealInto(Seal s) {
-        s.longs(openBefore, openCount, keptForPart, regionKeyBudget)
-                .flags(unnamedKept, regionKeysOver, keys != null);
-        if (keys != null) s.array(keys);
-        open.sealInto(s);
     }
 }

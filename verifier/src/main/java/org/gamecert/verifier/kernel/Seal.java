@@ -1,15 +1,14 @@
 package org.gamecert.verifier.kernel;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
 /**
- * A seal (SPEC §11.1): SHA-256 of a byte naming what is sealed, a secret key (FileMap.sealKey, or
- * PartConclusion's key of the JVM), then every field of it in a fixed order, each array and text
- * with its length, so that no two contents are written alike. What is sealed keeps its seal from
- * when the kernel made it; a check recomputes the seal over the fields as they are now
- * (SliceReport, TerminalCount.Report, PartConclusion). Sequential; one object a seal.
+ * A seal (SPEC §11.1, §15.3): SHA-256 of a byte naming what is sealed, PartConclusion's secret key
+ * of the JVM, then every field of it in a fixed order, each array with its length, so that no two
+ * contents are written alike. A conclusion keeps its seal from when the kernel made it;
+ * Composition.decide recomputes the seal over the fields as they are now. Sequential; one
+ * object a seal.
  */
 final class Seal {
     private final MessageDigest md = Chain.sha256();
@@ -47,18 +46,6 @@ final class Seal {
         longs(a.length);
         md.update(a);
         return this;
-    }
-
-    Seal text(String s) {
-        return bytes(s.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** A violation, or null: whether there is one, then every field. */
-    Seal violation(Violation v) {
-        flags(v != null);
-        if (v == null) return this;
-        text(v.rule()).longs(v.block(), v.layer(), v.entry(), v.mover(), v.opponent());
-        return flags(v.hasPosition()).text(v.message());
     }
 
     byte[] digest() {

@@ -99,6 +99,8 @@ public final class SliceCheck {
     private static final byte LEAF = -1;
     private int step;
     private final FaultLatch latch = new FaultLatch();
+    /** Where the report is left for the Combiner that made this slice (Combiner.slice). */
+    final Combiner.Made made = new Combiner.Made();
 
     // scratch for one entry's moves, in TB order
     private final int[] mCode = new int[64], mType = new int[64], mKind = new int[64];
@@ -558,6 +560,7 @@ public final class SliceCheck {
                 outFlags[j++] = (byte) (sent[r] & ~SENT);
             }
         SliceReport report = report();
+        made.report = report;
         // The working arrays are let go here: a kernel that outlived a collection sits in the old
         // generation, and until a full collection it would keep the young arrays it points to.
         consults = reqOcc = reqMover = ansIndex = null;
@@ -809,8 +812,7 @@ public final class SliceCheck {
                 root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1 : move[root] & 0xFF,
                 part == null ? null : part.reported(),
                 decoded == count, every == null ? null : every.reported(decodeFailure),
-                map.cluster, SliceReport.setupTag(every, part == null ? null : part.setupTag()),
-                map.sealKey());
+                SliceReport.setupTag(every, part == null ? null : part.setupTag()));
     }
 
     // ------------------------------------------------------------ helpers

@@ -5,7 +5,8 @@ package org.gamecert.verifier.kernel;
  * which layer it checked, against which FileMap (fingerprint), the key it assumed before its first
  * entry and its last key, its first violation, its part of the tally of SPEC §10, and the sums of
  * the child facts it sent and took; a part's counts and open entries (PartSlice), --all's
- * violations (EveryViolation). Made only by the kernel; immutable; an engine moves it.
+ * violations (EveryViolation). Made only by the kernel; immutable; an engine moves it, and in
+ * one JVM the Combiner takes only the very object a slice it made reported (Combiner.Made).
  */
 public final class SliceReport implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
@@ -28,12 +29,8 @@ public final class SliceReport implements java.io.Serializable {
     final boolean decodedAll;
     /** --all: the violations kept and counted, the block that failed to decode; else null. */
     final EveryViolation every;
-    /** Made for a map read for a cluster (only then may this report be serialized). */
-    private final boolean cluster;
     /** How the slice was set up (setupTag): the Combiner takes only reports set up as it is. */
     private final byte[] setup;
-    /** SHA-256 of the map's seal key and every field: the Combiner takes no report without it. */
-    private final byte[] seal;
 
     SliceReport(byte[] map, int li, int firstBlock, int endBlock, long base, long count,
             Violation first, boolean hasPrevious, long previousOcc, long previousMover,
@@ -41,8 +38,7 @@ public final class SliceReport implements java.io.Serializable {
             long firstUnreached, long unreachedMover, long unreachedOpponent,
             int terminalPartitions, long terminalSum, long sentSum,
             long takenSum, boolean hasRoot, int rootKind, int rootLo, int rootHi, int rootMove,
-            PartSlice part, boolean decodedAll, EveryViolation every, boolean cluster,
-            byte[] setup, byte[] sealKey) {
+            PartSlice part, boolean decodedAll, EveryViolation every, byte[] setup) {
         this.map = map.clone();
         this.li = li;
         this.firstBlock = firstBlock;
@@ -73,9 +69,7 @@ public final class SliceReport implements java.io.Serializable {
         this.part = part;
         this.decodedAll = decodedAll;
         this.every = every;
-        this.cluster = cluster;
         this.setup = setup.clone();
-        seal = seal(sealKey);
     }
 
     /**
@@ -94,30 +88,6 @@ public final class SliceReport implements java.io.Serializable {
     /** Whether the report was made by a slice set up as the tag says. */
     boolean setUpAs(byte[] tag) {
         return java.util.Arrays.equals(setup, tag);
-    }
-
-    /** Whether the seal is the one the key gives the fields as they are now. */
-    boolean sealedWith(byte[] sealKey) {
-        return Seal.holds(seal, seal(sealKey));
-    }
-
-    private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
-        if (!cluster) throw new java.io.NotSerializableException("a report made in one JVM");
-        out.defaultWriteObject();
-    }
-
-    /** SHA-256 over the key and every field, each in a fixed order with its length. */
-    private byte[] seal(byte[] key) {
-        Seal s = new Seal(3, key).bytes(map).bytes(setup)
-                .longs(li, firstBlock, endBlock, base, count, previousOcc, previousMover, lastOcc,
-                        lastMover, region, aux, unreached, firstUnreached, unreachedMover,
-                        unreachedOpponent, terminalPartitions, terminalSum, sentSum, takenSum,
-                        rootKind, rootLo, rootHi, rootMove)
-                .flags(hasPrevious, hasRoot, decodedAll, cluster, part != null, every != null)
-                .violation(first);
-        if (part != null) part.sealInto(s);
-        if (every != null) every.sealInto(s);
-        return s.digest();
     }
 
     byte[] map() {

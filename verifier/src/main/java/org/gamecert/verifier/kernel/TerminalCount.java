@@ -31,6 +31,8 @@ public final class TerminalCount {
     private long takenSum, taken;
     private boolean done;
     private final FaultLatch latch = new FaultLatch();
+    /** Where the report is left for the Combiner that made this count (Combiner.terminalCount). */
+    final Combiner.Made made = new Combiner.Made();
 
     /**
      * The counter of partition partition (of partitions) of layer li's terminal keys, with room
@@ -75,9 +77,10 @@ public final class TerminalCount {
         latch.begin();
         if (done) throw latch.fault("a terminal count reported twice");
         done = true;
-        long proofOnly = proof.countNotIn(terminals);
-        return latch.done(new Report(map.fingerprint(), li, partition, partitions,
-                terminals.size(), proofOnly, takenSum, taken, map.cluster, map.sealKey()));
+        Report r = new Report(map.fingerprint(), li, partition, partitions, terminals.size(),
+                proof.countNotIn(terminals), takenSum, taken);
+        made.report = r;
+        return latch.done(r);
     }
 
     // ------------------------------------------------------------ a slice's routes
@@ -156,9 +159,8 @@ public final class TerminalCount {
             throw latch.fault(counts.size() + " terminal counts for layer " + discs
                     + ", whose slices sent their keys to " + partitions + " partitions");
         boolean[] seen = new boolean[partitions];
-        byte[] sealKey = map.sealKey();
         for (Report c : counts) {
-            if (!c.sealedWith(sealKey) || !c.of(map.fingerprint()) || c.li != li
+            if (!c.of(map.fingerprint()) || c.li != li
                     || c.partitions != partitions || c.partition < 0
                     || c.partition >= partitions || seen[c.partition])
                 throw latch.fault("a terminal count of layer " + discs + " that no"
@@ -220,18 +222,16 @@ public final class TerminalCount {
     /**
      * What a partition's counter tells the Combiner: which layer and partition, against which
      * map, its counts and the multiset hash of the keys it took. Made only by the kernel;
-     * immutable; sealed as a SliceReport is (SHA-256 keyed by the map's secret over every field).
+     * immutable; taken in one JVM only as the very object a count the Combiner made reported.
      */
     public static final class Report implements java.io.Serializable {
         private static final long serialVersionUID = 1L;
         private final byte[] map;
         final int li, partition, partitions;
         final long distinct, proofOnly, takenSum, taken;
-        private final boolean cluster;
-        private final byte[] seal;
 
         Report(byte[] map, int li, int partition, int partitions, long distinct, long proofOnly,
-                long takenSum, long taken, boolean cluster, byte[] sealKey) {
+                long takenSum, long taken) {
             this.map = map.clone();
             this.li = li;
             this.partition = partition;
@@ -240,27 +240,10 @@ public final class TerminalCount {
             this.proofOnly = proofOnly;
             this.takenSum = takenSum;
             this.taken = taken;
-            this.cluster = cluster;
-            seal = seal(sealKey);
-        }
-
-        boolean sealedWith(byte[] sealKey) {
-            return Seal.holds(seal, seal(sealKey));
         }
 
         boolean of(byte[] fingerprint) {
             return Arrays.equals(map, fingerprint);
-        }
-
-        private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
-            if (!cluster) throw new java.io.NotSerializableException("a count made in one JVM");
-            out.defaultWriteObject();
-        }
-
-        private byte[] seal(byte[] key) {
-            return new Seal(4, key).bytes(map)
-                    .longs(li, partition, partitions, distinct, proofOnly, takenSum, taken)
-                    .flags(cluster).digest();
         }
     }
 }

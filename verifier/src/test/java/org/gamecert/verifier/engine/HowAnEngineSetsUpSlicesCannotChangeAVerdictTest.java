@@ -93,7 +93,7 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
                 for (KernelDriver.Slice s : slices) {
                     boolean has = s.base() > 0;
                     long[] prev = has ? own.keys.get((int) s.base() - 1) : new long[2];
-                    SliceCheck check = new SliceCheck(map, li, s.first(), s.end(), false, 1);
+                    SliceCheck check = combiner.slice(li, s.first(), s.end());
                     if (givePrevious) check.previous(has || firstHasPrevious, prev[0], prev[1]);
                     if (partitions > 0) check.partitionTerminals(partitions);
                     int[] f = KernelDriver.factsOf(facts, s);
@@ -105,7 +105,7 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
                 int n = partitions > 0 ? partitions : extraCounts;
                 TerminalCount[] count = new TerminalCount[n];
                 for (int q = 0; q < n; q++)
-                    count[q] = new TerminalCount(map, li, q, n, 0, 0);
+                    count[q] = combiner.terminalCount(li, q, n, 0, 0);
                 for (long[][] k : keys)
                     for (int x = 0; x < k[0].length; x++)
                         count[TerminalCount.partitionOf(k[2][x])].take(k[0][x], k[1][x], k[2][x]);
@@ -116,7 +116,7 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
                             count[q].take(fabricated[0], fabricated[1], (long) q << 1);
                             break;
                         } catch (EngineFault e) {
-                            count[q] = new TerminalCount(map, li, q, n, 0, 0); // not its partition
+                            count[q] = combiner.terminalCount(li, q, n, 0, 0); // not its partition
                         }
                 }
                 TerminalCount.Report[] reps = new TerminalCount.Report[n];

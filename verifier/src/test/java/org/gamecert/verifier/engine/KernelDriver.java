@@ -43,10 +43,15 @@ class KernelDriver {
     boolean forComposition = true;
 
     KernelDriver(Path file) throws IOException {
+        this(file, false);
+    }
+
+    /** cluster: the map is read for a check across JVMs (the Combiner takes reports as given). */
+    KernelDriver(Path file, boolean cluster) throws IOException {
         this.file = file;
         this.ct = new Container(file);
         try {
-            this.map = FileMap.read(ct);
+            this.map = cluster ? FileMap.readForCluster(ct) : FileMap.read(ct);
         } catch (FileMap.HeaderViolation e) {
             throw new AssertionError("a test file whose header breaks a rule: " + e.violation, e);
         }
@@ -62,6 +67,19 @@ class KernelDriver {
     /** The map a slice of layer li (blocks first..) is checked on. */
     FileMap sliceMap(int li, int first) {
         return map;
+    }
+
+    /** Slices made by the driver itself (as an engine might try), not by the Combiner. */
+    boolean slicesOfItsOwn;
+
+    /**
+     * A slice's kernel: made by the Combiner (Combiner.slice), as an honest engine makes it, unless
+     * it is to be checked on another map or the driver makes its slices itself (slicesOfItsOwn).
+     */
+    SliceCheck newSlice(Combiner combiner, int li, Slice s) {
+        FileMap m = sliceMap(li, s.first);
+        return m == map && !slicesOfItsOwn ? combiner.slice(li, s.first, s.end)
+                : new SliceCheck(m, li, s.first, s.end, all, maxPerRule);
     }
 
     /** The bytes handed to a slice for block b (the engine's array: the kernel copies it). */
@@ -238,8 +256,7 @@ class KernelDriver {
             for (Slice s : slices) {
                 boolean has = s.base > 0 && s.base <= own.n;
                 long[] prev = own.keys.isEmpty() || !has ? new long[2] : own.keys.get((int) s.base - 1);
-                SliceCheck check = new SliceCheck(sliceMap(li, s.first), li, s.first, s.end, all,
-                        maxPerRule);
+                SliceCheck check = newSlice(combiner, li, s);
                 check.previous(has, prev[0], prev[1]);
                 if (terminals) check.partitionTerminals(partitions);
                 if (open != null) check.partSetup(open[s.first], slicesFor, slicesPart, -1);
@@ -251,7 +268,7 @@ class KernelDriver {
                 if (below >= 0) sendMarks(check, map, below, factsTo, bitsTo);
             }
             combiner.layer(li, reports(li, reports).toArray(new SliceReport[0]),
-                    terminals ? count(li, keys) : new TerminalCount.Report[0]);
+                    terminals ? count(combiner, li, keys) : new TerminalCount.Report[0]);
         }
         return combiner.conclude();
     }
@@ -286,9 +303,9 @@ class KernelDriver {
     }
 
     /** Each terminal key the slices routed, taken by its partition's counter (honestly). */
-    TerminalCount.Report[] count(int li, List<long[][]> keys) {
+    TerminalCount.Report[] count(Combiner combiner, int li, List<long[][]> keys) {
         TerminalCount[] counts = new TerminalCount[partitions];
-        for (int q = 0; q < partitions; q++) counts[q] = new TerminalCount(map, li, q, partitions, 0, 0);
+        for (int q = 0; q < partitions; q++) counts[q] = combiner.terminalCount(li, q, partitions, 0, 0);
         for (long[][] k : keys)
             for (int x = 0; x < k[0].length; x++)
                 counts[TerminalCount.partitionOf(k[2][x])].take(k[0][x], k[1][x], k[2][x]);

@@ -63,7 +63,7 @@ class KeyBeforeSliceGivenLaterTest {
                 SliceCheck[] checks = new SliceCheck[slices.length];
                 for (int q = 0; q < slices.length; q++) {
                     Slice s = slices[q];
-                    checks[q] = new SliceCheck(map, li, s.first(), s.end(), all, maxPerRule);
+                    checks[q] = combiner.slice(li, s.first(), s.end());
                     for (int b = s.first(); b < s.end(); b++) checks[q].decode(b, honestFrame(b));
                 }
                 Table own = table(li);

@@ -759,11 +759,12 @@ class SliceProtocolTest {
      * order: SliceAttackTest's slice kernels and driver reading another header, a checker of
      * another kernel; the root value: SlicedVerifierTest, review 9; the root: a strict file's
      * twin naming an unreached subtree's root as the root, SliceAttackTest's R-REACH-1 hidden by
-     * another root): the slices checked on the twin's map, every slice or all but block 0's, or
-     * the Combiner made on the twin's map, are an engine fault; honest, the file is rejected.
+     * another root): the slices checked on the twin's map, every slice or all but block 0's, are
+     * an engine fault; the Combiner made on the twin's map checks the twin (its verdict, under its
+     * commitment); honest, the file is rejected.
      */
     @Test
-    void aSliceOrCombinerOnAnotherHeadersMapIsAnEngineFault() throws Exception {
+    void aSliceOnAnotherHeadersMapIsAnEngineFaultAndACombinerOnOneChecksThatFile() throws Exception {
         List<Path[]> twins = new ArrayList<>();
         twins.add(AttackCerts.tieBreakTwins(dir, 7));
         TestCert t1 = AttackCerts.othello(7), t2 = t1.copy();
@@ -793,7 +794,14 @@ class SliceProtocolTest {
                 }
             };
             c.strict = strict;
-            fault(c.run(), "the Combiner of " + p.getFileName() + " on its twin's map");
+            // the Combiner makes its slices on its own map: what it concludes is the twin's check
+            // (the twin's verdict, under the twin's commitment), whatever file the engine read
+            Result onTwin = c.run();
+            KernelDriver twinItself = new KernelDriver(pair[1]);
+            twinItself.strict = strict;
+            Result twinsOwn = twinItself.run();
+            assertEquals(twinsOwn.verdict, onTwin.verdict, AttackCerts.show(onTwin));
+            assertEquals(twinsOwn.commitment, onTwin.commitment);
             KernelDriver honest = new KernelDriver(p);
             honest.strict = strict;
             assertEquals(Result.Verdict.REJECTED, honest.run().verdict, p.toString());
@@ -1021,31 +1029,32 @@ class SliceProtocolTest {
     }
 
     /**
-     * The engine chooses the mode of each SliceCheck (all: every violation) and of the Combiner
-     * (first violation) through their public constructors. A slice in --all mode keeps its
-     * violations in its kept list and counts and reports no first violation; a Combiner in
-     * first-violation mode reads only the first: slices made with all = true under a Combiner
-     * made with all = false must not hide a violation. On the Othello 4x4 certificate with one P
-     * entry of 8 discs claiming a wrong value (honest: R-P-1 at block 1401, layer 8) this was
-     * VERIFIED, with a commitment, when the test was written (2026-11-29; the other mix, slices
-     * in first-violation mode under an --all Combiner, is rejected). A fix: the report carries
-     * its mode under the seal and the Combiner requires its own, or the Combiner in
-     * first-violation mode takes the slices' kept violations too.
+     * The engine chooses the mode of each SliceCheck it makes itself (all: every violation) and of
+     * the Combiner (first violation) through their public constructors. A slice in --all mode
+     * keeps its violations in its kept list and counts and reports no first violation; a
+     * Combiner in first-violation mode reads only the first: slices made with all = true under a
+     * Combiner made with all = false must not hide a violation. On the Othello 4x4 certificate
+     * with one P entry of 8 discs claiming a wrong value (honest: R-P-1 at block 1401, layer 8)
+     * this was VERIFIED, with a commitment, when the test was written (2026-11-29). In one JVM
+     * the Combiner takes no report of a slice it did not make; across JVMs, where reports are
+     * taken as given, each carries its mode and the Combiner requires its own.
      */
     @Test
     void slicesInAllModeUnderAFirstViolationCombinerCannotHideAViolation() throws Exception {
         Path p = bad();
+        for (boolean cluster : new boolean[] {false, true})
         for (boolean slicesAll : new boolean[] {true, false}) {
-            KernelDriver d = new KernelDriver(p) {
+            KernelDriver d = new KernelDriver(p, cluster) {
                 @Override
                 Combiner combiner() {
                     return new Combiner(map, strict, !slicesAll, maxPerRule);
                 }
             };
             d.all = slicesAll;
+            d.slicesOfItsOwn = true;
             Result r = d.run();
-            String how = "slices all=" + slicesAll + ", Combiner all=" + !slicesAll + ": "
-                    + AttackCerts.show(r) + " " + r.commitment;
+            String how = "cluster=" + cluster + ", slices all=" + slicesAll + ", Combiner all="
+                    + !slicesAll + ": " + AttackCerts.show(r) + " " + r.commitment;
             assertNotEquals(Result.Verdict.VERIFIED, r.verdict, how);
             assertTrue(r.verdict == Result.Verdict.REJECTED || r.verdict == Result.Verdict.ERROR,
                     how);

@@ -98,6 +98,9 @@ class TerminalRoutesBindTheCensusTest {
             return d.map;
         }
 
+        /** Counters the engine makes itself (not through Combiner.terminalCount). */
+        boolean countsOfItsOwn;
+
         Result run() {
             try {
                 return runOrThrow();
@@ -125,7 +128,7 @@ class TerminalRoutesBindTheCensusTest {
                     KernelDriver.Slice s = slices[j];
                     boolean has = s.base() > 0;
                     long[] prev = has ? own.keys.get((int) s.base() - 1) : new long[2];
-                    SliceCheck check = new SliceCheck(map, li, s.first(), s.end(), false, 1);
+                    SliceCheck check = combiner.slice(li, s.first(), s.end());
                     check.previous(has, prev[0], prev[1]);
                     boolean part = partitioned(li, j);
                     if (part) check.partitionTerminals(partitions);
@@ -144,7 +147,8 @@ class TerminalRoutesBindTheCensusTest {
                 List<Key> given = keys(li, new ArrayList<>(sent));
                 TerminalCount[] count = new TerminalCount[partitions];
                 for (int q = 0; q < partitions; q++)
-                    count[q] = new TerminalCount(countMap(), li, q, partitions, 0, 0);
+                    count[q] = countMap() == map && !countsOfItsOwn ? combiner.terminalCount(li, q, partitions, 0, 0)
+                            : new TerminalCount(countMap(), li, q, partitions, 0, 0);
                 for (Key k : given)
                     count[TerminalCount.partitionOf(k.route)].take(k.occ, k.mover, k.route);
                 TerminalCount.Report[] reps = new TerminalCount.Report[partitions];
@@ -339,6 +343,10 @@ class TerminalRoutesBindTheCensusTest {
                 return otherMap;
             }
         }.run(), "counts made on another check's map of the same file");
+        // counted honestly, on this check's map, by counters the Combiner did not make
+        Engine own = new Engine(p, 1);
+        own.countsOfItsOwn = true;
+        refused(own.run(), "counts by counters the engine made itself");
         refused(new Engine(p, 2) {
             @Override
             boolean partitioned(int li, int j) {
