@@ -812,7 +812,7 @@ public final class SliceCheck {
                 root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1 : move[root] & 0xFF,
                 part == null ? null : part.reported(),
                 decoded == count, every == null ? null : every.reported(decodeFailure),
-                SliceReport.setupTag(every, part == null ? null : part.setupTag()));
+                SliceReport.setupTag(every, part == null ? null : part.setupTag()), map.cluster);
     }
 
     // ------------------------------------------------------------ helpers

@@ -31,6 +31,13 @@ public final class SliceReport implements java.io.Serializable {
     final EveryViolation every;
     /** How the slice was set up (setupTag): the Combiner takes only reports set up as it is. */
     private final byte[] setup;
+    /**
+     * Made for a map read for a cluster: only then may the report be serialized. A serial form
+     * would show the sums keyed by the map's K, and hand the stream the report's own objects (its
+     * part's and --all's, not final inside), while in one JVM the Combiner takes the report as
+     * the very object its slice made, whatever they hold by then.
+     */
+    private final boolean cluster;
 
     SliceReport(byte[] map, int li, int firstBlock, int endBlock, long base, long count,
             Violation first, boolean hasPrevious, long previousOcc, long previousMover,
@@ -38,7 +45,8 @@ public final class SliceReport implements java.io.Serializable {
             long firstUnreached, long unreachedMover, long unreachedOpponent,
             int terminalPartitions, long terminalSum, long sentSum,
             long takenSum, boolean hasRoot, int rootKind, int rootLo, int rootHi, int rootMove,
-            PartSlice part, boolean decodedAll, EveryViolation every, byte[] setup) {
+            PartSlice part, boolean decodedAll, EveryViolation every, byte[] setup,
+            boolean cluster) {
         this.map = map.clone();
         this.li = li;
         this.firstBlock = firstBlock;
@@ -70,6 +78,12 @@ public final class SliceReport implements java.io.Serializable {
         this.decodedAll = decodedAll;
         this.every = every;
         this.setup = setup.clone();
+        this.cluster = cluster;
+    }
+
+    private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+        if (!cluster) throw new java.io.NotSerializableException("a report made in one JVM");
+        out.defaultWriteObject();
     }
 
     /**

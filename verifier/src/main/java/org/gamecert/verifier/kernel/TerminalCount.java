@@ -78,7 +78,7 @@ public final class TerminalCount {
         if (done) throw latch.fault("a terminal count reported twice");
         done = true;
         Report r = new Report(map.fingerprint(), li, partition, partitions, terminals.size(),
-                proof.countNotIn(terminals), takenSum, taken);
+                proof.countNotIn(terminals), takenSum, taken, map.cluster);
         made.report = r;
         return latch.done(r);
     }
@@ -229,9 +229,11 @@ public final class TerminalCount {
         private final byte[] map;
         final int li, partition, partitions;
         final long distinct, proofOnly, takenSum, taken;
+        /** Made for a cluster: only then may it be serialized (its sum is keyed by the map's K). */
+        private final boolean cluster;
 
         Report(byte[] map, int li, int partition, int partitions, long distinct, long proofOnly,
-                long takenSum, long taken) {
+                long takenSum, long taken, boolean cluster) {
             this.map = map.clone();
             this.li = li;
             this.partition = partition;
@@ -240,6 +242,12 @@ public final class TerminalCount {
             this.proofOnly = proofOnly;
             this.takenSum = takenSum;
             this.taken = taken;
+            this.cluster = cluster;
+        }
+
+        private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+            if (!cluster) throw new java.io.NotSerializableException("a count made in one JVM");
+            out.defaultWriteObject();
         }
 
         boolean of(byte[] fingerprint) {

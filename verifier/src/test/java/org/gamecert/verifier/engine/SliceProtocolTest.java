@@ -1029,6 +1029,24 @@ class SliceProtocolTest {
     }
 
     /**
+     * In one JVM the Combiner takes a report only as the very object a slice it made
+     * (Combiner.slice) reported: honest slices the engine made itself, on the same map and set up
+     * alike, are an engine fault. Across JVMs (a map read for a cluster) reports are taken as
+     * given, so there the same honest slices verify.
+     */
+    @Test
+    void slicesTheEngineMadeItselfAreTakenOnlyAcrossJvms() throws Exception {
+        KernelDriver own = new KernelDriver(valid());
+        own.slicesOfItsOwn = true;
+        fault(own.run(), "slices the engine made itself, in one JVM");
+        KernelDriver cluster = new KernelDriver(valid(), true);
+        cluster.slicesOfItsOwn = true;
+        Result r = cluster.run();
+        assertEquals(Result.Verdict.VERIFIED, r.verdict, AttackCerts.show(r));
+        assertTrue(r.acrossJvms());
+    }
+
+    /**
      * The engine chooses the mode of each SliceCheck it makes itself (all: every violation) and of
      * the Combiner (first violation) through their public constructors. A slice in --all mode
      * keeps its violations in its kept list and counts and reports no first violation; a

@@ -72,9 +72,14 @@ class SliceReviewTest {
      * A valid weak Othello 4x4 certificate, blocks of one entry, with the cut move of one entry
      * (the last of its layer, not the root) replaced by a worse legal move: R-CUT-1 there (its
      * parents see the same bounds, and it consults the same children), and the trailer's
-     * census counts that entry out (the kernel does not tally an entry that failed).
+     * census counts that entry out (the kernel does not tally an entry that failed, unless every
+     * violation is asked for: countedOut false, the census --all counts).
      */
     Path oneFalseBound() throws IOException {
+        return oneFalseBound(true);
+    }
+
+    Path oneFalseBound(boolean countedOut) throws IOException {
         TinySolver c4 = new TinySolver(1, 4, 4, 1, null); // Othello 4x4: values -16..16
         long[] start = c4.othelloStart();
         TestCert t = c4.build(start[0], start[1], 2);
@@ -100,32 +105,89 @@ class SliceReviewTest {
         }
         assertTrue(target != null, "an entry to make false");
         for (long[] row : t.census)
-            if (row[0] == target.layer()) row[2]--;
+            if (row[0] == target.layer() && countedOut) row[2]--;
         Path f = dir.resolve("one-false-bound.gsc");
         Files.write(f, t.write());
         return f;
     }
 
     /**
-     * SliceReport is "made only by the kernel; immutable", and Serializable (a cluster's reports
-     * travel): an engine can write a report out and read it back through an ObjectInputStream of
-     * its own, replacing objects as it reads (resolveObject, public API). Here the slice's
-     * violation is read back as null. In one JVM the Combiner takes only the very report a slice
-     * it made reported, so the rebuilt one is an engine fault, never a clean slice.
+     * SliceReport is "made only by the kernel; immutable", and Serializable when made for a
+     * cluster (its reports travel): an engine can read such a serial form back through an
+     * ObjectInputStream of its own, replacing objects as it reads (resolveObject, public API).
+     * Here a cluster check's reports of the same file are rebuilt with every violation read back
+     * as null and handed to a check in one JVM, whose Combiner takes only the very reports its
+     * own slices made: an engine fault, never a clean slice.
      */
     @Test
-    void aReportRebuiltFromItsSerialFormIsRefusedInOneJvm() throws IOException {
+    void aReportRebuiltFromASerialFormIsRefusedInOneJvm() throws IOException {
         Path f = oneFalseBound();
         String honest = outcome(f, SliceEngine.Faults.NONE, false);
         assertTrue(honest.startsWith("REJECTED"), honest);
-        String forged = outcome(f, new SliceEngine.Faults() {
+        java.util.Map<Integer, List<SliceReport>> rebuilt = new java.util.HashMap<>();
+        String cluster = outcome(f, new SliceEngine.Faults() {
             public List<SliceReport> reports(int li, List<SliceReport> reports) {
                 List<SliceReport> out = new ArrayList<>();
                 for (SliceReport r : reports) out.add(withoutViolation(r));
-                return out;
+                rebuilt.put(li, out);
+                return reports;
+            }
+        }, true);
+        assertEquals(honest, cluster);
+        String forged = outcome(f, new SliceEngine.Faults() {
+            public List<SliceReport> reports(int li, List<SliceReport> reports) {
+                return rebuilt.get(li);
             }
         }, false);
         assertEquals("fault", forged, "honest: " + honest + "; forged: " + forged);
+    }
+
+    /**
+     * A serial form hands a stream that replaces objects as it writes them (enableReplaceObject,
+     * public API) every object it writes, the report's own inner ones included: --all's list and
+     * map of violations, which public API can empty. In one JVM the Combiner takes a report as
+     * the very object its slice made, so a report emptied that way would be taken, and the file
+     * rejected honestly under --all would verify: a report made in one JVM has no serial form.
+     */
+    @Test
+    void aReportMadeInOneJvmHasNoSerialFormToEmptyItsViolations() throws IOException {
+        Path f = oneFalseBound(false);
+        Options all = new Options();
+        all.all = true;
+        Result honest = new SliceEngine(1, 1).verify(f, all);
+        assertEquals("[R-CUT-1]", String.valueOf(honest.violationCounts.keySet()),
+                String.valueOf(honest.violations));
+        boolean[] refused = {false};
+        Result emptied = new SliceEngine(1, 1, new SliceEngine.Faults() {
+            public List<SliceReport> reports(int li, List<SliceReport> reports) {
+                for (SliceReport r : reports) emptyWhatItHolds(r, refused);
+                return reports; // the very objects, whatever was done to their insides
+            }
+        }).verify(f, all);
+        assertNotEquals(Result.Verdict.VERIFIED, emptied.verdict, "a report's violations emptied");
+        assertTrue(refused[0], "a report of a one-JVM check was serialized");
+    }
+
+    /** Writes r out through a stream that empties every collection and map it is handed. */
+    static void emptyWhatItHolds(SliceReport r, boolean[] refused) {
+        try (ObjectOutputStream out = new ObjectOutputStream(java.io.OutputStream.nullOutputStream()) {
+            {
+                enableReplaceObject(true);
+            }
+
+            @Override
+            protected Object replaceObject(Object o) {
+                if (o instanceof java.util.Collection<?> c) c.clear();
+                if (o instanceof java.util.Map<?, ?> m) m.clear();
+                return o;
+            }
+        }) {
+            out.writeObject(r);
+        } catch (java.io.NotSerializableException e) {
+            refused[0] = true;
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
     }
 
     /**

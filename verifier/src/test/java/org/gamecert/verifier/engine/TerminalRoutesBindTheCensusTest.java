@@ -392,4 +392,34 @@ class TerminalRoutesBindTheCensusTest {
             }
         }.run(), "a fabricated terminal key of R to fit the trailer's census");
     }
+
+    /**
+     * A partition's report holds the sum of what it took, keyed by the map's K: a serial form
+     * would show it (an engine that reads one key's term can balance the sums of keys it drops
+     * or adds). Made for one JVM it has none; made for a cluster it travels (Spark).
+     */
+    @Test
+    void aCountsReportMadeInOneJvmHasNoSerialForm() throws Exception {
+        Path p = write(honest);
+        for (boolean cluster : new boolean[] {false, true}) {
+            FileMap map;
+            try (Container ct = new Container(p)) {
+                map = cluster ? FileMap.readForCluster(ct) : FileMap.read(ct);
+            }
+            Combiner c = new Combiner(map, false, false, 1);
+            int li = map.layers() - 1;
+            TerminalCount count = c.terminalCount(li, 0, 1, 0, 0);
+            TerminalCount.Report r = count.report();
+            boolean written;
+            try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(
+                    java.io.OutputStream.nullOutputStream())) {
+                out.writeObject(r);
+                written = true;
+            } catch (java.io.NotSerializableException e) {
+                written = false;
+            }
+            assertEquals(cluster, written, cluster ? "a cluster's count" : "a one-JVM count");
+        }
+    }
+
 }
