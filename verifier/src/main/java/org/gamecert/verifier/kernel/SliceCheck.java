@@ -54,10 +54,11 @@ public final class SliceCheck {
     private boolean hasPrevious, previousGiven, countsTaken;
     private long previousOcc, previousMover;
 
-    // the entries decoded, in file order (occ .. move are the columns' arrays, decoded into)
-    private final Payload columns;
-    private final long[] occ, mover;
-    private final byte[] kind, lo, hi, move, flags;
+    // the entries decoded, in file order (occ .. move are the columns' arrays, decoded into),
+    // made at the first block: a slice made ahead of its thread (Combiner.slice) holds none yet
+    private Payload columns;
+    private long[] occ, mover;
+    private byte[] kind, lo, hi, move, flags;
     private int decoded, nextBlock;
     /**
      * Entries [0, checked) are checked (first-violation mode: up to the first that broke a rule);
@@ -151,14 +152,6 @@ public final class SliceCheck {
         count = (int) in;
         int below = map.below(li);
         sizeBelow = below < 0 ? 0 : map.size(below);
-        columns = new Payload(count);
-        occ = columns.occ;
-        mover = columns.mover;
-        kind = columns.kind;
-        lo = columns.lo;
-        hi = columns.hi;
-        move = columns.move;
-        flags = new byte[count];
         nextBlock = firstBlock;
     }
 
@@ -240,6 +233,16 @@ public final class SliceCheck {
             throw latch.fault("slice of layer " + discs + ": block " + b
                     + " where block " + nextBlock + " was due");
         nextBlock++;
+        if (columns == null) {
+            columns = new Payload(count);
+            occ = columns.occ;
+            mover = columns.mover;
+            kind = columns.kind;
+            lo = columns.lo;
+            hi = columns.hi;
+            move = columns.move;
+            flags = new byte[count];
+        }
         if (decodeFailure == null) decodeBlock(b, frame);
         latch.done();
     }
