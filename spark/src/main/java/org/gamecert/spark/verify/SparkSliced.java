@@ -39,11 +39,11 @@ import scala.Tuple2;
  * blocks' bytes from the file:
  * <ol>
  * <li>the records of the layer below (key → index, kind, bounds), decoded by the executors;
- * <li>each slice's requests (its kernel run up to requests()), joined by key against those
+ * <li>each slice's requests (its kernel run up to makeRequests()), joined by key against those
  * records: both sent as blocks of primitive arrays, one per join partition (a hash of the key),
  * and joined there through a table of the records; the answers grouped back by slice;
- * <li>each slice's kernel again, from the start with the same data, through check(answers): its
- * report, its marks, and (for a game that counts terminal positions) its terminal keys;
+ * <li>each slice's kernel again, from the start with the same data, given its answers (answer)
+ * through check(): its report, its marks, and (for a game that counts terminal positions) its terminal keys;
  * <li>the marks, routed as counts per child entry (facts, and facts per flag bit) to the slices
  * of the layer below (a shuffle), for their takeCounts;
  * <li>the terminal keys, routed in blocks to the partition the kernel named for each, where a
@@ -313,8 +313,10 @@ public final class SparkSliced implements Serializable {
                 // answers back by slice
                 JavaPairRDD<Integer, Requests> requests = sl.flatMapToPair(t -> inMemory(() -> {
                     SliceCheck c = start(job, t._2()._1(), previous, t._2()._2());
-                    return requestBlocks(t._1(), c.requests(), joinParts, job.joinSalt())
-                            .iterator();
+                    int n = c.makeRequests();
+                    long[][] keys = {new long[n], new long[n]};
+                    c.requestKeys(keys[0], keys[1]);
+                    return requestBlocks(t._1(), keys, joinParts, job.joinSalt()).iterator();
                 }));
                 JavaPairRDD<Integer, Answers> answers = requests
                         .cogroup(records, new Exact(joinParts))
@@ -589,26 +591,20 @@ public final class SparkSliced implements Serializable {
         return check;
     }
 
-    /** A slice's kernel through check, with the answers to its requests (absent: -1). */
+    /** A slice's kernel through check, given the answers to its requests (the others absent). */
     private static Checked check(Job job, Slice s, long[][] previous, Optional<Counts> in,
             Iterable<Answers> given, Slice[] under) throws IOException {
         SliceCheck c = start(job, s, previous, in);
-        int n = c.requests()[0].length;
-        long[] index = new long[n];
-        Arrays.fill(index, -1);
-        byte[] kind = new byte[n], lo = new byte[n], hi = new byte[n];
+        int n = c.makeRequests(); // the records go straight to the kernel (SPEC §11.1, f)
         for (Answers a : given) {
             for (int k = 0; k < a.j.length; k++) {
                 int j = a.j[k];
                 if (j < 0 || j >= n)
                     throw new IllegalStateException("an answer for request " + j + " of " + n);
-                index[j] = a.index[k];
-                kind[j] = a.kind[k];
-                lo[j] = a.lo[k];
-                hi[j] = a.hi[k];
+                if (a.index[k] >= 0) c.answer(j, a.index[k], a.kind[k], a.lo[k], a.hi[k]);
             }
         }
-        SliceReport report = c.check(index, kind, lo, hi);
+        SliceReport report = c.check();
         long[][] terminals = job.partitions() > 0 ? c.terminalKeys() : null;
         return new Checked(report, marks(c.marksIndex(), c.marksFlags(), under), terminals);
     }

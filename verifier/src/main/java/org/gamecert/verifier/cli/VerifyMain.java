@@ -62,7 +62,7 @@ public final class VerifyMain implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", description = "Threads for decompressing, hashing and checking (default: ${DEFAULT-VALUE}; with --all the entry checks stay on one thread). The verdict and the reported violation do not depend on N.")
     int threads = Runtime.getRuntime().availableProcessors();
 
-    @Option(names = "--max-memory", paramLabel = "SIZE", description = "Bound on the verifier's tables, e.g. 512m, 4g (default: 2g, or less when the JVM heap cannot hold that; a SIZE the heap cannot hold is refused). A layer too big for it is loaded in key-range segments, each checked against a re-read of the layer above it (slower, same verdict); error only if not even 1 byte per entry of a layer fits.")
+    @Option(names = "--max-memory", paramLabel = "SIZE", description = "Bound on the verifier's tables, e.g. 512m, 4g (default: 2g, or less when the JVM heap cannot hold that; a SIZE the heap cannot hold is refused). A layer too big for it is held in runs of its entries, the slices of the layer above checked in waves against each run, re-read for each wave (slower, same verdict); error only if not even one entry of a layer fits.")
     String maxMemory; // null: the default, fitted to the heap
 
     @Option(names = "--strict", description = "Reject unreached entries (R-REACH-1) instead of only counting them.")

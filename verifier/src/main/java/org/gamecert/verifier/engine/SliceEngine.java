@@ -292,7 +292,7 @@ public final class SliceEngine {
                         SliceCheck check = combiner.slice(sl.li, sl.first, sl.end);
                         window.add(pool.submit(() -> {
                             Held x = startSlice(ct, map, sl, check, prev, facts, bits,
-                                    layerCounts, setup, faults);
+                                    layerCounts, setup, faults, false);
                             answer(x, under);
                             return finishSlice(x, faults, setup.partitions > 0);
                         }));
@@ -322,7 +322,7 @@ public final class SliceEngine {
                             long[] prev = in.previous(s);
                             SliceCheck check = combiner.slice(sl.li, sl.first, sl.end);
                             started.add(pool.submit(() -> startSlice(ct, map, sl, check, prev,
-                                    facts, bits, layerCounts, setup, faults)));
+                                    facts, bits, layerCounts, setup, faults, true)));
                         }
                         // a slice's requests are known only once it is decoded: the first that
                         // would pass the room, and those after it, wait for the next wave (a
@@ -330,7 +330,7 @@ public final class SliceEngine {
                         for (Future<Held> f : started) {
                             Held x = get(f);
                             long bytes = SLICE_BYTES_PER_ENTRY * x.slice.count
-                                    + BYTES_PER_REQUEST * x.requests[0].length;
+                                    + BYTES_PER_REQUEST * x.n;
                             if (carried.isEmpty() && (wave.isEmpty() || held + bytes <= waveRoom)) {
                                 wave.add(x);
                                 held += bytes;
@@ -538,31 +538,75 @@ public final class SliceEngine {
         return per;
     }
 
-    /** A slice between its third and fourth steps: its kernel, its requests, their answers. */
+    /**
+     * A slice between its third and fourth steps: its kernel and its requests' keys. The honest
+     * engine gives each record to the kernel as it finds it (SliceCheck.answer); a test's faulty
+     * engine collects them in arrays first (index .. hi, null otherwise), for Faults.answers.
+     */
     private static final class Held {
         final Slice slice;
         final SliceCheck check;
+        final int n;
+        /** The requests' keys, [0, n): the thread's scratch when the slice holds its thread. */
+        final long[] occ, mover;
+        /** Requests found in an earlier run of the layer below (null: the layer is one run). */
+        final long[] found;
         final long[][] requests;
         final long[] index;
         final byte[] kind, lo, hi;
 
-        Held(Slice slice, SliceCheck check, long[][] requests) {
+        Held(Slice slice, SliceCheck check, boolean faulty, boolean runs) {
             this.slice = slice;
             this.check = check;
-            this.requests = requests;
-            int n = requests[0].length;
-            index = new long[n];
-            java.util.Arrays.fill(index, -1); // absent unless a segment holds it
-            kind = new byte[n];
-            lo = new byte[n];
-            hi = new byte[n];
+            if (faulty) {
+                requests = requests(check);
+                n = requests[0].length;
+                occ = requests[0];
+                mover = requests[1];
+                index = new long[n];
+                java.util.Arrays.fill(index, -1); // absent unless a run holds it
+                kind = new byte[n];
+                lo = new byte[n];
+                hi = new byte[n];
+            } else {
+                n = check.makeRequests();
+                long[][] keys = runs ? new long[][] {new long[n], new long[n]} : keyScratch(n);
+                occ = keys[0];
+                mover = keys[1];
+                check.requestKeys(occ, mover);
+                requests = null;
+                index = null;
+                kind = lo = hi = null;
+            }
+            found = runs ? new long[(n + 63) >>> 6] : null;
+        }
+
+        /** Request j's record: index i of the run under. */
+        void answer(int j, Table under, int i) {
+            Layer t = under.layer;
+            if (found != null) found[j >>> 6] |= 1L << j;
+            if (index == null) {
+                check.answer(j, under.base + i, (byte) t.kind(i), (byte) t.lo(i), (byte) t.hi(i));
+            } else {
+                index[j] = under.base + i;
+                kind[j] = (byte) t.kind(i);
+                lo[j] = (byte) t.lo(i);
+                hi[j] = (byte) t.hi(i);
+            }
+        }
+
+        boolean found(int j) {
+            return found != null && (found[j >>> 6] & 1L << j) != 0;
         }
     }
 
-    /** Steps 1–3 of a slice's kernel: counts, decoding, requests. */
+    /**
+     * Steps 1–3 of a slice's kernel: counts, decoding, requests. runs: the layer below is read in
+     * runs, each after the slice's task, so its keys may not sit in its thread's scratch.
+     */
     private static Held startSlice(Container ct, FileMap map, Slice s, SliceCheck check,
             long[] honest, int[] facts, int[][] bits, int[] layerCounts, Setup setup,
-            Faults faults) throws IOException {
+            Faults faults, boolean runs) throws IOException {
         long[] previous = faults.previous(s.li, s.first, honest.clone());
         check.previous(previous[0] != 0, previous[1], previous[2]);
         if (setup.partitions > 0) check.partitionTerminals(setup.partitions);
@@ -575,7 +619,7 @@ public final class SliceEngine {
         }
         if (layerCounts != null) check.takeCounts(layerCounts, 5 * s.base);
         else check.takeCounts(interleaved(facts, bits), 0);
-        return new Held(s, check, check.requests());
+        return new Held(s, check, faults != Faults.NONE, runs);
     }
 
     /** A slice's counts as the kernel takes them: per entry, its facts, then its facts per bit. */
@@ -590,12 +634,12 @@ public final class SliceEngine {
 
     /** The requests of a held slice that one run of the layer below holds. */
     private static void answer(Held x, Table under) {
-        long[] occ = x.requests[0], mover = x.requests[1];
+        long[] occ = x.occ, mover = x.mover;
         // looked up grouped by the top bits of their buckets (one counting pass): each group
         // reads one small stretch of the table, where lookups in the requests' order read it at
         // random, a cache miss each
         Layer t = under.layer;
-        int n = occ.length, shift = Math.max(0, t.bucketBits() - LOOKUP_GROUP_BITS);
+        int n = x.n, shift = Math.max(0, t.bucketBits() - LOOKUP_GROUP_BITS);
         int[][] scratch = LOOKUP_SCRATCH.get();
         if (scratch[0].length < n) {
             scratch[0] = new int[n];
@@ -604,7 +648,7 @@ public final class SliceEngine {
         int[] bucket = scratch[0], order = scratch[1];
         int[] first = new int[(1 << LOOKUP_GROUP_BITS) + 1];
         for (int j = 0; j < n; j++) {
-            int b = x.index[j] >= 0 ? -1 : t.bucket(occ[j], mover[j]);
+            int b = x.found(j) ? -1 : t.bucket(occ[j], mover[j]);
             bucket[j] = b;
             if (b >= 0) first[(b >>> shift) + 1]++;
         }
@@ -615,21 +659,37 @@ public final class SliceEngine {
         for (int q = 0; q < lookups; q++) {
             int j = order[q];
             int i = t.findIn(bucket[j], occ[j], mover[j]);
-            if (i < 0) continue;
-            x.index[j] = under.base + i;
-            x.kind[j] = (byte) under.layer.kind(i);
-            x.lo[j] = (byte) under.layer.lo(i);
-            x.hi[j] = (byte) under.layer.hi(i);
+            if (i >= 0) x.answer(j, under, i);
         }
     }
 
     /** Step 4 of a slice's kernel: the obligations, from the answers. */
     private static Checked finishSlice(Held x, Faults faults, boolean partitioned) {
         Slice s = x.slice;
-        faults.answers(s.li, s.first, x.requests, x.index, x.kind, x.lo, x.hi);
-        SliceReport report = x.check.check(x.index, x.kind, x.lo, x.hi);
+        SliceReport report;
+        if (x.index == null) {
+            report = x.check.check();
+        } else {
+            faults.answers(s.li, s.first, x.requests, x.index, x.kind, x.lo, x.hi);
+            report = check(x.check, x.index, x.kind, x.lo, x.hi);
+        }
         return new Checked(report, x.check.marksIndex(), x.check.marksFlags(),
                 partitioned ? x.check.terminalKeys() : null);
+    }
+
+    /** A slice's requests (SliceCheck.makeRequests) with their keys in new arrays: {occ, mover}. */
+    static long[][] requests(SliceCheck check) {
+        int n = check.makeRequests();
+        long[][] keys = {new long[n], new long[n]};
+        check.requestKeys(keys[0], keys[1]);
+        return keys;
+    }
+
+    /** A slice's check with the records in arrays, request by request (index -1: absent). */
+    static SliceReport check(SliceCheck check, long[] index, byte[] kind, byte[] lo, byte[] hi) {
+        for (int j = 0; j < index.length; j++)
+            if (index[j] >= 0) check.answer(j, index[j], kind[j], lo[j], hi[j]);
+        return check.check();
     }
 
     /** terminalKeys: {occ, mover, route} of each terminal key, when counted in partitions. */
@@ -666,6 +726,25 @@ public final class SliceEngine {
      */
     private static final ThreadLocal<int[][]> LOOKUP_SCRATCH =
             ThreadLocal.withInitial(() -> new int[][] {new int[0], new int[0]});
+
+    /**
+     * A slice's request keys on each thread, {occ, mover}, reused slice after slice while the
+     * layer below is read whole (each slice's steps then run in one task): engine memory. Fresh
+     * arrays a slice, as before, were about a tenth of all the whole 7×6 game allocated, and a
+     * slice's in flight were much of what each young collection copied (docs/benchmarks.md).
+     */
+    private static final ThreadLocal<long[][]> KEY_SCRATCH =
+            ThreadLocal.withInitial(() -> new long[][] {new long[0], new long[0]});
+
+    private static long[][] keyScratch(int n) {
+        long[][] keys = KEY_SCRATCH.get();
+        if (keys[0].length < n) { // an eighth more: fewer regrowths as slices grow
+            int room = (int) Math.min(Integer.MAX_VALUE - 8, n + (long) (n >>> 3));
+            keys[0] = new long[room];
+            keys[1] = new long[room];
+        }
+        return keys;
+    }
 
     /** A part: the open entries before each block, by the engine's own decoding of the kinds. */
     private static long[] openBefore(Container ct, FileMap map) throws IOException {

@@ -10,22 +10,24 @@ import org.gamecert.verifier.kernel.rules.Game;
 
 /**
  * One slice of one layer (consecutive blocks of it) checked against the layer below, sequentially,
- * by one thread (SPEC §9, §10, §11.1). An engine drives it through four steps, each once, and
- * gives it only data, which it copies or reads once. Before the third it must also have given
- * the key before the slice ({@link #previous}, always) and, in every game but Othello, the
- * terminal partitions ({@link #partitionTerminals}, before the blocks); else the requests are
- * refused, an engine fault:
+ * by one thread (SPEC §9, §10, §11.1). An engine drives it through four steps in order (the
+ * blocks each once, the counts once, the requests once and their keys and records as the engine
+ * likes, the check once), and gives it only data, which it copies or reads once. Before the
+ * third it must also have given the key before the slice ({@link #previous}, always) and, in
+ * every game but Othello, the terminal partitions ({@link #partitionTerminals}, before the
+ * blocks); else the requests are refused, an engine fault:
  * <ol>
  * <li>{@link #decode}, block by block: R-CON-3, R-HASH-1 and the payload's rules, into the
  * slice's own columns;
  * <li>{@link #takeCounts}, after the blocks: what the layer above sent to this slice's entries:
  * per entry, how many facts (answers a parent was given) named it and how many carried each
  * flag (§10.1 needs, §10.2 reached); none for the shallowest layer;
- * <li>{@link #requests}: the entries' own rules (R-LAY-2, R-LAY-3, R-LEAF-1, R-POS-1..3,
- * R-MOVE-1); returns the canonical key of every child the obligations consult, in the order
- * the obligations will consult them;
- * <li>{@link #check}: the records of the layer below for those keys, in that order ("absent" is
- * an answer); the obligations (R-SERVE-1 .. R-ALL-1, R-LEAF-2); returns the SliceReport.
+ * <li>{@link #makeRequests}: the entries' own rules (R-LAY-2, R-LAY-3, R-LEAF-1, R-POS-1..3,
+ * R-MOVE-1); makes the canonical key of every child the obligations consult, in the order the
+ * obligations will consult them, which the engine copies out ({@link #requestKeys});
+ * <li>{@link #check}: after the records of the layer below for those keys ({@link #answer}, one
+ * by one; a request not answered is absent); the obligations (R-SERVE-1 .. R-ALL-1, R-LEAF-2);
+ * returns the SliceReport.
  * </ol>
  * Nothing here calls an engine. A record an engine delivers is a fact the check uses and the
  * kernel of the child's slice confirms: both add FactHash of (index, key, kinds, bounds, flags)
@@ -82,13 +84,14 @@ public final class SliceCheck {
     private final int[] entryCounts = new int[PER];
     private long takenSum;
 
-    /** Requests: the children's keys; entry i's are [reqStart[i], reqStart[i + 1]). */
+    /**
+     * Requests: the children's keys, entry after entry; and each consulted move's child type
+     * (Game's, or LEAF). check reads both in the order they were made (rNext, tNext: the entry's
+     * first request and move): each entry checked consults the moves it made them for.
+     */
     private long[] reqOcc = new long[0], reqMover = new long[0];
-    private int[] reqStart;
-    private int nReq;
-    /** Each consulted move's child type (Game's, or LEAF); entry i's are from moveStart[i]. */
+    private int nReq, rNext, tNext;
     private byte[] moveType;
-    private int[] moveStart;
     /**
      * The moves each entry's obligations consult, as places in TB order (moveOrder of the legal
      * moves its own rules found, R-POS-2): computed once, read for its requests and its check.
@@ -358,10 +361,10 @@ public final class SliceCheck {
     /**
      * The facts taken (flags and the taken sum), then each entry's own rules in order, up to the
      * first that fails; the keys of the children the obligations consult, in the order check will
-     * want their records.
-     * Returns {occ, mover} (the engine's copies).
+     * want their records. Returns how many there are: the engine copies their keys out with
+     * {@link #requestKeys} and gives their records with {@link #answer}.
      */
-    public long[][] requests() {
+    public int makeRequests() {
         latch.begin();
         if (step > 2 || (decodeFailure == null && nextBlock != endBlock) || !previousGiven)
             throw latch.fault("slice of layer " + discs + ": requests before its"
@@ -376,8 +379,6 @@ public final class SliceCheck {
             for (int i = 0; i < decoded; i++)
                 if (occ[i] == map.rootOcc && mover[i] == map.rootMover)
                     flags[i] |= (byte) (REACHED | rootNeeds);
-        reqStart = new int[decoded + 1];
-        moveStart = new int[decoded + 1];
         consults = new long[decoded];
         checked = decoded;
         ownFailed = new java.util.BitSet();
@@ -402,16 +403,31 @@ public final class SliceCheck {
         reqMover = new long[(int) consulted];
         moveType = new byte[(int) consulted];
         for (int i = 0; i < checked; i++) {
-            reqStart[i] = nReq;
-            moveStart[i] = nMoves;
             if (ownFailed.get(i)) continue;
             if (Payload.isOpen(kind[i])) part.keepOpen(occ[i], mover[i], kind[i], lo[i], hi[i]);
             else addRequests(i);
         }
-        reqStart[checked] = nReq;
-        moveStart[checked] = nMoves;
-        return latch.done(new long[][] {Arrays.copyOf(reqOcc, nReq),
-            Arrays.copyOf(reqMover, nReq)});
+        ansIndex = new long[nReq];
+        Arrays.fill(ansIndex, MISSING); // absent unless answered
+        ansKind = new byte[nReq];
+        ansLo = new byte[nReq];
+        ansHi = new byte[nReq];
+        latch.done();
+        return nReq;
+    }
+
+    /**
+     * The requests' keys, copied into the engine's arrays (at least as long as makeRequests
+     * said): request j's is (occ[j], mover[j]). After makeRequests, before check.
+     */
+    public void requestKeys(long[] occOut, long[] moverOut) {
+        latch.begin();
+        if (step != 3 || occOut.length < nReq || moverOut.length < nReq)
+            throw latch.fault("slice of layer " + discs + ": request keys before the requests,"
+                    + " after the check, or into arrays too short");
+        System.arraycopy(reqOcc, 0, occOut, 0, nReq);
+        System.arraycopy(reqMover, 0, moverOut, 0, nReq);
+        latch.done();
     }
 
     /**
@@ -523,29 +539,36 @@ public final class SliceCheck {
     private int eMove;
 
     /**
-     * The records of the layer below for the keys requests returned, in that order: index in the
-     * layer below (-1: absent), kind byte, bounds as stored. Checks every entry's obligations
-     * (SPEC §9, in the order P, A', P', C, A) up to the first that fails, and returns the slice's
+     * Request j's record in the layer below: its index there, its kind byte and bounds as stored.
+     * After makeRequests, before check; a request not answered is absent, one answered twice has
+     * the later record.
+     */
+    public void answer(int j, long index, byte kindByte, byte recordLo, byte recordHi) {
+        latch.begin();
+        if (step != 3 || j < 0 || j >= nReq)
+            throw latch.fault("slice of layer " + discs + ": an answer to request " + j + " of "
+                    + nReq + ", or before the requests or after the check");
+        if (index < 0 || index >= sizeBelow || recordLo < game.uMin || recordLo > game.uMax
+                || recordHi < game.uMin || recordHi > game.uMax)
+            throw latch.fault("an answer with index " + index + " and bounds [" + recordLo
+                    + ", " + recordHi + "], not a record of the layer below");
+        ansIndex[j] = index;
+        ansKind[j] = kindByte;
+        ansLo[j] = recordLo;
+        ansHi[j] = recordHi;
+        latch.done();
+    }
+
+    /**
+     * Checks every entry's obligations (SPEC §9, in the order P, A', P', C, A) up to the first
+     * that fails, from the records answer gave (the others absent), and returns the slice's
      * report. The facts it sends the layer below: {@link #marksIndex}, {@link #marksFlags}.
      */
-    public SliceReport check(long[] index, byte[] kinds, byte[] los, byte[] his) {
+    public SliceReport check() {
         latch.begin();
         if (step != 3) throw latch.fault("slice of layer " + discs
-                + ": answers before requests, or twice");
+                + ": the check before the requests, or twice");
         step = 4;
-        ansIndex = index.clone();
-        ansKind = kinds.clone();
-        ansLo = los.clone();
-        ansHi = his.clone();
-        if (ansIndex.length != nReq || ansKind.length != nReq || ansLo.length != nReq
-                || ansHi.length != nReq)
-            throw latch.fault("slice of layer " + discs + ": " + ansIndex.length
-                    + " answers for " + nReq + " requests");
-        for (int r = 0; r < nReq; r++)
-            if (ansIndex[r] >= 0 && (ansIndex[r] >= sizeBelow || ansLo[r] < game.uMin
-                    || ansLo[r] > game.uMax || ansHi[r] < game.uMin || ansHi[r] > game.uMax))
-                throw latch.fault("an answer with index " + ansIndex[r] + " and bounds ["
-                        + ansLo[r] + ", " + ansHi[r] + "], not a record of the layer below");
         sent = new byte[nReq];
         if (routes != null) routes.reserve(terminalMoves); // a key at most a terminal move
         for (e = 0; e < checked; e++) {
@@ -567,7 +590,6 @@ public final class SliceCheck {
         // The working arrays are let go here: a kernel that outlived a collection sits in the old
         // generation, and until a full collection it would keep the young arrays it points to.
         consults = reqOcc = reqMover = ansIndex = null;
-        reqStart = moveStart = null;
         moveType = ansKind = ansLo = ansHi = sent = null;
         ownFailed = null;
         return latch.done(report);
@@ -664,7 +686,7 @@ public final class SliceCheck {
     private void children() {
         n = 0;
         star = -1;
-        int r = reqStart[e], t = moveStart[e];
+        int r = rNext, t = tNext;
         for (long order = eConsults; order != 0; order &= order - 1) {
             int code = tb[Long.numberOfTrailingZeros(order)];
             int stored = moveType[t++];
@@ -691,15 +713,15 @@ public final class SliceCheck {
                 clo = (k & C) != 0 && code == eMove && leafMoveAtLeast(type, v) ? v : game.uMin;
                 chi = (k & A) != 0 && leafMoveAtMost(type, vHi) ? vHi : game.uMax;
             } else {
-                if (r >= reqStart[e + 1])
-                    throw new IllegalStateException("a child without its request");
-                if (ansIndex[r] >= 0) {
+                if (r >= nReq) throw new IllegalStateException("a child without its request");
+                long at = ansIndex[r]; // each of the record's values read once, here
+                if (at >= 0) {
                     ck = ansKind[r] & 0xFF;
                     int alo = ansLo[r], ahi = ansHi[r];
                     clo = type == Game.CHILD ? -ahi : alo;
                     chi = type == Game.CHILD ? -alo : ahi;
                     int needs = type == Game.PASS_CHILD ? Kinds.passNeeds(need) : need;
-                    send(r, needs | (entryFlags & REACHED));
+                    send(r, at, ck, alo, ahi, needs | (entryFlags & REACHED));
                 }
                 r++;
             }
@@ -709,15 +731,20 @@ public final class SliceCheck {
             mLeaf[n] = leaf;
             n++;
         }
+        rNext = r;
+        tNext = t;
     }
 
-    /** One fact for the layer below: the record delivered for request r, and the flags. */
-    private void send(int r, int bits) {
+    /**
+     * One fact for the layer below: the record delivered for request r (index at, kind byte ck,
+     * bounds alo, ahi: as the obligations read it), and the flags.
+     */
+    private void send(int r, long at, int ck, int alo, int ahi, int bits) {
         if (sent[r] != 0) throw new IllegalStateException("request " + r + " sent twice");
         sent[r] = (byte) (SENT | bits);
         nOut++;
-        sentSum = FactHash.add(sentSum, FactHash.of(map.factKey0, map.factKey1, ansIndex[r],
-                reqOcc[r], reqMover[r], ansKind[r] & 0xFF, ansLo[r], ansHi[r], bits));
+        sentSum = FactHash.add(sentSum, FactHash.of(map.factKey0, map.factKey1, at,
+                reqOcc[r], reqMover[r], ck, alo, ahi, bits));
     }
 
     /**

@@ -27,7 +27,9 @@ public final class TerminalCount {
 
     private final FileMap map;
     private final int li, partition, partitions;
-    private final PairSet terminals, proof;
+    /** Made at the first key (or the report): a count made ahead of its thread holds none. */
+    private PairSet terminals, proof;
+    private final int expectedTerminals, expectedProof;
     private long takenSum, taken;
     private boolean done;
     private final FaultLatch latch = new FaultLatch();
@@ -35,9 +37,10 @@ public final class TerminalCount {
     final Combiner.Made made = new Combiner.Made();
 
     /**
-     * The counter of partition partition (of partitions) of layer li's terminal keys, with room
-     * made for about expectedTerminals keys of R and expectedProof keys read for a bound (size
-     * hints, nothing more: on `44` the second are three times the first).
+     * The counter of partition partition (of partitions) of layer li's terminal keys, whose sets
+     * (made at its first key) have room for about expectedTerminals keys of R and expectedProof
+     * keys read for a bound (size hints, nothing more: on `44` the second are three times the
+     * first).
      */
     public TerminalCount(FileMap map, int li, int partition, int partitions,
             int expectedTerminals, int expectedProof) {
@@ -50,8 +53,8 @@ public final class TerminalCount {
         this.li = li;
         this.partition = partition;
         this.partitions = partitions;
-        terminals = new PairSet(Math.max(0, Math.min(expectedTerminals, 1 << 24)));
-        proof = new PairSet(Math.max(0, Math.min(expectedProof, 1 << 24)));
+        this.expectedTerminals = Math.max(0, Math.min(expectedTerminals, 1 << 24));
+        this.expectedProof = Math.max(0, Math.min(expectedProof, 1 << 24));
     }
 
     /**
@@ -66,6 +69,7 @@ public final class TerminalCount {
                 || partition(map.partitionKey, occ, mover, partitions) != partition)
             throw latch.fault("terminal key routed to partition " + partition
                     + " of layer " + map.discs(li) + " that belongs to another");
+        makeSets();
         (isProof ? proof : terminals).add(occ, mover);
         takenSum = FactHash.add(takenSum, element(map, li, partition, occ, mover, isProof));
         taken++;
@@ -77,10 +81,17 @@ public final class TerminalCount {
         latch.begin();
         if (done) throw latch.fault("a terminal count reported twice");
         done = true;
+        makeSets();
         Report r = new Report(map.fingerprint(), li, partition, partitions, terminals.size(),
                 proof.countNotIn(terminals), takenSum, taken, map.cluster);
         made.report = r;
         return latch.done(r);
+    }
+
+    private void makeSets() {
+        if (terminals != null) return;
+        terminals = new PairSet(expectedTerminals);
+        proof = new PairSet(expectedProof);
     }
 
     // ------------------------------------------------------------ a slice's routes

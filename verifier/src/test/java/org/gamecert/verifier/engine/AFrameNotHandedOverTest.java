@@ -74,9 +74,9 @@ class AFrameNotHandedOverTest {
                     }
                 }
                 check.takeCounts(SliceEngine.interleaved(facts, bits), 0);
-                long[][] req = check.requests();
+                long[][] req = SliceEngine.requests(check);
                 Answers a = under.answer(req);
-                return check.check(a.index, a.kind, a.lo, a.hi);
+                return SliceEngine.check(check, a.index, a.kind, a.lo, a.hi);
             }
 
             @Override

@@ -67,7 +67,7 @@ class EngineFaultIsFinalTest {
                     s.decode(b, ct.read(map.record(b).frameOffset, (int) map.record(b).compLen));
                 s.takeCounts(SliceEngine.interleaved(facts == null ? new int[n] : facts,
                         bits == null ? new int[4][n] : bits), 0);
-                long[][] req = s.requests();
+                long[][] req = SliceEngine.requests(s);
                 int m = req[0].length, below = map.below(li);
                 Layer u = below < 0 ? null : decode(ct, map, below);
                 long[] idx = new long[m]; byte[] k = new byte[m], lo = new byte[m], hi = new byte[m];
@@ -81,7 +81,7 @@ class EngineFaultIsFinalTest {
                         k[j] = 0x18; lo[j] = (byte) -FORGED; hi[j] = (byte) -FORGED;
                     }
                 }
-                SliceReport r = s.check(idx, k, lo, hi);
+                SliceReport r = SliceEngine.check(s, idx, k, lo, hi);
                 long[] mi = s.marksIndex(); byte[] mf = s.marksFlags();
                 int nb = below < 0 ? 0 : (int) map.size(below);
                 facts = new int[nb]; bits = new int[4][nb];

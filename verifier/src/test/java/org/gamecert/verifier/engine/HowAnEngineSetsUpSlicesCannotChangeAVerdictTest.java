@@ -216,7 +216,7 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
         assertThrows(EngineFault.class, () -> s.partitionTerminals(1));
         SliceCheck t = new SliceCheck(map, li, map.firstBlock(li), map.endBlock(li), false, 1);
         assertThrows(EngineFault.class, () -> t.partitionTerminals(0));
-        assertThrows(EngineFault.class, () -> t.requests()); // latched
+        assertThrows(EngineFault.class, t::makeRequests); // latched
         assertTrue(map.header().family != Header.OTHELLO);
     }
 }

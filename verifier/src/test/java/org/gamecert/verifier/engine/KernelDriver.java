@@ -107,10 +107,10 @@ class KernelDriver {
             afterDecode(b, handed);
         }
         check.takeCounts(SliceEngine.interleaved(facts, bits), 0);
-        long[][] req = check.requests();
+        long[][] req = SliceEngine.requests(check);
         Answers a = under.answer(req);
         answers(s.li, s.first, req, a.index, a.kind, a.lo, a.hi);
-        return check.check(a.index, a.kind, a.lo, a.hi);
+        return SliceEngine.check(check, a.index, a.kind, a.lo, a.hi);
     }
 
     // ---------------------------------------------------------------- the run

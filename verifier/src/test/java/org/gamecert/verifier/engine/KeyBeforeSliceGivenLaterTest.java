@@ -80,10 +80,10 @@ class KeyBeforeSliceGivenLaterTest {
                     int[] f = KernelDriver.factsOf(facts, s);
                     int[][] bs = KernelDriver.bitsOf(bits, s);
                     check.takeCounts(SliceEngine.interleaved(f, bs), 0);
-                    long[][] req = check.requests();
+                    long[][] req = SliceEngine.requests(check);
                     if (keyAfterRequests) check.previous(has, prev[0], prev[1]);
                     Answers a = under.answer(req);
-                    reports.add(check.check(a.index, a.kind, a.lo, a.hi));
+                    reports.add(SliceEngine.check(check, a.index, a.kind, a.lo, a.hi));
                     if (below >= 0) KernelDriver.sendMarks(check, map, below, factsTo, bitsTo);
                 }
                 combiner.layer(li, reports.toArray(new SliceReport[0]), new TerminalCount.Report[0]);

@@ -78,6 +78,44 @@ class SliceProtocolTest {
     }
 
     /**
+     * Records given one at a time (SPEC §11.1, step f: answer, then check()) in any order, each
+     * first as another entry's and then again as its own (the later stands), conclude as the
+     * same records in arrays: verdict, first rule and commitment.
+     */
+    @Test
+    void answersGivenOneAtATimeInAnyOrderConcludeAsTheArrays() throws Exception {
+        for (Path p : new Path[] {valid(), bad()}) {
+            KernelDriver d = new KernelDriver(p) {
+                @Override
+                SliceReport steps(SliceCheck check, Slice s, int[] facts, int[][] bits,
+                        Table under) throws IOException {
+                    for (int b = s.first(); b < s.end(); b++) check.decode(b, honestFrame(b));
+                    check.takeCounts(SliceEngine.interleaved(facts, bits), 0);
+                    int n = check.makeRequests();
+                    long[] occ = new long[n + 3], mover = new long[n + 3]; // longer is room
+                    check.requestKeys(occ, mover);
+                    Answers a = under.answer(new long[][] {java.util.Arrays.copyOf(occ, n),
+                        java.util.Arrays.copyOf(mover, n)});
+                    int other = -1; // an index the layer below holds, for the wrong first record
+                    for (int j = 0; j < n && other < 0; j++) if (a.index[j] >= 0) other = j;
+                    for (int j = n - 1; j >= 0; j--) {
+                        if (a.index[j] < 0) continue;
+                        check.answer(j, a.index[other], a.kind[other], a.lo[other], a.hi[other]);
+                        check.answer(j, a.index[j], a.kind[j], a.lo[j], a.hi[j]);
+                    }
+                    return check.check();
+                }
+            };
+            d.sliceEntries = 1 << 16;
+            Result r = d.run();
+            Result e = AttackCerts.verdict(p);
+            assertEquals(e.verdict, r.verdict, AttackCerts.show(r));
+            assertEquals(AttackCerts.rule(e), AttackCerts.rule(r));
+            assertEquals(e.commitment, r.commitment);
+        }
+    }
+
+    /**
      * A slice takes its counts at once, from the entries it has decoded (SPEC §11.1, step d), so
      * it refuses them itself until its last block is decoded: before any block and between two,
      * the call that gives them is the engine fault (not only the sums that would then differ).
@@ -302,9 +340,9 @@ class SliceProtocolTest {
         }
 
         SliceReport rest(SliceCheck check, Table under) {
-            long[][] req = check.requests();
+            long[][] req = SliceEngine.requests(check);
             Answers a = under.answer(req);
-            return check.check(a.index, a.kind, a.lo, a.hi);
+            return SliceEngine.check(check, a.index, a.kind, a.lo, a.hi);
         }
     }
 
@@ -395,10 +433,10 @@ class SliceProtocolTest {
         wrong.put("the counts after the requests", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                long[][] req = c.requests();
+                long[][] req = SliceEngine.requests(c);
                 c.takeCounts(SliceEngine.interleaved(f, b), 0);
                 Answers a = u.answer(req);
-                return c.check(a.index, a.kind, a.lo, a.hi);
+                return SliceEngine.check(c, a.index, a.kind, a.lo, a.hi);
             }
         });
         wrong.put("the key before the slice given again", new Steps(p) {
@@ -427,7 +465,7 @@ class SliceProtocolTest {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
                 c.takeCounts(SliceEngine.interleaved(f, b), 0);
-                c.requests();
+                SliceEngine.requests(c);
                 return rest(c, u);
             }
         });
@@ -435,15 +473,15 @@ class SliceProtocolTest {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
                 c.takeCounts(SliceEngine.interleaved(f, b), 0);
-                long[][] req = c.requests();
+                long[][] req = SliceEngine.requests(c);
                 Answers a = u.answer(req);
-                c.check(a.index, a.kind, a.lo, a.hi);
-                return c.check(a.index, a.kind, a.lo, a.hi);
+                SliceEngine.check(c, a.index, a.kind, a.lo, a.hi);
+                return SliceEngine.check(c, a.index, a.kind, a.lo, a.hi);
             }
         });
         // after the report the kernel has let go of its working arrays: each step is refused
         wrong.put("the requests after the report",
-                afterTheReport(p, (d, c, s, f, b) -> c.requests()));
+                afterTheReport(p, (d, c, s, f, b) -> c.makeRequests()));
         wrong.put("the counts again after the report",
                 afterTheReport(p, (d, c, s, f, b) -> c.takeCounts(SliceEngine.interleaved(f, b), 0)));
         wrong.put("a block after the report",
@@ -451,11 +489,40 @@ class SliceProtocolTest {
                         d.honestFrame(s.first()))));
         wrong.put("the key before the slice after the report",
                 afterTheReport(p, (d, c, s, f, b) -> c.previous(false, 0, 0)));
+        wrong.put("a record before the requests", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
+                c.answer(0, 0, (byte) 0, (byte) 0, (byte) 0);
+                return rest(c, u);
+            }
+        });
+        wrong.put("the request keys before the requests", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
+                c.requestKeys(new long[1 << 16], new long[1 << 16]);
+                return rest(c, u);
+            }
+        });
+        wrong.put("the check with its records twice", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
+                c.makeRequests();
+                c.check();
+                return c.check();
+            }
+        });
+        wrong.put("a record after the report", afterTheReport(p, (d, c, s, f, b) -> c.answer(0, 0,
+                (byte) 0, (byte) 0, (byte) 0)));
+        wrong.put("the request keys after the report", afterTheReport(p, (d, c, s, f, b) ->
+                c.requestKeys(new long[1 << 16], new long[1 << 16])));
         wrong.put("answers before the requests", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
                 c.takeCounts(SliceEngine.interleaved(f, b), 0);
-                return c.check(new long[0], new byte[0], new byte[0], new byte[0]);
+                return c.check();
             }
         });
         eachAnEngineFault(wrong);
@@ -483,16 +550,16 @@ class SliceProtocolTest {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 blocks(c, s);
                 assertThrows(NullPointerException.class, () -> c.takeCounts(null, 0));
-                throw refusedAfterAThrow(c::requests);
+                throw refusedAfterAThrow(c::makeRequests);
             }
         });
-        wrong.put("null answers, then the answers", new Steps(p) {
+        wrong.put("null arrays for the request keys, then the check", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 blocks(c, s);
                 c.takeCounts(SliceEngine.interleaved(f, b), 0);
-                Answers a = u.answer(c.requests());
-                assertThrows(NullPointerException.class, () -> c.check(null, a.kind, a.lo, a.hi));
-                throw refusedAfterAThrow(() -> c.check(a.index, a.kind, a.lo, a.hi));
+                c.makeRequests();
+                assertThrows(NullPointerException.class, () -> c.requestKeys(null, new long[0]));
+                throw refusedAfterAThrow(c::check);
             }
         });
         eachAnEngineFault(wrong);
@@ -634,38 +701,69 @@ class SliceProtocolTest {
                 return rest(c, u);
             }
         });
-        for (int delta : new int[] {1, -1})
-            wrong.put("answers for " + (delta > 0 ? "one more" : "one fewer"), new Steps(p) {
+        wrong.put("records in arrays one longer than the requests", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
+                long[][] req = SliceEngine.requests(c);
+                int n = req[0].length + 1; // the record past the last: index 0 (a record)
+                Answers a = u.answer(req);
+                return SliceEngine.check(c, java.util.Arrays.copyOf(a.index, n),
+                        java.util.Arrays.copyOf(a.kind, n), java.util.Arrays.copyOf(a.lo, n),
+                        java.util.Arrays.copyOf(a.hi, n));
+            }
+        });
+        for (int past : new int[] {-1, 0}) // request -1, and request n (one past the last)
+            wrong.put("a record for request " + (past < 0 ? "-1" : "n"), new Steps(p) {
                 SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                     for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
                     c.takeCounts(SliceEngine.interleaved(f, b), 0);
-                    long[][] req = c.requests();
-                    int n = Math.max(0, req[0].length + delta);
-                    Answers a = u.answer(req);
-                    return c.check(java.util.Arrays.copyOf(a.index, n), java.util.Arrays.copyOf(a.kind, n),
-                            java.util.Arrays.copyOf(a.lo, n), java.util.Arrays.copyOf(a.hi, n));
+                    int n = c.makeRequests();
+                    c.answer(past < 0 ? -1 : n, 0, (byte) 0, (byte) 0, (byte) 0);
+                    return c.check();
                 }
             });
+        wrong.put("a record with a negative index", new Steps(p) {
+            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                c.takeCounts(SliceEngine.interleaved(f, b), 0);
+                if (c.makeRequests() > 0) c.answer(0, -1, (byte) 0, (byte) 0, (byte) 0);
+                return c.check();
+            }
+        });
+        for (int which = 0; which < 2; which++) {
+            boolean occShort = which == 0;
+            wrong.put("request keys into " + (occShort ? "occ" : "mover") + " one too short",
+                    new Steps(p) {
+                SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
+                    for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
+                    c.takeCounts(SliceEngine.interleaved(f, b), 0);
+                    int n = c.makeRequests();
+                    c.requestKeys(new long[occShort ? n - 1 : n], new long[occShort ? n : n - 1]);
+                    return c.check();
+                }
+            });
+        }
         wrong.put("an index beyond the layer below", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
                 c.takeCounts(SliceEngine.interleaved(f, b), 0);
-                long[][] req = c.requests();
+                long[][] req = SliceEngine.requests(c);
                 Answers a = u.answer(req);
                 a.index[0] = map.size(map.below(s.li()));
-                return c.check(a.index, a.kind, a.lo, a.hi);
+                return SliceEngine.check(c, a.index, a.kind, a.lo, a.hi);
             }
         });
         wrong.put("bounds above U_max", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
                 c.takeCounts(SliceEngine.interleaved(f, b), 0);
-                long[][] req = c.requests();
+                long[][] req = SliceEngine.requests(c);
                 Answers a = u.answer(req);
                 int j = 0;
                 while (a.index[j] < 0) j++;
                 a.hi[j] = (byte) (map.game().uMax + 1);
-                return c.check(a.index, a.kind, a.lo, a.hi);
+                return SliceEngine.check(c, a.index, a.kind, a.lo, a.hi);
             }
         });
         eachAnEngineFault(wrong);

@@ -53,8 +53,7 @@ class TerminalCountFaultIsFinalTest {
         SliceCheck s = new SliceCheck(map, li, map.firstBlock(li), map.firstBlock(li) + 1, false,
                 1);
         s.previous(false, 0, 0);
-        assertThrows(EngineFault.class, () -> s.check(new long[0], new byte[0], new byte[0],
-                new byte[0])); // answers before requests
+        assertThrows(EngineFault.class, s::check); // the check before the requests
         assertThrows(EngineFault.class, () -> s.partitionTerminals(2),
                 "a call after an engine fault");
     }
