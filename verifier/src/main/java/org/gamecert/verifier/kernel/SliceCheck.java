@@ -213,7 +213,8 @@ public final class SliceCheck {
     /**
      * After check, with partitionTerminals: the terminal keys the slice names, each once a set,
      * as {occ, mover, route}: the engine sends each to the TerminalCount of partition
-     * TerminalCount.partitionOf(route) of this layer, route and all (the engine's copies).
+     * TerminalCount.partitionOf(route) of this layer, route and all (arrays the kernel reads no
+     * more).
      */
     public long[][] terminalKeys() {
         latch.begin();

@@ -137,8 +137,13 @@ public final class TerminalCount {
             sum = FactHash.add(sum, element(map, li, q, o, m, proof));
         }
 
-        /** {occ, mover, route} of every key routed (the engine's copies). */
+        /**
+         * {occ, mover, route} of every key routed: the arrays themselves when they are full (as
+         * they are when every terminal move routed a key), else copies as long as the keys. The
+         * kernel reads them no more: the sum of what they send is taken as each key is added.
+         */
         long[][] keys() {
+            if (n == occ.length) return new long[][] {occ, mover, route};
             return new long[][] {Arrays.copyOf(occ, n), Arrays.copyOf(mover, n),
                 Arrays.copyOf(route, n)};
         }
