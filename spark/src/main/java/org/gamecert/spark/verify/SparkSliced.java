@@ -43,7 +43,8 @@ import scala.Tuple2;
  * records: both sent as blocks of primitive arrays, one per join partition (a hash of the key),
  * and joined there through a table of the records; the answers grouped back by slice;
  * <li>each slice's kernel again, from the start with the same data, given its answers (answer)
- * through check(): its report, its marks, and (for a game that counts terminal positions) its terminal keys;
+ * through check(): its report, its marks, and (for a game that counts terminal positions) its
+ * terminal keys;
  * <li>the marks, routed as counts per child entry (facts, and facts per flag bit) to the slices
  * of the layer below (a shuffle), for their takeCounts;
  * <li>the terminal keys, routed in blocks to the partition the kernel named for each, where a
