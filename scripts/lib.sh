@@ -21,21 +21,31 @@ build_state() { # build_state INPUTS...
 # git, is stale once the checkout's state of those paths is another (e.g. they were committed):
 # built again, it names the commit that rebuilds it (scripts/rebuild-verifier-check).
 jar_record_stale() { # jar_record_stale MODULE -> status 0 when the jar's record must be renewed
-  local info="$ROOT/$1/target/build-info.properties" commit tree inputs
+  local info="$ROOT/$1/target/build-info.properties" key value commit="" tree="" inputs=""
   [ -f "$info" ] || return 0
-  commit="$(sed -n 's/^commit=//p' "$info")"
-  tree="$(sed -n 's/^tree=//p' "$info")"
-  inputs="$(sed -n 's/^inputs=//p' "$info")"
+  while IFS='=' read -r key value || [ -n "$key" ]; do # the shell's own read: no process started
+    case "$key" in commit) commit="$value" ;; tree) tree="$value" ;; inputs) inputs="$value" ;; esac
+  done <"$info"
   [ "$tree" = clean ] && return 1 # sources newer than the jar are caught by their times
   # shellcheck disable=SC2086 # the inputs are space-separated paths
   [ "$(build_state $inputs)" != "$commit $tree" ]
 }
 
 ensure_jar() { # ensure_jar MODULE [MODULE it embeds ...]  -> prints the jar path
-  local module="$1" jar="$ROOT/$1/target/$1.jar" sources=() m
+  build_if_stale "$@"
+  printf '%s\n' "$ROOT/$1/target/$1.jar"
+}
+
+# What every start pays before java (issue #42): scripts/produce and scripts/verify call
+# build_if_stale, cds_archive_opts, verifier_opts and read STDERR_TTY in their own shell, and these
+# start no process but one `find` (no $(...), sed, cat, grep or awk: on 2 cores each process a
+# start makes costs a few milliseconds of CPU, and they were about 0.1-0.2 CPU-s in all).
+build_if_stale() { # build_if_stale MODULE [MODULE it embeds ...]: builds MODULE's jar if stale
+  local module="$1" jar="$ROOT/$1/target/$1.jar" sources=() m newer=""
   for m in "$@"; do sources+=("$ROOT/$m/src/main" "$ROOT/$m/pom.xml"); done
-  if [ ! -f "$jar" ] || [ -n "$(find "${sources[@]}" "$ROOT/pom.xml" "$ROOT/LICENSE" "$ROOT/NOTICE" -newer "$jar" -type f -print -quit 2>/dev/null)" ] \
-      || jar_record_stale "$module"; then
+  [ ! -f "$jar" ] || newer="$(find "${sources[@]}" "$ROOT/pom.xml" "$ROOT/LICENSE" "$ROOT/NOTICE" \
+    -newer "$jar" -type f -print -quit 2>/dev/null || true)" # a path missing: not newer
+  if [ ! -f "$jar" ] || [ -n "$newer" ] || jar_record_stale "$module"; then
     echo "building $module.jar (once) ..." >&2
     local log; log="$(mktemp)"
     if ! (cd "$ROOT" && { mvn -o -q -B -ntp -pl "$module" -am package -DskipTests >"$log" 2>&1 \
@@ -46,7 +56,6 @@ ensure_jar() { # ensure_jar MODULE [MODULE it embeds ...]  -> prints the jar pat
     fi
     rm -f "$log"
   fi
-  printf '%s\n' "$jar"
 }
 
 # Class-data sharing (issue #42): `mvn package` leaves MODULE/target/MODULE.jsa beside the jar, an
@@ -59,24 +68,28 @@ ensure_jar() { # ensure_jar MODULE [MODULE it embeds ...]  -> prints the jar pat
 # The archive is a static one (it holds the JDK's classes too): one the JVM refuses leaves it with
 # no archive at all, not even the JDK's own, so an archive is mapped only beside the jar it was
 # made for (MODULE.jsa.jar-path, written by the build): not in a checkout moved since its build.
-cds_opts() { # cds_opts MODULE -> prints the JVM options that map MODULE's archive, if any
-  local jar="$ROOT/$1/target/$1.jar" archive="$ROOT/$1/target/$1.jsa" made_for
+cds_archive_opts() { # cds_archive_opts MODULE -> sets CDS_OPTS to the options that map its archive
+  local jar="$ROOT/$1/target/$1.jar" archive="$ROOT/$1/target/$1.jsa" made_for=""
+  CDS_OPTS=()
   [ "${GAMECERT_CDS:-1}" != 0 ] && [ -s "$archive" ] && [ "$archive" -nt "$jar" ] || return 0
-  made_for="$(cat "$archive.jar-path" 2>/dev/null)" || return 0
-  [ -f "$made_for" ] && [ "$(physical_path "$made_for")" = "$(physical_path "$jar")" ] || return 0
-  printf '%s\n' -XX:SharedArchiveFile="$archive" -Xshare:auto -XX:+VerifySharedSpaces '-Xlog:cds*=off'
+  [ -f "$archive.jar-path" ] || return 0
+  { read -r made_for || [ -n "$made_for" ]; } <"$archive.jar-path" || return 0
+  # -ef: the same file, whatever symbolic links either path goes through
+  [ -f "$made_for" ] && [ "$made_for" -ef "$jar" ] || return 0
+  CDS_OPTS=(-XX:SharedArchiveFile="$archive" -Xshare:auto -XX:+VerifySharedSpaces '-Xlog:cds*=off')
 }
 
-physical_path() { # physical_path FILE -> FILE's path with its directory's symbolic links resolved
-  local dir
-  dir="$(cd "$(dirname -- "$1")" 2>/dev/null && pwd -P)" || return 1
-  printf '%s/%s\n' "$dir" "$(basename -- "$1")"
+cds_opts() { # cds_opts MODULE -> prints the JVM options that map MODULE's archive, if any
+  cds_archive_opts "$1"
+  [ ${#CDS_OPTS[@]} -eq 0 ] || printf '%s\n' "${CDS_OPTS[@]}"
 }
 
 # Tells the JVM whether stderr is a terminal (Java cannot ask): progress is redrawn in place with
 # \r only there, and printed as occasional whole lines in a log.
+STDERR_TTY=false
+[ ! -t 2 ] || STDERR_TTY=true
 tty_opts() {
-  if [ -t 2 ]; then printf '%s\n' -Dgamecert.stderr.tty=true; else printf '%s\n' -Dgamecert.stderr.tty=false; fi
+  printf '%s\n' -Dgamecert.stderr.tty=$STDERR_TTY
 }
 
 # JVM options for the verifier, before GAMECERT_JAVA_OPTS (which can override them): the
@@ -95,17 +108,28 @@ tty_opts() {
 # docs/benchmarks.md, "Less memory in the engine"). Only where the default heap (a quarter of the
 # memory) is at least 2 GB and GAMECERT_JAVA_OPTS sets no -Xmx: the JVM warns on stdout when the
 # heap is smaller than the cap (below 768 MB).
-verifier_jvm_opts() {
-  printf '%s\n' -XX:+UseParallelGC -XX:Tier3InvocationThreshold=1000 -XX:Tier3MinInvocationThreshold=500 \
-    -XX:Tier3CompileThreshold=10000
-  if grep -qs -e '\[always\]' -e '\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled; then
-    printf '%s\n' -XX:+UseTransparentHugePages
-  fi
-  local mem_kb
-  mem_kb=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo 2>/dev/null || true)
+# The producer's C1 compiler starts on a method after 1,000 calls too (a 4x4 solve: 0.79 -> 0.68
+# CPU-s; the 6x6 16-empties solve and FFO #40 weak: no slower; docs/benchmarks.md, "Start-up").
+PRODUCER_OPTS=(-XX:Tier3InvocationThreshold=1000 -XX:Tier3MinInvocationThreshold=500
+  -XX:Tier3CompileThreshold=10000)
+
+verifier_opts() { # sets VERIFIER_OPTS to the options above, starting no process
+  local mode="" key value unit mem_kb=0
+  VERIFIER_OPTS=(-XX:+UseParallelGC -XX:Tier3InvocationThreshold=1000
+    -XX:Tier3MinInvocationThreshold=500 -XX:Tier3CompileThreshold=10000)
+  { read -r mode || true; } 2>/dev/null </sys/kernel/mm/transparent_hugepage/enabled || true
+  case "$mode" in *'[always]'* | *'[madvise]'*) VERIFIER_OPTS+=(-XX:+UseTransparentHugePages) ;; esac
+  while read -r key value unit; do
+    [ "$key" != MemTotal: ] || { mem_kb="$value"; break; }
+  done 2>/dev/null </proc/meminfo || true
   if [[ "${mem_kb:-0}" -ge $((8 * 1024 * 1024)) && " ${GAMECERT_JAVA_OPTS:-} " != *" -Xmx"* ]]; then
-    printf '%s\n' -XX:MaxNewSize=512m
+    VERIFIER_OPTS+=(-XX:MaxNewSize=512m)
   fi
+}
+
+verifier_jvm_opts() { # prints them, one a line
+  verifier_opts
+  printf '%s\n' "${VERIFIER_OPTS[@]}"
 }
 
 # JVM options Spark needs on Java 17 (what Spark's own launcher adds: JavaModuleOptions), for

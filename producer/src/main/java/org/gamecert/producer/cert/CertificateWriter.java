@@ -304,7 +304,8 @@ public final class CertificateWriter {
             this.tmp = file.resolveSibling(file.getFileName() + ".tmp");
             ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.CREATE,
                     java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE);
-            os = new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 20);
+            // 64 KiB: a frame longer than the buffer is written straight through
+            os = new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 16);
             window = 2 * Math.max(1, threads);
             pool = compressPool(threads);
         }
@@ -312,13 +313,25 @@ public final class CertificateWriter {
         /** The next entries of the layer, in key order. */
         public void append(LayerEntries part) throws IOException {
             for (int at = 0; at < part.count; ) {
-                if (buffer == null) buffer = new LayerEntries(layer, MAX_BLOCK_ENTRIES);
                 int n = Math.min(part.count - at, MAX_BLOCK_ENTRIES - buffered);
+                if (buffer == null || buffer.count < buffered + n) grow(buffered + n);
                 buffer.copyFrom(part, at, buffered, n);
                 buffered += n;
                 at += n;
                 if (buffered == MAX_BLOCK_ENTRIES) emit();
             }
+        }
+
+        /**
+         * Room for at least {@code need} entries in the block being filled: doubling up to a block's
+         * entries, so that a small layer (a 4x4 game's are tens of entries) does not take a whole
+         * block's 5 MB, which made a trivial solve's three collections.
+         */
+        private void grow(int need) {
+            int size = buffer == null ? need : Math.min(MAX_BLOCK_ENTRIES, Math.max(need, 2 * buffer.count));
+            LayerEntries bigger = new LayerEntries(layer, size);
+            if (buffer != null) bigger.copyFrom(buffer, 0, 0, buffered);
+            buffer = bigger;
         }
 
         private void emit() throws IOException {
@@ -392,7 +405,7 @@ public final class CertificateWriter {
                     if (in != null) { in.close(); in = null; }
                     if (li < 0) return null;
                     LayerFile f = layersRootFirst.get(li--);
-                    in = new java.io.DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(f.path), 1 << 20));
+                    in = new java.io.DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(f.path), 1 << 16));
                     left = f.blocks;
                     current = f;
                 }
