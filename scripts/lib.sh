@@ -108,17 +108,29 @@ tty_opts() {
 # docs/benchmarks.md, "Less memory in the engine"). Only where the default heap (a quarter of the
 # memory) is at least 2 GB and GAMECERT_JAVA_OPTS sets no -Xmx: the JVM warns on stdout when the
 # heap is smaller than the cap (below 768 MB).
-# The producer's C1 compiler starts on a method after 1,000 calls too (a 4x4 solve: 0.79 -> 0.68
-# CPU-s; the 6x6 16-empties solve and FFO #40 weak: no slower; docs/benchmarks.md, "Start-up").
-PRODUCER_OPTS=(-XX:Tier3InvocationThreshold=1000 -XX:Tier3MinInvocationThreshold=500
-  -XX:Tier3CompileThreshold=10000)
+# The producer's options (producer_opts sets PRODUCER_OPTS): its C1 compiler starts on a method
+# after 1,000 calls too (a 4x4 solve: 0.79 -> 0.68 CPU-s; the 6x6 16-empties solve and FFO #40 weak
+# no slower); the throughput collector and transparent huge pages, as the verifier's (FFO #40 and
+# #44 --mode weak: 0.74x the CPU, 0.63-0.72x the wall, 50-140 MB more peak RSS: the search's
+# table is read at random, a TLB miss a probe without huge pages; docs/benchmarks.md, "Start-up").
+producer_opts() {
+  PRODUCER_OPTS=(-XX:+UseParallelGC -XX:Tier3InvocationThreshold=1000
+    -XX:Tier3MinInvocationThreshold=500 -XX:Tier3CompileThreshold=10000)
+  if huge_pages_offered; then PRODUCER_OPTS+=(-XX:+UseTransparentHugePages); fi
+}
+
+huge_pages_offered() { # status 0 when the kernel offers transparent huge pages to a JVM that asks
+  local mode=""
+  { read -r mode || true; } 2>/dev/null </sys/kernel/mm/transparent_hugepage/enabled || true
+  case "$mode" in *'[always]'* | *'[madvise]'*) return 0 ;; esac
+  return 1
+}
 
 verifier_opts() { # sets VERIFIER_OPTS to the options above, starting no process
-  local mode="" key value unit mem_kb=0
+  local key value unit mem_kb=0
   VERIFIER_OPTS=(-XX:+UseParallelGC -XX:Tier3InvocationThreshold=1000
     -XX:Tier3MinInvocationThreshold=500 -XX:Tier3CompileThreshold=10000)
-  { read -r mode || true; } 2>/dev/null </sys/kernel/mm/transparent_hugepage/enabled || true
-  case "$mode" in *'[always]'* | *'[madvise]'*) VERIFIER_OPTS+=(-XX:+UseTransparentHugePages) ;; esac
+  if huge_pages_offered; then VERIFIER_OPTS+=(-XX:+UseTransparentHugePages); fi
   while read -r key value unit; do
     [ "$key" != MemTotal: ] || { mem_kb="$value"; break; }
   done 2>/dev/null </proc/meminfo || true
