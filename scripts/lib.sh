@@ -37,8 +37,8 @@ ensure_jar() { # ensure_jar MODULE [MODULE it embeds ...]  -> prints the jar pat
 }
 
 # What every start pays before java (issue #42): scripts/produce and scripts/verify call
-# build_if_stale, cds_archive_opts, verifier_opts and read STDERR_TTY in their own shell, and these
-# start no process but one `find` (no $(...), sed, cat, grep or awk: on 2 cores each process a
+# build_if_stale, cds_archive_opts, producer_opts or verifier_opts and read STDERR_TTY in their own
+# shell, and these start no process but one `find` (no $(...), sed, cat, grep or awk: on 2 cores each process a
 # start makes costs a few milliseconds of CPU, and they were about 0.1-0.2 CPU-s in all).
 build_if_stale() { # build_if_stale MODULE [MODULE it embeds ...]: builds MODULE's jar if stale
   local module="$1" jar="$ROOT/$1/target/$1.jar" sources=() m newer=""
@@ -108,25 +108,7 @@ tty_opts() {
 # docs/benchmarks.md, "Less memory in the engine"). Only where the default heap (a quarter of the
 # memory) is at least 2 GB and GAMECERT_JAVA_OPTS sets no -Xmx: the JVM warns on stdout when the
 # heap is smaller than the cap (below 768 MB).
-# The producer's options (producer_opts sets PRODUCER_OPTS): its C1 compiler starts on a method
-# after 1,000 calls too (a 4x4 solve: 0.79 -> 0.68 CPU-s; the 6x6 16-empties solve and FFO #40 weak
-# no slower); the throughput collector and transparent huge pages, as the verifier's (FFO #40 and
-# #44 --mode weak: 0.74x the CPU, 0.63-0.72x the wall, 50-140 MB more peak RSS: the search's
-# table is read at random, a TLB miss a probe without huge pages; docs/benchmarks.md, "Start-up").
-producer_opts() {
-  PRODUCER_OPTS=(-XX:+UseParallelGC -XX:Tier3InvocationThreshold=1000
-    -XX:Tier3MinInvocationThreshold=500 -XX:Tier3CompileThreshold=10000)
-  if huge_pages_offered; then PRODUCER_OPTS+=(-XX:+UseTransparentHugePages); fi
-}
-
-huge_pages_offered() { # status 0 when the kernel offers transparent huge pages to a JVM that asks
-  local mode=""
-  { read -r mode || true; } 2>/dev/null </sys/kernel/mm/transparent_hugepage/enabled || true
-  case "$mode" in *'[always]'* | *'[madvise]'*) return 0 ;; esac
-  return 1
-}
-
-verifier_opts() { # sets VERIFIER_OPTS to the options above, starting no process
+verifier_opts() { # sets VERIFIER_OPTS to the options above
   local key value unit mem_kb=0
   VERIFIER_OPTS=(-XX:+UseParallelGC -XX:Tier3InvocationThreshold=1000
     -XX:Tier3MinInvocationThreshold=500 -XX:Tier3CompileThreshold=10000)
@@ -142,6 +124,25 @@ verifier_opts() { # sets VERIFIER_OPTS to the options above, starting no process
 verifier_jvm_opts() { # prints them, one a line
   verifier_opts
   printf '%s\n' "${VERIFIER_OPTS[@]}"
+}
+
+# The producer's options (producer_opts sets PRODUCER_OPTS), the verifier's but the young
+# generation's cap: C1 after 1,000 calls, the throughput collector, transparent huge pages (the
+# search's table is read at random, a TLB miss a probe on small pages). A 4x4 solve 0.95 -> 0.63
+# CPU-s with the scripts' and the writer's changes; the 6x6 16-empties solve 0.68x the CPU, FFO #40
+# --mode weak 0.73x, Connect Four 6x5 0.85x, the same bytes; peak RSS up by 160 MB on FFO #40 and up
+# to 500 MB on Connect Four 6x5, down on the 6x6 solve (docs/benchmarks.md, "Start-up").
+producer_opts() {
+  PRODUCER_OPTS=(-XX:+UseParallelGC -XX:Tier3InvocationThreshold=1000
+    -XX:Tier3MinInvocationThreshold=500 -XX:Tier3CompileThreshold=10000)
+  if huge_pages_offered; then PRODUCER_OPTS+=(-XX:+UseTransparentHugePages); fi
+}
+
+huge_pages_offered() { # status 0 when the kernel offers transparent huge pages to a JVM that asks
+  local mode=""
+  { read -r mode || true; } 2>/dev/null </sys/kernel/mm/transparent_hugepage/enabled || true
+  case "$mode" in *'[always]'* | *'[madvise]'*) return 0 ;; esac
+  return 1
 }
 
 # JVM options Spark needs on Java 17 (what Spark's own launcher adds: JavaModuleOptions), for
