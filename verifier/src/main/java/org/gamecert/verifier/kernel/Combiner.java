@@ -153,8 +153,8 @@ public final class Combiner {
         all.addAll(Arrays.asList(counts));
         for (Object r : all) // in one JVM: made by this check's kernels of the layer, as made
             if (r == null || !map.cluster && !madeHere.contains(r))
-                throw latch.fault("a report of layer " + map.discs(li) + " that no kernel this"
-                        + " Combiner made for it made (or none)");
+                throw latch.fault("a report of layer " + map.discs(li) + " that is missing or"
+                        + " was not made by a kernel this Combiner made for that layer");
         nextLayer--;
         List<SliceReport> slices = new ArrayList<>(Arrays.asList(copy)); // the JDK's, on our copy
         slices.sort(Comparator.comparingInt((SliceReport r) -> r.firstBlock));
