@@ -1,6 +1,9 @@
 # Shared by the entry-point scripts: build a module's runnable jar when it is missing or older
 # than its sources, quietly, offline first (works without network once dependencies are cached).
-ROOT="$(cd -P "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+# (${BASH_SOURCE[0]%/*}, not dirname: a process less at every start)
+ROOT="${BASH_SOURCE[0]%/*}"
+[ "$ROOT" != "${BASH_SOURCE[0]}" ] || ROOT=.
+ROOT="$(cd -P "$ROOT/.." && pwd -P)"
 
 # What the build records of the checkout (the parent pom's build-info execution), for the paths
 # INPUTS (relative to the root): "COMMIT clean", "COMMIT modified", or "unknown unknown" outside a
@@ -38,13 +41,14 @@ ensure_jar() { # ensure_jar MODULE [MODULE it embeds ...]  -> prints the jar pat
 
 # What every start pays before java (issue #42): scripts/produce and scripts/verify call
 # build_if_stale, cds_archive_opts, producer_opts or verifier_opts and read STDERR_TTY in their own
-# shell, and these start no process but one `find` (no $(...), sed, cat, grep or awk: on 2 cores each process a
-# start makes costs a few milliseconds of CPU, and they were about 0.1-0.2 CPU-s in all).
+# shell: with ROOT's, a start runs one program before java, `find`, and three subshells (strace),
+# where it ran `sed`s, `cat`, `grep`, `awk`, `dirname`s and more subshells (on 2 cores each costs
+# a few milliseconds of CPU, and they were about 0.1-0.2 CPU-s in all).
 build_if_stale() { # build_if_stale MODULE [MODULE it embeds ...]: builds MODULE's jar if stale
   local module="$1" jar="$ROOT/$1/target/$1.jar" sources=() m newer=""
   for m in "$@"; do sources+=("$ROOT/$m/src/main" "$ROOT/$m/pom.xml"); done
   [ ! -f "$jar" ] || newer="$(find "${sources[@]}" "$ROOT/pom.xml" "$ROOT/LICENSE" "$ROOT/NOTICE" \
-    -newer "$jar" -type f -print -quit 2>/dev/null || true)" # a path missing: not newer
+    -newer "$jar" -type f -print -quit 2>/dev/null)" || true # a path missing: not newer
   if [ ! -f "$jar" ] || [ -n "$newer" ] || jar_record_stale "$module"; then
     echo "building $module.jar (once) ..." >&2
     local log; log="$(mktemp)"
@@ -73,7 +77,7 @@ cds_archive_opts() { # cds_archive_opts MODULE -> sets CDS_OPTS to the options t
   CDS_OPTS=()
   [ "${GAMECERT_CDS:-1}" != 0 ] && [ -s "$archive" ] && [ "$archive" -nt "$jar" ] || return 0
   [ -f "$archive.jar-path" ] || return 0
-  { read -r made_for || [ -n "$made_for" ]; } <"$archive.jar-path" || return 0
+  { read -r made_for || [ -n "$made_for" ]; } 2>/dev/null <"$archive.jar-path" || return 0
   # -ef: the same file, whatever symbolic links either path goes through
   [ -f "$made_for" ] && [ "$made_for" -ef "$jar" ] || return 0
   CDS_OPTS=(-XX:SharedArchiveFile="$archive" -Xshare:auto -XX:+VerifySharedSpaces '-Xlog:cds*=off')
@@ -113,7 +117,7 @@ verifier_opts() { # sets VERIFIER_OPTS to the options above
   VERIFIER_OPTS=(-XX:+UseParallelGC -XX:Tier3InvocationThreshold=1000
     -XX:Tier3MinInvocationThreshold=500 -XX:Tier3CompileThreshold=10000)
   if huge_pages_offered; then VERIFIER_OPTS+=(-XX:+UseTransparentHugePages); fi
-  while read -r key value unit; do
+  while read -r key value unit || [ -n "$key" ]; do
     [ "$key" != MemTotal: ] || { mem_kb="$value"; break; }
   done 2>/dev/null </proc/meminfo || true
   if [[ "${mem_kb:-0}" -ge $((8 * 1024 * 1024)) && " ${GAMECERT_JAVA_OPTS:-} " != *" -Xmx"* ]]; then
@@ -126,15 +130,14 @@ verifier_jvm_opts() { # prints them, one a line
   printf '%s\n' "${VERIFIER_OPTS[@]}"
 }
 
-# The producer's options (producer_opts sets PRODUCER_OPTS), the verifier's but the young
-# generation's cap: C1 after 1,000 calls, the throughput collector, transparent huge pages (the
-# search's table is read at random, a TLB miss a probe on small pages). A 4x4 solve 0.95 -> 0.63
-# CPU-s with the scripts' and the writer's changes; the 6x6 16-empties solve 0.68x the CPU, FFO #40
-# --mode weak 0.73x, Connect Four 6x5 0.85x, the same bytes; peak RSS up by 160 MB on FFO #40 and up
-# to 500 MB on Connect Four 6x5, down on the 6x6 solve (docs/benchmarks.md, "Start-up").
+# The producer's options (producer_opts sets PRODUCER_OPTS): the verifier's C1 thresholds and
+# transparent huge pages (the search's table is read at random, a TLB miss a probe on small
+# pages), not its collector: the throughput collector was faster still, but its old generation
+# holds at most about 2/3 of the heap, and a table that G1 fits in the heap (--tt-mb 1024 in
+# -Xmx1400m) ran out of memory. Figures: docs/benchmarks.md, "Start-up", fourth round.
 producer_opts() {
-  PRODUCER_OPTS=(-XX:+UseParallelGC -XX:Tier3InvocationThreshold=1000
-    -XX:Tier3MinInvocationThreshold=500 -XX:Tier3CompileThreshold=10000)
+  PRODUCER_OPTS=(-XX:Tier3InvocationThreshold=1000 -XX:Tier3MinInvocationThreshold=500
+    -XX:Tier3CompileThreshold=10000)
   if huge_pages_offered; then PRODUCER_OPTS+=(-XX:+UseTransparentHugePages); fi
 }
 

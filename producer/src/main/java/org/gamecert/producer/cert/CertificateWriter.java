@@ -328,7 +328,9 @@ public final class CertificateWriter {
          * block's 5 MB, which made a trivial solve's three collections.
          */
         private void grow(int need) {
-            int size = buffer == null ? need : Math.min(MAX_BLOCK_ENTRIES, Math.max(need, 2 * buffer.count));
+            // a layer past its first block is a large one: a whole block at once
+            int size = entries > 0 ? MAX_BLOCK_ENTRIES
+                    : buffer == null ? need : Math.min(MAX_BLOCK_ENTRIES, Math.max(need, 2 * buffer.count));
             LayerEntries bigger = new LayerEntries(layer, size);
             if (buffer != null) bigger.copyFrom(buffer, 0, 0, buffered);
             buffer = bigger;
