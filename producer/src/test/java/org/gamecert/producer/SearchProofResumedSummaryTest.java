@@ -34,6 +34,12 @@ class SearchProofResumedSummaryTest {
         return rc;
     }
 
+    /** The empty cells of SearchProofSpillTest.BOARD, whose search proof's table the summary names. */
+    private static int emptiesAtRoot() {
+        String cells = SearchProofSpillTest.BOARD.split(" ")[0];
+        return (int) cells.chars().filter(c -> c == '-').count();
+    }
+
     @Test void aResumedRunsSummaryHasNoNegativeTimeAndNamesThePreviousRun() throws Exception {
         Path state = dir.resolve("state"), ref = dir.resolve("ref.gsc"), a = dir.resolve("a.gsc");
         assertEquals(0, solve(dir.resolve("state0"), ref), err);
@@ -58,7 +64,8 @@ class SearchProofResumedSummaryTest {
         assertTrue(read.find(), out);
         assertEquals(total.group(3), read.group(1), "resumed at the layer it read from");
         assertTrue(Double.parseDouble(read.group(2)) <= Double.parseDouble(total.group(2)), "this run's reading within this run: " + out);
-        Matcher prev = Pattern.compile("the root's value \\(a search keeping its proof, one thread, a 256 MiB table\\) was a previous "
+        Matcher prev = Pattern.compile("the root's value \\(a search keeping its proof, one thread, a "
+                + org.gamecert.producer.cert.SearchProof.tableMb(emptiesAtRoot()) + " MiB table\\) was a previous "
                 + "run's, (\\d+) nodes in (\\d+\\.\\d+) s there").matcher(out);
         assertTrue(prev.find(), "the previous run's search, named as such: " + out);
         assertTrue(Long.parseLong(prev.group(1)) > 0, out);

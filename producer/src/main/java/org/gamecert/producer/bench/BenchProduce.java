@@ -131,7 +131,8 @@ public final class BenchProduce {
     static void usage() {
         System.err.println("usage: bench-produce [--quick] [--search-only] [--threads N] [--data DIR] [--leaf-empties L] [--ffo FIRST-LAST] [--tt-mb N] [--proof search|canonical]");
         System.err.println("  --proof search: the overhead section's weak certificates read from the proof the root's search keeps"
-                + " (produce solve --proof search; its own " + SearchProof.TABLE_MB + " MB table), not extracted by the producer's choice rules");
+                + " (produce solve --proof search; its own table, " + SearchProof.SMALL_TABLE_MB + " MiB up to "
+                + SearchProof.SMALL_TABLE_MAX_EMPTIES + " empties, " + SearchProof.LARGE_TABLE_MB + " MiB beyond), not extracted by the producer's choice rules");
         System.err.println("  --leaf-empties L: each weak production also with endgame leaves of at most L empty cells"
                 + " (SPEC 1.1 mode 3; default 6, 0: none)");
         System.err.println("  --ffo FIRST-LAST: the weak certificates' overhead measured on FFO #FIRST..#LAST (40..59; default 40-44,"
@@ -161,7 +162,7 @@ public final class BenchProduce {
         if (searchProof) leaves = SearchProof.LEAF_EMPTIES;
         System.out.println("== weak certificate overhead (FFO #" + first + "-#" + last + ", one thread, --leaf-empties " + leaves
                 + ", a fresh " + ttMb + " MB table each" + (searchProof ? "; the certificate: --proof search, its own "
-                + SearchProof.TABLE_MB + " MB table" : "") + "; this thread's CPU seconds: JVM thread CPU,"
+                + SearchProof.SMALL_TABLE_MB + " or " + SearchProof.LARGE_TABLE_MB + " MiB table by the root's empties" : "") + "; this thread's CPU seconds: JVM thread CPU,"
                 + " each table's allocation in it, the JIT compilers' and the collector's threads not counted) ==");
         System.out.printf(Locale.ROOT, "%-8s %5s %6s %10s %12s %10s %12s %12s %11s %12s %8s%n", "FFO", "empt", "value", "plain s", "plain nodes",
                 "weak s", "weak nodes", "(its root)", "entries", "bytes", "ratio");

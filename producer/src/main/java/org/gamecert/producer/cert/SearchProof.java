@@ -27,7 +27,7 @@ import java.util.Locale;
  * its record. Every bound comes from a record that proved at least as much, so the file verifies.
  *
  * <p>The certificate is a function of the root: the search runs on one thread with a table of its
- * own of {@link #TABLE_MB} MiB, whatever {@code --threads} and {@code --tt-mb} say, and everything
+ * own of {@link #tableMb} MiB for its root, whatever {@code --threads} and {@code --tt-mb} say, and everything
  * after it is processed in key order. It is larger than the extraction's (FFO #40–#49: see
  * README), which shares proofs between needs where the search did not.
  *
@@ -42,16 +42,30 @@ import java.util.Locale;
  * each layer's merged needs with a checkpoint before it is read; {@link #run} resumes from there.
  */
 public final class SearchProof {
-    /** The search's table: fixed, so that the certificate does not depend on --tt-mb. */
-    public static final int TABLE_MB = 256;
+    /**
+     * The search's table: a function of the root's empty cells alone, so that the certificate does
+     * not depend on --tt-mb. Up to {@link #SMALL_TABLE_MAX_EMPTIES} empties the smaller one: on
+     * FFO #40-#48 (20-25 empties) the plain search with 64 MiB searched 0.01-3 % more nodes than
+     * with 256 MiB but took less CPU on each (the larger table's zeroing and cache misses cost more
+     * than the nodes it saves), and a weak solve of #40-#44 0.91x the CPU and 160-370 MB less
+     * memory (docs/benchmarks.md, "The search proof's table by the root's empties"). Beyond, the
+     * searches of billions of nodes keep the larger table (and FFO #49-#59's certificates their
+     * bytes).
+     */
+    public static final int SMALL_TABLE_MB = 64, LARGE_TABLE_MB = 256, SMALL_TABLE_MAX_EMPTIES = 25;
+
+    /** The search's table in MiB for a root with {@code empties} empty cells. */
+    public static int tableMb(int empties) {
+        return empties <= SMALL_TABLE_MAX_EMPTIES ? SMALL_TABLE_MB : LARGE_TABLE_MB;
+    }
     /**
      * The blocks' zstd level: zstd's default, not the extraction's 9. This proof is the fast one;
      * level 9 took 3.5 s of FFO #48's 12 s beyond its search, level 3 1.5 s, for 4.8 % more bytes.
      */
     public static final int ZSTD_LEVEL = 3;
     /** What determines the certificate besides the game, root and mode. */
-    public static final String RULES = "search proof 2: MTD(f) from 0, one thread, a " + TABLE_MB
-            + " MiB table; in each layer the strongest bound of each side with its record; unknown 7-empty cuts: the lowest square that reaches;"
+    public static final String RULES = "search proof 3: MTD(f) from 0, one thread, a table of " + SMALL_TABLE_MB
+            + " MiB up to " + SMALL_TABLE_MAX_EMPTIES + " empty cells at the root, " + LARGE_TABLE_MB + " MiB beyond; in each layer the strongest bound of each side with its record; unknown 7-empty cuts: the lowest square that reaches;"
             + " zstd level " + ZSTD_LEVEL;
     /** The leaves: positions with at most this many empty cells have no entry (the search's records start at 8). */
     public static final int LEAF_EMPTIES = 6;
@@ -227,7 +241,8 @@ public final class SearchProof {
         Spare spare = new Spare();
         Needs cur;
         if (saved == null) {
-            OthelloSolver solver = new OthelloSolver(game, new TranspositionTable(TABLE_MB), log);
+            OthelloSolver solver = new OthelloSolver(game,
+                    new TranspositionTable(tableMb(game.cells - game.discs(rootMover, rootOpponent))), log);
             long rootMoves = game.moves(rootMover, rootOpponent);
             if (rootMoves == 0) rootMoves = game.moves(rootOpponent, rootMover); // a pass at the root: the opponent's moves
             log.watchRoot(rootMover, rootOpponent, game.cells - Long.bitCount(rootMover | rootOpponent), Long.bitCount(rootMoves),
@@ -251,7 +266,7 @@ public final class SearchProof {
             cur = new Needs(2, spare);
             if (v > game.uMin) cur.lower(canon[0], canon[1], v, solver.proofOfLower());
             if (v < game.uMax) cur.upper(canon[0], canon[1], v, solver.proofOfUpper());
-            solver = null; // its 256 MiB table: not kept through the reading by this frame's slot
+            solver = null; // its table: not kept through the reading by this frame's slot
             cur.merge();
             s.layer = s.rootLayer;
             if (stateDir != null) log.persist(); // the first checkpoint names it

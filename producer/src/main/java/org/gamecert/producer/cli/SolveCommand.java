@@ -94,8 +94,9 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             + "Does not change the output.")
     String maxMemory;
     @Option(names = "--proof", paramLabel = "HOW", description = "Weak Othello with --leaf-empties 6: "
-            + "'search' makes the certificate from the proof the root's search keeps (one search, no second one; a fixed "
-            + SearchProof.TABLE_MB + " MiB table and one thread, so --tt-mb and --threads do not change it; zstd level "
+            + "'search' makes the certificate from the proof the root's search keeps (one search, no second one; a table fixed "
+            + "by the root (" + SearchProof.SMALL_TABLE_MB + " MiB up to " + SearchProof.SMALL_TABLE_MAX_EMPTIES + " empty cells, "
+            + SearchProof.LARGE_TABLE_MB + " MiB beyond) and one thread, so --tt-mb and --threads do not change it; zstd level "
             + SearchProof.ZSTD_LEVEL + "; its proof log, a few bytes a node, goes to the working directory beyond half of "
             + "--max-memory, and beyond what the needs of its layers leave of it once they are read). The default for weak 8x8 Othello with 6-empty leaves, without --split-at. "
             + "'canonical' chooses every cut by the producer's rules and proves it after the search: more time (FFO #40-#49: "
@@ -252,10 +253,11 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         System.arraycopy(rules, 0, determining, headerBytes.length, rules.length);
         String params = CertificateWriter.hex(sha256(determining));
         this.params = params;
-        long heapLeft = Runtime.getRuntime().maxMemory() - ((searchProof ? SearchProof.TABLE_MB : ttMb) << 20);
+        long proofTableMb = SearchProof.tableMb(game.cells - game.discs(root[0], root[1]));
+        long heapLeft = Runtime.getRuntime().maxMemory() - ((searchProof ? proofTableMb : ttMb) << 20);
         if (heapLeft <= 0 && searchProof)
             throw new CommandSupport.UserError(String.format(Locale.ROOT, "--proof search needs its %d MiB table and its proof log, "
-                    + "more than this JVM's heap (%d MiB): raise -Xmx (GAMECERT_JAVA_OPTS)", SearchProof.TABLE_MB,
+                    + "more than this JVM's heap (%d MiB): raise -Xmx (GAMECERT_JAVA_OPTS)", proofTableMb,
                     Runtime.getRuntime().maxMemory() >> 20));
         if (heapLeft <= 0)
             throw new CommandSupport.UserError(String.format(Locale.ROOT, "--tt-mb %d is more than this JVM's heap (%d MiB): lower it "
@@ -388,6 +390,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             f.nodes = sp.resumedAt >= 0 ? sp.leafNodesThisRun : sp.searchNodes + sp.leafNodes;
             f.rootSearchNodes = sp.searchNodes;
             f.rootSearchSeconds = sp.searchSeconds;
+            f.proofTableMb = SearchProof.tableMb(game.cells - game.discs(root[0], root[1]));
             f.proofLogBytes = sp.logLongs * 8;
             f.proofLogSpilledBytes = sp.logSpilledLongs * 8;
             f.runsSpilled = sp.runsSpilled;
@@ -506,6 +509,8 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         long tSolved, nodes, rootSearchNodes, cutCountsFilePeakBytes, proofLogBytes = -1, proofLogSpilledBytes;
         double rootSearchSeconds;
         int runsSpilled, cutCountsInFile;
+        /** --proof search: its table's MiB (SearchProof.tableMb of the root). */
+        int proofTableMb;
         /** The layer this run resumed at from a checkpoint (-1: it started from the root). */
         int resumedAt = -1;
         /** --proof search: its figures. */
@@ -583,7 +588,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         if (sp != null && fig.resumedAt >= 0) {
             o.printf(Locale.ROOT, "resumed       from the checkpoint in %s at layer %d: the root's value (a search keeping its proof, one "
                             + "thread, a %d MiB table) was a previous run's, %d nodes in %.2f s there, its proof log %d bytes; that run's "
-                            + "reading before layer %d: %d nodes of 7-empty cut searches%s%n", state, fig.resumedAt, SearchProof.TABLE_MB,
+                            + "reading before layer %d: %d nodes of 7-empty cut searches%s%n", state, fig.resumedAt, fig.proofTableMb,
                     fig.rootSearchNodes, fig.rootSearchSeconds, fig.proofLogBytes, fig.resumedAt, sp.leafNodes - sp.leafNodesThisRun,
                     sp.readSecondsBefore >= 0 ? String.format(Locale.ROOT, " in %.2f s", sp.readSecondsBefore)
                             : " (its time not recorded by the checkpoint)");
@@ -592,7 +597,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
         } else if (fig.proofLogBytes >= 0)
             o.printf(Locale.ROOT, "              of which the root's value (a search keeping its proof, one thread, a %d MiB table) %d nodes"
                     + " in %.2f s, its proof log %d bytes (%d of them spilled to disk)%s; the certificate read from it in %.2f s (%d nodes"
-                    + " of 7-empty cut searches; %.1fx the search's time in all)%n", SearchProof.TABLE_MB, fig.rootSearchNodes,
+                    + " of 7-empty cut searches; %.1fx the search's time in all)%n", fig.proofTableMb, fig.rootSearchNodes,
                     fig.rootSearchSeconds, fig.proofLogBytes, fig.proofLogSpilledBytes, released, sp.readSecondsThisRun,
                     nodes - fig.rootSearchNodes, secs / Math.max(fig.rootSearchSeconds, 1e-9));
         else if (fig.resumedAt >= 0)
