@@ -56,14 +56,14 @@ class SearchProofCertificatesTest {
         assertEquals(6, r.header.leafEmpties);
     }
 
-    /** The proof log beyond half of --max-memory goes to disk: FFO #41's 46 MB log with --max-memory 64m, in a 300 MB heap. */
+    /** The proof log beyond half of --max-memory goes to disk: FFO #41's 29 MB log with --max-memory 32m, in a 300 MB heap. */
     @Test
     void aLogBeyondTheHeapSpillsAndTheCertificateVerifies(@TempDir Path dir) throws Exception {
         String line = Files.readAllLines(FFO).get(1); // FFO #41
         Path out = dir.resolve("x.gsc"), log = dir.resolve("log.txt");
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx300m",
                 "-cp", System.getProperty("java.class.path"), ProduceMain.class.getName(), "solve", "--game", "othello:8x8",
-                "--board", line.substring(0, line.indexOf(';') + 1), "--mode", "weak", "--max-memory", "64m",
+                "--board", line.substring(0, line.indexOf(';') + 1), "--mode", "weak", "--max-memory", "32m",
                 "--out", out.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         assertTrue(p.waitFor(4, java.util.concurrent.TimeUnit.MINUTES));
         String text = Files.readString(log);

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.*;
 class SearchProofSpillTest {
     @TempDir Path dir;
 
-    /** 15 empties: a log of some 10^5 longs, 7-empty layers of more than a chunk's 1024 positions at the least budget. */
+    /** 15 empties: a log of some 6,000 longs (about 48 KB), 7-empty layers of more than a chunk's 1024 positions at the least budget. */
     static final String BOARD = "--OOOO--X-OOOO--XXOOXOOOXXXOXOOOXXXXOXOOXXXXXOOOX-XXXO-----XXO-- X";
 
     private String out;
@@ -61,14 +61,14 @@ class SearchProofSpillTest {
         assertTrue(out.contains("of which the root's value (a search keeping its proof"), "--mode weak alone is the search's proof: " + out);
         byte[] b = produce("b.gsc", "--threads", "2", "--max-memory", "64k", "--tt-mb", "4");
         assertTrue(spilled() > 0, "64k spills the log");
-        byte[] c = produce("c.gsc", "--threads", "1", "--max-memory", "96k", "--leaf-empties", "6", "--proof", "search");
-        assertTrue(spilled() > 0, "96k spills the log: " + out);
+        byte[] c = produce("c.gsc", "--threads", "1", "--max-memory", "72k", "--leaf-empties", "6", "--proof", "search");
+        assertTrue(spilled() > 0, "72k spills the log: " + out);
         byte[] d = produce("d.gsc", "--threads", "2");
         Path state = dir.resolve("state");
         byte[] e = produce("e.gsc", "--threads", "2", "--max-memory", "64k", "--state", state.toString());
         assertFalse(Files.exists(state), "--state removed on success");
         assertArrayEquals(a, b, "512m, 1 thread vs 64k (spilled), 2 threads");
-        assertArrayEquals(a, c, "the default vs --leaf-empties 6 --proof search given, 96k");
+        assertArrayEquals(a, c, "the default vs --leaf-empties 6 --proof search given, 72k");
         assertArrayEquals(a, d, "512m vs the default budget, 2 threads");
         assertArrayEquals(a, e, "without --state vs with (its checkpoints), 64k");
         assertEquals(0, Files.list(dir).filter(p -> !p.getFileName().toString().endsWith(".gsc")).count(),

@@ -159,9 +159,13 @@ public final class SearchProof {
         return p;
     }
 
-    /** Whether this proof can be made for a root: Othello, at least 8 empty cells (the search's records start there). */
+    /**
+     * Whether this proof can be made for a root: Othello, at least 8 empty cells (the search's
+     * records start there), a move for the side to move (the root's record is then of the root
+     * itself, whose position the reading knows: the log does not hold it).
+     */
     public static boolean applies(Game game, long m, long o) {
-        return game instanceof Othello && game.cells - Long.bitCount(m | o) >= LEAF_EMPTIES + 2;
+        return game instanceof Othello && game.cells - Long.bitCount(m | o) >= LEAF_EMPTIES + 2 && game.moves(m, o) != 0;
     }
 
     /**
@@ -182,7 +186,7 @@ public final class SearchProof {
     private LayerStore layerStore;
     /** Set when run() resumed from a checkpoint: the layer it resumed at. */
     public int resumedAt = -1;
-    static final String CHECKPOINT = LayerStore.CHECKPOINT, MAGIC = "gamecert-search-proof-checkpoint 1";
+    static final String CHECKPOINT = LayerStore.CHECKPOINT, MAGIC = "gamecert-search-proof-checkpoint 2";
 
     /** Searches the root, then hands each layer of the certificate to the store. */
     public Extractor.State run(long rootMover, long rootOpponent, Extractor.Store store) throws IOException {
@@ -235,7 +239,7 @@ public final class SearchProof {
         s.aux = new long[rows];
         s.proofTerminals = new long[rows];
         long[] canon = new long[2];
-        game.canonical(rootMover, rootOpponent, canon);
+        int rootFrame = game.canonical(rootMover, rootOpponent, canon);
         s.rootCanonMover = canon[0];
         s.rootCanonOpponent = canon[1];
         Spare spare = new Spare();
@@ -244,7 +248,7 @@ public final class SearchProof {
             OthelloSolver solver = new OthelloSolver(game,
                     new TranspositionTable(tableMb(game.cells - game.discs(rootMover, rootOpponent))), log);
             long rootMoves = game.moves(rootMover, rootOpponent);
-            if (rootMoves == 0) rootMoves = game.moves(rootOpponent, rootMover); // a pass at the root: the opponent's moves
+            if (rootMoves == 0) throw new IllegalArgumentException("a root whose side to move must pass (see applies)");
             log.watchRoot(rootMover, rootOpponent, game.cells - Long.bitCount(rootMover | rootOpponent), Long.bitCount(rootMoves),
                     game.uMin, game.uMax);
             searchingLog = log;
@@ -264,8 +268,8 @@ public final class SearchProof {
                         searchNodes, logLongs * 8 >> 20, log.spilledLongs() == 0 ? ""
                                 : String.format(Locale.ROOT, ", of which %d MiB in %s", log.spilledLongs() * 8 >> 20, logFile));
             cur = new Needs(2, spare);
-            if (v > game.uMin) cur.lower(canon[0], canon[1], v, solver.proofOfLower());
-            if (v < game.uMax) cur.upper(canon[0], canon[1], v, solver.proofOfUpper());
+            if (v > game.uMin) cur.lower(canon[0], canon[1], v, solver.proofOfLower(), rootFrame);
+            if (v < game.uMax) cur.upper(canon[0], canon[1], v, solver.proofOfUpper(), rootFrame);
             solver = null; // its table: not kept through the reading by this frame's slot
             cur.merge();
             s.layer = s.rootLayer;
@@ -409,7 +413,8 @@ public final class SearchProof {
         Path cp = stateDir.resolve(CHECKPOINT);
         if (!java.nio.file.Files.exists(cp)) return null;
         java.util.List<String> lines = java.nio.file.Files.readAllLines(cp, java.nio.charset.StandardCharsets.UTF_8);
-        if (lines.isEmpty() || !(lines.get(0).equals(MAGIC) || lines.get(0).equals(LayerStore.MAGIC)))
+        // an earlier version's checkpoint is one, refused below as made for other parameters
+        if (lines.isEmpty() || !(lines.get(0).startsWith("gamecert-search-proof-checkpoint ") || lines.get(0).equals(LayerStore.MAGIC)))
             throw new IOException(cp + " is not a solve checkpoint");
         java.util.Map<String, String> kv = new java.util.HashMap<>();
         java.util.List<String> layerLines = new java.util.ArrayList<>();
@@ -494,7 +499,12 @@ public final class SearchProof {
     private long[] rec = new long[1024], keys = new long[64];
     private int[] recOff = new int[64];
 
-    /** Reads the records of positions [k0, k1) in increasing handle order into {@link #rec}. */
+    /**
+     * Reads the records of positions [k0, k1) in increasing handle order into {@link #rec}, each
+     * as {position's mover, opponent, header, child words, leaf-cut word}: the log does not hold
+     * the position, which is the need's key taken back to the record's frame by the need's
+     * symmetry (the record is of the position its parent's record, or the root, named).
+     */
     private void fetch(Needs needs, int k0, int k1, int empties) {
         int n = 2 * (k1 - k0), refs = 0;
         if (recOff.length < n) { recOff = new int[n]; keys = new long[n]; }
@@ -514,12 +524,14 @@ public final class SearchProof {
             long h = keys[r] >>> 20;
             if (h != last) {
                 if (len + RECORD_LONGS > rec.length) rec = java.util.Arrays.copyOf(rec, Math.max(2 * rec.length, len + RECORD_LONGS));
-                rec[len] = log.get(h);
-                rec[len + 1] = log.get(h + 1);
-                long header = rec[len + 2] = log.get(h + 2);
+                int j = (int) (keys[r] & 0xFFFFF), i = needs.at(k0 + j / 2);
+                int back = game.inverse((j & 1) == 0 ? needs.lowerFrame(i) : needs.upperFrame(i));
+                rec[len] = game.transform(back, needs.s[i]);
+                rec[len + 1] = game.transform(back, needs.s[i + 1]);
+                long header = rec[len + 2] = log.get(h);
                 int c = ProofLog.children(header) + (ProofLog.hasLeafCuts(header) ? 1 : 0);
                 if (3 + c > RECORD_LONGS) throw new IllegalStateException("internal error: a record of " + c + " children");
-                for (int q = 0; q < c; q++) rec[len + 3 + q] = log.get(h + 3 + q);
+                for (int q = 0; q < c; q++) rec[len + 3 + q] = log.get(h + 1 + q);
                 lastOff = len;
                 last = h;
                 len += 3 + c;
@@ -632,8 +644,8 @@ public final class SearchProof {
     /** Needs V(child) ≤ b, proved by record h (none below 8 empties). */
     private void pushAtMost(Needs next, long m, long o, int b, long h, long[] canon) {
         if (game.cells - Long.bitCount(m | o) <= LEAF_EMPTIES || b >= game.uMax) return;
-        game.canonical(m, o, canon);
-        next.upper(canon[0], canon[1], b, h);
+        int g = game.canonical(m, o, canon);
+        next.upper(canon[0], canon[1], b, h, g);
     }
 
     /** Needs V(child) ≥ b, proved by record h, or at 7 empties by the cut {@code cut} in (m, o)'s frame (-1: unknown). */
@@ -642,7 +654,7 @@ public final class SearchProof {
         if (empties <= LEAF_EMPTIES || b <= game.uMin) return;
         int g = game.canonical(m, o, canon);
         long ref = empties == LEAF_EMPTIES + 1 ? (cut < 0 ? -1 : game.transformMove(g, cut)) : h;
-        next.lower(canon[0], canon[1], b, ref);
+        next.lower(canon[0], canon[1], b, ref, g);
     }
 
     /**
@@ -664,9 +676,15 @@ public final class SearchProof {
         private static final long NO_REF = 0xFFFF_FFFFL;
         /** About this many needs a bucket at most (as expected): its merge table then has 4-byte slots in at most 1 MiB. */
         private static final int BUCKET_NEEDS = 1 << 15;
-        /** A need: mover, opponent, and (an upper bound: bit 40; the bound + 128 in bits 32-39; its reference in bits 0-31). */
-        private static final int NEED = 3;
+        /**
+         * A need: mover, opponent, and (an upper bound: bit 40; the bound + 128 in bits 32-39; its
+         * reference in bits 0-31; in bits 41-43 its frame, the symmetry that takes the referenced
+         * record's position to the key).
+         */
+        private static final int NEED = 3, FRAME = 41;
         private static final long UPPER = 1L << 40;
+        /** In a merged position's bounds word: the lower bound's frame, the upper bound's. */
+        private static final int LOWER_FRAME = 16, UPPER_FRAME = 19;
 
         /**
          * Needs are appended in chunks of this many longs, which the layers pass on to each other
@@ -682,8 +700,8 @@ public final class SearchProof {
         private long[][] tail;
         /**
          * After {@link #merge}: per position, four longs from a base index: mover, opponent, bounds
-         * (lower + 128 in bits 8-15, upper + 128 in bits 0-7, 0: none), references (lower's in the
-         * low 32 bits, upper's in the high 32).
+         * (lower + 128 in bits 8-15, upper + 128 in bits 0-7, 0: none; their frames in bits 16-18
+         * and 19-21), references (lower's in the low 32 bits, upper's in the high 32).
          */
         long[] s;
         int size;
@@ -746,10 +764,17 @@ public final class SearchProof {
             return km * 0x9E3779B97F4A7C15L ^ Long.rotateLeft(ko * 0xC2B2AE3D27D4EB4FL, 29);
         }
 
-        /** ref: a record's handle (below 2^32), a cut square, -1 or {@link ProofLog#NONE}. */
-        void lower(long km, long ko, int v, long ref) { add(km, ko, (long) (v + 128) << 32 | ref(ref)); }
+        /**
+         * ref: a record's handle (below 2^32), a cut square, -1 or {@link ProofLog#NONE}; frame:
+         * the symmetry (0-7) that takes the record's position to (km, ko).
+         */
+        void lower(long km, long ko, int v, long ref, int frame) {
+            add(km, ko, (long) frame << FRAME | (long) (v + 128) << 32 | ref(ref));
+        }
 
-        void upper(long km, long ko, int v, long ref) { add(km, ko, UPPER | (long) (v + 128) << 32 | ref(ref)); }
+        void upper(long km, long ko, int v, long ref, int frame) {
+            add(km, ko, UPPER | (long) frame << FRAME | (long) (v + 128) << 32 | ref(ref));
+        }
 
         /** A reference in 32 bits: none (-1, or a child without a record) is NO_REF. */
         private static long ref(long ref) { return ref < 0 || ref >= NO_REF ? NO_REF : ref; }
@@ -906,17 +931,18 @@ public final class SearchProof {
         static void combine(long[] acc, long[] r) {
             int rl = (int) (r[2] >>> 8 & 0xFF), ru = (int) (r[2] & 0xFF);
             long rlRef = r[3] & NO_REF, ruRef = r[3] >>> 32;
+            long lowerBits = 0xFF00L | 7L << LOWER_FRAME, upperBits = 0xFFL | 7L << UPPER_FRAME;
             if (rl != 0) {
                 int al = (int) (acc[2] >>> 8 & 0xFF);
                 if (al == 0 || rl > al || (rl == al && (acc[3] & NO_REF) == NO_REF && rlRef != NO_REF)) {
-                    acc[2] = (acc[2] & ~0xFF00L) | (long) rl << 8;
+                    acc[2] = (acc[2] & ~lowerBits) | (r[2] & lowerBits); // the bound and its frame
                     acc[3] = (acc[3] & ~NO_REF) | rlRef;
                 }
             }
             if (ru != 0) {
                 int au = (int) (acc[2] & 0xFF);
                 if (au == 0 || ru < au) {
-                    acc[2] = (acc[2] & ~0xFFL) | ru;
+                    acc[2] = (acc[2] & ~upperBits) | (r[2] & upperBits);
                     acc[3] = (acc[3] & NO_REF) | ruRef << 32;
                 }
             }
@@ -1010,16 +1036,16 @@ public final class SearchProof {
                 i = (i + 1) & mask;
             }
             int v = (int) (need >>> 32 & 0xFF) - 128;
-            long ref = need & NO_REF;
+            long ref = need & NO_REF, frame = need >>> FRAME & 7;
             if ((need & UPPER) != 0) {
                 if (v < upper(base)) {
-                    s[base + 2] = (s[base + 2] & ~0xFFL) | (v + 128);
+                    s[base + 2] = (s[base + 2] & ~(0xFFL | 7L << UPPER_FRAME)) | (v + 128) | frame << UPPER_FRAME;
                     s[base + 3] = (s[base + 3] & NO_REF) | ref << 32;
                 }
             } else {
                 int l = lower(base);
                 if (v > l || (v == l && lowerRef(base) < 0 && ref != NO_REF)) {
-                    s[base + 2] = (s[base + 2] & ~0xFF00L) | (long) (v + 128) << 8;
+                    s[base + 2] = (s[base + 2] & ~(0xFF00L | 7L << LOWER_FRAME)) | (long) (v + 128) << 8 | frame << LOWER_FRAME;
                     s[base + 3] = (s[base + 3] & ~NO_REF) | ref;
                 }
             }
@@ -1059,6 +1085,9 @@ public final class SearchProof {
         int upper(int b) { int x = (int) (s[b + 2] & 0xFF); return x == 0 ? NO_UPPER : x - 128; }
         long lowerRef(int b) { long r = s[b + 3] & NO_REF; return r == NO_REF ? -1 : r; }
         long upperRef(int b) { long r = s[b + 3] >>> 32; return r == NO_REF ? -1 : r; }
+        /** The symmetry that takes the lower (upper) bound's record's position to the key. */
+        int lowerFrame(int b) { return (int) (s[b + 2] >>> LOWER_FRAME & 7); }
+        int upperFrame(int b) { return (int) (s[b + 2] >>> UPPER_FRAME & 7); }
 
         /**
          * Puts the positions in key order (SPEC §7.3: occupancy, then the mover's discs, unsigned),

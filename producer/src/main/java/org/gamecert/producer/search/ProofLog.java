@@ -14,7 +14,7 @@ import java.nio.file.StandardOpenOption;
  * the search completed, appended when it completes, so every record comes after those of the
  * children it names. A record is
  * <pre>
- *   mover, opponent, header, then n child words, then the leaf-cut word if the header says so
+ *   header, then n child words, then the leaf-cut word if the header says so
  *   header: kind (1: failed high, V ≥ value; 2: failed low, V ≤ value) | (value + 128) &lt;&lt; 8
  *           | move &lt;&lt; 16 (the cut, when failed high) | empties &lt;&lt; 24 | n &lt;&lt; 32
  *           | 1 &lt;&lt; 48 when a leaf-cut word follows the child words
@@ -22,7 +22,10 @@ import java.nio.file.StandardOpenOption;
  *               the game over) | move &lt;&lt; 56
  * </pre>
  * A failed-high record names its cut child only, a failed-low one every child. A record's handle
- * is its offset in longs. A child named by a table cutoff is the record that proved the table's
+ * is its offset in longs. It does not hold its position (two longs, 37-41 % of the log on FFO
+ * #43-#44): a reader that starts at the root knows it, since a record named by a child word is
+ * of that child (after the pass, if the child must pass), exactly as the search met it (the
+ * table is keyed by the exact position, not a symmetric one). A child named by a table cutoff is the record that proved the table's
  * bound, made earlier by another search of the same position, so the records reachable from the
  * root's two last tests (MTD(f): "V ≥ v" and "V ≤ v") form a complete proof of its value.
  * Pages allocated as the log grows; handles stay below 2^32 (32 GiB of log).
@@ -299,13 +302,14 @@ public final class ProofLog implements AutoCloseable {
         win = null;
     }
 
-    /** Appends a record of n children (child words in {@code children}); returns its handle. */
+    /**
+     * Appends the record of position (m, o) with n children (child words in {@code children});
+     * returns its handle. The position is watched ({@link #watchRoot}), not written.
+     */
     long append(long m, long o, int kind, int value, int move, int empties, long[] children, int n, long leafCuts) {
         long h = size;
         if (empties >= watchFrom) watch(m, o, kind, value, empties);
-        if (h + 4 + n >= 0xFFFF_FFFFL) throw new IllegalStateException("the search's proof log outgrew 2^32 longs (32 GiB)");
-        put(m);
-        put(o);
+        if (h + 2 + n >= 0xFFFF_FFFFL) throw new IllegalStateException("the search's proof log outgrew 2^32 longs (32 GiB)");
         put(kind | (long) (value + 128) << 8 | (long) (move & 0xFF) << 16 | (long) empties << 24 | (long) n << 32
                 | (leafCuts != 0 ? 1L << 48 : 0));
         for (int i = 0; i < n; i++) put(children[i]);

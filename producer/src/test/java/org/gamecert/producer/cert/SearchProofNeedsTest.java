@@ -15,19 +15,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * {@link SearchProof.Needs}: the needs of one layer merged by position (the strongest bound of each
- * side with its reference; the first of equal lower bounds stays unless it has no reference and a
- * later one has) and sorted by key, the same whatever the number of buckets and whatever memory
- * earlier layers handed on, and as a plain map in arrival order would merge them.
+ * side with its reference and that reference's frame; the first of equal lower bounds stays unless
+ * it has no reference and a later one has) and sorted by key, the same whatever the number of
+ * buckets and whatever memory earlier layers handed on, and as a plain map in arrival order would
+ * merge them.
  */
 class SearchProofNeedsTest {
 
-    /** One need as pushed. */
-    record Need(long mover, long opponent, boolean upper, int bound, long ref) {}
+    /** One need as pushed: frame, the symmetry that takes its record's position to the key. */
+    record Need(long mover, long opponent, boolean upper, int bound, long ref, int frame) {}
 
     /** What one position should end with. */
     static final class Merged {
         int lower = SearchProof.Needs.NO_LOWER, upper = SearchProof.Needs.NO_UPPER;
         long lowerRef = -1, upperRef = -1;
+        int lowerFrame, upperFrame;
     }
 
     /** A reference as the table keeps it: -1 for none (no record, or a child without one). */
@@ -48,7 +50,7 @@ class SearchProofNeedsTest {
                 case 1 -> ProofLog.NONE;
                 default -> r.nextInt(1 << 30);
             };
-            needs.add(new Need(p[0], p[1], r.nextBoolean(), r.nextInt(7) - 3, ref)); // few bounds: many ties
+            needs.add(new Need(p[0], p[1], r.nextBoolean(), r.nextInt(7) - 3, ref, r.nextInt(8))); // few bounds: many ties
         }
         return needs;
     }
@@ -56,8 +58,8 @@ class SearchProofNeedsTest {
     private static SearchProof.Needs push(List<Need> needs, long expected, SearchProof.Spare spare) {
         SearchProof.Needs n = new SearchProof.Needs(expected, spare);
         for (Need x : needs) {
-            if (x.upper()) n.upper(x.mover(), x.opponent(), x.bound(), x.ref());
-            else n.lower(x.mover(), x.opponent(), x.bound(), x.ref());
+            if (x.upper()) n.upper(x.mover(), x.opponent(), x.bound(), x.ref(), x.frame());
+            else n.lower(x.mover(), x.opponent(), x.bound(), x.ref(), x.frame());
         }
         n.merge();
         n.sort();
@@ -77,9 +79,9 @@ class SearchProofNeedsTest {
                 Merged m = model.computeIfAbsent(List.of(x.mover(), x.opponent()), k -> new Merged());
                 long ref = kept(x.ref());
                 if (x.upper()) {
-                    if (x.bound() < m.upper) { m.upper = x.bound(); m.upperRef = ref; }
+                    if (x.bound() < m.upper) { m.upper = x.bound(); m.upperRef = ref; m.upperFrame = x.frame(); }
                 } else if (x.bound() > m.lower || (x.bound() == m.lower && m.lowerRef < 0 && ref >= 0)) {
-                    m.lower = x.bound(); m.lowerRef = ref;
+                    m.lower = x.bound(); m.lowerRef = ref; m.lowerFrame = x.frame();
                 }
             }
             List<List<Long>> keys = new ArrayList<>(model.keySet());
@@ -102,6 +104,9 @@ class SearchProofNeedsTest {
                 assertEquals(m.upper, one.upper(b), at + ": upper bound");
                 assertEquals(m.lower == SearchProof.Needs.NO_LOWER ? -1 : m.lowerRef, one.lowerRef(b), at + ": lower bound's reference");
                 assertEquals(m.upper == SearchProof.Needs.NO_UPPER ? -1 : m.upperRef, one.upperRef(b), at + ": upper bound's reference");
+                // the frame goes with the reference: the record's position is the key taken back by it
+                assertEquals(m.lowerFrame, one.lowerFrame(b), at + ": lower bound's frame");
+                assertEquals(m.upperFrame, one.upperFrame(b), at + ": upper bound's frame");
             }
             one.done();
             many.done();
@@ -131,8 +136,8 @@ class SearchProofNeedsTest {
             long limit = 8L * SearchProof.Needs.CHUNK * (round == 7 ? 1 : 1 + round % 3); // one to three chunks: runs of 1024 to 3072 needs
             SearchProof.Needs spilled = new SearchProof.Needs(needs.size(), spare, dir, "round-" + round, limit);
             for (Need x : needs) {
-                if (x.upper()) spilled.upper(x.mover(), x.opponent(), x.bound(), x.ref());
-                else spilled.lower(x.mover(), x.opponent(), x.bound(), x.ref());
+                if (x.upper()) spilled.upper(x.mover(), x.opponent(), x.bound(), x.ref(), x.frame());
+                else spilled.lower(x.mover(), x.opponent(), x.bound(), x.ref(), x.frame());
             }
             spilled.merge();
             spilled.sort();

@@ -53,7 +53,11 @@ class ProofLogSpillTest {
             for (int i = 0; i < 1000; i++) log.append(i, ~i, ProofLog.HIGH, 3, 5, 20, c, 1, 0);
             assertEquals(0, log.spilledLongs());
             assertFalse(Files.exists(file));
-            assertEquals(999, log.get(1 + 999 * 4));
+            long last = 1 + 999 * 2; // a record of one child: its header and its child word
+            assertEquals(ProofLog.HIGH, ProofLog.kind(log.get(last)));
+            assertEquals(20, ProofLog.empties(log.get(last)));
+            assertEquals(1, log.get(last + 1));
+            assertEquals(last + 2, log.size());
         }
     }
 }
