@@ -148,7 +148,8 @@ public final class LayerStore implements Extractor.Store {
         Path cp = dir.resolve(CHECKPOINT);
         if (!Files.exists(cp)) return null;
         List<String> lines = Files.readAllLines(cp, StandardCharsets.UTF_8);
-        if (!lines.isEmpty() && lines.get(0).equals(SearchProof.MAGIC))
+        // a search proof's checkpoint, of this version or an earlier one
+        if (!lines.isEmpty() && lines.get(0).startsWith(SearchProof.MAGIC_PREFIX))
             throw new IOException("the checkpoint in " + dir + " was made for other parameters (--proof search); resume with the "
                     + "same ones, or use another --state directory");
         if (lines.isEmpty() || !lines.get(0).equals(MAGIC)) throw new IOException(cp + " is not a solve checkpoint");

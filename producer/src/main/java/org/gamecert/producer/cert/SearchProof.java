@@ -47,7 +47,7 @@ public final class SearchProof {
      * not depend on --tt-mb. Up to {@link #SMALL_TABLE_MAX_EMPTIES} empties the smaller one: on
      * FFO #40-#48 (20-25 empties) the plain search with 64 MiB searched 0.01-3 % more nodes than
      * with 256 MiB but took less CPU on each (the larger table's zeroing and cache misses cost more
-     * than the nodes it saves), and a weak solve of #40-#44 0.91x the CPU and 160-370 MB less
+     * than the nodes it saves), and a weak solve of #40-#44 0.91x the CPU and 77-370 MB less
      * memory (docs/benchmarks.md, "The search proof's table by the root's empties"). Beyond, the
      * searches of billions of nodes keep the larger table (and FFO #49-#59's certificates their
      * bytes).
@@ -186,7 +186,7 @@ public final class SearchProof {
     private LayerStore layerStore;
     /** Set when run() resumed from a checkpoint: the layer it resumed at. */
     public int resumedAt = -1;
-    static final String CHECKPOINT = LayerStore.CHECKPOINT, MAGIC = "gamecert-search-proof-checkpoint 2";
+    static final String CHECKPOINT = LayerStore.CHECKPOINT, MAGIC_PREFIX = "gamecert-search-proof-checkpoint ", MAGIC = MAGIC_PREFIX + "2";
 
     /** Searches the root, then hands each layer of the certificate to the store. */
     public Extractor.State run(long rootMover, long rootOpponent, Extractor.Store store) throws IOException {
@@ -245,10 +245,10 @@ public final class SearchProof {
         Spare spare = new Spare();
         Needs cur;
         if (saved == null) {
-            OthelloSolver solver = new OthelloSolver(game,
-                    new TranspositionTable(tableMb(game.cells - game.discs(rootMover, rootOpponent))), log);
             long rootMoves = game.moves(rootMover, rootOpponent);
             if (rootMoves == 0) throw new IllegalArgumentException("a root whose side to move must pass (see applies)");
+            OthelloSolver solver = new OthelloSolver(game,
+                    new TranspositionTable(tableMb(game.cells - game.discs(rootMover, rootOpponent))), log);
             log.watchRoot(rootMover, rootOpponent, game.cells - Long.bitCount(rootMover | rootOpponent), Long.bitCount(rootMoves),
                     game.uMin, game.uMax);
             searchingLog = log;
@@ -414,7 +414,7 @@ public final class SearchProof {
         if (!java.nio.file.Files.exists(cp)) return null;
         java.util.List<String> lines = java.nio.file.Files.readAllLines(cp, java.nio.charset.StandardCharsets.UTF_8);
         // an earlier version's checkpoint is one, refused below as made for other parameters
-        if (lines.isEmpty() || !(lines.get(0).startsWith("gamecert-search-proof-checkpoint ") || lines.get(0).equals(LayerStore.MAGIC)))
+        if (lines.isEmpty() || !(lines.get(0).startsWith(MAGIC_PREFIX) || lines.get(0).equals(LayerStore.MAGIC)))
             throw new IOException(cp + " is not a solve checkpoint");
         java.util.Map<String, String> kv = new java.util.HashMap<>();
         java.util.List<String> layerLines = new java.util.ArrayList<>();
@@ -576,6 +576,9 @@ public final class SearchProof {
             throw new IllegalStateException("internal error: the record does not prove the lower bound " + b);
         int g = game.canonical(rm, ro, canon);
         int move = ProofLog.move(header);
+        // the position was rebuilt from the need's key and frame (the log does not hold it)
+        if ((game.moves(rm, ro) >>> move & 1) == 0)
+            throw new IllegalStateException("internal error: a recorded cut is not a move of the position read for it");
         long word = rec[h + 3];
         game.child(rm, ro, move, child);
         if (child.sign == 0) {

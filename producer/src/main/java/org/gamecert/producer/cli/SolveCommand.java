@@ -269,7 +269,8 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             if (needBudget <= 0) throw new CommandSupport.UserError("--max-memory: cannot read size '" + maxMemory + "' (e.g. 512m, 4g)");
             if (needBudget > heapLeft)
                 throw new CommandSupport.UserError(String.format(Locale.ROOT, "--max-memory %s is more than this JVM can give beyond "
-                        + "the %d MiB table (%d MiB): lower it or raise -Xmx (GAMECERT_JAVA_OPTS)", maxMemory, ttMb, heapLeft >> 20));
+                        + "the %d MiB table (%d MiB): lower it or raise -Xmx (GAMECERT_JAVA_OPTS)", maxMemory,
+                        searchProof ? proofTableMb : ttMb, heapLeft >> 20));
         }
         Path work;
         boolean ownWork = state == null;

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.*;
 class SearchProofMemoryTest {
     @TempDir Path dir;
 
-    /** 15 empties (as in SearchProofSpillTest): a log of some 10^5 longs, layers of thousands of positions. */
+    /** 15 empties (as in SearchProofSpillTest): a log of some 6,000 longs, layers of thousands of positions. */
     static final String BOARD = SearchProofResumeTest.BOARD;
     final Othello game = new Othello(8);
     final long[] root = game.parseBoard(BOARD);
