@@ -97,7 +97,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             + "'search' makes the certificate from the proof the root's search keeps (one search, no second one; a table fixed "
             + "by the root (" + SearchProof.SMALL_TABLE_MB + " MiB up to " + SearchProof.SMALL_TABLE_MAX_EMPTIES + " empty cells, "
             + SearchProof.LARGE_TABLE_MB + " MiB beyond) and one thread, so --tt-mb and --threads do not change it; zstd level "
-            + SearchProof.ZSTD_LEVEL + "; its proof log, a few bytes a node, goes to the working directory beyond half of "
+            + SearchProof.ZSTD_LEVEL + "; its proof log, about a byte a node or less, goes to the working directory beyond half of "
             + "--max-memory, and beyond what the needs of its layers leave of it once they are read). The default for weak 8x8 Othello with 6-empty leaves, without --split-at. "
             + "'canonical' chooses every cut by the producer's rules and proves it after the search: more time (FFO #40-#49: "
             + "1.4-2.0x the plain search, against 1.1-1.6x), a file often smaller (from 7%% larger to 60%% smaller), whose cuts "
