@@ -186,7 +186,7 @@ public final class SearchProof {
     private LayerStore layerStore;
     /** Set when run() resumed from a checkpoint: the layer it resumed at. */
     public int resumedAt = -1;
-    static final String CHECKPOINT = LayerStore.CHECKPOINT, MAGIC_PREFIX = "gamecert-search-proof-checkpoint ", MAGIC = MAGIC_PREFIX + "2";
+    static final String CHECKPOINT = LayerStore.CHECKPOINT, MAGIC_PREFIX = "gamecert-search-proof-checkpoint ", MAGIC = MAGIC_PREFIX + "3";
 
     /** Searches the root, then hands each layer of the certificate to the store. */
     public Extractor.State run(long rootMover, long rootOpponent, Extractor.Store store) throws IOException {
@@ -676,18 +676,26 @@ public final class SearchProof {
      */
     static final class Needs {
         static final int NO_LOWER = Integer.MIN_VALUE, NO_UPPER = Integer.MAX_VALUE;
-        private static final long NO_REF = 0xFFFF_FFFFL;
+        /** No reference (40 bits, as a handle: ProofLog.NONE). */
+        private static final long NO_REF = ProofLog.NONE, LOW32 = 0xFFFF_FFFFL;
         /** About this many needs a bucket at most (as expected): its merge table then has 4-byte slots in at most 1 MiB. */
         private static final int BUCKET_NEEDS = 1 << 15;
         /**
          * A need: mover, opponent, and (an upper bound: bit 40; the bound + 128 in bits 32-39; its
-         * reference in bits 0-31; in bits 41-43 its frame, the symmetry that takes the referenced
-         * record's position to the key).
+         * reference, 40 bits, the low 32 in bits 0-31 and the high 8 in bits 44-51; in bits 41-43
+         * its frame, the symmetry that takes the referenced record's position to the key).
          */
-        private static final int NEED = 3, FRAME = 41;
+        private static final int NEED = 3, FRAME = 41, REF_HIGH = 44;
         private static final long UPPER = 1L << 40;
-        /** In a merged position's bounds word: the lower bound's frame, the upper bound's. */
-        private static final int LOWER_FRAME = 16, UPPER_FRAME = 19;
+        /**
+         * In a merged position's bounds word: the lower bound's frame, the upper bound's, and the
+         * high 8 bits of the lower bound's reference and of the upper bound's (the low 32 are in
+         * the references' word).
+         */
+        private static final int LOWER_FRAME = 16, UPPER_FRAME = 19, LOWER_REF_HIGH = 24, UPPER_REF_HIGH = 32;
+        /** A merged position's bounds word: the lower bound with its frame and reference's high bits; the upper's. */
+        private static final long LOWER_BITS = 0xFF00L | 7L << LOWER_FRAME | 0xFFL << LOWER_REF_HIGH,
+                UPPER_BITS = 0xFFL | 7L << UPPER_FRAME | 0xFFL << UPPER_REF_HIGH;
 
         /**
          * Needs are appended in chunks of this many longs, which the layers pass on to each other
@@ -704,7 +712,8 @@ public final class SearchProof {
         /**
          * After {@link #merge}: per position, four longs from a base index: mover, opponent, bounds
          * (lower + 128 in bits 8-15, upper + 128 in bits 0-7, 0: none; their frames in bits 16-18
-         * and 19-21), references (lower's in the low 32 bits, upper's in the high 32).
+         * and 19-21; their references' high 8 bits in 24-31 and 32-39), references (the low 32
+         * bits of the lower's in the low 32 bits, of the upper's in the high 32).
          */
         long[] s;
         int size;
@@ -772,15 +781,23 @@ public final class SearchProof {
          * the symmetry (0-7) that takes the record's position to (km, ko).
          */
         void lower(long km, long ko, int v, long ref, int frame) {
-            add(km, ko, (long) frame << FRAME | (long) (v + 128) << 32 | ref(ref));
+            add(km, ko, (long) frame << FRAME | (long) (v + 128) << 32 | refBits(ref(ref)));
         }
 
         void upper(long km, long ko, int v, long ref, int frame) {
-            add(km, ko, UPPER | (long) frame << FRAME | (long) (v + 128) << 32 | ref(ref));
+            add(km, ko, UPPER | (long) frame << FRAME | (long) (v + 128) << 32 | refBits(ref(ref)));
         }
 
-        /** A reference in 32 bits: none (-1, or a child without a record) is NO_REF. */
+        /** A reference in 40 bits: none (-1, or a child without a record) is NO_REF. */
         private static long ref(long ref) { return ref < 0 || ref >= NO_REF ? NO_REF : ref; }
+
+        /** A 40-bit reference as a need word holds it. */
+        private static long refBits(long ref) { return (ref & LOW32) | (ref >>> 32) << REF_HIGH; }
+
+        /** A merged position's lower bound's reference from its bounds and references words (NO_REF: none). */
+        private static long lowerRefOf(long bounds, long refs) { return (refs & LOW32) | (bounds >>> LOWER_REF_HIGH & 0xFF) << 32; }
+
+        private static long upperRefOf(long bounds, long refs) { return refs >>> 32 | (bounds >>> UPPER_REF_HIGH & 0xFF) << 32; }
 
         private void add(long km, long ko, long need) {
             int b = bucketBits == 0 ? 0 : (int) (hash(km, ko) >>> (64 - bucketBits));
@@ -933,20 +950,18 @@ public final class SearchProof {
         /** A later run's record of the same position into acc: each bound as {@link #mergeNeed} merges a need's. */
         static void combine(long[] acc, long[] r) {
             int rl = (int) (r[2] >>> 8 & 0xFF), ru = (int) (r[2] & 0xFF);
-            long rlRef = r[3] & NO_REF, ruRef = r[3] >>> 32;
-            long lowerBits = 0xFF00L | 7L << LOWER_FRAME, upperBits = 0xFFL | 7L << UPPER_FRAME;
             if (rl != 0) {
                 int al = (int) (acc[2] >>> 8 & 0xFF);
-                if (al == 0 || rl > al || (rl == al && (acc[3] & NO_REF) == NO_REF && rlRef != NO_REF)) {
-                    acc[2] = (acc[2] & ~lowerBits) | (r[2] & lowerBits); // the bound and its frame
-                    acc[3] = (acc[3] & ~NO_REF) | rlRef;
+                if (al == 0 || rl > al || (rl == al && lowerRefOf(acc[2], acc[3]) == NO_REF && lowerRefOf(r[2], r[3]) != NO_REF)) {
+                    acc[2] = (acc[2] & ~LOWER_BITS) | (r[2] & LOWER_BITS); // the bound, its frame and its reference
+                    acc[3] = (acc[3] & ~LOW32) | (r[3] & LOW32);
                 }
             }
             if (ru != 0) {
                 int au = (int) (acc[2] & 0xFF);
                 if (au == 0 || ru < au) {
-                    acc[2] = (acc[2] & ~upperBits) | (r[2] & upperBits);
-                    acc[3] = (acc[3] & NO_REF) | ruRef << 32;
+                    acc[2] = (acc[2] & ~UPPER_BITS) | (r[2] & UPPER_BITS);
+                    acc[3] = (acc[3] & LOW32) | (r[3] & ~LOW32);
                 }
             }
         }
@@ -1039,17 +1054,18 @@ public final class SearchProof {
                 i = (i + 1) & mask;
             }
             int v = (int) (need >>> 32 & 0xFF) - 128;
-            long ref = need & NO_REF, frame = need >>> FRAME & 7;
+            long ref = (need & LOW32) | (need >>> REF_HIGH & 0xFF) << 32, frame = need >>> FRAME & 7;
             if ((need & UPPER) != 0) {
                 if (v < upper(base)) {
-                    s[base + 2] = (s[base + 2] & ~(0xFFL | 7L << UPPER_FRAME)) | (v + 128) | frame << UPPER_FRAME;
-                    s[base + 3] = (s[base + 3] & NO_REF) | ref << 32;
+                    s[base + 2] = (s[base + 2] & ~UPPER_BITS) | (v + 128) | frame << UPPER_FRAME | (ref >>> 32) << UPPER_REF_HIGH;
+                    s[base + 3] = (s[base + 3] & LOW32) | ref << 32;
                 }
             } else {
                 int l = lower(base);
                 if (v > l || (v == l && lowerRef(base) < 0 && ref != NO_REF)) {
-                    s[base + 2] = (s[base + 2] & ~(0xFF00L | 7L << LOWER_FRAME)) | (long) (v + 128) << 8 | frame << LOWER_FRAME;
-                    s[base + 3] = (s[base + 3] & ~NO_REF) | ref;
+                    s[base + 2] = (s[base + 2] & ~LOWER_BITS) | (long) (v + 128) << 8 | frame << LOWER_FRAME
+                            | (ref >>> 32) << LOWER_REF_HIGH;
+                    s[base + 3] = (s[base + 3] & ~LOW32) | (ref & LOW32);
                 }
             }
         }
@@ -1078,16 +1094,16 @@ public final class SearchProof {
             }
             s[base] = km;
             s[base + 1] = ko;
-            s[base + 2] = 0;
-            s[base + 3] = NO_REF | NO_REF << 32;
+            s[base + 2] = (NO_REF >>> 32) << LOWER_REF_HIGH | (NO_REF >>> 32) << UPPER_REF_HIGH; // no bound, no reference
+            s[base + 3] = -1L;
             size++;
             return base;
         }
 
         int lower(int b) { int x = (int) (s[b + 2] >>> 8 & 0xFF); return x == 0 ? NO_LOWER : x - 128; }
         int upper(int b) { int x = (int) (s[b + 2] & 0xFF); return x == 0 ? NO_UPPER : x - 128; }
-        long lowerRef(int b) { long r = s[b + 3] & NO_REF; return r == NO_REF ? -1 : r; }
-        long upperRef(int b) { long r = s[b + 3] >>> 32; return r == NO_REF ? -1 : r; }
+        long lowerRef(int b) { long r = lowerRefOf(s[b + 2], s[b + 3]); return r == NO_REF ? -1 : r; }
+        long upperRef(int b) { long r = upperRefOf(s[b + 2], s[b + 3]); return r == NO_REF ? -1 : r; }
         /** The symmetry that takes the lower (upper) bound's record's position to the key. */
         int lowerFrame(int b) { return (int) (s[b + 2] >>> LOWER_FRAME & 7); }
         int upperFrame(int b) { return (int) (s[b + 2] >>> UPPER_FRAME & 7); }

@@ -28,7 +28,9 @@ import java.nio.file.StandardOpenOption;
  * table is keyed by the exact position, not a symmetric one). A child named by a table cutoff is the record that proved the table's
  * bound, made earlier by another search of the same position, so the records reachable from the
  * root's two last tests (MTD(f): "V ≥ v" and "V ≤ v") form a complete proof of its value.
- * Pages allocated as the log grows; handles stay below 2^32 (32 GiB of log).
+ * Pages allocated as the log grows; handles stay below 2^40 ({@link #NONE}; 8 TiB of log), which
+ * the table and the needs keep in 40 bits (at 32 bits, a log of 32 GiB, FFO #55 would have
+ * reached the limit at about 60 G nodes).
  *
  * <p>Within a memory budget ({@link #ProofLog(Path, long)}): when the pages held would pass it,
  * the oldest is appended to a file and dropped. The log is only ever appended to and a handle is
@@ -309,7 +311,7 @@ public final class ProofLog implements AutoCloseable {
     long append(long m, long o, int kind, int value, int move, int empties, long[] children, int n, long leafCuts) {
         long h = size;
         if (empties >= watchFrom) watch(m, o, kind, value, empties);
-        if (h + 2 + n >= 0xFFFF_FFFFL) throw new IllegalStateException("the search's proof log outgrew 2^32 longs (32 GiB)");
+        if (h + 2 + n >= NONE) throw new IllegalStateException("the search's proof log outgrew 2^40 longs (8 TiB)");
         put(kind | (long) (value + 128) << 8 | (long) (move & 0xFF) << 16 | (long) empties << 24 | (long) n << 32
                 | (leafCuts != 0 ? 1L << 48 : 0));
         for (int i = 0; i < n; i++) put(children[i]);

@@ -112,56 +112,61 @@ public final class TranspositionTable {
         return held;
     }
 
-    /** No proof handle in a slot's proof word (see {@link #probeProof}). */
-    public static final long NO_HANDLE = 0xFFFF_FFFFL;
-    /** The proof word of the slot the last {@link #probeProof} found: one search's, never shared. */
-    private long lastProofWord;
+    /**
+     * Proof handles (offsets in a {@link ProofLog}, below 2^40; {@link ProofLog#NONE}: none) as a
+     * slot of a search that keeps its proof holds them: the low 32 bits of the lower bound's and
+     * of the upper bound's in the slot's record word, their high 8 bits in its data word (bits
+     * 48-55 and 56-63, beside the bounds; the key check covers both words).
+     */
+    private static final int HANDLE_HIGH = 48;
+    private static final long LOW32 = 0xFFFF_FFFFL;
+    /** The record word and the handles' high bits of the slot the last {@link #probeProof} found. */
+    private long lastProofWord, lastProofHigh;
 
     /**
-     * For a search that keeps its proof ({@link ProofLog}): the data word of (m, o), or 0, and its
-     * slot's record word, which then holds the handles of the records that proved the bounds: the
-     * lower bound's in the low 32 bits, the upper bound's in the high 32 ({@link #NO_HANDLE}: none).
+     * For a search that keeps its proof ({@link ProofLog}): the data word of (m, o), or 0; the
+     * handles of the records that proved its bounds are then {@link #lowerProof} and
+     * {@link #upperProof}.
      */
     public long probeProof(long m, long o) {
         int b = bucket(m, o);
         long[] s = slots;
         for (int i = b; i < b + 6; i += 3) {
             long d = s[i + 2], r = s[recordIndex(b, i)];
-            if (d != 0 && (s[i] ^ d ^ r) == m && (s[i + 1] ^ d) == o) { lastProofWord = r; return d; }
+            if (d != 0 && (s[i] ^ d ^ r) == m && (s[i + 1] ^ d) == o) {
+                lastProofWord = r;
+                lastProofHigh = d >>> HANDLE_HIGH;
+                return d;
+            }
         }
         return 0;
     }
 
     /** The handle of the record that proved the lower bound of the last {@link #probeProof}'s position. */
-    public long lowerProof() { return handle(lastProofWord & NO_HANDLE); }
+    public long lowerProof() { return (lastProofWord & LOW32) | (lastProofHigh & 0xFF) << 32; }
 
     /** The handle of the record that proved its upper bound. */
-    public long upperProof() { return handle(lastProofWord >>> 32); }
-
-    private static long handle(long h) { return h == NO_HANDLE ? ProofLog.NONE : h; }
+    public long upperProof() { return lastProofWord >>> 32 | (lastProofHigh >>> 8 & 0xFF) << 32; }
 
     /**
      * {@link #store} for a search that keeps its proof: each bound kept goes with the handle of
-     * the record that proved it ({@link #NO_HANDLE} with no bound).
+     * the record that proved it ({@link ProofLog#NONE} with no bound).
      */
     public void storeProof(long m, long o, int lo, int hi, int move, int empties, long loHandle, long hiHandle) {
+        if (loHandle < 0 || loHandle > ProofLog.NONE || hiHandle < 0 || hiHandle > ProofLog.NONE)
+            throw new IllegalStateException("a proof handle beyond 40 bits");
         int b = bucket(m, o);
         long[] s = slots;
         for (int i = b; i < b + 6; i += 3) {
             long d = s[i + 2], r = s[recordIndex(b, i)];
             if (d != 0 && (s[i] ^ d ^ r) == m && (s[i + 1] ^ d) == o) {
-                if (lo(d) > lo) { lo = lo(d); loHandle = handle(r & NO_HANDLE); }
-                if (hi(d) < hi) { hi = hi(d); hiHandle = handle(r >>> 32); }
+                if (lo(d) > lo) { lo = lo(d); loHandle = (r & LOW32) | (d >>> HANDLE_HIGH & 0xFF) << 32; }
+                if (hi(d) < hi) { hi = hi(d); hiHandle = r >>> 32 | (d >>> HANDLE_HIGH + 8 & 0xFF) << 32; }
                 break;
             }
         }
-        store(m, o, lo, hi, move, empties, word(loHandle) | word(hiHandle) << 32);
-    }
-
-    private static long word(long handle) {
-        if (handle == ProofLog.NONE) return NO_HANDLE;
-        if (handle >= NO_HANDLE) throw new IllegalStateException("a proof handle beyond 32 bits");
-        return handle;
+        put(m, o, lo, hi, move, empties, (loHandle & LOW32) | (hiHandle & LOW32) << 32,
+                (loHandle >>> 32) << HANDLE_HIGH | (hiHandle >>> 32) << HANDLE_HIGH + 8, true);
     }
 
     /** Records the proven bounds lo ≤ V ≤ hi, intersected with what the slot already knows. */
@@ -174,6 +179,15 @@ public final class TranspositionTable {
      * the position already had (a new position starts with none).
      */
     public void store(long m, long o, int lo, int hi, int move, int empties, long record) {
+        put(m, o, lo, hi, move, empties, record, 0, false);
+    }
+
+    /**
+     * The store: high, bits OR-ed into the data word above its bounds (a proof's handles' high
+     * bits); proof: the record word given replaces the slot's whatever it is (with handles it may
+     * be 0), else 0 keeps the slot's.
+     */
+    private void put(long m, long o, int lo, int hi, int move, int empties, long record, long high, boolean proof) {
         int b = bucket(m, o);
         long[] s = slots;
         int victim = -1;
@@ -184,7 +198,7 @@ public final class TranspositionTable {
                 lo = Math.max(lo, lo(d));
                 hi = Math.min(hi, hi(d));
                 if (move == NO_MOVE) move = move(d);
-                if (record == 0) record = r;
+                if (record == 0 && !proof) record = r;
                 victim = i;
                 break;
             }
@@ -195,7 +209,7 @@ public final class TranspositionTable {
             boolean past0 = e0 > horizon, past1 = e1 > horizon;
             victim = d0 == 0 ? b : d1 == 0 ? b + 3 : past0 != past1 ? (past0 ? b : b + 3) : e0 <= e1 ? b : b + 3;
         }
-        long d = pack(lo, hi, move, empties);
+        long d = pack(lo, hi, move, empties) | high;
         s[victim + 2] = 0;
         s[victim] = m ^ d ^ record;
         s[victim + 1] = o ^ d;

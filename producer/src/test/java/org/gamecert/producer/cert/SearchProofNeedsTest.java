@@ -33,7 +33,7 @@ class SearchProofNeedsTest {
     }
 
     /** A reference as the table keeps it: -1 for none (no record, or a child without one). */
-    private static long kept(long ref) { return ref < 0 || ref >= 0xFFFF_FFFFL ? -1 : ref; }
+    private static long kept(long ref) { return ref < 0 || ref >= ProofLog.NONE ? -1 : ref; }
 
     private static List<Need> randomNeeds(Random r, int positions, int count) {
         long[][] pool = new long[positions][];
@@ -45,9 +45,11 @@ class SearchProofNeedsTest {
         List<Need> needs = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             long[] p = pool[r.nextInt(positions)];
-            long ref = switch (r.nextInt(4)) {
+            long ref = switch (r.nextInt(5)) {
                 case 0 -> -1;
                 case 1 -> ProofLog.NONE;
+                case 2 -> r.nextLong(ProofLog.NONE); // handles are 40 bits: many beyond 2^32
+                case 3 -> (1L + r.nextInt(255)) << 32; // low 32 bits all zero
                 default -> r.nextInt(1 << 30);
             };
             needs.add(new Need(p[0], p[1], r.nextBoolean(), r.nextInt(7) - 3, ref, r.nextInt(8))); // few bounds: many ties
