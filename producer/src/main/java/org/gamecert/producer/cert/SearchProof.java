@@ -777,7 +777,7 @@ public final class SearchProof {
         }
 
         /**
-         * ref: a record's handle (below 2^32), a cut square, -1 or {@link ProofLog#NONE}; frame:
+         * ref: a record's handle (below 2^40), a cut square, -1 or {@link ProofLog#NONE}; frame:
          * the symmetry (0-7) that takes the record's position to (km, ko).
          */
         void lower(long km, long ko, int v, long ref, int frame) {

@@ -65,7 +65,7 @@ public final class ProofLog implements AutoCloseable {
     private int winLength;
     private long fileReads;
 
-    /** Offset 0 holds nothing, so that no handle is 0 (a table slot's proof word is then never 0). */
+    /** Offset 0 holds nothing, so that no handle is 0. */
     public ProofLog() {
         pageBits = MAX_PAGE_BITS;
         page = 1 << pageBits;

@@ -54,7 +54,8 @@ public final class TranspositionTable {
     /**
      * A slot's record word (the bucket's 7th and 8th longs, one a slot, in the same cache line): 0
      * or a fact its search wrote beside the bounds ({@link OthelloSolver}: the cut moves of the
-     * children of an 8-empty position that failed low). The slot's first key word is stored xor-ed
+     * children of an 8-empty position that failed low; for a search that keeps its proof, the low
+     * 32 bits of its two proof handles, see {@link #probeProof}). The slot's first key word is stored xor-ed
      * with it too, so a record torn by a concurrent write to the slot fails the key check like a
      * torn data word.
      */

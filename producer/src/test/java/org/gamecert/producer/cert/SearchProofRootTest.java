@@ -30,7 +30,7 @@ class SearchProofRootTest {
      */
     @Test void anEarlierSearchProofCheckpointIsNamedAsOne(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws java.io.IOException {
-        for (String magic : new String[] {SearchProof.MAGIC, SearchProof.MAGIC_PREFIX + "1"}) {
+        for (String magic : new String[] {SearchProof.MAGIC, SearchProof.MAGIC_PREFIX + "1", SearchProof.MAGIC_PREFIX + "2"}) {
             java.nio.file.Files.writeString(dir.resolve(LayerStore.CHECKPOINT), magic + "\nparams x\n");
             java.io.IOException e = assertThrows(java.io.IOException.class, () -> new LayerStore(dir, "x", true, 1).load());
             assertTrue(e.getMessage().contains("other parameters (--proof search)"), magic + ": " + e.getMessage());

@@ -41,12 +41,15 @@ class TranspositionTableProofTest {
         assertThrows(IllegalStateException.class, () -> tt.storeProof(1L << 20, 1L << 21, 0, 1, 3, 20, ProofLog.NONE + 1, ProofLog.NONE));
     }
 
-    /** A handle below 2^40, often beyond 2^32, sometimes with its low 32 bits zero. */
+    /** A handle below 2^40, often beyond 2^32, sometimes with its low 32 bits zero or all ones. */
     private static long pick(SplittableRandom r) {
-        return switch (r.nextInt(3)) {
+        return switch (r.nextInt(5)) {
             case 0 -> r.nextLong(1L << 32);
             case 1 -> (1L + r.nextInt(255)) << 32;
+            case 2 -> EDGES[r.nextInt(EDGES.length)];
             default -> r.nextLong(ProofLog.NONE);
         };
     }
+
+    private static final long[] EDGES = {1, 0xFFFF_FFFFL, 1L << 32, ProofLog.NONE - 1, ProofLog.NONE - (1L << 32)};
 }
