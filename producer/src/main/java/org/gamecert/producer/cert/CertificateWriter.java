@@ -90,10 +90,17 @@ public final class CertificateWriter {
         return b.array();
     }
 
+    /** At most 10 bytes a varint, two varints, a kind, two values and a move: an entry's payload at most. */
+    static final int MAX_ENTRY_BYTES = 24;
+
     /** Uncompressed payload of entries [from, to) of a layer (SPEC §5.2). */
     static byte[] payload(LayerEntries e, int from, int to) {
-        // At most 10 bytes a varint, two varints, a kind, two values and a move an entry.
-        byte[] out = new byte[(to - from) * 24];
+        byte[] out = new byte[(to - from) * MAX_ENTRY_BYTES];
+        return java.util.Arrays.copyOf(out, payload(e, from, to, out));
+    }
+
+    /** As {@link #payload(LayerEntries, int, int)}, into {@code out} (at least 24 bytes an entry); returns its length. */
+    static int payload(LayerEntries e, int from, int to, byte[] out) {
         int p = 0;
         long prevOcc = 0, prevC = 0;
         for (int i = from; i < to; i++) {
@@ -115,7 +122,7 @@ public final class CertificateWriter {
             }
         }
         for (int i = from; i < to; i++) if (Kinds.hasMove(e.kinds[i])) out[p++] = e.move[i];
-        return java.util.Arrays.copyOf(out, p);
+        return p;
     }
 
     /**
@@ -162,16 +169,86 @@ public final class CertificateWriter {
         return write(out, header, layersRootFirst, region, aux, rootLayer, 1);
     }
 
-    /** A block to write: its layer, entry count, payload and compressed frame. */
+    /**
+     * A block to write: its layer, entry count, payload and compressed frame, the first rawLength
+     * and compLength bytes of raw and comp (raw may be null where only its length is needed).
+     */
     private static final class Block {
-        final int layer, count;
-        byte[] raw, comp;
-        Block(int layer, int count, byte[] raw, byte[] comp) { this.layer = layer; this.count = count; this.raw = raw; this.comp = comp; }
+        final int layer, count, rawLength, compLength;
+        final byte[] raw, comp;
+        Block(int layer, int count, byte[] raw, byte[] comp) { this(layer, count, raw, raw.length, comp, comp.length); }
+        Block(int layer, int count, byte[] raw, int rawLength, byte[] comp, int compLength) {
+            this.layer = layer; this.count = count; this.raw = raw; this.rawLength = rawLength; this.comp = comp; this.compLength = compLength;
+        }
+    }
+
+    /**
+     * What encoding a block takes besides its result, kept from one block to the next: room for the
+     * payload and the compressed frame (6.3 MB each for a whole block) and zstd's context. Made
+     * afresh for every block, they were most of a weak Othello solve's new memory after its search
+     * (FFO #43: arrays of that size are G1's humongous objects, each in regions of its own, and
+     * this machine zeroes a fresh page at about 2.5 s a GB). One user at a time.
+     */
+    static final class BlockEncoder implements AutoCloseable {
+        private final byte[] raw = new byte[MAX_BLOCK_ENTRIES * MAX_ENTRY_BYTES];
+        private final byte[] comp = new byte[(int) Zstd.compressBound(raw.length)];
+        private final com.github.luben.zstd.ZstdCompressCtx ctx = new com.github.luben.zstd.ZstdCompressCtx();
+        private int level = Integer.MIN_VALUE;
+
+        /**
+         * Entries [from, to) of e as layer {@code layer}'s block, compressed at {@code level}: the
+         * frame copied out; the payload copied out too if {@code keepPayload}, else only its
+         * length (what a layer file records). The same bytes as zstd's one-shot compression.
+         */
+        Block encode(int layer, LayerEntries e, int from, int to, int level, boolean keepPayload) {
+            if (to - from > MAX_BLOCK_ENTRIES) throw new IllegalStateException("block too large");
+            int n = payload(e, from, to, raw);
+            if (n > MAX_BLOCK_BYTES) throw new IllegalStateException("block too large");
+            if (level != this.level) { ctx.setLevel(level); this.level = level; }
+            int c = ctx.compressByteArray(comp, 0, comp.length, raw, 0, n);
+            return new Block(layer, to - from, keepPayload ? java.util.Arrays.copyOf(raw, n) : null, n,
+                    java.util.Arrays.copyOf(comp, c), c);
+        }
+
+        @Override public void close() { ctx.close(); }
+    }
+
+    /**
+     * Encoders and whole blocks' entry buffers to reuse, shared by the process's writers (the
+     * layers of a solve follow each other): each taken by one task at a time, and at most a few
+     * kept, so what stays is bounded (4 encoders of about 13 MB and zstd's context, 8 blocks of
+     * 5.2 MB); one given back beyond that is let go (an encoder's context freed: no one uses it).
+     */
+    static final class Scratch {
+        static final Scratch SHARED = new Scratch();
+        private static final int KEPT_ENCODERS = 4, KEPT_BLOCKS = 8;
+        private final java.util.concurrent.ConcurrentLinkedQueue<BlockEncoder> encoders = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        private final java.util.concurrent.ConcurrentLinkedQueue<LayerEntries> blocks = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+        BlockEncoder encoder() {
+            BlockEncoder b = encoders.poll();
+            return b != null ? b : new BlockEncoder();
+        }
+
+        void give(BlockEncoder b) {
+            if (encoders.size() < KEPT_ENCODERS) encoders.add(b);
+            else b.close();
+        }
+
+        /** Room for a whole block's entries, of whatever contents (of any layer: the encoder is told the layer). */
+        LayerEntries block() {
+            LayerEntries e = blocks.poll();
+            return e != null ? e : new LayerEntries(-1, MAX_BLOCK_ENTRIES);
+        }
+
+        void give(LayerEntries wholeBlock) {
+            if (wholeBlock.count == MAX_BLOCK_ENTRIES && blocks.size() < KEPT_BLOCKS) blocks.add(wholeBlock);
+        }
     }
 
     /** The blocks of a certificate in file order (deepest layer first), one at a time. */
     private interface BlockSource {
-        /** The next block, or null after the last. */
+        /** The next block, or null after the last (a block may be read only until the next call). */
         Block next() throws IOException;
     }
 
@@ -194,11 +271,14 @@ public final class CertificateWriter {
         }
     }
 
-    /** Encodes entries [from, to) of a layer: its payload (SPEC §5.2) and the frame compressed at {@code level}. */
+    /** Encodes entries [from, to) of a layer: its payload (SPEC §5.2) and the frame compressed at {@code level}, both kept. */
     private static Block encode(LayerEntries e, int from, int to, int level) {
-        byte[] raw = payload(e, from, to);
-        if (raw.length > MAX_BLOCK_BYTES) throw new IllegalStateException("block too large");
-        return new Block(e.layer, to - from, raw, Zstd.compress(raw, level));
+        BlockEncoder b = Scratch.SHARED.encoder();
+        try {
+            return b.encode(e.layer, e, from, to, level, true);
+        } finally {
+            Scratch.SHARED.give(b);
+        }
     }
 
     /**
@@ -331,7 +411,7 @@ public final class CertificateWriter {
             // a layer past its first block is a large one: a whole block at once
             int size = entries > 0 ? MAX_BLOCK_ENTRIES
                     : buffer == null ? need : Math.min(MAX_BLOCK_ENTRIES, Math.max(need, 2 * buffer.count));
-            LayerEntries bigger = new LayerEntries(layer, size);
+            LayerEntries bigger = size == MAX_BLOCK_ENTRIES ? Scratch.SHARED.block() : new LayerEntries(layer, size);
             if (buffer != null) bigger.copyFrom(buffer, 0, 0, buffered);
             buffer = bigger;
         }
@@ -342,18 +422,29 @@ public final class CertificateWriter {
             buffer = null;
             buffered = 0;
             entries += n;
-            if (pool == null) { write(encode(full, 0, n, level)); return; }
-            inFlight.add(pool.submit(() -> encode(full, 0, n, level)));
+            if (pool == null) { write(encode(full, n)); return; }
+            inFlight.add(pool.submit(() -> encode(full, n)));
             while (inFlight.size() >= window) write(take());
+        }
+
+        /** The block of the first n entries of {@code full} (only its payload's length kept); full and the encoder given back. */
+        private Block encode(LayerEntries full, int n) {
+            BlockEncoder b = Scratch.SHARED.encoder();
+            try {
+                return b.encode(layer, full, 0, n, level, false);
+            } finally {
+                Scratch.SHARED.give(b);
+                Scratch.SHARED.give(full);
+            }
         }
 
         private Block take() throws IOException { return await(inFlight.poll()); }
 
         private void write(Block b) throws IOException {
             ByteBuffer h = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
-            h.putInt(b.count).putInt(b.raw.length).putInt(b.comp.length);
+            h.putInt(b.count).putInt(b.rawLength).putInt(b.compLength);
             os.write(h.array());
-            os.write(b.comp);
+            os.write(b.comp, 0, b.compLength);
             blocks++;
         }
 
@@ -396,38 +487,44 @@ public final class CertificateWriter {
      */
     public static Written writeFromFiles(Path out, byte[] header, List<LayerFile> layersRootFirst, long[] region, long[] aux,
                                          int rootLayer) throws IOException {
-        BlockSource blocks = new BlockSource() {
-            int li = layersRootFirst.size() - 1;
-            java.io.DataInputStream in;
-            LayerFile current;
-            long left;
+        try (com.github.luben.zstd.ZstdDecompressCtx unzstd = new com.github.luben.zstd.ZstdDecompressCtx()) {
+            BlockSource blocks = new BlockSource() {
+                int li = layersRootFirst.size() - 1;
+                java.io.DataInputStream in;
+                LayerFile current;
+                long left;
+                // one block at a time: its frame and payload in arrays reused, not a whole block's afresh each
+                byte[] comp = new byte[1 << 16], raw = new byte[1 << 16];
 
-            @Override public Block next() throws IOException {
-                while (left == 0) {
-                    if (in != null) { in.close(); in = null; }
-                    if (li < 0) return null;
-                    LayerFile f = layersRootFirst.get(li--);
-                    in = new java.io.DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(f.path), 1 << 16));
-                    left = f.blocks;
-                    current = f;
+                @Override public Block next() throws IOException {
+                    while (left == 0) {
+                        if (in != null) { in.close(); in = null; }
+                        if (li < 0) return null;
+                        LayerFile f = layersRootFirst.get(li--);
+                        in = new java.io.DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(f.path), 1 << 16));
+                        left = f.blocks;
+                        current = f;
+                    }
+                    left--;
+                    byte[] h = in.readNBytes(12);
+                    if (h.length != 12) throw new IOException("layer file " + current.path + " is truncated");
+                    ByteBuffer hb = ByteBuffer.wrap(h).order(ByteOrder.LITTLE_ENDIAN);
+                    int count = hb.getInt(), rawLen = hb.getInt(), compLen = hb.getInt();
+                    if (count <= 0 || count > MAX_BLOCK_ENTRIES || rawLen < 0 || rawLen > MAX_BLOCK_BYTES || compLen < 0
+                            || compLen > Zstd.compressBound(MAX_BLOCK_BYTES))
+                        throw new IOException("layer file " + current.path + " is damaged (block sizes)");
+                    if (comp.length < compLen) comp = new byte[compLen];
+                    if (in.readNBytes(comp, 0, compLen) != compLen) throw new IOException("layer file " + current.path + " is truncated");
+                    // one byte of room beyond the recorded length: a frame that holds more does not fit, and is damage
+                    if (raw.length < rawLen + 1) raw = new byte[rawLen + 1];
+                    int got = unzstd.decompressByteArray(raw, 0, rawLen + 1, comp, 0, compLen);
+                    if (got != rawLen) throw new IOException("layer file " + current.path + " is damaged (payload length)");
+                    if (left == 0) { in.close(); in = null; }
+                    return new Block(current.layer, count, raw, rawLen, comp, compLen);
                 }
-                left--;
-                byte[] h = in.readNBytes(12);
-                if (h.length != 12) throw new IOException("layer file " + current.path + " is truncated");
-                ByteBuffer hb = ByteBuffer.wrap(h).order(ByteOrder.LITTLE_ENDIAN);
-                int count = hb.getInt(), rawLen = hb.getInt(), compLen = hb.getInt();
-                if (count <= 0 || count > MAX_BLOCK_ENTRIES || rawLen < 0 || rawLen > MAX_BLOCK_BYTES || compLen < 0
-                        || compLen > Zstd.compressBound(MAX_BLOCK_BYTES))
-                    throw new IOException("layer file " + current.path + " is damaged (block sizes)");
-                byte[] comp = in.readNBytes(compLen);
-                if (comp.length != compLen) throw new IOException("layer file " + current.path + " is truncated");
-                byte[] raw = Zstd.decompress(comp, rawLen);
-                if (raw.length != rawLen) throw new IOException("layer file " + current.path + " is damaged (payload length)");
-                if (left == 0) { in.close(); in = null; }
-                return new Block(current.layer, count, raw, comp);
-            }
-        };
-        return writeBlocks(out, header, blocks, region, aux, rootLayer);
+            };
+            return writeBlocks(out, header, blocks, region, aux, rootLayer);
+        }
     }
 
     private static Written writeBlocks(Path out, byte[] header, BlockSource blocks, long[] region, long[] aux, int rootLayer)
@@ -444,18 +541,17 @@ public final class CertificateWriter {
                 byte[] chain = md.digest();
                 long blockIndex = 0, entries = 0;
                 for (Block blk; (blk = blocks.next()) != null; ) {
-                    byte[] raw = blk.raw, comp = blk.comp;
                     int count = blk.count, layer = blk.layer;
                     ByteBuffer hb = ByteBuffer.allocate(1 + 32 + 8 + 12).order(ByteOrder.LITTLE_ENDIAN);
-                    hb.put((byte) 1).put(chain).putLong(blockIndex).putInt(layer).putInt(count).putInt(raw.length);
+                    hb.put((byte) 1).put(chain).putLong(blockIndex).putInt(layer).putInt(count).putInt(blk.rawLength);
                     md.reset();
                     md.update(hb.array());
-                    md.update(raw);
+                    md.update(blk.raw, 0, blk.rawLength);
                     chain = md.digest();
                     ByteBuffer rec = ByteBuffer.allocate(48).order(ByteOrder.LITTLE_ENDIAN);
-                    rec.putInt(layer).putInt(count).putInt(raw.length).putInt(comp.length).put(chain);
+                    rec.putInt(layer).putInt(count).putInt(blk.rawLength).putInt(blk.compLength).put(chain);
                     frame(os, MAGIC_BLOCK, rec.array());
-                    os.write(comp);
+                    os.write(blk.comp, 0, blk.compLength);
                     blockIndex++;
                     entries += count;
                 }

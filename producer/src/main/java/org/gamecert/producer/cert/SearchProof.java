@@ -308,8 +308,8 @@ public final class SearchProof {
                     needChunkLimit());
             LayerEntries e = layer(d, cur, next);
             cur.done();
-            // the merge's positions: about half as many as the needs, four longs each, before it grows
-            fitLog(null, next, 16 * next.count());
+            // the merge's positions: at most one a need, four longs each
+            fitLog(null, next, 32 * next.count());
             next.merge();
             runsSpilled += next.runs();
             needChunkBytes = Math.max(needChunkBytes, 8L * Needs.CHUNK * spare.chunksMade);
@@ -517,20 +517,25 @@ public final class SearchProof {
                 keys[refs++] = needs.upperRef(i) << 20 | (j + 1);
         }
         java.util.Arrays.sort(keys, 0, refs);
+        // the records' room at once, from their headers: growing it as they came took copies the collector then had to take
+        long room = 0;
+        for (int r = 0; r < refs; r++) {
+            long h = keys[r] >>> 20;
+            if (r == 0 || h != keys[r - 1] >>> 20) room += recordLongs(log.get(h));
+        }
+        if (room > rec.length) rec = new long[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(room, rec.length + rec.length / 2))];
         int len = 0;
         long last = -1;
         int lastOff = -1;
         for (int r = 0; r < refs; r++) {
             long h = keys[r] >>> 20;
             if (h != last) {
-                if (len + RECORD_LONGS > rec.length) rec = java.util.Arrays.copyOf(rec, Math.max(2 * rec.length, len + RECORD_LONGS));
                 int j = (int) (keys[r] & 0xFFFFF), i = needs.at(k0 + j / 2);
                 int back = game.inverse((j & 1) == 0 ? needs.lowerFrame(i) : needs.upperFrame(i));
                 rec[len] = game.transform(back, needs.s[i]);
                 rec[len + 1] = game.transform(back, needs.s[i + 1]);
                 long header = rec[len + 2] = log.get(h);
-                int c = ProofLog.children(header) + (ProofLog.hasLeafCuts(header) ? 1 : 0);
-                if (3 + c > RECORD_LONGS) throw new IllegalStateException("internal error: a record of " + c + " children");
+                int c = recordLongs(header) - 3;
                 for (int q = 0; q < c; q++) rec[len + 3 + q] = log.get(h + 1 + q);
                 lastOff = len;
                 last = h;
@@ -538,6 +543,13 @@ public final class SearchProof {
             }
             recOff[(int) (keys[r] & 0xFFFFF)] = lastOff;
         }
+    }
+
+    /** The longs a record takes in {@link #rec}: the position, its header, its child words and leaf-cut word. */
+    private static int recordLongs(long header) {
+        int c = ProofLog.children(header) + (ProofLog.hasLeafCuts(header) ? 1 : 0);
+        if (3 + c > RECORD_LONGS) throw new IllegalStateException("internal error: a record of " + c + " children");
+        return 3 + c;
     }
 
     /** Position k's entry (k0: its chunk's first); its children's needs go to {@code next}. */
@@ -1023,7 +1035,9 @@ public final class SearchProof {
             int most = 0;
             for (int b = 0; b < chunks.length; b++) { count += needs(b); most = Math.max(most, needs(b)); }
             size = 0;
-            s = spare.positions((int) Math.min(Integer.MAX_VALUE - 8, 4 * Math.max(16, count / 2)));
+            // room for a position a need, which the positions never exceed: on FFO #43 they were 0.90-0.95 of the
+            // needs, where room for half of them grew three times a layer (copies the collector then had to take)
+            s = spare.positions((int) Math.min(Integer.MAX_VALUE - 8, 4 * Math.max(16, count)));
             int[] table = new int[Integer.highestOneBit(Math.max(8, most)) * 4]; // at most half full
             for (int b = 0; b < chunks.length; b++) {
                 int n = needs(b);
