@@ -176,7 +176,6 @@ public final class CertificateWriter {
     private static final class Block {
         final int layer, count, rawLength, compLength;
         final byte[] raw, comp;
-        Block(int layer, int count, byte[] raw, byte[] comp) { this(layer, count, raw, raw.length, comp, comp.length); }
         Block(int layer, int count, byte[] raw, int rawLength, byte[] comp, int compLength) {
             this.layer = layer; this.count = count; this.raw = raw; this.rawLength = rawLength; this.comp = comp; this.compLength = compLength;
         }
@@ -216,8 +215,9 @@ public final class CertificateWriter {
     /**
      * Encoders and whole blocks' entry buffers to reuse, shared by the process's writers (the
      * layers of a solve follow each other): each taken by one task at a time, and at most a few
-     * kept, so what stays is bounded (4 encoders of about 13 MB and zstd's context, 8 blocks of
-     * 5.2 MB); one given back beyond that is let go (an encoder's context freed: no one uses it).
+     * kept, so what stays is bounded (4 encoders of about 13 MB, 8 blocks of 5.2 MB; an
+     * encoder's zstd context holds its own workspace besides, outside the heap); one given back
+     * beyond that is let go (an encoder's context freed: no one uses it).
      */
     static final class Scratch {
         static final Scratch SHARED = new Scratch();
@@ -247,9 +247,12 @@ public final class CertificateWriter {
     }
 
     /** The blocks of a certificate in file order (deepest layer first), one at a time. */
-    private interface BlockSource {
+    private interface BlockSource extends AutoCloseable {
         /** The next block, or null after the last (a block may be read only until the next call). */
         Block next() throws IOException;
+
+        /** Lets go of what it reads from (after the last block, or a failure). */
+        @Override default void close() throws IOException {}
     }
 
     /** Up to {@code threads} blocks compressed at a time (daemon threads); null for one thread. */
@@ -515,15 +518,25 @@ public final class CertificateWriter {
                         throw new IOException("layer file " + current.path + " is damaged (block sizes)");
                     if (comp.length < compLen) comp = new byte[compLen];
                     if (in.readNBytes(comp, 0, compLen) != compLen) throw new IOException("layer file " + current.path + " is truncated");
-                    // one byte of room beyond the recorded length: a frame that holds more does not fit, and is damage
+                    // one byte of room beyond the recorded length: a frame that holds more does not fit (zstd refuses it), and
+                    // one that holds less comes out short; either is damage, as a frame zstd cannot read is
                     if (raw.length < rawLen + 1) raw = new byte[rawLen + 1];
-                    int got = unzstd.decompressByteArray(raw, 0, rawLen + 1, comp, 0, compLen);
+                    int got;
+                    try {
+                        got = unzstd.decompressByteArray(raw, 0, rawLen + 1, comp, 0, compLen);
+                    } catch (com.github.luben.zstd.ZstdException e) {
+                        throw new IOException("layer file " + current.path + " is damaged (its frame: " + e.getMessage() + ")", e);
+                    }
                     if (got != rawLen) throw new IOException("layer file " + current.path + " is damaged (payload length)");
                     if (left == 0) { in.close(); in = null; }
                     return new Block(current.layer, count, raw, rawLen, comp, compLen);
                 }
+
+                @Override public void close() throws IOException { if (in != null) { in.close(); in = null; } }
             };
-            return writeBlocks(out, header, blocks, region, aux, rootLayer);
+            try (blocks) {
+                return writeBlocks(out, header, blocks, region, aux, rootLayer);
+            }
         }
     }
 

@@ -1124,8 +1124,7 @@ public final class SearchProof {
 
         /**
          * Puts the positions in key order (SPEC §7.3: occupancy, then the mover's discs, unsigned),
-         * moving them in s, so that the layer then reads s in order: a quicksort on the four-long
-         * records.
+         * moving them in s, so that the layer then reads s in order ({@link #sort(long[], int, int)}).
          */
         void sort() {
             if (file != null) return; // the merge of the runs wrote them in key order

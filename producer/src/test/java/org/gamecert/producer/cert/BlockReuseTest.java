@@ -18,10 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The writer's entry buffers, payload room and zstd contexts are reused from block to block and
- * layer to layer, at whatever level: every block is still exactly zstd's one-shot compression of
- * its own entries' payload, however different the entries the reused memory held before; and a
- * certificate written from layer files is the bytes of one written from the layers in memory, a
- * frame that decompresses to more or fewer bytes than its recorded payload refused.
+ * layer to layer, at whatever level and by writers at once: every block is still exactly zstd's
+ * one-shot compression of its own entries' payload at its layer's level, and two writers sharing
+ * that memory write what each writes alone; a certificate written from layer files is the bytes
+ * of one written from the layers in memory, and a layer file whose frame decompresses to other
+ * than its recorded payload length, or not at all, is refused as damaged, naming the file.
  */
 class BlockReuseTest {
     private static final int MAX = CertificateWriter.MAX_BLOCK_ENTRIES;
@@ -74,17 +75,44 @@ class BlockReuseTest {
         CertificateWriter.LayerFile f = CertificateWriter.spill(e, dir.resolve("l50"), 1);
         byte[] bytes = Files.readAllBytes(f.path);
         int recorded = ByteBuffer.wrap(bytes, 4, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-        for (int wrong : new int[] {recorded - 1, recorded + 1}) {
+        for (int wrong : new int[] {recorded - 1, recorded + 1, recorded - 2, recorded / 2, 0}) {
             byte[] damaged = bytes.clone();
             ByteBuffer.wrap(damaged, 4, 4).order(ByteOrder.LITTLE_ENDIAN).putInt(wrong);
-            Path file = dir.resolve("damaged-" + wrong);
-            Files.write(file, damaged);
-            List<CertificateWriter.LayerFile> one = List.of(new CertificateWriter.LayerFile(50, f.entries, f.blocks, damaged.length, file));
-            Path out = dir.resolve("out-" + wrong + ".gsc");
-            IOException x = assertThrows(IOException.class,
-                    () -> CertificateWriter.writeFromFiles(out, new byte[] {1}, one, new long[] {0}, new long[] {500}, 50));
-            assertTrue(x.getMessage().contains("damaged (payload length)"), x.getMessage());
-            assertTrue(!Files.exists(out), "no certificate is left behind");
+            assertRefused(dir, "length-" + wrong, damaged, f);
+        }
+        byte[] corrupt = bytes.clone();
+        for (int i = 12 + 4; i < corrupt.length; i++) corrupt[i] ^= 0x5A; // the frame's header kept, its blocks garbled
+        assertRefused(dir, "frame", corrupt, f);
+    }
+
+    /** A layer file of these bytes in place of f's: writing from it throws an IOException naming the file as damaged, and leaves no certificate. */
+    private static void assertRefused(Path dir, String name, byte[] damaged, CertificateWriter.LayerFile f) throws IOException {
+        Path file = dir.resolve("damaged-" + name);
+        Files.write(file, damaged);
+        List<CertificateWriter.LayerFile> one = List.of(new CertificateWriter.LayerFile(f.layer, f.entries, f.blocks, damaged.length, file));
+        Path out = dir.resolve("out-" + name + ".gsc");
+        IOException x = assertThrows(IOException.class,
+                () -> CertificateWriter.writeFromFiles(out, new byte[] {1}, one, new long[] {0}, new long[] {f.entries}, f.layer), name);
+        assertTrue(x.getMessage().contains(file.toString()) && x.getMessage().contains("is damaged"), name + ": " + x.getMessage());
+        assertTrue(!Files.exists(out), name + ": no certificate is left behind");
+    }
+
+    @Test
+    void writersSharingTheReusedMemoryAtOnceWriteWhatEachWritesAlone(@TempDir Path dir) throws Exception {
+        LayerEntries a = layer(60, 3 * MAX + 11, true), b = layer(61, 2 * MAX + 3, false);
+        byte[] aloneA = Files.readAllBytes(CertificateWriter.spill(a, dir.resolve("a"), 2).path);
+        byte[] aloneB = Files.readAllBytes(CertificateWriter.spill(b, dir.resolve("b"), 1).path);
+        for (int round = 0; round < 3; round++) {
+            Path fa = dir.resolve("a" + round), fb = dir.resolve("b" + round);
+            java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                java.util.concurrent.Future<CertificateWriter.LayerFile> x = two.submit(() -> CertificateWriter.spill(a, fa, 2));
+                java.util.concurrent.Future<CertificateWriter.LayerFile> y = two.submit(() -> CertificateWriter.spill(b, fb, 1));
+                assertArrayEquals(aloneA, Files.readAllBytes(x.get().path), "round " + round);
+                assertArrayEquals(aloneB, Files.readAllBytes(y.get().path), "round " + round);
+            } finally {
+                two.shutdownNow();
+            }
         }
     }
 

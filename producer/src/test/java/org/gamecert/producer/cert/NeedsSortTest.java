@@ -18,7 +18,7 @@ class NeedsSortTest {
     @Test
     void recordsEndInKeyOrderWithTheirWords() {
         Random r = new Random(7);
-        int[] sizes = {0, 1, 2, 3, 47, 48, 49, 200, 5_000, 100_000};
+        int[] sizes = {0, 1, 2, 3, 24, 25, 47, 48, 49, 200, 5_000, 100_000};
         for (int n : sizes) {
             for (int shape = 0; shape < 4; shape++) {
                 long[] s = records(r, n, shape);
@@ -27,6 +27,30 @@ class NeedsSortTest {
                 assertArrayEquals(expected, Arrays.copyOf(s, 4 * n), n + " records, shape " + shape);
             }
         }
+    }
+
+    @Test
+    void aRangeSplitAtEveryByteOfTheKeyIsSorted() {
+        // 32 keys that differ in the mover's low five bits, and beside them one key for each other
+        // byte of the key (a cleared occupancy bit, or a mover bit) that differs there alone: each
+        // level of the sort splits one of them off and passes the rest down, 16 levels in all
+        java.util.List<long[]> keys = new java.util.ArrayList<>();
+        for (int low = 0; low < 32; low++) keys.add(new long[] {-1L, low});
+        for (int k = 0; k < 8; k++) keys.add(new long[] {-1L & ~(1L << (8 * k + 3)), 0});
+        for (int k = 1; k < 8; k++) keys.add(new long[] {-1L, 1L << (8 * k + 7)}); // each byte's top bit: apart from the next one down
+        java.util.Collections.shuffle(keys, new Random(3));
+        int n = keys.size();
+        long[] s = new long[4 * n];
+        for (int i = 0; i < n; i++) {
+            long occ = keys.get(i)[0], mover = keys.get(i)[1];
+            s[4 * i] = mover;
+            s[4 * i + 1] = occ & ~mover;
+            s[4 * i + 2] = ~i;
+            s[4 * i + 3] = i;
+        }
+        long[] expected = byComparison(s, n);
+        SearchProof.Needs.sort(s, 0, n - 1);
+        assertArrayEquals(expected, s);
     }
 
     /**
