@@ -209,10 +209,13 @@ public final class BenchProduce {
         if (searchProof) {
             // the certificate read from the proof the root's search keeps (its own fixed table)
             SearchProof sp = new SearchProof((Othello) g, null);
-            List<LayerEntries> layers = new ArrayList<>();
+            List<LayerEntries> layers = new ArrayList<>(), parts = new ArrayList<>();
             Extractor.State s = sp.run(p[0], p[1], new Extractor.Store() {
-                @Override public void entries(LayerEntries part) { layers.add(part); }
-                @Override public void layerEnd(int layer) {}
+                @Override public void entries(LayerEntries part) { parts.add(part); }
+                @Override public void layerEnd(int layer) { // a layer comes in parts: one array of it for the writer
+                    if (!parts.isEmpty()) layers.add(LayerEntries.concat(layer, parts));
+                    parts.clear();
+                }
             });
             CertificateWriter.Written w = CertificateWriter.write(out,
                     CertificateWriter.header(g, Extractor.Mode.WEAK, SearchProof.LEAF_EMPTIES, p[0], p[1], s.rootValue, "bench"),

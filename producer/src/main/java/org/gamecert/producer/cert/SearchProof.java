@@ -306,20 +306,19 @@ public final class SearchProof {
             Needs next = logFile == null || totalBytes == Long.MAX_VALUE ? new Needs(8L * cur.size, spare)
                     : new Needs(8L * cur.size, spare, logFile.toAbsolutePath().getParent(), "run-search-proof-needs-" + (d + 1),
                     needChunkLimit());
-            LayerEntries e = layer(d, cur, next);
+            int count = layer(d, cur, next, store);
             cur.done();
             // the merge's positions: at most one a need, four longs each
             fitLog(null, next, 32 * next.count());
             next.merge();
             runsSpilled += next.runs();
             needChunkBytes = Math.max(needChunkBytes, 8L * Needs.CHUNK * spare.chunksMade);
-            s.aux[d - s.rootLayer] = e.count;
-            s.entries += e.count;
-            store.entries(e);
+            s.aux[d - s.rootLayer] = count;
+            s.entries += count;
             store.layerEnd(d);
             if (progress != null)
                 progress.printf(Locale.ROOT, "[%6.1fs] layer %d done: %d positions in %.1f s, %d nodes searched; entries so far %d%n",
-                        (System.nanoTime() - t0) / 1e9, d, e.count, (System.nanoTime() - l0) / 1e9, leafNodes - n0, s.entries);
+                        (System.nanoTime() - t0) / 1e9, d, count, (System.nanoTime() - l0) / 1e9, leafNodes - n0, s.entries);
             cur = next;
             s.layer = d + 1;
         }
@@ -469,10 +468,13 @@ public final class SearchProof {
         }
     }
 
-    /** The entries of one layer's needs, in key order; their children's needs go to {@code next}. */
-    private LayerEntries layer(int d, Needs needs, Needs next) {
+    /**
+     * The entries of one layer's needs, in key order, handed to the store a chunk at a time; their
+     * children's needs go to {@code next}; returns the layer's entries. A part a chunk, not one
+     * array of the whole layer: FFO #45's 7-empty layer alone took 157 MB of fresh memory in one.
+     */
+    private int layer(int d, Needs needs, Needs next, Extractor.Store store) throws IOException {
         needs.sort();
-        LayerEntries out = new LayerEntries(d, needs.size);
         needs.rewind();
         int empties = game.cells - d;
         long[] canon = new long[2];
@@ -482,13 +484,15 @@ public final class SearchProof {
         int chunk = (int) Math.max(1024, Math.min(MAX_CHUNK, chunkBytes / (2 * 8 * RECORD_LONGS + 2 * 8 + 4)));
         for (int k0 = 0; k0 < needs.size; k0 += chunk) {
             int k1 = (int) Math.min(needs.size, (long) k0 + chunk);
-            // the layer's entries (20 bytes a position), and the chunk's records at most
-            fitLog(needs, next, 20L * needs.size + 8L * RECORD_LONGS * 2 * (k1 - k0));
+            // the chunk's entries (20 bytes a position) and its records at most
+            fitLog(needs, next, 20L * (k1 - k0) + 8L * RECORD_LONGS * 2 * (k1 - k0));
             needs.load(k0, k1);
             fetch(needs, k0, k1, empties);
-            for (int k = k0; k < k1; k++) entry(needs, k, k0, empties, out, next, canon, child);
+            LayerEntries part = new LayerEntries(d, k1 - k0);
+            for (int k = k0; k < k1; k++) entry(needs, k, k0, empties, part, next, canon, child);
+            store.entries(part);
         }
-        return out;
+        return needs.size;
     }
 
     /** Records a chunk may hold: 3 + at most 33 children (Othello's most moves) + a leaf-cut word, rounded up. */
@@ -552,27 +556,27 @@ public final class SearchProof {
         return 3 + c;
     }
 
-    /** Position k's entry (k0: its chunk's first); its children's needs go to {@code next}. */
-    private void entry(Needs needs, int k, int k0, int empties, LayerEntries out, Needs next, long[] canon, Game.Child child) {
-        int i = needs.at(k);
+    /** Position k's entry, at k - k0 in its chunk's part (k0: the chunk's first); its children's needs go to {@code next}. */
+    private void entry(Needs needs, int k, int k0, int empties, LayerEntries part, Needs next, long[] canon, Game.Child child) {
+        int i = needs.at(k), at = k - k0;
         long m = needs.s[i], o = needs.s[i + 1];
-        out.mover[k] = m;
-        out.opponent[k] = o;
+        part.mover[at] = m;
+        part.opponent[at] = o;
         int kinds = 0;
         if (needs.lower(i) != Needs.NO_LOWER) {
             int b = needs.lower(i);
             kinds |= Kinds.C;
-            out.value1[k] = (byte) b;
-            out.move[k] = (byte) (empties == LEAF_EMPTIES + 1 ? leafParentCut(m, o, b, (int) needs.lowerRef(i), child)
-                    : cut(recOff[2 * (k - k0)], b, next, canon, child));
+            part.value1[at] = (byte) b;
+            part.move[at] = (byte) (empties == LEAF_EMPTIES + 1 ? leafParentCut(m, o, b, (int) needs.lowerRef(i), child)
+                    : cut(recOff[2 * at], b, next, canon, child));
         }
         if (needs.upper(i) != Needs.NO_UPPER) {
             int b = needs.upper(i);
             kinds |= Kinds.A;
-            out.value2[k] = (byte) b;
-            if (empties > LEAF_EMPTIES + 1) allBelow(recOff[2 * (k - k0) + 1], b, next, canon, child);
+            part.value2[at] = (byte) b;
+            if (empties > LEAF_EMPTIES + 1) allBelow(recOff[2 * at + 1], b, next, canon, child);
         }
-        out.kinds[k] = (byte) kinds;
+        part.kinds[at] = (byte) kinds;
     }
 
     /**
