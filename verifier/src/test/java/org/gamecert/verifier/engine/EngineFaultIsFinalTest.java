@@ -17,6 +17,7 @@ import org.gamecert.verifier.kernel.format.Payload;
 import org.gamecert.verifier.testcert.TestCert;
 import org.gamecert.verifier.testcert.TinySolver;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An engine fault is final: an engine that catches the Combiner's EngineFault and goes on (here
@@ -109,11 +110,10 @@ class EngineFaultIsFinalTest {
     static int FORGED;
 
     @Test
-    void anEngineThatCatchesAFaultAndGoesOnGetsNoVerdict() throws Exception {
+    void anEngineThatCatchesAFaultAndGoesOnGetsNoVerdict(@TempDir Path dir) throws Exception {
         TinySolver o4 = new TinySolver(1, 4, 4, 1, null);
         long[] start = o4.othelloStart();
         TestCert t = o4.build(start[0], start[1], 2);
-        Path dir = Files.createTempDirectory("fault-final");
         Path honest = dir.resolve("honest.gsc");
         Files.write(honest, t.write());
         org.junit.jupiter.api.Assertions.assertTrue(run(honest, false).startsWith("VERIFIED"));
