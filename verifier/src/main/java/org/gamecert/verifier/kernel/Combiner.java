@@ -209,15 +209,10 @@ public final class Combiner {
         // violation still took every fact for its decoded entries, and a parent cut by one sent
         // facts only for the entries it checked: the sums are partial only where a block of
         // this layer failed to decode (and the verdict is then a rejection anyway).
-        boolean decodedAll = true;
-        for (SliceReport r : slices) decodedAll &= r.decodedAll;
-        if (decodedAll && taken != sentTo[li])
+        if (!cut && taken != sentTo[li])
             throw latch.fault("the child facts layer " + discs + " took are not those"
                     + " the layer above sent (dropped, repeated, moved or altered)");
-        if (below >= 0) sentTo[below] = FactHash.add(sentTo[below], sent);
-        else if (found == null && sent != 0)
-            throw latch.fault("layer " + discs + " was given records of a layer"
-                    + " below that has no entries");
+        if (below >= 0) sentTo[below] = FactHash.add(sentTo[below], sent); // else none: no answers
         tally(li, discs, slices, new ArrayList<>(Arrays.asList(counts)));
         reports.add(slices);
         if (part != null) part.take(slices);
@@ -236,20 +231,16 @@ public final class Combiner {
         long[] counted = partitions == 0 && counts.isEmpty() ? new long[2]
                 : TerminalCount.combine(map, li, slices, counts, partitions, latch);
         for (SliceReport r : slices) {
-            if (discs < region.length) {
-                region[discs] += r.region;
-                aux[discs] += r.aux;
-            }
+            region[discs] += r.region; // discs <= 65 (FileMap)
+            aux[discs] += r.aux;
             if (r.unreached > 0 && firstUnreached == null)
                 firstUnreached = new Violation(Rule.REACH_1, -1, discs, r.firstUnreached, true,
                         r.unreachedMover, r.unreachedOpponent, "");
             unreached += r.unreached;
             if (r.hasRoot) root = r;
         }
-        if (discs + 1 < region.length) {
-            region[discs + 1] += counted[0];
-            proofOnly[discs + 1] += counted[1];
-        }
+        region[discs + 1] += counted[0];
+        proofOnly[discs + 1] += counted[1];
     }
 
     /**

@@ -712,7 +712,7 @@ public final class SliceCheck {
                 leaf = true;
                 ck = TERMINAL; // decided here, like a terminal move: R-LEAF-2
                 clo = (k & C) != 0 && code == eMove && leafMoveAtLeast(type, v) ? v : game.uMin;
-                chi = (k & A) != 0 && leafMoveAtMost(type, vHi) ? vHi : game.uMax;
+                chi = (k & A) != 0 && !leafMoveAtLeast(type, vHi + 1) ? vHi : game.uMax;
             } else {
                 if (r >= nReq) throw new IllegalStateException("a child without its request");
                 long at = ansIndex[r]; // each of the record's values read once, here
@@ -763,12 +763,6 @@ public final class SliceCheck {
     private boolean leafMoveAtLeast(int type, int b) {
         return type == Game.CHILD ? !leaves.atLeast(out[0], out[1], -b + 1)
                 : leaves.atLeast(out[0], out[1], b);
-    }
-
-    /** R-LEAF-2: the move to the leaf in out is worth at most b. */
-    private boolean leafMoveAtMost(int type, int b) {
-        return type == Game.CHILD ? leaves.atLeast(out[0], out[1], -b)
-                : !leaves.atLeast(out[0], out[1], b + 1);
     }
 
     /** R-SERVE-1: the child after move j has an entry of a kind that serves the need. */

@@ -30,7 +30,7 @@ public final class TerminalCount {
     /** Made at the first key (or the report): a count made ahead of its thread holds none. */
     private PairSet terminals, proof;
     private final int expectedTerminals, expectedProof;
-    private long takenSum, taken;
+    private long takenSum;
     private boolean done;
     private final FaultLatch latch = new FaultLatch();
     /** Where the report is left for the Combiner that made this count (Combiner.terminalCount). */
@@ -72,7 +72,6 @@ public final class TerminalCount {
         makeSets();
         (isProof ? proof : terminals).add(occ, mover);
         takenSum = FactHash.add(takenSum, element(map, li, partition, occ, mover, isProof));
-        taken++;
         latch.done();
     }
 
@@ -83,7 +82,7 @@ public final class TerminalCount {
         done = true;
         makeSets();
         Report r = new Report(map.fingerprint(), li, partition, partitions, terminals.size(),
-                proof.countNotIn(terminals), takenSum, taken, map.cluster);
+                proof.countNotIn(terminals), takenSum, map.cluster);
         made.report = r;
         return latch.done(r);
     }
@@ -244,12 +243,12 @@ public final class TerminalCount {
         private static final long serialVersionUID = 1L;
         private final byte[] map;
         final int li, partition, partitions;
-        final long distinct, proofOnly, takenSum, taken;
+        final long distinct, proofOnly, takenSum;
         /** Made for a cluster: only then may it be serialized (its sum is keyed by the map's K). */
         private final boolean cluster;
 
         Report(byte[] map, int li, int partition, int partitions, long distinct, long proofOnly,
-                long takenSum, long taken, boolean cluster) {
+                long takenSum, boolean cluster) {
             this.map = map.clone();
             this.li = li;
             this.partition = partition;
@@ -257,7 +256,6 @@ public final class TerminalCount {
             this.distinct = distinct;
             this.proofOnly = proofOnly;
             this.takenSum = takenSum;
-            this.taken = taken;
             this.cluster = cluster;
         }
 
