@@ -38,7 +38,7 @@ public final class SliceCheck {
     static final int NEEDS = P | AP | PP, REACHED = 0x08;
     private static final int TERMINAL = 0x100, MISSING = -1;
 
-    private final FileMap map;
+    final FileMap map;
     private final Header h;
     private final Game game;
     private final int[] tb;
@@ -48,41 +48,41 @@ public final class SliceCheck {
     private final boolean weak, optimal, countTerminals;
     private final LeafSearch leaves;
 
-    private final int li, firstBlock, endBlock, discs;
+    final int li, firstBlock, endBlock, discs;
     /** The slice's entries are entries base .. base + count - 1 of its layer. */
-    private final long base;
-    private final int count;
+    final long base;
+    final int count;
     private final long sizeBelow;
-    private boolean hasPrevious, previousGiven, countsTaken;
-    private long previousOcc, previousMover;
+    boolean hasPrevious, previousGiven, countsTaken;
+    long previousOcc, previousMover;
 
     // the entries decoded, in file order (occ .. move are the columns' arrays, decoded into),
     // made at the first block: a slice made ahead of its thread (Combiner.slice) holds none yet
     private Payload columns;
-    private long[] occ, mover;
-    private byte[] kind, lo, hi, move, flags;
-    private int decoded, nextBlock;
+    long[] occ, mover;
+    byte[] kind, lo, hi, move, flags;
+    int decoded, nextBlock;
     /**
      * Entries [0, checked) are checked (first-violation mode: up to the first that broke a rule);
      * the first violation, or null; a block that failed to decode (it ends the slice).
      */
-    private int checked;
-    private Violation first, decodeFailure;
+    int checked;
+    Violation first, decodeFailure;
     /** --all: every violation, each entry's, counted and the earliest kept; null: the first. */
-    private final EveryViolation every;
+    final EveryViolation every;
     private java.util.BitSet ownFailed;
     /** A part of a composite (SPEC §15): open entries, region keys; null: not a part. */
-    private final PartSlice part;
+    final PartSlice part;
     /**
      * Terminal keys counted in partitions (TerminalCount); null until partitionTerminals, and
      * for a game whose census counts none (Othello).
      */
-    private TerminalCount.Routes routes;
+    TerminalCount.Routes routes;
 
     /** Counts an entry: the facts that named it, then those with flag q, q = 0 .. FLAGS - 1. */
     private static final int PER = 1 + FactHash.FLAGS;
     private final int[] entryCounts = new int[PER];
-    private long takenSum;
+    long takenSum;
 
     /**
      * Requests: the children's keys, entry after entry; and each consulted move's child type
@@ -533,7 +533,7 @@ public final class SliceCheck {
     private long[] outIndex = new long[0];
     private byte[] outFlags = new byte[0];
     private int nOut;
-    private long sentSum;
+    long sentSum;
     // the entry being checked
     private int e, k, n, star, entryFlags, v, vHi;
     private long eMover, eOpp, eConsults;
@@ -808,9 +808,11 @@ public final class SliceCheck {
 
     // ------------------------------------------------------------ the report
 
+    // the tally of SPEC §10 over the entries checked, which report() makes and SliceReport reads
+    long region, aux, unreached;
+    int firstUnreached = -1, root = -1;
+
     private SliceReport report() {
-        long region = 0, aux = 0, unreached = 0;
-        int firstUnreached = -1, root = -1;
         for (int i = 0; i < checked; i++) {
             int f = flags[i], kk = kind[i] & 0xFF;
             boolean isOpen = Payload.isOpen(kk);
@@ -823,21 +825,7 @@ public final class SliceCheck {
             if (discs == rootDiscs && occ[i] == map.rootOcc && mover[i] == map.rootMover) root = i;
         }
         if (first == null && every == null) first = decodeFailure; // entries come before its block
-        boolean whole = first == null && decodeFailure == null;
-        return new SliceReport(map.fingerprint(), li, firstBlock, endBlock, base, count, first,
-                hasPrevious, previousOcc, previousMover,
-                whole && count > 0 ? occ[count - 1] : 0, whole && count > 0 ? mover[count - 1] : 0,
-                region, aux, unreached,
-                firstUnreached < 0 ? -1 : base + firstUnreached,
-                firstUnreached < 0 ? 0 : mover[firstUnreached],
-                firstUnreached < 0 ? 0 : occ[firstUnreached] & ~mover[firstUnreached],
-                routes == null ? 0 : routes.partitions(), routes == null ? 0 : routes.sum(),
-                sentSum, takenSum, root >= 0, root < 0 ? 0 : kind[root] & 0xFF,
-                root < 0 ? 0 : lo[root], root < 0 ? 0 : hi[root],
-                root < 0 || !Payload.hasMove(kind[root] & 0xFF) ? -1 : move[root] & 0xFF,
-                part == null ? null : part.reported(),
-                decoded == count, every == null ? null : every.reported(decodeFailure),
-                SliceReport.setupTag(every, part == null ? null : part.setupTag()), map.cluster);
+        return new SliceReport(this);
     }
 
     // ------------------------------------------------------------ helpers

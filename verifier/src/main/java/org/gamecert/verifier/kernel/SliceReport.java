@@ -1,5 +1,7 @@
 package org.gamecert.verifier.kernel;
 
+import org.gamecert.verifier.kernel.format.Payload;
+
 /**
  * What a SliceCheck tells the Combiner about its slice (SPEC §11.1): which blocks and entries of
  * which layer it checked, against which FileMap (fingerprint), the key it assumed before its first
@@ -39,46 +41,43 @@ public final class SliceReport implements java.io.Serializable {
      */
     private final boolean cluster;
 
-    SliceReport(byte[] map, int li, int firstBlock, int endBlock, long base, long count,
-            Violation first, boolean hasPrevious, long previousOcc, long previousMover,
-            long lastOcc, long lastMover, long region, long aux, long unreached,
-            long firstUnreached, long unreachedMover, long unreachedOpponent,
-            int terminalPartitions, long terminalSum, long sentSum,
-            long takenSum, boolean hasRoot, int rootKind, int rootLo, int rootHi, int rootMove,
-            PartSlice part, boolean decodedAll, EveryViolation every, byte[] setup,
-            boolean cluster) {
-        this.map = map.clone();
-        this.li = li;
-        this.firstBlock = firstBlock;
-        this.endBlock = endBlock;
-        this.base = base;
-        this.count = count;
-        this.first = first;
-        this.hasPrevious = hasPrevious;
-        this.previousOcc = previousOcc;
-        this.previousMover = previousMover;
-        this.lastOcc = lastOcc;
-        this.lastMover = lastMover;
-        this.region = region;
-        this.aux = aux;
-        this.unreached = unreached;
-        this.firstUnreached = firstUnreached;
-        this.unreachedMover = unreachedMover;
-        this.unreachedOpponent = unreachedOpponent;
-        this.terminalPartitions = terminalPartitions;
-        this.terminalSum = terminalSum;
-        this.sentSum = sentSum;
-        this.takenSum = takenSum;
-        this.hasRoot = hasRoot;
-        this.rootKind = rootKind;
-        this.rootLo = rootLo;
-        this.rootHi = rootHi;
-        this.rootMove = rootMove;
-        this.part = part;
-        this.decodedAll = decodedAll;
-        this.every = every;
-        this.setup = setup.clone();
-        this.cluster = cluster;
+    /** The report of slice s, which has checked its entries and made its tally. */
+    SliceReport(SliceCheck s) {
+        map = s.map.fingerprint();
+        li = s.li;
+        firstBlock = s.firstBlock;
+        endBlock = s.endBlock;
+        base = s.base;
+        count = s.count;
+        first = s.first;
+        hasPrevious = s.hasPrevious;
+        previousOcc = s.previousOcc;
+        previousMover = s.previousMover;
+        boolean whole = s.first == null && s.decodeFailure == null && s.count > 0;
+        lastOcc = whole ? s.occ[s.count - 1] : 0;
+        lastMover = whole ? s.mover[s.count - 1] : 0;
+        region = s.region;
+        aux = s.aux;
+        unreached = s.unreached;
+        int u = s.firstUnreached;
+        firstUnreached = u < 0 ? -1 : s.base + u;
+        unreachedMover = u < 0 ? 0 : s.mover[u];
+        unreachedOpponent = u < 0 ? 0 : s.occ[u] & ~s.mover[u];
+        terminalPartitions = s.routes == null ? 0 : s.routes.partitions();
+        terminalSum = s.routes == null ? 0 : s.routes.sum();
+        sentSum = s.sentSum;
+        takenSum = s.takenSum;
+        int r = s.root;
+        hasRoot = r >= 0;
+        rootKind = r < 0 ? 0 : s.kind[r] & 0xFF;
+        rootLo = r < 0 ? 0 : s.lo[r];
+        rootHi = r < 0 ? 0 : s.hi[r];
+        rootMove = r < 0 || !Payload.hasMove(s.kind[r] & 0xFF) ? -1 : s.move[r] & 0xFF;
+        part = s.part == null ? null : s.part.reported();
+        decodedAll = s.decoded == s.count;
+        every = s.every == null ? null : s.every.reported(s.decodeFailure);
+        setup = setupTag(s.every, s.part == null ? null : s.part.setupTag());
+        cluster = s.map.cluster;
     }
 
     private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
