@@ -36,10 +36,13 @@ public final class FileMap implements java.io.Serializable {
      * that frame, and the chain value binds only its payload, so a slice takes no other frame.
      */
     private final ArrayList<byte[]> frameDigests = new ArrayList<>();
-    /** Layers in file order (nLayers of them): disc count, blocks [first, end), entries. */
-    private final int[] discs = new int[67], first = new int[67], end = new int[67];
-    private final long[] size = new long[67];
-    private int nLayers;
+    /**
+     * Layers in file order (nLayers of them): disc count, blocks [first, end), entries. Made
+     * from the records (indexLayers), here and in another JVM: a serial form carries none.
+     */
+    private transient int[] discs, first, end;
+    private transient long[] size;
+    private transient int nLayers;
     /** The first violation the reading found (it stops there), or null. */
     private Violation readingViolation;
     /** The trailer (null when reading stopped before it) and its first violation, or null. */
@@ -79,6 +82,7 @@ public final class FileMap implements java.io.Serializable {
         factKey1 = TrustedJdk.randomLong();
         partitionKey = TrustedJdk.randomLong();
         readFile(ct);
+        indexLayers();
         fingerprint = computeFingerprint();
         Header h = header();
         Game game = gameOf(h);
@@ -93,6 +97,7 @@ public final class FileMap implements java.io.Serializable {
         in.defaultReadObject();
         if (!cluster) // only a map read for a cluster is ever written (writeObject)
             throw new java.io.InvalidObjectException("a file map read for one JVM");
+        indexLayers(); // from the records that arrived, as the fingerprint is
         fingerprint = computeFingerprint(); // of what arrived, whatever a sender claimed
     }
 
@@ -334,7 +339,7 @@ public final class FileMap implements java.io.Serializable {
                             + ct.size + "-byte file: refused as a decompression bomb");
                 declared += rec.count;
                 frameDigests.add(Chain.sha256().digest(ct.readDataFrame(rec))); // R-CON-1
-                add(rec);
+                records.add(rec);
             }
         } catch (FormatException e) {
             // a record that could not be framed names no block (it is where block
@@ -346,17 +351,25 @@ public final class FileMap implements java.io.Serializable {
         trailer(ct);
     }
 
-    private void add(BlockRecord rec) {
-        int layer = (int) Math.min(rec.layer, 65); // above 64: R-LAY-2 at its first entry
-        if (nLayers == 0 || discs[nLayers - 1] != layer) {
-            discs[nLayers] = layer;
-            first[nLayers] = records.size();
-            end[nLayers] = records.size();
-            nLayers++;
+    /** The layers: runs of consecutive records of one disc count (R-LAY-1 keeps them apart). */
+    private void indexLayers() {
+        discs = new int[67];
+        first = new int[67];
+        end = new int[67];
+        size = new long[67];
+        nLayers = 0;
+        for (int b = 0; b < records.size(); b++) {
+            BlockRecord rec = records.get(b);
+            int layer = (int) Math.min(rec.layer, 65); // above 64: R-LAY-2 at its first entry
+            if (nLayers == 0 || discs[nLayers - 1] != layer) {
+                discs[nLayers] = layer;
+                first[nLayers] = b;
+                end[nLayers] = b;
+                nLayers++;
+            }
+            end[nLayers - 1]++;
+            size[nLayers - 1] += rec.count;
         }
-        records.add(rec);
-        end[nLayers - 1]++;
-        size[nLayers - 1] += rec.count;
     }
 
     /** R-HDR-2 (SPEC §4): the root is a legal, storable position that is not a leaf. */
