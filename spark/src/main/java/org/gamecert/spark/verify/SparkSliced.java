@@ -575,12 +575,12 @@ public final class SparkSliced implements Serializable {
             throws IOException {
         FileMap map = job.map();
         long[] prev = previous[s.id()];
+        SliceCheck.Setup setup = job.openBefore() == null
+                ? new SliceCheck.Setup(prev[0] != 0, prev[1], prev[2], job.partitions())
+                : new SliceCheck.Setup(prev[0] != 0, prev[1], prev[2], job.partitions(),
+                        job.openBefore()[s.first()], null, 0, -1);
         SliceCheck check = new SliceCheck(map, s.li(), s.first(), s.end(), job.all(),
-                job.maxPerRule());
-        check.previous(prev[0] != 0, prev[1], prev[2]);
-        if (job.openBefore() != null)
-            check.partSetup(job.openBefore()[s.first()], null, 0, -1);
-        if (job.partitions() > 0) check.partitionTerminals(job.partitions());
+                job.maxPerRule(), setup);
         try (Container ct = new Container(Path.of(job.path()))) {
             for (int b = s.first(); b < s.end(); b++) {
                 BlockRecord r = map.record(b);

@@ -20,7 +20,7 @@ public final class Options implements Cloneable {
      * allowance (shared by the parts checked at once) grants room; null: none.
      */
     public Allowance regionKeys;
-    /** The composite the file is checked as part compositePart of (SliceCheck.partSetup), or null. */
+    /** The composite the file is checked as part compositePart of (SliceCheck.Setup), or null. */
     public org.gamecert.verifier.kernel.format.Manifest composite;
     public int compositePart = -1;
     /**

@@ -289,10 +289,11 @@ public final class SliceEngine {
                         int[][] bits = in.bits(q);
                         int[] layerCounts = in.layerCounts();
                         long[] prev = in.previous(q);
-                        SliceCheck check = combiner.slice(sl.li, sl.first, sl.end);
+                        SliceCheck check = combiner.slice(sl.li, sl.first, sl.end,
+                                sliceSetup(sl, prev, setup, faults));
                         window.add(pool.submit(() -> {
-                            Held x = startSlice(ct, map, sl, check, prev, facts, bits,
-                                    layerCounts, setup, faults, false);
+                            Held x = startSlice(ct, map, sl, check, facts, bits, layerCounts,
+                                    faults, false);
                             answer(x, under);
                             return finishSlice(x, faults, setup.partitions > 0);
                         }));
@@ -320,9 +321,10 @@ public final class SliceEngine {
                             int[][] bits = in.bits(s);
                             int[] layerCounts = in.layerCounts();
                             long[] prev = in.previous(s);
-                            SliceCheck check = combiner.slice(sl.li, sl.first, sl.end);
-                            started.add(pool.submit(() -> startSlice(ct, map, sl, check, prev,
-                                    facts, bits, layerCounts, setup, faults, true)));
+                            SliceCheck check = combiner.slice(sl.li, sl.first, sl.end,
+                                    sliceSetup(sl, prev, setup, faults));
+                            started.add(pool.submit(() -> startSlice(ct, map, sl, check,
+                                    facts, bits, layerCounts, faults, true)));
                         }
                         // a slice's requests are known only once it is decoded: the first that
                         // would pass the room, and those after it, wait for the next wave (a
@@ -601,18 +603,28 @@ public final class SliceEngine {
     }
 
     /**
+     * What slice s's kernel is set up with (SliceCheck.Setup): the key before it as the layer's
+     * reading found it (honest), its layer's terminal partitions, a part's count of open entries
+     * before it and the composite it is checked for.
+     */
+    private static SliceCheck.Setup sliceSetup(Slice s, long[] honest, Setup setup,
+            Faults faults) {
+        long[] previous = faults.previous(s.li, s.first, honest.clone());
+        if (setup.openBefore == null)
+            return new SliceCheck.Setup(previous[0] != 0, previous[1], previous[2],
+                    setup.partitions);
+        return new SliceCheck.Setup(previous[0] != 0, previous[1], previous[2], setup.partitions,
+                faults.openBefore(s.li, s.first, setup.openBefore[s.first]), setup.composite,
+                setup.part, setup.regionKeyBudget);
+    }
+
+    /**
      * Steps 1–3 of a slice's kernel: counts, decoding, requests. runs: the layer below is read in
      * runs, each after the slice's task, so its keys may not sit in its thread's scratch.
      */
     private static Held startSlice(Container ct, FileMap map, Slice s, SliceCheck check,
-            long[] honest, int[] facts, int[][] bits, int[] layerCounts, Setup setup,
-            Faults faults, boolean runs) throws IOException {
-        long[] previous = faults.previous(s.li, s.first, honest.clone());
-        check.previous(previous[0] != 0, previous[1], previous[2]);
-        if (setup.partitions > 0) check.partitionTerminals(setup.partitions);
-        if (setup.openBefore != null)
-            check.partSetup(faults.openBefore(s.li, s.first, setup.openBefore[s.first]),
-                    setup.composite, setup.part, setup.regionKeyBudget);
+            int[] facts, int[][] bits, int[] layerCounts, Faults faults, boolean runs)
+            throws IOException {
         for (int b = s.first; b < s.end; b++) {
             BlockRecord r = map.record(b);
             check.decode(b, ct.read(r.frameOffset, (int) r.compLen));
@@ -696,7 +708,7 @@ public final class SliceEngine {
     private record Checked(SliceReport report, long[] marksIndex, byte[] marksFlags,
             long[][] terminalKeys) {}
 
-    /** A part's setup for its slices (SliceCheck.partSetup); openBefore null: not a part. */
+    /** A part's setup for its slices (SliceCheck.Setup); openBefore null: not a part. */
     private record Setup(long[] openBefore, org.gamecert.verifier.kernel.format.Manifest composite,
             int part, int regionKeyBudget, int partitions) {}
 

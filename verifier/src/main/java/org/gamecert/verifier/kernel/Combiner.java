@@ -82,15 +82,16 @@ public final class Combiner {
     }
 
     /**
-     * A kernel for blocks [firstBlock, endBlock) of layer li, set up as this check is (--all):
-     * the one way to make a slice whose report this Combiner takes in one JVM. Before li's turn.
+     * A kernel for blocks [firstBlock, endBlock) of layer li, set up as this check is (--all)
+     * and as setup says: the one way to make a slice whose report this Combiner takes in one
+     * JVM. Before li's turn.
      */
-    public SliceCheck slice(int li, int firstBlock, int endBlock) {
+    public SliceCheck slice(int li, int firstBlock, int endBlock, SliceCheck.Setup setup) {
         latch.begin();
         if (li < 0 || li > nextLayer)
             throw latch.fault("a slice of layer " + li + " after its turn, or of none");
         SliceCheck s = new SliceCheck(map, li, firstBlock, endBlock, every != null,
-                every == null ? 0 : every.maxPerRule());
+                every == null ? 0 : every.maxPerRule(), setup);
         made.get(li).add(s.made);
         return latch.done(s);
     }
@@ -134,7 +135,7 @@ public final class Combiner {
 
     /**
      * Layer li's slices' reports and the reports of the TerminalCounts of the partitions its
-     * slices counted their terminal keys in (SliceCheck.partitionTerminals; none in Othello),
+     * slices counted their terminal keys in (SliceCheck.Setup's partitions; none in Othello),
      * each once, in any order (SPEC §10.3, §11.1). Both arrays are copied first: no engine code
      * runs.
      */

@@ -9,7 +9,7 @@ import org.gamecert.verifier.kernel.format.Payload;
  * it: PartTally.openEntries); the open entries kept for R-COMP-3..5 (checked for a composite,
  * those its links name and the first that none names; checked alone, all); the keys of R for a
  * composite's union census (§15.4), within the budget the engine stated. A SliceCheck holds one
- * only for a part (SliceCheck.partSetup sets it up); once reported it is frozen, and the
+ * only for a part (SliceCheck.Setup sets it up); once reported it is frozen, and the
  * SliceReport carries it. Sequential; one slice's.
  */
 final class PartSlice implements java.io.Serializable {
@@ -28,12 +28,7 @@ final class PartSlice implements java.io.Serializable {
     /** Once reported: the region keys kept (occ, mover pairs; none when over), or null. */
     private long[] keys;
 
-    /** Whether a setup was made already (SliceCheck.partSetup refuses a second one). */
-    boolean setUp() {
-        return openBefore != 0 || keptForPart >= 0 || regionKeyBudget >= 0;
-    }
-
-    /** SliceCheck.partSetup's arguments; false when out of range (an engine fault there). */
+    /** SliceCheck.Setup's part; false when out of range (an engine fault there). */
     boolean setup(long openBefore, Manifest keptFor, int partIndex, int regionKeyBudget) {
         if (openBefore < 0 || (keptFor != null && (partIndex < 0
                 || partIndex >= keptFor.partCount())))

@@ -5,7 +5,7 @@ package org.gamecert.verifier.kernel;
  * whose entry is not open, and for Connect Four and NoGo the terminal positions of R), kept on
  * request so that a composite's union census can count distinct positions across parts (§15.4,
  * informative), within the budget the engine stated before the slices started
- * (SliceCheck.partSetup): over it, no key is kept (complete() is false). Made only from what a
+ * (SliceCheck.Setup): over it, no key is kept (complete() is false). Made only from what a
  * part's slices kept (PartTally.regionKeys); immutable but for release. Not sorted.
  */
 public final class RegionKeys implements java.io.Serializable {

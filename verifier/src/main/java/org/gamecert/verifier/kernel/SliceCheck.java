@@ -10,12 +10,10 @@ import org.gamecert.verifier.kernel.rules.Game;
 
 /**
  * One slice of one layer (consecutive blocks of it) checked against the layer below, sequentially,
- * by one thread (SPEC §9, §10, §11.1). An engine drives it through four steps in order (the
- * blocks each once, the counts once, the requests once and their keys and records as the engine
- * likes, the check once), and gives it only data, which it copies or reads once. Before the
- * third it must also have given the key before the slice ({@link #previous}, always) and, in
- * every game but Othello, the terminal partitions ({@link #partitionTerminals}, before the
- * blocks); else the requests are refused, an engine fault:
+ * by one thread (SPEC §9, §10, §11.1). An engine makes it with its setup ({@link Setup}: the key
+ * before the slice, the terminal partitions, a part's) and drives it through four steps in order
+ * (the blocks each once, the counts once, the requests once and their keys and records as the
+ * engine likes, the check once), and gives it only data, which it copies or reads once:
  * <ol>
  * <li>{@link #decode}, block by block: R-CON-3, R-HASH-1 and the payload's rules, into the
  * slice's own columns;
@@ -53,8 +51,9 @@ public final class SliceCheck {
     final long base;
     final int count;
     private final long sizeBelow;
-    boolean hasPrevious, previousGiven, countsTaken;
-    long previousOcc, previousMover;
+    final boolean hasPrevious;
+    final long previousOcc, previousMover;
+    private boolean countsTaken;
 
     // the entries decoded, in file order (occ .. move are the columns' arrays, decoded into),
     // made at the first block: a slice made ahead of its thread (Combiner.slice) holds none yet
@@ -73,11 +72,8 @@ public final class SliceCheck {
     private java.util.BitSet ownFailed;
     /** A part of a composite (SPEC §15): open entries, region keys; null: not a part. */
     final PartSlice part;
-    /**
-     * Terminal keys counted in partitions (TerminalCount); null until partitionTerminals, and
-     * for a game whose census counts none (Othello).
-     */
-    TerminalCount.Routes routes;
+    /** Terminal keys counted in partitions (TerminalCount); null: none (Setup.partitions 0). */
+    final TerminalCount.Routes routes;
 
     /** Counts an entry: the facts that named it, then those with flag q, q = 0 .. FLAGS - 1. */
     private static final int PER = 1 + FactHash.FLAGS;
@@ -114,13 +110,32 @@ public final class SliceCheck {
     private long cOcc, cMover;
 
     /**
-     * Blocks [firstBlock, endBlock) of layer li of the map; all: every violation, not only the
-     * first (at most maxPerRule kept a rule, all counted). The key before the slice is given by
-     * {@link #previous}, before requests: an engine may decode a layer's slices before it has
-     * read any of them.
+     * How an engine sets a slice up, with it. The key of the entry before the slice in its layer
+     * (R-LAY-3), as the engine read it (hasPrevious false for a layer's first slice; the Combiner
+     * holds the engine to it: the last key of the slice before). The partitions the census's
+     * terminal keys (SPEC §10.3) are counted in (TerminalCount): after check,
+     * {@link #terminalKeys} gives them with their routes, and the report carries the multiset
+     * hash of what they send each partition; 0 (none) only in Othello, whose census counts none.
+     * A part's (SPEC §15; PartSlice): openBefore, the open entries of the file's blocks before
+     * the slice (the engine's count, which the Combiner compares with the slices before);
+     * keptFor, partIndex: the composite it is checked for (null: alone, every open entry kept);
+     * regionKeyBudget: keys of R kept for a union census (-1: none). Immutable (so is a Manifest).
+     */
+    public record Setup(boolean hasPrevious, long previousOcc, long previousMover, int partitions,
+            long openBefore, org.gamecert.verifier.kernel.format.Manifest keptFor, int partIndex,
+            int regionKeyBudget) {
+        /** For a certificate that is not a part, or a part checked alone with no open before. */
+        public Setup(boolean hasPrevious, long previousOcc, long previousMover, int partitions) {
+            this(hasPrevious, previousOcc, previousMover, partitions, 0, null, 0, -1);
+        }
+    }
+
+    /**
+     * Blocks [firstBlock, endBlock) of layer li of the map, set up as setup says; all: every
+     * violation, not only the first (at most maxPerRule kept a rule, all counted).
      */
     public SliceCheck(FileMap map, int li, int firstBlock, int endBlock, boolean all,
-            int maxPerRule) {
+            int maxPerRule, Setup setup) {
         map.requireWhole();
         every = all ? new EveryViolation(maxPerRule) : null;
         if (li < 0 || li >= map.layers() || firstBlock < map.firstBlock(li)
@@ -156,62 +171,24 @@ public final class SliceCheck {
         int below = map.below(li);
         sizeBelow = below < 0 ? 0 : map.size(below);
         nextBlock = firstBlock;
+        hasPrevious = setup.hasPrevious;
+        previousOcc = setup.previousOcc;
+        previousMover = setup.previousMover;
+        int partitions = setup.partitions;
+        if (partitions < 0 || partitions > TerminalCount.MAX_PARTITIONS
+                || countTerminals && partitions == 0)
+            throw latch.fault("slice of layer " + discs + ": " + partitions + " terminal"
+                    + " partitions");
+        routes = partitions == 0 ? null : new TerminalCount.Routes(map, li, partitions);
+        if (part == null ? setup.openBefore != 0 || setup.keptFor != null
+                || setup.regionKeyBudget >= 0 : !part.setup(setup.openBefore, setup.keptFor,
+                        setup.partIndex, setup.regionKeyBudget))
+            throw latch.fault("slice of layer " + discs + ": a part's setup out of range, or for"
+                    + " a certificate that is not a part");
     }
 
     /**
-     * The key of the entry before the slice in its layer (R-LAY-3), as the engine read it (none
-     * for a layer's first slice): once, before requests. The Combiner holds the engine to it (the
-     * last key of the slice before).
-     */
-    public void previous(boolean hasPrevious, long previousOcc, long previousMover) {
-        latch.begin();
-        if (previousGiven || step > 2)
-            throw latch.fault("slice of layer " + discs + ": the key before it given after its"
-                    + " requests, or twice");
-        previousGiven = true;
-        this.hasPrevious = hasPrevious;
-        this.previousOcc = previousOcc;
-        this.previousMover = previousMover;
-        latch.done();
-    }
-
-    // ------------------------------------------------------------ 0. a part's setup
-
-    /**
-     * A part (SPEC §15; PartSlice): openBefore, the open entries of the file's blocks before this
-     * slice (the engine's count, which the Combiner compares with the slices before);
-     * keptFor/partIndex: the composite it is checked for (null: alone, every open entry kept);
-     * regionKeyBudget: keys of R to keep for a union census (-1: none). Before the blocks.
-     */
-    public void partSetup(long openBefore, org.gamecert.verifier.kernel.format.Manifest keptFor,
-            int partIndex, int regionKeyBudget) {
-        latch.begin();
-        if (part == null) throw latch.fault("a part's setup for a certificate that is not a part");
-        if (step > 1 || part.setUp())
-            throw latch.fault("a part's setup after its blocks, or twice");
-        if (!part.setup(openBefore, keptFor, partIndex, regionKeyBudget))
-            throw latch.fault("a part's setup out of range");
-        latch.done();
-    }
-
-    /**
-     * The census's terminal keys (SPEC §10.3) counted in partitions (TerminalCount): after check,
-     * {@link #terminalKeys} gives them with their routes, and the report carries the multiset
-     * hash of what they send each partition. Before the blocks; required before the requests in
-     * a game whose census counts terminal positions (all but Othello).
-     */
-    public void partitionTerminals(int partitions) {
-        latch.begin();
-        if (step > 1 || routes != null)
-            throw latch.fault("terminal partitions set after the blocks, or twice");
-        if (partitions < 1 || partitions > TerminalCount.MAX_PARTITIONS)
-            throw latch.fault(partitions + " terminal partitions");
-        routes = new TerminalCount.Routes(map, li, partitions);
-        latch.done();
-    }
-
-    /**
-     * After check, with partitionTerminals: the terminal keys the slice names, each once a set,
+     * After check, with terminal partitions: the terminal keys the slice names, each once a set,
      * as {occ, mover, route}: the engine sends each to the TerminalCount of partition
      * TerminalCount.partitionOf(route) of this layer, route and all (arrays the kernel reads no
      * more).
@@ -367,14 +344,11 @@ public final class SliceCheck {
      */
     public int makeRequests() {
         latch.begin();
-        if (step > 2 || (decodeFailure == null && nextBlock != endBlock) || !previousGiven)
+        if (step > 2 || (decodeFailure == null && nextBlock != endBlock))
             throw latch.fault("slice of layer " + discs + ": requests before its"
-                    + " blocks or the key before it, or twice");
+                    + " blocks, or twice");
         if (decodeFailure == null && decoded != count)
             throw latch.fault("slice of layer " + discs + ": a block not decoded");
-        if (countTerminals && routes == null)
-            throw latch.fault("slice of layer " + discs + ": requests before its terminal"
-                    + " partitions (partitionTerminals)");
         step = 3;
         if (discs == rootDiscs) // the seeds of R and of reachability (SPEC §10.1, §10.2)
             for (int i = 0; i < decoded; i++)

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The distinct terminal positions of one layer, counted in partitions of their keys (SPEC §10.3,
  * term_d; §11.1), so that no one place holds them all. A slice set up with
- * {@link SliceCheck#partitionTerminals} sends each terminal key it names (once a move that
+ * {@link SliceCheck.Setup}'s partitions sends each terminal key it names (once a move that
  * reaches it, in R or read for a bound) to the partition a keyed hash of the key gives it, and
  * reports, in place of the keys, the multiset hash of what it sent (each key with its layer,
  * partition and set). The engine routes the keys; one TerminalCount per partition takes those
@@ -96,7 +96,7 @@ public final class TerminalCount {
     // ------------------------------------------------------------ a slice's routes
 
     /**
-     * A slice's side (SliceCheck.partitionTerminals): each terminal key as the slice meets it,
+     * A slice's side (SliceCheck.Setup's partitions): each terminal key as the slice meets it,
      * once a move that reaches it (the partitions deduplicate: a slice-wide set cost more than the
      * repeats it saved), with its route (partition and set), and the multiset hash of what it
      * sends each partition, each key hashed with its layer, partition and set.

@@ -117,7 +117,8 @@ class CompositionTakesOnlyTheKernelsConclusionsTest {
             assertThrows(org.gamecert.verifier.kernel.EngineFault.class,
                     () -> new org.gamecert.verifier.kernel.Combiner(half, false, false, 1));
             assertThrows(org.gamecert.verifier.kernel.EngineFault.class,
-                    () -> new org.gamecert.verifier.kernel.SliceCheck(half, 0, 0, 1, false, 1));
+                    () -> new org.gamecert.verifier.kernel.SliceCheck(half, 0, 0, 1, false, 1,
+                            new org.gamecert.verifier.kernel.SliceCheck.Setup(false, 0, 0, 1)));
             assertThrows(org.gamecert.verifier.kernel.EngineFault.class,
                     () -> new org.gamecert.verifier.kernel.TerminalCount(half, 0, 0, 1, 0, 0));
             assertThrows(org.gamecert.verifier.kernel.EngineFault.class,

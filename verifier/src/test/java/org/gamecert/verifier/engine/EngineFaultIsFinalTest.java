@@ -56,13 +56,14 @@ class EngineFaultIsFinalTest {
             String faults = "";
             for (int li = rootLi; li >= 0; li--) {
                 SliceCheck s;
+                SliceCheck.Setup setup = new SliceCheck.Setup(false, 0, 0, 0);
                 try {
-                    s = c.slice(li, map.firstBlock(li), map.endBlock(li));
+                    s = c.slice(li, map.firstBlock(li), map.endBlock(li), setup);
                 } catch (EngineFault e) { // the Combiner refuses: the engine goes on with its own
                     faults += " [caught making layer " + li + "'s slice: " + e.getMessage() + "]";
-                    s = new SliceCheck(map, li, map.firstBlock(li), map.endBlock(li), false, 1);
+                    s = new SliceCheck(map, li, map.firstBlock(li), map.endBlock(li), false, 1,
+                            setup);
                 }
-                s.previous(false, 0, 0);
                 int n = (int) map.size(li);
                 for (int b = map.firstBlock(li); b < map.endBlock(li); b++)
                     s.decode(b, ct.read(map.record(b).frameOffset, (int) map.record(b).compLen));

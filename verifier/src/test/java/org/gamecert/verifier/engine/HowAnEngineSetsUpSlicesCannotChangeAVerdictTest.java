@@ -27,12 +27,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Terminal positions are counted only in partitions, and previous() is the one way to give the
- * key before a slice: how an engine sets these up cannot change a verdict or a census. A fake
- * engine over the kernel's public API: partitions set up (or not) in Othello, count reports for
- * a layer whose slices partitioned nothing, fabricated keys, previous() never given or given
- * for a layer's first slice. None may come out VERIFIED or change the census; each refusal is
- * the kernel's engine fault.
+ * Terminal positions are counted only in partitions, and a slice's setup (SliceCheck.Setup) is
+ * the one way to give the key before it: how an engine sets these up cannot change a verdict or
+ * a census. A fake engine over the kernel's public API: partitions set up (or not) in Othello,
+ * count reports for a layer whose slices partitioned nothing, fabricated keys, a key before a
+ * layer's first slice, none before a later one. None may come out VERIFIED or change the census;
+ * each refusal is the kernel's engine fault.
  */
 class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
     @TempDir
@@ -56,7 +56,8 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
     static class Engine {
         final KernelDriver d;
         int partitions;
-        boolean givePrevious = true, firstHasPrevious;
+        /** A key before each layer's first slice; none before the later ones. */
+        boolean firstHasPrevious, laterHaveNone;
         /** A fabricated key taken by partition 0 of every layer (occ, mover), or null. */
         long[] fabricated;
         /** Count reports given for a layer whose slices were not partitioned. */
@@ -93,9 +94,8 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
                 for (KernelDriver.Slice s : slices) {
                     boolean has = s.base() > 0;
                     long[] prev = has ? own.keys.get((int) s.base() - 1) : new long[2];
-                    SliceCheck check = combiner.slice(li, s.first(), s.end());
-                    if (givePrevious) check.previous(has || firstHasPrevious, prev[0], prev[1]);
-                    if (partitions > 0) check.partitionTerminals(partitions);
+                    SliceCheck check = combiner.slice(li, s.first(), s.end(), new SliceCheck.Setup(
+                            has ? !laterHaveNone : firstHasPrevious, prev[0], prev[1], partitions));
                     int[] f = KernelDriver.factsOf(facts, s);
                     int[][] bs = KernelDriver.bitsOf(bits, s);
                     reports.add(d.steps(check, s, f, bs, under));
@@ -139,7 +139,7 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
     }
 
     @Test
-    void anOthelloCensusDoesNotDependOnWhetherTheEngineCallsPartitionTerminals() throws Exception {
+    void anOthelloCensusDoesNotDependOnWhetherTheEnginePartitionsTerminalKeys() throws Exception {
         Path p = write(AttackCerts.othello(64));
         Result plain = new Engine(p, 0).run();
         assertEquals(Result.Verdict.VERIFIED, plain.verdict, KernelDriver.show(plain));
@@ -173,7 +173,7 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
     }
 
     @Test
-    void aConnectFourSliceNeverPartitionedIsRefusedAtItsRequests() throws Exception {
+    void aConnectFourSliceSetUpWithNoTerminalPartitionsIsAnEngineFault() throws Exception {
         Path p = write(c4());
         Engine e = new Engine(p, 0);
         engineFault(e.run(), "a Connect Four slice that counts no terminal keys");
@@ -190,11 +190,11 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
     }
 
     @Test
-    void aSliceWhoseKeyBeforeWasNeverGivenIsAnEngineFault() throws Exception {
+    void aLaterSliceThatClaimsNoKeyBeforeItIsAnEngineFault() throws Exception {
         Path p = write(c4());
         Engine e = new Engine(p, 3);
-        e.givePrevious = false;
-        engineFault(e.run(), "requests without previous()");
+        e.laterHaveNone = true;
+        engineFault(e.run(), "a slice after a layer's first that says none comes before it");
     }
 
     @Test
@@ -206,17 +206,36 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
     }
 
     @Test
-    void partitionTerminalsAfterTheBlocksOrTwiceIsAnEngineFault() throws Exception {
+    void terminalPartitionsOutOfRangeAreAnEngineFault() throws Exception {
         Path p = write(c4());
         KernelDriver d = new KernelDriver(p);
         FileMap map = d.map;
         int li = map.layers() - 1;
-        SliceCheck s = new SliceCheck(map, li, map.firstBlock(li), map.endBlock(li), false, 1);
-        s.partitionTerminals(1);
-        assertThrows(EngineFault.class, () -> s.partitionTerminals(1));
-        SliceCheck t = new SliceCheck(map, li, map.firstBlock(li), map.endBlock(li), false, 1);
-        assertThrows(EngineFault.class, () -> t.partitionTerminals(0));
-        assertThrows(EngineFault.class, t::makeRequests); // latched
         assertTrue(map.header().family != Header.OTHELLO);
+        for (int parts : new int[] {-1, 0, TerminalCount.MAX_PARTITIONS + 1})
+            assertThrows(EngineFault.class, () -> new SliceCheck(map, li, map.firstBlock(li),
+                    map.endBlock(li), false, 1, new SliceCheck.Setup(false, 0, 0, parts)),
+                    parts + " partitions");
+        new SliceCheck(map, li, map.firstBlock(li), map.endBlock(li), false, 1,
+                new SliceCheck.Setup(false, 0, 0, TerminalCount.MAX_PARTITIONS));
+        Path o = write(AttackCerts.othello(3));
+        FileMap othello = new KernelDriver(o).map;
+        int top = othello.layers() - 1;
+        assertThrows(EngineFault.class, () -> new SliceCheck(othello, top,
+                othello.firstBlock(top), othello.endBlock(top), false, 1,
+                new SliceCheck.Setup(false, 0, 0, -1)), "-1 partitions in Othello");
+    }
+
+    /** A part's setup given for a certificate that is not a part, or out of range. */
+    @Test
+    void aPartsSetupForAFileThatIsNoPartIsAnEngineFault() throws Exception {
+        Path p = write(c4());
+        FileMap map = new KernelDriver(p).map;
+        int li = map.layers() - 1;
+        assertTrue(!map.header().part);
+        assertThrows(EngineFault.class, () -> new SliceCheck(map, li, map.firstBlock(li),
+                map.endBlock(li), false, 1, new SliceCheck.Setup(false, 0, 0, 1, 1, null, 0, -1)));
+        assertThrows(EngineFault.class, () -> new SliceCheck(map, li, map.firstBlock(li),
+                map.endBlock(li), false, 1, new SliceCheck.Setup(false, 0, 0, 1, 0, null, 0, 5)));
     }
 }

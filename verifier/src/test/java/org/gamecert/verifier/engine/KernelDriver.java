@@ -76,10 +76,10 @@ class KernelDriver {
      * A slice's kernel: made by the Combiner (Combiner.slice), as an honest engine makes it, unless
      * it is to be checked on another map or the driver makes its slices itself (slicesOfItsOwn).
      */
-    SliceCheck newSlice(Combiner combiner, int li, Slice s) {
+    SliceCheck newSlice(Combiner combiner, int li, Slice s, SliceCheck.Setup setup) {
         FileMap m = sliceMap(li, s.first);
-        return m == map && !slicesOfItsOwn ? combiner.slice(li, s.first, s.end)
-                : new SliceCheck(m, li, s.first, s.end, all, maxPerRule);
+        return m == map && !slicesOfItsOwn ? combiner.slice(li, s.first, s.end, setup)
+                : new SliceCheck(m, li, s.first, s.end, all, maxPerRule, setup);
     }
 
     /** The bytes handed to a slice for block b (the engine's array: the kernel copies it). */
@@ -256,10 +256,11 @@ class KernelDriver {
             for (Slice s : slices) {
                 boolean has = s.base > 0 && s.base <= own.n;
                 long[] prev = own.keys.isEmpty() || !has ? new long[2] : own.keys.get((int) s.base - 1);
-                SliceCheck check = newSlice(combiner, li, s);
-                check.previous(has, prev[0], prev[1]);
-                if (terminals) check.partitionTerminals(partitions);
-                if (open != null) check.partSetup(open[s.first], slicesFor, slicesPart, -1);
+                int parts = terminals ? partitions : 0;
+                SliceCheck check = newSlice(combiner, li, s, open == null
+                        ? new SliceCheck.Setup(has, prev[0], prev[1], parts)
+                        : new SliceCheck.Setup(has, prev[0], prev[1], parts, open[s.first],
+                                slicesFor, slicesPart, -1));
                 int[] f = factsOf(facts, s);
                 int[][] bs = bitsOf(bits, s);
                 counts(li, s.first, f, bs);

@@ -32,7 +32,8 @@ class ModeFourIsRankedKernelsOnlyTest {
                 () -> new Combiner(d.map, false, false, 1));
         assertTrue(combiner.getMessage().contains("mode-4"), combiner.getMessage());
         EngineFault slice = assertThrows(EngineFault.class,
-                () -> new SliceCheck(d.map, 0, d.map.firstBlock(0), d.map.endBlock(0), false, 1));
+                () -> new SliceCheck(d.map, 0, d.map.firstBlock(0), d.map.endBlock(0), false, 1,
+                        new SliceCheck.Setup(false, 0, 0, 1)));
         assertTrue(slice.getMessage().contains("mode-4"), slice.getMessage());
         Result r = d.run();
         assertEquals(Result.Verdict.ERROR, r.verdict, KernelDriver.show(r));

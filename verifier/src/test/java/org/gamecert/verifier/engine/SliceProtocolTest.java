@@ -369,7 +369,7 @@ class SliceProtocolTest {
     /**
      * A slice's steps out of turn or twice: requests before the blocks or after only the first
      * (SliceAttackTest: a slice ended after its first block), blocks out of order, a block twice,
-     * the counts before or between the blocks, after the requests, twice or never, the key before the slice given twice, any step
+     * the counts before or between the blocks, after the requests, twice or never, any step
      * after the report (the kernel has let go of its working arrays then), the
      * requests or the answers twice, answers before the
      * requests (reviews 4 and 5: an engine that ended pass 2 before the layers, or took the
@@ -439,14 +439,6 @@ class SliceProtocolTest {
                 return SliceEngine.check(c, a.index, a.kind, a.lo, a.hi);
             }
         });
-        wrong.put("the key before the slice given again", new Steps(p) {
-            SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
-                for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
-                c.takeCounts(SliceEngine.interleaved(f, b), 0);
-                c.previous(false, 0, 0);
-                return rest(c, u);
-            }
-        });
         wrong.put("no counts at all (a slice of a layer its parents sent facts to)", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
@@ -487,8 +479,6 @@ class SliceProtocolTest {
         wrong.put("a block after the report",
                 afterTheReport(p, (d, c, s, f, b) -> c.decode(s.first(),
                         d.honestFrame(s.first()))));
-        wrong.put("the key before the slice after the report",
-                afterTheReport(p, (d, c, s, f, b) -> c.previous(false, 0, 0)));
         wrong.put("a record before the requests", new Steps(p) {
             SliceReport wrong(SliceCheck c, Slice s, int[] f, int[][] b, Table u) throws IOException {
                 for (int x = s.first(); x < s.end(); x++) c.decode(x, honestFrame(x));
@@ -1011,8 +1001,7 @@ class SliceProtocolTest {
                     if (layer == null) own.put(s.li(), layer = table(s.li()));
                     long[] prev = has ? layer.keys.get((int) s.base() - 1) : new long[2];
                     SliceCheck twice = new SliceCheck(map, s.li(), s.first(), s.end(), all,
-                            maxPerRule);
-                    twice.previous(has, prev[0], prev[1]);
+                            maxPerRule, new SliceCheck.Setup(has, prev[0], prev[1], 0));
                     super.steps(twice, s, facts.clone(), new int[][] {bits[0].clone(),
                         bits[1].clone(), bits[2].clone(), bits[3].clone()}, under);
                     extra[0]++;

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * with another engine fault, so an engine that catches one cannot go on". TerminalCount has no
  * such state: a key routed to the wrong partition throws, and the same counter takes more keys
  * and reports (its faults are then a free oracle on the keyed partition hash: see
- * FactKeyStaysSecretFromTheEngineTest). SliceCheck's partitionTerminals and terminalKeys do not
- * look at the sticky fault either.
+ * FactKeyStaysSecretFromTheEngineTest). SliceCheck's terminalKeys did not look at the sticky
+ * fault either.
  */
 class TerminalCountFaultIsFinalTest {
     @TempDir
@@ -47,14 +47,12 @@ class TerminalCountFaultIsFinalTest {
     }
 
     @Test
-    void aSliceThatFaultedRefusesPartitionsToo() throws Exception {
+    void aSliceThatFaultedRefusesItsTerminalKeysToo() throws Exception {
         FileMap map = map();
         int li = map.layers() - 1;
         SliceCheck s = new SliceCheck(map, li, map.firstBlock(li), map.firstBlock(li) + 1, false,
-                1);
-        s.previous(false, 0, 0);
+                1, new SliceCheck.Setup(false, 0, 0, 2));
         assertThrows(EngineFault.class, s::check); // the check before the requests
-        assertThrows(EngineFault.class, () -> s.partitionTerminals(2),
-                "a call after an engine fault");
+        assertThrows(EngineFault.class, s::terminalKeys, "a call after an engine fault");
     }
 }

@@ -128,10 +128,9 @@ class TerminalRoutesBindTheCensusTest {
                     KernelDriver.Slice s = slices[j];
                     boolean has = s.base() > 0;
                     long[] prev = has ? own.keys.get((int) s.base() - 1) : new long[2];
-                    SliceCheck check = combiner.slice(li, s.first(), s.end());
-                    check.previous(has, prev[0], prev[1]);
                     boolean part = partitioned(li, j);
-                    if (part) check.partitionTerminals(partitions);
+                    SliceCheck check = combiner.slice(li, s.first(), s.end(),
+                            new SliceCheck.Setup(has, prev[0], prev[1], part ? partitions : 0));
                     int[] f = KernelDriver.factsOf(facts, s);
                     int[][] bs = KernelDriver.bitsOf(bits, s);
                     reports.add(d.steps(check, s, f, bs, under));
@@ -350,7 +349,7 @@ class TerminalRoutesBindTheCensusTest {
         refused(new Engine(p, 2) {
             @Override
             boolean partitioned(int li, int j) {
-                return j != 0; // one slice not set up to route its keys (partitionTerminals)
+                return j != 0; // one slice set up with no terminal partitions
             }
         }.run(), "a slice of a game with terminal positions whose keys are not partitioned");
     }

@@ -18,13 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The slices made without the key before them (SliceCheck(map, li, first, end, all, max)) and
- * given it later by previous(): an engine that gives a layer's slices their blocks first, then
- * each its key and counts, concludes as the honest engine; one that gives no key, a key after the
- * requests, or another key gets an engine fault or the same conclusion, never VERIFIED for a file
- * that is rejected.
+ * A layer's slices all made (each with the key before it) and given their blocks before any is
+ * checked: such an engine concludes as the honest engine; one that gives a slice another key
+ * before it gets an engine fault or a rejection, never VERIFIED.
  */
-class KeyBeforeSliceGivenLaterTest {
+class SlicesDecodedAheadTest {
     @TempDir
     Path dir;
 
@@ -37,16 +35,15 @@ class KeyBeforeSliceGivenLaterTest {
     }
 
     /**
-     * An engine that makes a layer's slices without their previous keys and gives them every
-     * block, then the keys (from its own decoding of the layer, or altered), the counts after the
-     * blocks, and answers from the layer below.
+     * An engine that makes a layer's slices with their keys before them (from its own decoding
+     * of the layer, or altered) and gives them every block, then each its counts, and answers
+     * from the layer below.
      */
-    static class LateKeys extends KernelDriver {
-        boolean noKey, keyAfterRequests;
+    static class DecodesAhead extends KernelDriver {
         /** Slice q (of the layer) gets the key of the entry before it shifted by one. */
         int shiftKeyOf = -1;
 
-        LateKeys(Path p) throws IOException {
+        DecodesAhead(Path p) throws IOException {
             super(p);
             sliceEntries = 7;
         }
@@ -60,28 +57,27 @@ class KeyBeforeSliceGivenLaterTest {
                 Slice[] slices = plan(li);
                 int below = map.below(li);
                 Table under = table(below);
+                Table own = table(li);
                 SliceCheck[] checks = new SliceCheck[slices.length];
                 for (int q = 0; q < slices.length; q++) {
                     Slice s = slices[q];
-                    checks[q] = combiner.slice(li, s.first(), s.end());
+                    boolean has = s.base() > 0;
+                    long[] prev = has ? own.keys.get((int) s.base() - 1).clone() : new long[2];
+                    if (q == shiftKeyOf) prev[1] ^= 1;
+                    checks[q] = combiner.slice(li, s.first(), s.end(),
+                            new SliceCheck.Setup(has, prev[0], prev[1], 0));
                     for (int b = s.first(); b < s.end(); b++) checks[q].decode(b, honestFrame(b));
                 }
-                Table own = table(li);
                 int[] facts = factsTo.getOrDefault(li, new int[(int) map.size(li)]);
                 int[][] bits = bitsTo.getOrDefault(li, new int[4][(int) map.size(li)]);
                 List<SliceReport> reports = new ArrayList<>();
                 for (int q = 0; q < slices.length; q++) {
                     Slice s = slices[q];
                     SliceCheck check = checks[q];
-                    boolean has = s.base() > 0;
-                    long[] prev = has ? own.keys.get((int) s.base() - 1).clone() : new long[2];
-                    if (q == shiftKeyOf) prev[1] ^= 1;
-                    if (!noKey && !keyAfterRequests) check.previous(has, prev[0], prev[1]);
                     int[] f = KernelDriver.factsOf(facts, s);
                     int[][] bs = KernelDriver.bitsOf(bits, s);
                     check.takeCounts(SliceEngine.interleaved(f, bs), 0);
                     long[][] req = SliceEngine.requests(check);
-                    if (keyAfterRequests) check.previous(has, prev[0], prev[1]);
                     Answers a = under.answer(req);
                     reports.add(SliceEngine.check(check, a.index, a.kind, a.lo, a.hi));
                     if (below >= 0) KernelDriver.sendMarks(check, map, below, factsTo, bitsTo);
@@ -93,10 +89,10 @@ class KeyBeforeSliceGivenLaterTest {
     }
 
     @Test
-    void slicesGivenTheirKeysAfterTheirBlocksConcludeAsTheHonestEngine() throws Exception {
+    void slicesDecodedBeforeAnyIsCheckedConcludeAsTheHonestEngine() throws Exception {
         for (Path p : new Path[] {valid(), bad()}) {
             Result honest = AttackCerts.verdict(p);
-            Result r = new LateKeys(p).run();
+            Result r = new DecodesAhead(p).run();
             assertEquals(honest.verdict, r.verdict, AttackCerts.show(r));
             assertEquals(AttackCerts.rule(honest), AttackCerts.rule(r));
             assertEquals(honest.commitment, r.commitment);
@@ -104,24 +100,10 @@ class KeyBeforeSliceGivenLaterTest {
     }
 
     @Test
-    void aSliceNeverGivenTheKeyBeforeItIsAnEngineFault() throws Exception {
-        LateKeys d = new LateKeys(valid());
-        d.noKey = true;
-        SliceProtocolTest.fault(d.run(), "no key before the slice");
-    }
-
-    @Test
-    void theKeyBeforeASliceWithheldUntilAfterItsRequestsIsAnEngineFault() throws Exception {
-        LateKeys d = new LateKeys(valid());
-        d.keyAfterRequests = true;
-        SliceProtocolTest.fault(d.run(), "the key before the slice after its requests");
-    }
-
-    @Test
-    void anotherKeyBeforeASliceGivenLaterIsAnEngineFaultOrARejection() throws Exception {
+    void anotherKeyBeforeASliceIsAnEngineFaultOrARejection() throws Exception {
         for (Path p : new Path[] {valid(), bad()})
             for (int q = 1; q < 4; q++) {
-                LateKeys d = new LateKeys(p);
+                DecodesAhead d = new DecodesAhead(p);
                 d.shiftKeyOf = q;
                 Result r = d.run();
                 assertTrue(r.verdict != Result.Verdict.VERIFIED, AttackCerts.show(r));
