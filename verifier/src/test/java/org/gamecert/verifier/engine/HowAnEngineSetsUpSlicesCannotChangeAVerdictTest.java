@@ -21,7 +21,9 @@ import org.gamecert.verifier.kernel.SliceCheck;
 import org.gamecert.verifier.kernel.SliceReport;
 import org.gamecert.verifier.kernel.TerminalCount;
 import org.gamecert.verifier.kernel.format.Header;
+import org.gamecert.verifier.kernel.format.Manifest;
 import org.gamecert.verifier.testcert.TestCert;
+import org.gamecert.verifier.testcert.TestComposite;
 import org.gamecert.verifier.testcert.TinySolver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -226,16 +228,45 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
                 new SliceCheck.Setup(false, 0, 0, -1)), "-1 partitions in Othello");
     }
 
-    /** A part's setup given for a certificate that is not a part, or out of range. */
+    /**
+     * A part's setup other than the default for a file that is no part, or out of range for a
+     * part (open entries before it below 0, a part index outside the manifest), is an engine
+     * fault when the slice is made; the Combiner refuses a slice with no setup, and every call
+     * after.
+     */
     @Test
-    void aPartsSetupForAFileThatIsNoPartIsAnEngineFault() throws Exception {
-        Path p = write(c4());
-        FileMap map = new KernelDriver(p).map;
-        int li = map.layers() - 1;
+    void aPartsSetupOutOfRangeOrForAFileThatIsNoPartIsAnEngineFault() throws Exception {
+        TinySolver o4 = new TinySolver(1, 4, 4, 1, null);
+        long[] start = o4.othelloStart();
+        TestComposite comp = TestComposite.split(o4, start[0], start[1], 1, 5);
+        Manifest m = Manifest.parse(comp.manifest());
+        FileMap part = new KernelDriver(write(comp.parts.get(1).cert)).map;
+        assertTrue(part.header().part);
+        int pl = part.layers() - 1, pf = part.firstBlock(pl), pe = part.endBlock(pl);
+        for (SliceCheck.Setup wrong : new SliceCheck.Setup[] {
+            new SliceCheck.Setup(false, 0, 0, 0, -1, null, 0, -1),
+            new SliceCheck.Setup(false, 0, 0, 0, 0, m, -1, -1),
+            new SliceCheck.Setup(false, 0, 0, 0, 0, m, m.partCount(), -1)})
+            assertThrows(EngineFault.class,
+                    () -> new SliceCheck(part, pl, pf, pe, false, 1, wrong), wrong.toString());
+        new SliceCheck(part, pl, pf, pe, false, 1,
+                new SliceCheck.Setup(false, 0, 0, 0, 0, m, 1, 4));
+        FileMap map = new KernelDriver(write(c4())).map;
+        int li = map.layers() - 1, f = map.firstBlock(li), e = map.endBlock(li);
         assertTrue(!map.header().part);
-        assertThrows(EngineFault.class, () -> new SliceCheck(map, li, map.firstBlock(li),
-                map.endBlock(li), false, 1, new SliceCheck.Setup(false, 0, 0, 1, 1, null, 0, -1)));
-        assertThrows(EngineFault.class, () -> new SliceCheck(map, li, map.firstBlock(li),
-                map.endBlock(li), false, 1, new SliceCheck.Setup(false, 0, 0, 1, 0, null, 0, 5)));
+        for (SliceCheck.Setup wrong : new SliceCheck.Setup[] {
+            new SliceCheck.Setup(false, 0, 0, 1, 1, null, 0, -1),
+            new SliceCheck.Setup(false, 0, 0, 1, 0, m, 0, -1),
+            new SliceCheck.Setup(false, 0, 0, 1, 0, null, 3, -1),
+            new SliceCheck.Setup(false, 0, 0, 1, 0, null, 0, 5)})
+            assertThrows(EngineFault.class, () -> new SliceCheck(map, li, f, e, false, 1, wrong),
+                    wrong.toString());
+        new SliceCheck(map, li, f, e, false, 1,
+                new SliceCheck.Setup(false, 0, 0, 1, 0, null, 0, -1));
+        Combiner c = new Combiner(map, false, false, 1);
+        assertThrows(NullPointerException.class, () -> c.slice(li, f, e, null));
+        assertThrows(EngineFault.class,
+                () -> c.slice(li, f, e, new SliceCheck.Setup(false, 0, 0, 1)),
+                "a call after one that threw");
     }
 }

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * with another engine fault, so an engine that catches one cannot go on". TerminalCount has no
  * such state: a key routed to the wrong partition throws, and the same counter takes more keys
  * and reports (its faults are then a free oracle on the keyed partition hash: see
- * FactKeyStaysSecretFromTheEngineTest). SliceCheck's terminalKeys did not look at the sticky
- * fault either.
+ * FactKeyStaysSecretFromTheEngineTest). SliceCheck's terminalKeys must refuse after a fault
+ * too.
  */
 class TerminalCountFaultIsFinalTest {
     @TempDir
