@@ -15,11 +15,11 @@ final class PartTally {
     private int keptForPart = -1;
     private boolean regionKeysAsked;
     private final PairSet regionKeys = new PairSet();
-    private boolean regionKeysOver;
+    private boolean regionKeysOver, setUp;
 
     /** Whether a setup was made already (Combiner.partOf refuses a second one). */
     boolean setUp() {
-        return keptForPart >= 0 || regionKeysAsked;
+        return setUp;
     }
 
     /** Part partIndex of composite m (null: alone); regionKeys: the slices keep keys of R. */
@@ -27,6 +27,7 @@ final class PartTally {
         keptFor = m;
         keptForPart = m == null ? -1 : partIndex;
         regionKeysAsked = regionKeys;
+        setUp = true;
     }
 
     /** What the slices' setup tags must carry for a part (PartSlice.setupTag). */

@@ -269,4 +269,17 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
                 () -> c.slice(li, f, e, new SliceCheck.Setup(false, 0, 0, 1)),
                 "a call after one that threw");
     }
+
+    /** A part's setup in the Combiner (partOf) is given once, the default one included. */
+    @Test
+    void aPartsCompositeSetUpTwiceIsAnEngineFault() throws Exception {
+        TinySolver o4 = new TinySolver(1, 4, 4, 1, null);
+        long[] start = o4.othelloStart();
+        TestComposite comp = TestComposite.split(o4, start[0], start[1], 1, 5);
+        Manifest m = Manifest.parse(comp.manifest());
+        FileMap part = new KernelDriver(write(comp.parts.get(1).cert)).map;
+        Combiner c = new Combiner(part, false, false, 1);
+        c.partOf(null, 0, false);
+        assertThrows(EngineFault.class, () -> c.partOf(m, 1, true));
+    }
 }
