@@ -7,7 +7,7 @@ import org.gamecert.verifier.kernel.format.Manifest;
  * concluded of each part; the only code that makes a composite VERIFIED. It takes part results
  * only as the kernel's own PartConclusion objects, each matched to its manifest entry by the
  * commitment the kernel computed: a conclusion for other content, or whose open entries were
- * kept for another manifest or part (Kernel.partOf), counts as the part not given.
+ * kept for another manifest or part (Combiner.partOf), counts as the part not given.
  * A part the caller says was rejected can only make the composite rejected.
  */
 public final class Composition {
@@ -129,7 +129,7 @@ public final class Composition {
             if (v != null) return rejected(v, m.linkParent(j), null, part);
         }
         // 3. R-COMP-3: every open entry is discharged by a link. Kept are those the links name
-        // and the first that none names (Kernel.keepOpen): every open entry before that one was
+        // and the first that none names (PartSlice.keepOpen): every open entry before that one was
         // kept, so its index e among those kept is its index among all the part's open entries.
         for (int i = 0; i < n; i++) {
             for (int e = 0; part[i] != null && e < part[i].openKept(); e++) {

@@ -6,7 +6,7 @@ import org.gamecert.verifier.kernel.format.Payload;
  * The open entries of a part (SPEC §15.1) as pass 1 kept them, in file order: deepest layer
  * first, key order within a layer (R-LAY-1..3 held for them). Each: its key, its kind set
  * without O, its bounds. A part checked alone keeps them all; a part of a composite only those
- * the manifest's links name and the first that none names (Kernel.keepOpen), and counts the
+ * the manifest's links name and the first that none names (PartSlice.keepOpen), and counts the
  * rest. Primitive arrays that grow as needed, at most 2^24 entries (R-OPEN-2); frozen (and cut
  * to size) when the kernel concludes, so that a conclusion's list cannot change afterwards.
  */

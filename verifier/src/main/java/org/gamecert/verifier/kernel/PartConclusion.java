@@ -24,7 +24,7 @@ public final class PartConclusion implements java.io.Serializable {
     public final int rootKind;
     public final long entries;
     private final OpenEntries open;
-    /** The composite and part index its open entries were kept for (Kernel.partOf), or null. */
+    /** The composite and part index its open entries were kept for (Combiner.partOf), or null. */
     private final Manifest keptFor;
     private final int keptForPart;
     private final long[][] census;
@@ -209,7 +209,7 @@ public final class PartConclusion implements java.io.Serializable {
         return census[row][column];
     }
 
-    /** The keys of the region when they were kept (Kernel.keepRegionKeys), else null. */
+    /** The keys of the region when they were kept (PartSlice.keepRegionKey), else null. */
     public RegionKeys regionKeys() {
         return regionKeys;
     }

@@ -92,7 +92,10 @@ public final class Result implements java.io.Serializable {
         return new Result(from, verdict, null, null, false);
     }
 
-    /** The same figures, verified, with the commitment the kernel computed (Kernel only). */
+    /**
+     * The same figures, verified, with the commitment the kernel computed (Combiner.verdict and
+     * RankedKernel's verdict only).
+     */
     static Result verified(Result from, String commitment, PartConclusion conclusion,
             boolean acrossJvms) {
         return new Result(from, Verdict.VERIFIED, commitment, conclusion, acrossJvms);
@@ -100,7 +103,7 @@ public final class Result implements java.io.Serializable {
 
     /**
      * A part whose every rule held but that has open entries (SPEC §15.1): INCOMPLETE, with no
-     * commitment presented as a proven certificate's id (Kernel only).
+     * commitment presented as a proven certificate's id (Combiner.verdict, RankedKernel only).
      */
     static Result openPart(Result from, PartConclusion conclusion, boolean acrossJvms) {
         return new Result(from, Verdict.INCOMPLETE, null, conclusion, acrossJvms);

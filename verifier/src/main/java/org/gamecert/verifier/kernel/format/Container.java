@@ -24,6 +24,9 @@ public final class Container implements Closeable {
     private long blockIndex;
 
     public Container(Path path) throws IOException {
+        // the JDK's own channel: another file system's provider would run inside kernel reads
+        if (path.getFileSystem() != java.nio.file.FileSystems.getDefault())
+            throw new IOException(path + " is not on the default file system");
         requireRegularFile(path);
         channel = FileChannel.open(path, StandardOpenOption.READ);
         size = channel.size();
