@@ -228,6 +228,13 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
                 new SliceCheck.Setup(false, 0, 0, -1)), "-1 partitions in Othello");
     }
 
+    /** Othello 4×4 from the start, mode 1, split 5 plies below the root: part 1 is a part. */
+    static TestComposite composite() {
+        TinySolver o4 = new TinySolver(1, 4, 4, 1, null);
+        long[] start = o4.othelloStart();
+        return TestComposite.split(o4, start[0], start[1], 1, 5);
+    }
+
     /**
      * A part's setup other than the default for a file that is no part, or out of range for a
      * part (open entries before it below 0, a part index outside the manifest), is an engine
@@ -236,9 +243,7 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
      */
     @Test
     void aPartsSetupOutOfRangeOrForAFileThatIsNoPartIsAnEngineFault() throws Exception {
-        TinySolver o4 = new TinySolver(1, 4, 4, 1, null);
-        long[] start = o4.othelloStart();
-        TestComposite comp = TestComposite.split(o4, start[0], start[1], 1, 5);
+        TestComposite comp = composite();
         Manifest m = Manifest.parse(comp.manifest());
         FileMap part = new KernelDriver(write(comp.parts.get(1).cert)).map;
         assertTrue(part.header().part);
@@ -273,9 +278,7 @@ class HowAnEngineSetsUpSlicesCannotChangeAVerdictTest {
     /** A part's setup in the Combiner (partOf) is given once, the default one included. */
     @Test
     void aPartsCompositeSetUpTwiceIsAnEngineFault() throws Exception {
-        TinySolver o4 = new TinySolver(1, 4, 4, 1, null);
-        long[] start = o4.othelloStart();
-        TestComposite comp = TestComposite.split(o4, start[0], start[1], 1, 5);
+        TestComposite comp = composite();
         Manifest m = Manifest.parse(comp.manifest());
         FileMap part = new KernelDriver(write(comp.parts.get(1).cert)).map;
         Combiner c = new Combiner(part, false, false, 1);
