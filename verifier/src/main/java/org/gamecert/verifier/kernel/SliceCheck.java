@@ -180,11 +180,15 @@ public final class SliceCheck {
             throw latch.fault("slice of layer " + discs + ": " + partitions + " terminal"
                     + " partitions");
         routes = partitions == 0 ? null : new TerminalCount.Routes(map, li, partitions);
-        if (part == null ? setup.openBefore != 0 || setup.keptFor != null || setup.partIndex != 0
-                || setup.regionKeyBudget != -1 : !part.setup(setup.openBefore, setup.keptFor,
-                        setup.partIndex, setup.regionKeyBudget))
-            throw latch.fault("slice of layer " + discs + ": a part's setup out of range, or for"
-                    + " a certificate that is not a part");
+        if (part != null) {
+            if (!part.setup(setup.openBefore, setup.keptFor, setup.partIndex,
+                    setup.regionKeyBudget))
+                throw latch.fault("slice of layer " + discs + ": a part's setup out of range");
+        } else if (setup.openBefore != 0 || setup.keptFor != null || setup.partIndex != 0
+                || setup.regionKeyBudget != -1) { // only the four-value form's defaults
+            throw latch.fault("slice of layer " + discs + ": a part's setup for a certificate"
+                    + " that is not a part");
+        }
     }
 
     /**
