@@ -26,6 +26,16 @@ final class AttackCerts {
         return occ == o ? Long.compareUnsigned(mover, m) > 0 : Long.compareUnsigned(occ, o) > 0;
     }
 
+    /** A valid Othello 4x4 certificate in blocks of 7 entries, written in dir. */
+    static Path validOthello(Path dir) throws IOException {
+        return write(dir, "valid.gsc", othello(7));
+    }
+
+    /** The same with one P entry of 8 discs claiming a wrong value: rejected. */
+    static Path rejectedOthello(Path dir) throws IOException {
+        return write(dir, "bad.gsc", wrongValue(othello(7), 8));
+    }
+
     static Path write(Path dir, String name, TestCert t) throws IOException {
         Path f = dir.resolve(name);
         Files.write(f, t.write());

@@ -40,14 +40,12 @@ class SliceProtocolTest {
     @TempDir
     Path dir;
 
-    /** A valid Othello 4x4 certificate in blocks of 7 entries. */
     Path valid() throws IOException {
-        return AttackCerts.write(dir, "valid.gsc", AttackCerts.othello(7));
+        return AttackCerts.validOthello(dir);
     }
 
-    /** The same with one P entry of 8 discs claiming a wrong value: rejected. */
     Path bad() throws IOException {
-        return AttackCerts.write(dir, "bad.gsc", AttackCerts.wrongValue(AttackCerts.othello(7), 8));
+        return AttackCerts.rejectedOthello(dir);
     }
 
     static void fault(Result r, String how) {

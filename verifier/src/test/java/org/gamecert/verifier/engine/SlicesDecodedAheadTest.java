@@ -27,11 +27,11 @@ class SlicesDecodedAheadTest {
     Path dir;
 
     Path valid() throws IOException {
-        return AttackCerts.write(dir, "valid.gsc", AttackCerts.othello(7));
+        return AttackCerts.validOthello(dir);
     }
 
     Path bad() throws IOException {
-        return AttackCerts.write(dir, "bad.gsc", AttackCerts.wrongValue(AttackCerts.othello(7), 8));
+        return AttackCerts.rejectedOthello(dir);
     }
 
     /**
