@@ -85,7 +85,7 @@ public final class SearchProof {
      * nodes in all (on a resume, with the previous runs'); the log's size, its longs spilled
      * during the search, the reads of its file.
      */
-    public long searchNodes, leafNodes, logLongs, logSpilledLongs, logFileReads;
+    public long searchNodes, leafNodes, logLongs, logSpilledLongs, logFileReads, logFileBytes;
     public double searchSeconds;
     /** This run's reading (after the search, or from the checkpoint it resumed at): its seconds and 7-empty search nodes. */
     public double readSecondsThisRun;
@@ -153,7 +153,7 @@ public final class SearchProof {
         p.nodes = s.nodes();
         p.logBytes = 8 * l.size();
         p.logHeldBytes = l.heldBytes();
-        p.logSpilledBytes = 8 * l.spilledLongs();
+        p.logSpilledBytes = l.spilledFileBytes();
         int[] r = l.rootProgress();
         if (r != null) { p.tests = r[0]; p.movesDone = r[1]; p.moves = r[2]; p.lo = r[3]; p.hi = r[4]; p.b = r[5]; }
         return p;
@@ -186,7 +186,7 @@ public final class SearchProof {
     private LayerStore layerStore;
     /** Set when run() resumed from a checkpoint: the layer it resumed at. */
     public int resumedAt = -1;
-    static final String CHECKPOINT = LayerStore.CHECKPOINT, MAGIC_PREFIX = "gamecert-search-proof-checkpoint ", MAGIC = MAGIC_PREFIX + "3";
+    static final String CHECKPOINT = LayerStore.CHECKPOINT, MAGIC_PREFIX = "gamecert-search-proof-checkpoint ", MAGIC = MAGIC_PREFIX + "4";
 
     /** Searches the root, then hands each layer of the certificate to the store. */
     public Extractor.State run(long rootMover, long rootOpponent, Extractor.Store store) throws IOException {
@@ -204,6 +204,7 @@ public final class SearchProof {
         } finally {
             if (!done && logFile != null) deleteRuns(logFile.toAbsolutePath().getParent());
             logFileReads = log.fileReads();
+            logFileBytes = log.spilledFileBytes();
             logReleasedBytes = log.releasedBytes();
             log.close(done || stateDir == null); // the log goes before the file is written; kept for a resume
             log = null;
@@ -266,7 +267,8 @@ public final class SearchProof {
             if (progress != null)
                 progress.printf(Locale.ROOT, "[%6.1fs] the root's value %d: %d nodes; its proof log %d MiB%s%n", searchSeconds, v,
                         searchNodes, logLongs * 8 >> 20, log.spilledLongs() == 0 ? ""
-                                : String.format(Locale.ROOT, ", of which %d MiB in %s", log.spilledLongs() * 8 >> 20, logFile));
+                                : String.format(Locale.ROOT, ", of which %d MiB in %s (%d MiB compressed)", log.spilledLongs() * 8 >> 20,
+                                        logFile, log.spilledFileBytes() >> 20));
             cur = new Needs(2, spare);
             if (v > game.uMin) cur.lower(canon[0], canon[1], v, solver.proofOfLower(), rootFrame);
             if (v < game.uMax) cur.upper(canon[0], canon[1], v, solver.proofOfUpper(), rootFrame);
@@ -521,13 +523,10 @@ public final class SearchProof {
                 keys[refs++] = needs.upperRef(i) << 20 | (j + 1);
         }
         java.util.Arrays.sort(keys, 0, refs);
-        // the records' room at once, from their headers: growing it as they came took copies the collector then had to take
-        long room = 0;
-        for (int r = 0; r < refs; r++) {
-            long h = keys[r] >>> 20;
-            if (r == 0 || h != keys[r - 1] >>> 20) room += recordLongs(log.get(h));
-        }
-        if (room > rec.length) rec = new long[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(room, rec.length + rec.length / 2))];
+        // One pass over the log: a spilled log is read a compressed frame at a time, so a pass over the headers first (to
+        // size the records' room exactly) cost as many reads again. The room grows by half, kept from chunk to chunk, at
+        // most to the records' bound the chunk's memory was counted with (fitLog).
+        long bound = (long) RECORD_LONGS * refs;
         int len = 0;
         long last = -1;
         int lastOff = -1;
@@ -536,10 +535,14 @@ public final class SearchProof {
             if (h != last) {
                 int j = (int) (keys[r] & 0xFFFFF), i = needs.at(k0 + j / 2);
                 int back = game.inverse((j & 1) == 0 ? needs.lowerFrame(i) : needs.upperFrame(i));
+                long header = log.get(h);
+                int c = recordLongs(header) - 3;
+                if (len + 3 + c > rec.length)
+                    rec = java.util.Arrays.copyOf(rec, (int) Math.min(Integer.MAX_VALUE - 8,
+                            Math.max(len + 3 + c, Math.min(bound, rec.length + (long) rec.length / 2))));
                 rec[len] = game.transform(back, needs.s[i]);
                 rec[len + 1] = game.transform(back, needs.s[i + 1]);
-                long header = rec[len + 2] = log.get(h);
-                int c = recordLongs(header) - 3;
+                rec[len + 2] = header;
                 for (int q = 0; q < c; q++) rec[len + 3 + q] = log.get(h + 1 + q);
                 lastOff = len;
                 last = h;

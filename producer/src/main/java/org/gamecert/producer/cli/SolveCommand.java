@@ -331,7 +331,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
      */
     static String searchLine(SearchProof.Progress p, double seconds) {
         return String.format(Locale.ROOT, "[%6.1fs] the root's search, keeping its proof: %,d nodes, %s; proof log %s (%s in memory,"
-                        + " %s on disk); MTD(f) test %d, V >= %d? (the value in [%d, %d]), %d of its %s done; ETA unknown",
+                        + " %s compressed on disk); MTD(f) test %d, V >= %d? (the value in [%d, %d]), %d of its %s done; ETA unknown",
                 seconds, p.nodes, Units.rate(p.nodes / Math.max(p.seconds, 1e-9), "nodes"), Units.bytes(p.logBytes),
                 Units.bytes(p.logHeldBytes), Units.bytes(p.logSpilledBytes), p.tests + 1, p.b, p.lo, p.hi, p.movesDone,
                 Units.count(p.moves, "root move"));
@@ -394,6 +394,8 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
             f.proofTableMb = SearchProof.tableMb(game.cells - game.discs(root[0], root[1]));
             f.proofLogBytes = sp.logLongs * 8;
             f.proofLogSpilledBytes = sp.logSpilledLongs * 8;
+            f.proofLogFileBytes = sp.logFileBytes;
+            f.proofLogFileReads = sp.logFileReads;
             f.runsSpilled = sp.runsSpilled;
             return writeAndReport(game, m, root, 1, outAbs, dir, info, store, res, f, java.util.List.of(), null, t0);
         }
@@ -507,7 +509,7 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
 
     /** What a solve measured, for its summary. */
     private static final class Figures {
-        long tSolved, nodes, rootSearchNodes, cutCountsFilePeakBytes, proofLogBytes = -1, proofLogSpilledBytes;
+        long tSolved, nodes, rootSearchNodes, cutCountsFilePeakBytes, proofLogBytes = -1, proofLogSpilledBytes, proofLogFileBytes, proofLogFileReads;
         double rootSearchSeconds;
         int runsSpilled, cutCountsInFile;
         /** --proof search: its table's MiB (SearchProof.tableMb of the root). */
@@ -597,9 +599,11 @@ public final class SolveCommand implements Callable<Integer>, CommandSupport.Str
                     + "searches)%s%n", fig.resumedAt, sp.readSecondsThisRun, sp.leafNodesThisRun, released);
         } else if (fig.proofLogBytes >= 0)
             o.printf(Locale.ROOT, "              of which the root's value (a search keeping its proof, one thread, a %d MiB table) %d nodes"
-                    + " in %.2f s, its proof log %d bytes (%d of them spilled to disk)%s; the certificate read from it in %.2f s (%d nodes"
+                    + " in %.2f s, its proof log %d bytes (%d of them spilled to disk)%s%s; the certificate read from it in %.2f s (%d nodes"
                     + " of 7-empty cut searches; %.1fx the search's time in all)%n", fig.proofTableMb, fig.rootSearchNodes,
-                    fig.rootSearchSeconds, fig.proofLogBytes, fig.proofLogSpilledBytes, released, sp.readSecondsThisRun,
+                    fig.rootSearchSeconds, fig.proofLogBytes, fig.proofLogSpilledBytes, released,
+                    fig.proofLogFileBytes == 0 ? "" : String.format(Locale.ROOT, "; its file %d bytes compressed, %d frames read",
+                            fig.proofLogFileBytes, fig.proofLogFileReads), sp.readSecondsThisRun,
                     nodes - fig.rootSearchNodes, secs / Math.max(fig.rootSearchSeconds, 1e-9));
         else if (fig.resumedAt >= 0)
             o.printf(Locale.ROOT, "resumed       from the checkpoint in %s at layer %d: the figures above are this run's; the root's search"

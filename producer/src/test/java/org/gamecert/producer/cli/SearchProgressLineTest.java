@@ -26,7 +26,7 @@ class SearchProgressLineTest {
         p.moves = 14;
         String line = SolveCommand.searchLine(p, 21.5);
         assertEquals("[  21.5s] the root's search, keeping its proof: 160,000,000 nodes, 8.00 M nodes/s; proof log 3.00 GiB "
-                + "(1.00 GiB in memory, 2.00 GiB on disk); MTD(f) test 5, V >= 7? (the value in [6, 64]), 9 of its 14 root moves "
+                + "(1.00 GiB in memory, 2.00 GiB compressed on disk); MTD(f) test 5, V >= 7? (the value in [6, 64]), 9 of its 14 root moves "
                 + "done; ETA unknown", line);
     }
 }

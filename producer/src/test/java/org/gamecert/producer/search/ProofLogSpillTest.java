@@ -32,10 +32,10 @@ class ProofLogSpillTest {
         }
         assertEquals(mem.size(), log.size());
         assertTrue(log.spilledLongs() > 250_000 && log.spilledLongs() % 1024 == 0, "spilled " + log.spilledLongs());
-        assertEquals(8 * log.spilledLongs(), Files.size(file));
+        assertEquals(log.spilledFileBytes(), Files.size(file));
         for (long i = 0; i < log.size(); i++) assertEquals(mem.get(i), log.get(i), "long " + i);
         long forward = log.fileReads();
-        assertTrue(forward <= log.spilledLongs() / (1 << 16) + 1, "a forward read costs a read a window: " + forward);
+        assertEquals(log.spilledLongs() / 1024, forward, "a forward read costs a read a frame (a page of 1024 longs here)");
         for (long i = log.size() - 1; i >= 0; i -= 977) assertEquals(mem.get(i), log.get(i), "long " + i);
         for (int k = 0; k < 10_000; k++) {
             long i = rnd.nextLong(log.size());
@@ -44,6 +44,41 @@ class ProofLogSpillTest {
         log.close();
         assertFalse(Files.exists(file), "closed, the file is gone");
         assertTrue(records > 1000);
+    }
+
+    @Test void aPersistedLogOpensWithTheSameLongsAndABadTrailerIsRefused(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("log.bin");
+        ProofLog mem = new ProofLog();
+        ProofLog spilled = new ProofLog(file, 40 << 10); // pages of 1024 longs, 5 held
+        SplittableRandom rnd = new SplittableRandom(11);
+        long[] children = new long[40];
+        while (spilled.size() < 100_000) {
+            int n = rnd.nextInt(1, 34);
+            for (int i = 0; i < n; i++) children[i] = rnd.nextLong(1 << 20); // small handles, as a real log's
+            long m = rnd.nextLong(), o = rnd.nextLong();
+            int v = rnd.nextInt(-64, 65);
+            mem.append(m, o, ProofLog.HIGH, v, 3, 20, children, n, 0);
+            spilled.append(m, o, ProofLog.HIGH, v, 3, 20, children, n, 0);
+        }
+        assertEquals(mem.size(), spilled.size());
+        assertTrue(spilled.spilledLongs() > 0);
+        assertTrue(spilled.spilledFileBytes() < 8 * spilled.spilledLongs() * 3 / 4, "frames of small handles compress: "
+                + spilled.spilledFileBytes() + " bytes for " + spilled.spilledLongs() + " longs");
+        spilled.persist();
+        long longs = spilled.size();
+        spilled.close(false);
+        ProofLog opened = ProofLog.open(file, longs);
+        for (long i = 0; i < longs; i++) assertEquals(mem.get(i), opened.get(i), "long " + i);
+        opened.close(false);
+        assertThrows(java.io.IOException.class, () -> ProofLog.open(file, longs + 1024 * 1024), "more longs than its frames hold");
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[bytes.length - 24] ^= 1; // the frame count
+        Files.write(file, bytes);
+        assertThrows(java.io.IOException.class, () -> ProofLog.open(file, longs));
+        bytes[bytes.length - 24] ^= 1;
+        bytes[bytes.length - 1] ^= 1; // the magic
+        Files.write(file, bytes);
+        assertThrows(java.io.IOException.class, () -> ProofLog.open(file, longs));
     }
 
     @Test void aLogWithinItsBudgetMakesNoFile(@TempDir Path dir) throws Exception {
