@@ -339,11 +339,18 @@ public final class ProofLog implements AutoCloseable {
             writeFrame(a, off, n);
             at += n;
         }
-        ByteBuffer t = ByteBuffer.allocate(8 * (frames + 3)).order(ByteOrder.LITTLE_ENDIAN);
-        for (int f = 0; f < frames; f++) t.putLong(frameEnds[f]);
-        t.putLong(frames).putLong(frameBits).putLong(TRAILER_MAGIC).flip();
+        // the trailer, in pieces of at most 2^16 longs
+        ByteBuffer t = ByteBuffer.allocate(8 << 16).order(ByteOrder.LITTLE_ENDIAN);
         long pos = fileBytes;
-        while (t.hasRemaining()) pos += channel.write(t, pos);
+        for (int f = 0; f <= frames; f++) {
+            if (f < frames) t.putLong(frameEnds[f]);
+            else t.putLong(frames).putLong(frameBits).putLong(TRAILER_MAGIC);
+            if (t.remaining() < 24 || f == frames) {
+                t.flip();
+                while (t.hasRemaining()) pos += channel.write(t, pos);
+                t.clear();
+            }
+        }
         channel.truncate(pos);
         channel.force(true);
         fileLongs = Math.max(fileLongs, size);
@@ -353,35 +360,48 @@ public final class ProofLog implements AutoCloseable {
     /** Set by {@link #persist} and {@link #open}: the log is read only. */
     private boolean frozen;
 
-    /** The log {@link #persist} wrote to {@code file}, of {@code longs} longs, read from the file. */
+    /**
+     * The log {@link #persist} wrote to {@code file}, of {@code longs} longs, read from the file.
+     * A file that is not such a log (a trailer that does not fit its frames or those longs) is an
+     * IOException; a frame that does not decompress to its longs is one at its first read.
+     */
     public static ProofLog open(Path file, long longs) throws IOException {
         String bad = "the proof log " + file + " is missing or not a log of " + longs + " longs";
-        if (!Files.isRegularFile(file) || Files.size(file) < 24) throw new IOException(bad);
+        if (!Files.isRegularFile(file) || Files.size(file) < 24 || longs < 1) throw new IOException(bad);
         ProofLog log = new ProofLog(file, 8L << 20);
         log.channel = FileChannel.open(file, StandardOpenOption.READ);
+        boolean opened = false;
         try {
             long bytes = Files.size(file);
             ByteBuffer t = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
             while (t.hasRemaining()) if (log.channel.read(t, bytes - 24 + t.position()) < 0) throw new IOException(bad);
             long frames = t.getLong(0), bits = t.getLong(8);
-            if (t.getLong(16) != TRAILER_MAGIC || bits < 3 || bits > MAX_PAGE_BITS || frames < 0 || frames > (bytes - 24) / 8
-                    || frames << bits < longs)
+            if (t.getLong(16) != TRAILER_MAGIC || bits < MIN_PAGE_BITS || bits > MAX_PAGE_BITS) throw new IOException(bad);
+            // the frames hold the longs, and at most a page more (the last page spilled whole by holdAtMost)
+            long needed = (longs + (1L << bits) - 1) >>> bits;
+            if (frames < needed || frames > needed + (1L << MAX_PAGE_BITS - bits) || frames > (bytes - 24) / 8
+                    || frames > Integer.MAX_VALUE - 8)
                 throw new IOException(bad);
-            long framesEnd = bytes - 24 - 8 * frames;
-            ByteBuffer ends = ByteBuffer.allocate((int) (8 * frames)).order(ByteOrder.LITTLE_ENDIAN);
-            while (ends.hasRemaining()) if (log.channel.read(ends, framesEnd + ends.position()) < 0) throw new IOException(bad);
-            log.frameEnds = new long[(int) Math.max(1, frames)];
-            for (int f = 0; f < frames; f++) {
-                log.frameEnds[f] = ends.getLong(8 * f);
-                if (log.frameEnds[f] <= (f == 0 ? 0 : log.frameEnds[f - 1])) throw new IOException(bad);
+            long framesEnd = bytes - 24 - 8 * frames, maxFrame = Zstd.compressBound(8L << bits);
+            log.frameEnds = new long[(int) frames];
+            ByteBuffer ends = ByteBuffer.allocate(8 << 16).order(ByteOrder.LITTLE_ENDIAN);
+            for (int f = 0; f < frames; ) {
+                ends.clear().limit((int) Math.min(8L << 16, 8 * (frames - f)));
+                while (ends.hasRemaining())
+                    if (log.channel.read(ends, framesEnd + 8L * f + ends.position()) < 0) throw new IOException(bad);
+                for (int k = 0; k < ends.limit(); k += 8, f++) {
+                    long start = f == 0 ? 0 : log.frameEnds[f - 1], end = ends.getLong(k);
+                    if (end <= start || end - start > maxFrame) throw new IOException(bad);
+                    log.frameEnds[f] = end;
+                }
             }
-            if (frames > 0 && log.frameEnds[(int) frames - 1] != framesEnd) throw new IOException(bad);
+            if (log.frameEnds[(int) frames - 1] != framesEnd) throw new IOException(bad);
             log.frames = (int) frames;
             log.frameBits = (int) bits;
             log.fileBytes = framesEnd;
-        } catch (IOException e) {
-            log.channel.close();
-            throw e;
+            opened = true;
+        } finally {
+            if (!opened) log.channel.close();
         }
         log.pages = new long[(int) (longs >>> log.pageBits) + 1][];
         log.held = 0;
@@ -396,12 +416,16 @@ public final class ProofLog implements AutoCloseable {
 
     /** Closes the file, deleting it if {@code delete} (else a checkpoint may still name it); the log is then unreadable. */
     public void close(boolean delete) throws IOException {
-        if (channel != null) { channel.close(); channel = null; }
-        if (file != null && delete) Files.deleteIfExists(file);
         pages = null;
         win = null;
         raw = packed = null;
         if (zstd != null) { zstd.close(); unzstd.close(); zstd = null; unzstd = null; }
+        try {
+            if (channel != null) channel.close();
+        } finally {
+            channel = null;
+            if (file != null && delete) Files.deleteIfExists(file);
+        }
     }
 
     /**

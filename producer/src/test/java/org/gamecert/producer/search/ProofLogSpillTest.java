@@ -79,6 +79,29 @@ class ProofLogSpillTest {
         bytes[bytes.length - 1] ^= 1; // the magic
         Files.write(file, bytes);
         assertThrows(java.io.IOException.class, () -> ProofLog.open(file, longs));
+        bytes[bytes.length - 1] ^= 1;
+        java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(bytes.length - 24, 1L << 28);
+        Files.write(file, bytes);
+        assertThrows(java.io.IOException.class, () -> ProofLog.open(file, longs), "a frame count the longs cannot have");
+    }
+
+    @Test void aLogWhoseLastPageLeftMemoryWholePersistsAndOpens(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("log.bin");
+        ProofLog mem = new ProofLog(), log = new ProofLog(file, 40 << 10);
+        long[] c = {5, 6, 7};
+        for (int i = 0; i < 20_000; i++) {
+            mem.append(i, ~i, ProofLog.LOW, i % 64, 0, 20, c, 3, 0);
+            log.append(i, ~i, ProofLog.LOW, i % 64, 0, 20, c, 3, 0);
+        }
+        log.holdAtMost(0); // every page to the file, the last one (part empty) whole
+        assertTrue(log.spilledLongs() > log.size());
+        log.persist();
+        long longs = log.size();
+        log.close(false);
+        ProofLog opened = ProofLog.open(file, longs);
+        for (long i = 0; i < longs; i++) assertEquals(mem.get(i), opened.get(i), "long " + i);
+        opened.close();
+        assertFalse(Files.exists(file));
     }
 
     @Test void aLogWithinItsBudgetMakesNoFile(@TempDir Path dir) throws Exception {
