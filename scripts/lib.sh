@@ -138,8 +138,15 @@ verifier_jvm_opts() { # prints them, one a line
 # pages), not its collector: the throughput collector was faster still, but its old generation
 # holds at most about 2/3 of the heap, and a table that G1 fits in the heap (--tt-mb 1024 in
 # -Xmx1400m) ran out of memory. Figures: docs/benchmarks.md, "Start-up", fourth round.
+# The C2 compiler inlines a method already compiled only when its code is under 1,000 bytes
+# (-XX:InlineSmallCode, 2,500 by default): a weak certificate compiles its search, the search
+# keeping its proof and the reading from the log, 175 C2 methods in 1.3 s of compiler time on FFO
+# #40 against the plain search's 51 in 0.36 s, and the smaller units cost less to compile. Pairs
+# of runs: FFO #40 weak 0.91x the CPU (8 pairs), #44 0.94x (5), #45 0.97x (3), the plain search
+# on #44 0.88x (5), Connect Four 6x5 semi-strong 1.01x (3), 6x6 16 empties 0.99x, 4x4 0.96x; the
+# verifier gained nothing (1.03x, 1.01x) and keeps the default. docs/benchmarks.md, "C2's inlining".
 producer_opts() {
-  PRODUCER_OPTS=("${LATE_C1[@]}")
+  PRODUCER_OPTS=("${LATE_C1[@]}" -XX:InlineSmallCode=1000)
   if huge_pages_offered; then PRODUCER_OPTS+=(-XX:+UseTransparentHugePages); fi
 }
 
