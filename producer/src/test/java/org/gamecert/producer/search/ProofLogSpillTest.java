@@ -20,16 +20,7 @@ class ProofLogSpillTest {
         ProofLog mem = new ProofLog();
         ProofLog log = new ProofLog(file, 40 << 10); // pages of 1024 longs, 5 held
         SplittableRandom rnd = new SplittableRandom(7);
-        long[] children = new long[40];
-        int records = 0;
-        while (log.size() < 300_000) {
-            int n = rnd.nextInt(1, 34);
-            for (int i = 0; i < n; i++) children[i] = rnd.nextLong();
-            long m = rnd.nextLong(), o = rnd.nextLong(), cuts = rnd.nextInt(3) == 0 ? rnd.nextLong() | 1 : 0;
-            int v = rnd.nextInt(-64, 65), e = rnd.nextInt(8, 60);
-            assertEquals(mem.append(m, o, ProofLog.LOW, v, 0, e, children, n, cuts), log.append(m, o, ProofLog.LOW, v, 0, e, children, n, cuts));
-            records++;
-        }
+        int records = appendAlike(mem, log, 300_000, rnd, 0);
         assertEquals(mem.size(), log.size());
         assertTrue(log.spilledLongs() > 250_000 && log.spilledLongs() % 1024 == 0, "spilled " + log.spilledLongs());
         assertEquals(log.spilledFileBytes(), Files.size(file));
@@ -50,16 +41,7 @@ class ProofLogSpillTest {
         Path file = dir.resolve("log.bin");
         ProofLog mem = new ProofLog();
         ProofLog spilled = new ProofLog(file, 40 << 10); // pages of 1024 longs, 5 held
-        SplittableRandom rnd = new SplittableRandom(11);
-        long[] children = new long[40];
-        while (spilled.size() < 100_000) {
-            int n = rnd.nextInt(1, 34);
-            for (int i = 0; i < n; i++) children[i] = rnd.nextLong(1 << 20); // small handles, as a real log's
-            long m = rnd.nextLong(), o = rnd.nextLong();
-            int v = rnd.nextInt(-64, 65);
-            mem.append(m, o, ProofLog.HIGH, v, 3, 20, children, n, 0);
-            spilled.append(m, o, ProofLog.HIGH, v, 3, 20, children, n, 0);
-        }
+        appendAlike(mem, spilled, 100_000, new SplittableRandom(11), 1 << 20); // small handles, as a real log's
         assertEquals(mem.size(), spilled.size());
         assertTrue(spilled.spilledLongs() > 0);
         assertTrue(spilled.spilledFileBytes() < 8 * spilled.spilledLongs() * 3 / 4, "frames of small handles compress: "
@@ -102,6 +84,27 @@ class ProofLogSpillTest {
         for (long i = 0; i < longs; i++) assertEquals(mem.get(i), opened.get(i), "long " + i);
         opened.close();
         assertFalse(Files.exists(file));
+    }
+
+    /**
+     * Appends the same random records to both logs until b holds at least {@code longs} longs,
+     * checking that they get the same handles; child words and leaf-cut words below
+     * {@code wordBound} when it is positive (compressible, as a real log's handles), else any.
+     * Returns how many records.
+     */
+    private static int appendAlike(ProofLog a, ProofLog b, long longs, SplittableRandom rnd, long wordBound) {
+        long[] children = new long[40];
+        int records = 0;
+        while (b.size() < longs) {
+            int n = rnd.nextInt(1, 34);
+            for (int i = 0; i < n; i++) children[i] = wordBound > 0 ? rnd.nextLong(wordBound) : rnd.nextLong();
+            long m = rnd.nextLong(), o = rnd.nextLong();
+            long cuts = rnd.nextInt(3) != 0 ? 0 : (wordBound > 0 ? rnd.nextLong(wordBound) : rnd.nextLong()) | 1;
+            int v = rnd.nextInt(-64, 65), e = rnd.nextInt(8, 60);
+            assertEquals(a.append(m, o, ProofLog.LOW, v, 0, e, children, n, cuts), b.append(m, o, ProofLog.LOW, v, 0, e, children, n, cuts));
+            records++;
+        }
+        return records;
     }
 
     @Test void aLogWithinItsBudgetMakesNoFile(@TempDir Path dir) throws Exception {
